@@ -1,0 +1,25 @@
+# Segue: set-up and common commands. Each target installs libblas-dev first when it is missing.
+SWIFT ?= swift
+BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
+
+.PHONY: setup test bench build format lint
+
+setup:
+	./scripts/ensure-blas.sh
+
+# The test suite (debug build, Swift Testing).
+test: setup
+	$(SWIFT) test
+
+# The main job: the benchmark executable on the standard `stack` workload (release build).
+bench: setup
+	$(SWIFT) run -c release $(BENCH_FLAGS) segue-bench --workload stack --n 1000000 --t 0.3 --repeats 5
+
+build: setup
+	$(SWIFT) build -c release
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift

@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Segue",
+  products: [
+    .library(name: "Segue", targets: ["Segue"]),
+    .executable(name: "segue-bench", targets: ["segue-bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CBLAS",
+      path: "Sources/CBLAS",
+      pkgConfig: "blas",
+      providers: [.apt(["libblas-dev"])]
+    ),
+    .target(
+      name: "Segue",
+      dependencies: [
+        "CBLAS",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .executableTarget(
+      name: "segue-bench",
+      dependencies: [
+        "Segue",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueTests",
+      dependencies: [
+        "Segue",
+        "CBLAS",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+  ]
+)

@@ -1,0 +1,3 @@
+import Segue
+
+print(Transform3D.identity.determinant)
