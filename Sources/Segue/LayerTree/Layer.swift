@@ -1,0 +1,144 @@
+/// The model values of one `CALayer` that matter for geometry and opacity (no sublayers inside:
+/// ``LayerTree`` holds the hierarchy).
+///
+/// Lengths are in points in the layer's superlayer space (`position`, `zPosition`) or in its own
+/// space (`bounds`, `anchorPointZ`); `anchorPoint` is in unit coordinates of the bounds; opacity is
+/// a unitless fraction.
+public struct Layer: Hashable, Sendable {
+  /// The layer's name, unique within a ``LayerTree``.
+  public var id: String
+  /// The layer's own coordinate space (`CALayer.bounds`), default `.zero`. A negative size is
+  /// read standardised (via `minX`, `width`, …), as Core Graphics' rectangle functions do.
+  public var bounds: Rect
+  /// Where the anchor point sits in the superlayer (`CALayer.position`), in points.
+  public var position: Point
+  /// The anchor in unit coordinates of the bounds (`CALayer.anchorPoint`), default `(0.5, 0.5)`;
+  /// `(0, 0)` is the top-left corner in y-down space.
+  public var anchorPoint: Point
+  /// The z of the anchor point in the layer's own space (`CALayer.anchorPointZ`), points.
+  public var anchorPointZ: Double
+  /// The z of the position in the superlayer (`CALayer.zPosition`), points; also the first
+  /// draw-order key among siblings.
+  public var zPosition: Double
+  /// Applied about the anchor point (`CALayer.transform`).
+  public var transform: Transform3D
+  /// Applied to every sublayer about this layer's anchor point (`CALayer.sublayerTransform`),
+  /// typically a perspective.
+  public var sublayerTransform: Transform3D
+  /// The layer's own opacity (`CALayer.opacity`), default 1. Any finite value is stored; it is
+  /// clamped to `[0, 1]` when presented.
+  public var opacity: Double
+  /// Whether this is a `CATransformLayer`: it does not flatten its sublayers into its plane.
+  public var isTransformLayer: Bool
+
+  /// Creates a layer; every parameter but `id` has `CALayer`'s default.
+  public init(
+    id: String,
+    bounds: Rect = .zero,
+    position: Point = .zero,
+    anchorPoint: Point = Point(x: 0.5, y: 0.5),
+    anchorPointZ: Double = 0,
+    zPosition: Double = 0,
+    transform: Transform3D = .identity,
+    sublayerTransform: Transform3D = .identity,
+    opacity: Double = 1,
+    isTransformLayer: Bool = false
+  ) {
+    self.id = id
+    self.bounds = bounds
+    self.position = position
+    self.anchorPoint = anchorPoint
+    self.anchorPointZ = anchorPointZ
+    self.zPosition = zPosition
+    self.transform = transform
+    self.sublayerTransform = sublayerTransform
+    self.opacity = opacity
+    self.isTransformLayer = isTransformLayer
+  }
+
+  /// The anchor point in the layer's own coordinates (§1.6 step 1):
+  /// `A = (bounds.minX + anchorPoint.x·width, bounds.minY + anchorPoint.y·height, anchorPointZ)`,
+  /// which is `bounds.origin + anchorPoint·bounds.size` for a non-negative size.
+  @inlinable
+  public var anchor: Vector3 {
+    Vector3(
+      x: bounds.minX + anchorPoint.x * bounds.width,
+      y: bounds.minY + anchorPoint.y * bounds.height,
+      z: anchorPointZ)
+  }
+
+  /// The matrix from this layer's space to its superlayer's, before the superlayer's
+  /// `sublayerTransform`: `T(−A) · transform · T(position.x, position.y, zPosition)`.
+  @inlinable
+  public var matrixInSuperlayer: Transform3D {
+    let a = anchor
+    return transform.translated(-a.x, -a.y, -a.z)
+      .concatenating(.makeTranslation(position.x, position.y, zPosition))
+  }
+
+  /// This layer's `sublayerTransform` applied about its anchor point:
+  /// `C = T(−A) · sublayerTransform · T(A)`; exactly the identity when `sublayerTransform` is.
+  ///
+  /// The pivot includes `bounds.origin` and `anchorPointZ` (GNUstep's pivot omits the bounds
+  /// origin; the two agree when the origin is zero).
+  @inlinable
+  public var sublayerMatrix: Transform3D {
+    if sublayerTransform.isIdentity { return .identity }
+    let a = anchor
+    return sublayerTransform.translated(-a.x, -a.y, -a.z)
+      .concatenating(.makeTranslation(a.x, a.y, a.z))
+  }
+
+  /// `CALayer.frame`: the layer's rectangle in its superlayer, in points.
+  ///
+  /// Get: the bounding box of the four bounds corners mapped through ``matrixInSuperlayer`` with
+  /// the homogeneous divide, z dropped (``Transform3D/mapRect(_:)``, clipped at the eye plane). With
+  /// the identity transform this is `(position.x − anchorPoint.x·width,
+  /// position.y − anchorPoint.y·height, width, height)`. If the whole layer is behind the eye the
+  /// frame is the empty rectangle at `position`.
+  ///
+  /// Set: as `CALayer`, changes `position` and `bounds.size` and nothing else:
+  /// `bounds.size = (|width|, |height|)` of the new frame and
+  /// `position = (minX + anchorPoint.x·|width|, minY + anchorPoint.y·|height|)`. The transform is
+  /// not consulted (Apple calls the frame undefined when the transform is not the identity), so
+  /// reading the frame back returns the rectangle that was set only when the transform is the
+  /// identity (or, more generally, maps the anchor-centred bounds onto themselves).
+  public var frame: Rect {
+    get {
+      matrixInSuperlayer.mapRect(bounds)
+        ?? Rect(origin: position, size: .zero)
+    }
+    set {
+      let width = newValue.width
+      let height = newValue.height
+      bounds.size = Size(width: width, height: height)
+      position = Point(
+        x: newValue.minX + anchorPoint.x * width, y: newValue.minY + anchorPoint.y * height)
+    }
+  }
+
+  /// Throws the first non-finite value, naming its field: `"bounds.origin.x"`, `"bounds.origin.y"`,
+  /// `"bounds.size.width"`, `"bounds.size.height"`, `"position.x"`, `"position.y"`,
+  /// `"anchorPoint.x"`, `"anchorPoint.y"`, `"anchorPointZ"`, `"zPosition"`, `"transform"` and
+  /// `"sublayerTransform"` (with the field index 0…15 in `m11 … m44` order), `"opacity"`.
+  ///
+  /// An opacity outside `[0, 1]` is not an error (it is clamped when presented); an empty `id` is
+  /// allowed.
+  public func validate() throws(ValidationError) {
+    try Validate.finite(bounds.origin.x, "bounds.origin.x")
+    try Validate.finite(bounds.origin.y, "bounds.origin.y")
+    try Validate.finite(bounds.size.width, "bounds.size.width")
+    try Validate.finite(bounds.size.height, "bounds.size.height")
+    try Validate.finite(position.x, "position.x")
+    try Validate.finite(position.y, "position.y")
+    try Validate.finite(anchorPoint.x, "anchorPoint.x")
+    try Validate.finite(anchorPoint.y, "anchorPoint.y")
+    try Validate.finite(anchorPointZ, "anchorPointZ")
+    try Validate.finite(zPosition, "zPosition")
+    for (i, v) in transform.fields.enumerated() { try Validate.finite(v, "transform", index: i) }
+    for (i, v) in sublayerTransform.fields.enumerated() {
+      try Validate.finite(v, "sublayerTransform", index: i)
+    }
+    try Validate.finite(opacity, "opacity")
+  }
+}
