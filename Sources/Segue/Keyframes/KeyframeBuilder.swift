@@ -1,0 +1,164 @@
+/// Builds per-property keyframe tracks the way `UIView.animateKeyframes(withDuration:…)` with
+/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (core-animation.md §4.6,
+/// Decision 11).
+///
+/// Properties are named by `String` and all share the value type `Value` (use one builder per
+/// value type). Give each property's starting (model) value, add keyframes in the order the
+/// animations block would add them, then call ``tracks()``. For each property that some keyframe
+/// sets, the track's keys are:
+///
+/// 1. `(0, start value)`;
+/// 2. for every keyframe `j` that sets it, ordered by relative start time (ties by insertion
+///    order, except that an instantaneous keyframe goes before a longer one starting at the same
+///    time, the only order that keeps key times non-decreasing): a hold key `(startⱼ, previous value)` when `startⱼ` is after the previous key's
+///    time, then `(startⱼ + durationⱼ, new value)`;
+/// 3. `(1, last value)` when the last key is before 1.
+///
+/// The tracks use the builder's ``calculationMode`` with no timing functions: UIView keyframe
+/// animations pace linearly overall (Decision 11). Flat holds in the cubic mode may overshoot, as
+/// on iOS. Properties no keyframe sets get no track.
+///
+/// Example (the seed's fade-slide, push): start opacity `o₀`; keyframe (0, 0.5) sets it to 1 →
+/// values `[o₀, 1, 1]` at key times `[0, 0.5, 1]`.
+public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
+  /// One `addKeyframe` call: a start and a duration as unitless fractions of the overall
+  /// duration, and the properties it sets.
+  public struct Keyframe: Sendable, Equatable {
+    /// Relative start time in `[0, 1]`.
+    public var relativeStartTime: Double
+    /// Relative duration in `[0, 1 − relativeStartTime]`.
+    public var relativeDuration: Double
+    /// The new value of each property this keyframe animates.
+    public var changes: [String: Value]
+  }
+
+  /// The calculation mode of every track built (`UIView.KeyframeAnimationOptions`'
+  /// `calculationMode…`; default ``CalculationMode/linear``).
+  public var calculationMode: CalculationMode
+  /// Each property's value when the animation starts (its model value).
+  public private(set) var startValues: [String: Value]
+  /// The keyframes in insertion order.
+  public private(set) var keyframes: [Keyframe] = []
+
+  /// Tolerance on `start + duration ≤ 1`, absorbing rounding such as `0.7 + 0.3`.
+  public static var endTolerance: Double { 1e-12 }
+
+  /// Creates a builder with the start value of every property that keyframes may set.
+  ///
+  /// - Throws: ``ValidationError`` `startValues` ``ValidationError/Reason/notFinite`` naming
+  ///   no index when a start value has a non-finite channel (the message names the property via
+  ///   the field `startValues.<name>`).
+  public init(startValues: [String: Value], calculationMode: CalculationMode = .linear)
+    throws(ValidationError)
+  {
+    for (name, value) in startValues {
+      for c in value.channels { try Validate.finite(c, "startValues.\(name)") }
+    }
+    self.startValues = startValues
+    self.calculationMode = calculationMode
+  }
+
+  /// Adds a keyframe (`addKeyframe(withRelativeStartTime:relativeDuration:animations:)`).
+  ///
+  /// - Parameters:
+  ///   - relativeStartTime: unitless fraction of the overall duration, in `[0, 1]`.
+  ///   - relativeDuration: unitless fraction, in `[0, 1]`, with `start + duration ≤ 1` (up to
+  ///     ``endTolerance``; the end is then taken as 1).
+  ///   - changes: the new value of each property the keyframe sets.
+  /// - Throws: ``ValidationError`` with the keyframe's index `j` (its position in
+  ///   ``keyframes``): `relativeStartTime` or `relativeDuration` not finite or outside `[0, 1]`
+  ///   (``ValidationError/Reason/outOfRange(lower:upper:)``); `relativeDuration` outside
+  ///   `[0, 1 − start]`; `changes.<name>` ``ValidationError/Reason/unknown(_:)`` for a property
+  ///   without a start value, or ``ValidationError/Reason/notFinite`` for a non-finite new value;
+  ///   `keyframes.<name>` ``ValidationError/Reason/overlapping`` when an earlier keyframe sets
+  ///   the same property over an overlapping interval (the open intervals intersect, or one is
+  ///   an instant strictly inside the other; touching ends, or two instantaneous keyframes at the
+  ///   same time, do not overlap).
+  ///   Nothing is added when it throws.
+  public mutating func addKeyframe(
+    relativeStartTime start: Double, relativeDuration duration: Double, changes: [String: Value]
+  ) throws(ValidationError) {
+    let j = keyframes.count
+    try Validate.inRange(start, 0, 1, "relativeStartTime", index: j)
+    try Validate.inRange(duration, 0, 1, "relativeDuration", index: j)
+    guard start + duration <= 1 + Self.endTolerance else {
+      throw ValidationError(
+        field: "relativeDuration", index: j, reason: .outOfRange(lower: 0, upper: 1 - start))
+    }
+    let end = Swift.min(start + duration, 1)
+    for name in changes.keys.sorted() {
+      guard startValues[name] != nil else {
+        throw ValidationError(field: "changes.\(name)", index: j, reason: .unknown(name))
+      }
+      for c in changes[name]!.channels { try Validate.finite(c, "changes.\(name)", index: j) }
+      for other in keyframes where other.changes[name] != nil {
+        let otherEnd = Swift.min(other.relativeStartTime + other.relativeDuration, 1)
+        if Self.overlap(start, end, other.relativeStartTime, otherEnd) {
+          throw ValidationError(field: "keyframes.\(name)", index: j, reason: .overlapping)
+        }
+      }
+    }
+    keyframes.append(
+      Keyframe(relativeStartTime: start, relativeDuration: duration, changes: changes))
+  }
+
+  /// `true` when `[s1, e1]` and `[s2, e2]` overlap: their open intervals intersect, or one is an
+  /// instant strictly inside the other.
+  private static func overlap(_ s1: Double, _ e1: Double, _ s2: Double, _ e2: Double) -> Bool {
+    let lo = Swift.max(s1, s2)
+    let hi = Swift.min(e1, e2)
+    if lo < hi { return true }
+    return lo == hi && ((s1 < lo && lo < e1) || (s2 < lo && lo < e2))
+  }
+
+  /// The key times and values for `property` by Decision 11's rule, or `nil` when no keyframe
+  /// sets it (or it has no start value).
+  public func keys(for property: String) -> (keyTimes: [Double], values: [Value])? {
+    guard let start = startValues[property] else { return nil }
+    let touching = keyframes.indices
+      .filter { keyframes[$0].changes[property] != nil }
+      .sorted { a, b in
+        let (fa, fb) = (keyframes[a], keyframes[b])
+        if fa.relativeStartTime != fb.relativeStartTime {
+          return fa.relativeStartTime < fb.relativeStartTime
+        }
+        if fa.relativeDuration != fb.relativeDuration {
+          return fa.relativeDuration < fb.relativeDuration
+        }
+        return a < b
+      }
+    guard !touching.isEmpty else { return nil }
+    var times = [0.0]
+    var values = [start]
+    for j in touching {
+      let frame = keyframes[j]
+      let previous = values[values.count - 1]
+      if frame.relativeStartTime > times[times.count - 1] {
+        times.append(frame.relativeStartTime)
+        values.append(previous)
+      }
+      times.append(Swift.min(frame.relativeStartTime + frame.relativeDuration, 1))
+      values.append(frame.changes[property]!)
+    }
+    if times[times.count - 1] < 1 {
+      times.append(1)
+      values.append(values[values.count - 1])
+    }
+    return (times, values)
+  }
+
+  /// One track per property that some keyframe sets, with the builder's calculation mode, the
+  /// key times and values of ``keys(for:)``, and no timing functions (linear overall pacing).
+  ///
+  /// - Throws: ``ValidationError`` from ``KeyframeTrack``'s initializer; with keys built by this
+  ///   rule it does not happen in practice (key times start at 0, end at 1, never decrease).
+  public func tracks() throws(ValidationError) -> [String: KeyframeTrack<Value>] {
+    var result = [String: KeyframeTrack<Value>]()
+    for name in startValues.keys.sorted() {
+      guard let (times, values) = keys(for: name) else { continue }
+      result[name] = try KeyframeTrack(
+        values: values, keyTimes: times, calculationMode: calculationMode)
+    }
+    return result
+  }
+}
