@@ -30,6 +30,9 @@ public struct Layer: Hashable, Sendable {
   public var opacity: Double
   /// Whether this is a `CATransformLayer`: it does not flatten its sublayers into its plane.
   public var isTransformLayer: Bool
+  /// The layer's fill (`CALayer.backgroundColor`), straight RGBA, default clear. Renderers draw it
+  /// as the layer's snapshot; geometry ignores it.
+  public var backgroundColor: Color
 
   /// Creates a layer; every parameter but `id` has `CALayer`'s default.
   public init(
@@ -42,7 +45,8 @@ public struct Layer: Hashable, Sendable {
     transform: Transform3D = .identity,
     sublayerTransform: Transform3D = .identity,
     opacity: Double = 1,
-    isTransformLayer: Bool = false
+    isTransformLayer: Bool = false,
+    backgroundColor: Color = .clear
   ) {
     self.id = id
     self.bounds = bounds
@@ -54,6 +58,7 @@ public struct Layer: Hashable, Sendable {
     self.sublayerTransform = sublayerTransform
     self.opacity = opacity
     self.isTransformLayer = isTransformLayer
+    self.backgroundColor = backgroundColor
   }
 
   /// The anchor point in the layer's own coordinates (§1.6 step 1):

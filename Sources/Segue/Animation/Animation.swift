@@ -1,0 +1,96 @@
+/// One property animation as plain data: Core Animation's `CABasicAnimation`,
+/// `CAKeyframeAnimation` and `CASpringAnimation`, with their `CAMediaTiming`.
+///
+/// An animation is a description, not an object graph of closures: the scalar evaluator here and
+/// the batch kernels read the same fields. Evaluating at a parent time `t` goes
+///
+///     t ──MediaTiming──▶ iteration progress p ∈ [0, 1] ──timingFunction──▶ eased e
+///       ──content──▶ value
+///
+/// where the content is `from + (to − from)·e` for a basic animation, the keyframe track at `e`
+/// for a keyframe animation, and `from + (to − from)·x(e·duration)` for a spring whose progress
+/// `x(τ)` runs on the spring's own clock (seconds; CA's `duration` only decides how long it is
+/// shown). Transforms interpolate by decomposition, everything else channel by channel.
+public struct Animation: Hashable, Sendable {
+  /// What the animation computes from its eased progress.
+  public enum Content: Hashable, Sendable {
+    /// `CABasicAnimation`: `fromValue` to `toValue`.
+    case basic(from: AnimationValue, to: AnimationValue)
+    /// `CAKeyframeAnimation`: a keyframe track over the eased progress.
+    case keyframes(KeyframeValues)
+    /// `CASpringAnimation`: `fromValue` to `toValue` along the spring's progress (which may
+    /// overshoot 1).
+    case spring(Spring, from: AnimationValue, to: AnimationValue)
+  }
+
+  /// The animated property (`keyPath`).
+  public var property: LayerProperty
+  /// What is animated and how.
+  public var content: Content
+  /// `beginTime`, `duration`, `speed`, `timeOffset`, repeats, `autoreverses`, `fillMode`.
+  public var timing: MediaTiming
+  /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation (Decision 9).
+  public var timingFunction: TimingFunction?
+
+  /// Creates an animation and checks it.
+  ///
+  /// - Throws: ``ValidationError`` when a value is not finite (`fromValue`, `toValue`), a value's
+  ///   kind does not match the property (`fromValue`/`toValue`/`values`), or the media timing is
+  ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive.
+  public init(
+    property: LayerProperty, content: Content, timing: MediaTiming,
+    timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    self.property = property
+    self.content = content
+    self.timing = timing
+    self.timingFunction = timingFunction
+    try validate()
+  }
+
+  /// A `CABasicAnimation` from `from` to `to` over `duration` seconds starting at `beginTime`.
+  public static func basic(
+    _ property: LayerProperty, from: AnimationValue, to: AnimationValue,
+    beginTime: Double = 0, duration: Double, timingFunction: TimingFunction? = nil,
+    fillMode: MediaTiming.FillMode = .both
+  ) throws(ValidationError) -> Animation {
+    var timing = MediaTiming()
+    timing.beginTime = beginTime
+    timing.duration = duration
+    timing.fillMode = fillMode
+    return try Animation(
+      property: property, content: .basic(from: from, to: to), timing: timing,
+      timingFunction: timingFunction)
+  }
+
+  /// Checks the fields; see ``init(property:content:timing:timingFunction:)``.
+  public func validate() throws(ValidationError) {
+    try timing.validate()
+    try Validate.positive(timing.duration, "duration")
+    let kind = property.valueKind
+    func check(_ value: AnimationValue, _ field: String) throws(ValidationError) {
+      try value.validate(field: field)
+      guard value.kind == kind else {
+        throw ValidationError(
+          field: field,
+          reason: .invalidState(
+            "is a \(value.kind.rawValue) but \(property.keyPath) holds a \(kind.rawValue)"))
+      }
+    }
+    switch content {
+    case .basic(let from, let to):
+      try check(from, "fromValue")
+      try check(to, "toValue")
+    case .spring(_, let from, let to):
+      try check(from, "fromValue")
+      try check(to, "toValue")
+    case .keyframes(let values):
+      guard values.kind == kind else {
+        throw ValidationError(
+          field: "values",
+          reason: .invalidState(
+            "are \(values.kind.rawValue) values but \(property.keyPath) holds a \(kind.rawValue)"))
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/// The animations attached to the layers of a tree, in the order they were added, and the
+/// presentation they produce: Core Animation's render tree.
+///
+/// `presentation(of:at:)` starts from the model values and writes each animation's presented
+/// value over them in the order they were added, so a later animation of the same property wins,
+/// as a later entry in a layer's animation list does in Core Animation. Animations of layers that
+/// are not in the tree at that time are skipped (a transition may remove a layer mid-way);
+/// ``validate(against:)`` checks every layer id once up front.
+public struct AnimationSet: Sendable {
+  /// One animation and the id of the layer it animates.
+  public struct Entry: Hashable, Sendable {
+    /// The animated layer's id.
+    public var layerID: String
+    /// The animation.
+    public var animation: Animation
+
+    /// Attaches `animation` to the layer `layerID`.
+    public init(layerID: String, animation: Animation) {
+      self.layerID = layerID
+      self.animation = animation
+    }
+  }
+
+  /// The animations in the order they were added.
+  public private(set) var entries: [Entry] = []
+  private var compiled: [CompiledAnimation] = []
+
+  /// An empty set.
+  public init() {}
+
+  /// A set holding `entries` in order.
+  public init(_ entries: [Entry]) {
+    for entry in entries { add(entry.animation, to: entry.layerID) }
+  }
+
+  /// Adds `animation` for the layer `layerID` (CALayer `add(_:forKey:)`), after the others.
+  public mutating func add(_ animation: Animation, to layerID: String) {
+    entries.append(Entry(layerID: layerID, animation: animation))
+    compiled.append(CompiledAnimation(animation))
+  }
+
+  /// Appends every animation of `other`, after these.
+  public mutating func append(contentsOf other: AnimationSet) {
+    entries += other.entries
+    compiled += other.compiled
+  }
+
+  /// The latest end of an active interval over all animations, in parent seconds
+  /// (`beginTime + activeDuration / |speed|`); 0 when empty or when a duration is infinite.
+  public var endTime: Double {
+    var end = 0.0
+    for entry in entries {
+      let t = entry.animation.timing
+      guard t.speed != 0 else { continue }
+      let finish = t.beginTime + t.activeDuration / abs(t.speed)
+      if finish.isFinite { end = max(end, finish) }
+    }
+    return end
+  }
+
+  /// Throws ``ValidationError/Reason/unknown(_:)`` on field `"animations.layer"` (with the entry
+  /// index) for an animation whose layer id is not in `tree`.
+  public func validate(against tree: LayerTree) throws(ValidationError) {
+    for (i, entry) in entries.enumerated() where tree.index(of: entry.layerID) == nil {
+      throw ValidationError(field: "animations.layer", index: i, reason: .unknown(entry.layerID))
+    }
+  }
+
+  /// The presentation tree at parent time `t` (seconds): `model` with every animation's presented
+  /// value written over the animated property.
+  public func presentation(of model: LayerTree, at t: Double) -> LayerTree {
+    var tree = model
+    for (entry, animation) in zip(entries, compiled) {
+      guard let index = tree.index(of: entry.layerID),
+        let value = animation.value(atParentTime: t)
+      else { continue }
+      // A validated animation's value kind always matches its property, so this cannot throw.
+      try? entry.animation.property.set(value, in: &tree.storage[index])
+    }
+    return tree
+  }
+}

@@ -1,0 +1,60 @@
+/// A value a layer property holds and an animation interpolates: the `fromValue`, `toValue` and
+/// `values` of Core Animation's property animations.
+public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
+  /// A scalar: opacity, zPosition, `position.x`, `transform.rotation.z` (radians), …
+  case number(Double)
+  /// A point: `position`, `anchorPoint`.
+  case point(Point)
+  /// A size: `bounds.size`.
+  case size(Size)
+  /// A rectangle: `bounds`.
+  case rect(Rect)
+  /// A 4×4 transform: `transform`, `sublayerTransform` (interpolated by decomposition).
+  case transform(Transform3D)
+  /// A colour: `backgroundColor`.
+  case color(Color)
+
+  /// The kind of value, without its payload.
+  public var kind: Kind {
+    switch self {
+    case .number: .number
+    case .point: .point
+    case .size: .size
+    case .rect: .rect
+    case .transform: .transform
+    case .color: .color
+    }
+  }
+
+  /// The kinds of ``AnimationValue``; each ``LayerProperty`` holds exactly one kind.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case number, point, size, rect, transform, color
+  }
+
+  /// Throws ``ValidationError/Reason/notFinite`` (naming `field` and the channel index) when any
+  /// component is NaN or infinite.
+  public func validate(field: String) throws(ValidationError) {
+    let channels: [Double]
+    switch self {
+    case .number(let v): channels = [v]
+    case .point(let p): channels = p.channels
+    case .size(let s): channels = s.channels
+    case .rect(let r): channels = r.channels
+    case .transform(let t): channels = t.fields
+    case .color(let c): channels = c.channels
+    }
+    for (i, v) in channels.enumerated() { try Validate.finite(v, field, index: i) }
+  }
+
+  /// The value as text, for messages.
+  public var description: String {
+    switch self {
+    case .number(let v): "\(v)"
+    case .point(let p): "\(p)"
+    case .size(let s): "\(s)"
+    case .rect(let r): "\(r)"
+    case .transform(let t): "\(t.fields)"
+    case .color(let c): "\(c)"
+    }
+  }
+}

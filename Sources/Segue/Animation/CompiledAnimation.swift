@@ -1,0 +1,92 @@
+/// An ``Animation`` prepared for evaluation every frame: transform end points are decomposed
+/// once, value pairs are unpacked once. Evaluation allocates nothing for scalar and point values.
+public struct CompiledAnimation: Sendable {
+  /// The description this was compiled from.
+  public let animation: Animation
+  private let pair: Pair?
+
+  /// How a from/to pair interpolates.
+  private enum Pair: Sendable {
+    case values(AnimationValue, AnimationValue)
+    case transforms(TransformInterpolator)
+  }
+
+  /// Compiles `animation` (already validated by its initialiser).
+  public init(_ animation: Animation) {
+    self.animation = animation
+    switch animation.content {
+    case .basic(let from, let to), .spring(_, let from, let to):
+      if case .transform(let a) = from, case .transform(let b) = to {
+        pair = .transforms(TransformInterpolator(from: a, to: b))
+      } else {
+        pair = .values(from, to)
+      }
+    case .keyframes:
+      pair = nil
+    }
+  }
+
+  /// The presented value at parent time `t` (seconds, in the time space of the animation's
+  /// `beginTime`), or `nil` where the animation has no effect (before or after its active
+  /// interval with fill mode `removed`, or the matching side without `backwards`/`forwards`).
+  public func value(atParentTime t: Double) -> AnimationValue? {
+    guard let state = animation.timing.iterationProgress(atParent: t) else { return nil }
+    let eased = animation.timingFunction?.transform(state.progress) ?? state.progress
+    return value(atEased: eased)
+  }
+
+  /// The value at eased progress `e` (the output of the timing function; 0 at the start, 1 at the
+  /// end of an iteration).
+  public func value(atEased e: Double) -> AnimationValue {
+    switch animation.content {
+    case .basic:
+      return interpolated(e)
+    case .keyframes(let values):
+      return values.value(at: e)
+    case .spring(let spring, _, _):
+      return interpolated(spring.value(at: e * animation.timing.duration))
+    }
+  }
+
+  private func interpolated(_ f: Double) -> AnimationValue {
+    switch pair {
+    case .transforms(let interpolator):
+      return .transform(interpolator.value(at: f).value)
+    case .values(let a, let b):
+      return AnimationValue.interpolate(a, b, fraction: f)
+    case nil:
+      return animation.content.firstValue
+    }
+  }
+}
+
+extension Animation.Content {
+  /// The first value of the content (`fromValue`, or the first keyframe value).
+  fileprivate var firstValue: AnimationValue {
+    switch self {
+    case .basic(let from, _), .spring(_, let from, _): from
+    case .keyframes(let values): values.value(at: 0)
+    }
+  }
+}
+
+extension AnimationValue {
+  /// `a + (b − a)·f` channel by channel for two values of the same kind (transforms by
+  /// decomposition); `f` may lie outside [0, 1] (spring overshoot extrapolates). Values of
+  /// different kinds return `b` from `f ≥ 0.5` on, `a` before (never produced by a validated
+  /// ``Animation``).
+  public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, fraction f: Double)
+    -> AnimationValue
+  {
+    switch (a, b) {
+    case (.number(let x), .number(let y)): .number(Double.interpolate(x, y, fraction: f))
+    case (.point(let x), .point(let y)): .point(Point.interpolate(x, y, fraction: f))
+    case (.size(let x), .size(let y)): .size(Size.interpolate(x, y, fraction: f))
+    case (.rect(let x), .rect(let y)): .rect(Rect.interpolate(x, y, fraction: f))
+    case (.color(let x), .color(let y)): .color(Color.interpolate(x, y, fraction: f))
+    case (.transform(let x), .transform(let y)):
+      .transform(TransformInterpolator(from: x, to: y).value(at: f).value)
+    default: f >= 0.5 ? b : a
+    }
+  }
+}

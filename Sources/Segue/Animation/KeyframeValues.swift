@@ -1,0 +1,40 @@
+/// A keyframe track of one of the value kinds a layer property can hold: the type-erased
+/// `values` of a `CAKeyframeAnimation`.
+public enum KeyframeValues: Hashable, Sendable {
+  /// Scalars (opacity, `position.x`, `transform.rotation.z`, …).
+  case numbers(KeyframeTrack<Double>)
+  /// Points (`position`, `anchorPoint`).
+  case points(KeyframeTrack<Point>)
+  /// Sizes (`bounds.size`).
+  case sizes(KeyframeTrack<Size>)
+  /// Rectangles (`bounds`).
+  case rects(KeyframeTrack<Rect>)
+  /// Transforms (`transform`, `sublayerTransform`), interpolated by decomposition.
+  case transforms(KeyframeTrack<Transform3D>)
+  /// Colours (`backgroundColor`).
+  case colors(KeyframeTrack<Color>)
+
+  /// The kind of the track's values.
+  public var kind: AnimationValue.Kind {
+    switch self {
+    case .numbers: .number
+    case .points: .point
+    case .sizes: .size
+    case .rects: .rect
+    case .transforms: .transform
+    case .colors: .color
+    }
+  }
+
+  /// The track's value at eased progress `u` (see ``KeyframeTrack/value(at:)``).
+  public func value(at u: Double) -> AnimationValue {
+    switch self {
+    case .numbers(let track): .number(track.value(at: u))
+    case .points(let track): .point(track.value(at: u))
+    case .sizes(let track): .size(track.value(at: u))
+    case .rects(let track): .rect(track.value(at: u))
+    case .transforms(let track): .transform(track.value(at: u))
+    case .colors(let track): .color(track.value(at: u))
+    }
+  }
+}

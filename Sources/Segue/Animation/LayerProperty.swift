@@ -1,0 +1,135 @@
+/// An animatable layer property, named by its Core Animation key path.
+///
+/// Every property holds one ``AnimationValue/Kind``. Sub-paths into a transform
+/// (`transform.rotation.z`, `transform.scale`, …) animate the **scalar** component: the
+/// presented transform is the model transform with that component replaced
+/// (``TransformKeyPath/applying(_:to:)``), so a rotation from 0 to 2π spins a full turn.
+public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
+  /// `opacity`, a number in [0, 1] (presented values are clamped).
+  case opacity
+  /// `position`, a point in the superlayer's coordinates (points).
+  case position
+  /// `position.x` (points).
+  case positionX
+  /// `position.y` (points).
+  case positionY
+  /// `zPosition` (points; also orders siblings).
+  case zPosition
+  /// `bounds`, a rectangle in the layer's own coordinates (points).
+  case bounds
+  /// `bounds.size` (points).
+  case boundsSize
+  /// `anchorPoint`, in unit coordinates of the bounds.
+  case anchorPoint
+  /// `transform`, interpolated by decomposition (``TransformInterpolator``).
+  case transform
+  /// `sublayerTransform`, interpolated by decomposition.
+  case sublayerTransform
+  /// A scalar component of `transform` (`transform.rotation.z`, `transform.scale.x`, …).
+  case transformComponent(TransformKeyPath)
+  /// `backgroundColor`, an RGBA colour (components in [0, 1]).
+  case backgroundColor
+
+  /// Parses a Core Animation key path.
+  ///
+  /// - Throws: ``ValidationError/Reason/unknown(_:)`` on field `"keyPath"` for a key path this
+  ///   library does not animate.
+  public init(keyPath: String) throws(ValidationError) {
+    switch keyPath {
+    case "opacity": self = .opacity
+    case "position": self = .position
+    case "position.x": self = .positionX
+    case "position.y": self = .positionY
+    case "zPosition": self = .zPosition
+    case "bounds": self = .bounds
+    case "bounds.size": self = .boundsSize
+    case "anchorPoint": self = .anchorPoint
+    case "transform": self = .transform
+    case "sublayerTransform": self = .sublayerTransform
+    case "backgroundColor": self = .backgroundColor
+    default:
+      guard let component = TransformKeyPath(rawValue: keyPath) else {
+        throw ValidationError(field: "keyPath", reason: .unknown(keyPath))
+      }
+      self = .transformComponent(component)
+    }
+  }
+
+  /// The Core Animation key path, e.g. `"position.x"` or `"transform.rotation.z"`.
+  public var keyPath: String {
+    switch self {
+    case .opacity: "opacity"
+    case .position: "position"
+    case .positionX: "position.x"
+    case .positionY: "position.y"
+    case .zPosition: "zPosition"
+    case .bounds: "bounds"
+    case .boundsSize: "bounds.size"
+    case .anchorPoint: "anchorPoint"
+    case .transform: "transform"
+    case .sublayerTransform: "sublayerTransform"
+    case .transformComponent(let component): component.rawValue
+    case .backgroundColor: "backgroundColor"
+    }
+  }
+
+  /// The key path.
+  public var description: String { keyPath }
+
+  /// The kind of value the property holds.
+  public var valueKind: AnimationValue.Kind {
+    switch self {
+    case .opacity, .positionX, .positionY, .zPosition, .transformComponent: .number
+    case .position, .anchorPoint: .point
+    case .bounds: .rect
+    case .boundsSize: .size
+    case .transform, .sublayerTransform: .transform
+    case .backgroundColor: .color
+    }
+  }
+
+  /// The property's current (model) value on `layer`.
+  public func value(in layer: Layer) -> AnimationValue {
+    switch self {
+    case .opacity: .number(layer.opacity)
+    case .position: .point(layer.position)
+    case .positionX: .number(layer.position.x)
+    case .positionY: .number(layer.position.y)
+    case .zPosition: .number(layer.zPosition)
+    case .bounds: .rect(layer.bounds)
+    case .boundsSize: .size(layer.bounds.size)
+    case .anchorPoint: .point(layer.anchorPoint)
+    case .transform: .transform(layer.transform)
+    case .sublayerTransform: .transform(layer.sublayerTransform)
+    case .transformComponent(let component): .number(component.value(in: layer.transform))
+    case .backgroundColor: .color(layer.backgroundColor)
+    }
+  }
+
+  /// Writes `value` into the property of `layer`.
+  ///
+  /// - Throws: ``ValidationError/Reason/invalidState(_:)`` on field `"keyPath"` when the value's
+  ///   kind is not the property's ``valueKind``.
+  public func set(_ value: AnimationValue, in layer: inout Layer) throws(ValidationError) {
+    switch (self, value) {
+    case (.opacity, .number(let v)): layer.opacity = v
+    case (.position, .point(let p)): layer.position = p
+    case (.positionX, .number(let v)): layer.position.x = v
+    case (.positionY, .number(let v)): layer.position.y = v
+    case (.zPosition, .number(let v)): layer.zPosition = v
+    case (.bounds, .rect(let r)): layer.bounds = r
+    case (.boundsSize, .size(let s)): layer.bounds.size = s
+    case (.anchorPoint, .point(let p)): layer.anchorPoint = p
+    case (.transform, .transform(let t)): layer.transform = t
+    case (.sublayerTransform, .transform(let t)): layer.sublayerTransform = t
+    case (.transformComponent(let component), .number(let v)):
+      layer.transform = component.applying(v, to: layer.transform)
+    case (.backgroundColor, .color(let c)): layer.backgroundColor = c
+    default:
+      throw ValidationError(
+        field: "keyPath",
+        reason: .invalidState(
+          "\(keyPath) holds a \(valueKind.rawValue), not a \(value.kind.rawValue)"))
+    }
+  }
+}

@@ -1,0 +1,300 @@
+/// The animator of a catalog preset (seed-transitions.md), for any operation.
+///
+/// `push`, `present` and `tab-switch` run a preset forwards; `pop` and `dismiss` run its reverse
+/// (the preset's "pop"). Every preset reports `completeTransition(!cancelled)`; when finished
+/// only **to** (with its sublayers) stays in the container, when cancelled only **from**.
+public struct PresetAnimator: TransitionAnimator {
+  /// The preset.
+  public var preset: TransitionPreset
+  /// Its parameters.
+  public var parameters: PresetParameters
+
+  /// The animator of `preset` with `parameters` (checked when the transition is set up).
+  public init(_ preset: TransitionPreset, parameters: PresetParameters = PresetParameters()) {
+    self.preset = preset
+    self.parameters = parameters
+  }
+
+  /// The preset's duration in seconds: system 0.5, fade-slide 0.2, cross-dissolve 0.35, hero
+  /// `0.8 + 0.2·cellCount` on push and 0.4 on pop, depth 2.0, slide-over 0.2, CATransition
+  /// presets `caDuration` (0.25 by default).
+  public func transitionDuration(using context: TransitionContext) -> Double {
+    switch preset {
+    case .system: 0.5
+    case .fadeSlide: 0.2
+    case .crossDissolve: 0.35
+    case .hero: context.operation.isForward ? parameters.hero.pushDuration : 0.4
+    case .depth: 2.0
+    case .slideOver: 0.2
+    case .caFade, .caMoveIn, .caPush, .caReveal: parameters.caDuration
+    }
+  }
+
+  /// Builds the preset's scene for `context`.
+  ///
+  /// - Throws: ``ValidationError`` for invalid parameters, or when a layer the preset animates is
+  ///   missing from the context's views (hero needs **title**, **table**, **header**, **back**,
+  ///   **cell0…**; see ``defaultViews(operation:containerSize:)``).
+  public func animateTransition(using context: TransitionContext) throws(ValidationError)
+    -> TransitionScene
+  {
+    try parameters.validate()
+    var b = SceneBuilder()
+    let size = context.containerSize
+    let (w, h) = (size.width, size.height)
+    let (from, to) = (context.fromID, context.toID)
+    let forward = context.operation.isForward
+    let duration = transitionDuration(using: context)
+    let ease = AnimationCurve.timing(.easeInEaseOut)
+    switch preset {
+    case .system:
+      let spring = AnimationCurve.spring(.systemCurve7)
+      b.blendModes = [:]
+      let dimming = Layer(
+        id: "dimming", bounds: context.containerBounds, position: Point(x: w / 2, y: h / 2),
+        opacity: forward ? 0 : 0.1, backgroundColor: .black)
+      if forward {
+        try b.add(view: context.fromView)
+        try b.add(dimming)
+        try b.add(view: context.toView)
+        try b.set(to, .positionX, .number(w + w / 2))
+        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: spring)
+        try b.animate(from, .positionX, to: .number(0.2 * w), duration: duration, curve: spring)
+        try b.animate("dimming", .opacity, to: .number(0.1), duration: duration, curve: spring)
+      } else {
+        try b.add(view: context.toView)
+        try b.add(dimming)
+        try b.add(view: context.fromView)
+        try b.set(to, .positionX, .number(0.2 * w))
+        try b.animate(from, .positionX, to: .number(w + w / 2), duration: duration, curve: spring)
+        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: spring)
+        try b.animate("dimming", .opacity, to: .number(0), duration: duration, curve: spring)
+      }
+      b.finishChanges = [.remove(layerID: from), .remove(layerID: "dimming")]
+      b.cancelChanges = [.remove(layerID: to), .remove(layerID: "dimming")]
+
+    case .fadeSlide:
+      if forward {
+        try b.add(view: context.fromView)
+        try b.add(view: context.toView)
+      } else {
+        try b.add(view: context.toView)
+        try b.add(view: context.fromView)
+      }
+      try b.set(to, .positionX, .number((forward ? w : -w) + w / 2))
+      try addFadeSlideKeyframes(&b, from: from, to: to, width: w, forward: forward)
+      b.finishChanges = [.remove(layerID: from)]
+      b.cancelChanges = [.remove(layerID: to)]
+
+    case .crossDissolve:
+      try b.add(view: context.fromView)
+      try b.add(view: context.toView)
+      try b.set(to, .opacity, .number(0))
+      try b.animate(to, .opacity, to: .number(1), duration: duration, curve: ease)
+      b.finishChanges = [.remove(layerID: from)]
+      b.cancelChanges = [.remove(layerID: to)]
+
+    case .hero:
+      try addHero(&b, context: context, forward: forward)
+
+    case .depth:
+      let reverse = !forward
+      let perspective = Transform3D.makePerspective(distance: 500)
+      try b.add(view: context.toView)
+      try b.add(view: context.fromView)
+      // "The one that should be behind is sent to the back": from if reverse, else to.
+      if reverse { try b.move(to, above: from) }
+      try b.set(from, .zPosition, .number(reverse ? -300 : 300))
+      try b.set(to, .zPosition, .number(reverse ? 300 : -300))
+      try b.set(
+        to, .transform,
+        .transform(Transform3D.makeTranslation(0, 0, reverse ? 150 : -150) * perspective))
+      try b.set(to, .opacity, .number(0))
+      let curve = AnimationCurve.timing(.easeOut)
+      try b.animate(
+        from, .transform,
+        to: .transform(Transform3D.makeTranslation(0, 0, reverse ? -150 : 150) * perspective),
+        duration: duration, curve: curve)
+      try b.animate(from, .opacity, to: .number(0), duration: duration, curve: curve)
+      try b.animate(to, .transform, to: .transform(.identity), duration: duration, curve: curve)
+      try b.animate(to, .opacity, to: .number(1), duration: duration, curve: curve)
+      b.finishChanges = [.remove(layerID: from)]
+      b.cancelChanges = [.remove(layerID: to)]
+
+    case .slideOver:
+      if forward {
+        try b.add(view: context.fromView)
+        try b.add(view: context.toView)
+        try b.set(to, .positionX, .number(w + w / 2))
+        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: ease)
+      } else {
+        try b.add(view: context.toView)
+        try b.add(view: context.fromView)
+        try b.animate(from, .positionX, to: .number(w + w / 2), duration: duration, curve: ease)
+      }
+      b.finishChanges = [.remove(layerID: from)]
+      b.cancelChanges = [.remove(layerID: to)]
+
+    case .caFade, .caMoveIn, .caPush, .caReveal:
+      try addCATransition(&b, context: context, duration: duration)
+    }
+    return try b.scene(duration: duration, containerSize: size)
+  }
+
+  /// seed 000: Decision 11's per-property tracks, cubic mode, linear overall pacing.
+  private func addFadeSlideKeyframes(
+    _ b: inout SceneBuilder, from: String, to: String, width w: Double, forward: Bool
+  ) throws(ValidationError) {
+    let model = b.model
+    guard let fromLayer = model[id: from], let toLayer = model[id: to] else {
+      throw ValidationError(field: "layer", reason: .unknown(model[id: from] == nil ? from : to))
+    }
+    var builder = try KeyframeBuilder<Double>(
+      startValues: [
+        "to.opacity": toLayer.opacity, "from.opacity": fromLayer.opacity,
+        "to.x": toLayer.position.x, "from.x": fromLayer.position.x,
+      ],
+      calculationMode: .cubic)
+    var a: [String: Double] = ["to.opacity": 1]
+    if forward { a["from.opacity"] = 0 }
+    try builder.addKeyframe(relativeStartTime: 0, relativeDuration: 0.5, changes: a)
+    var c: [String: Double] = ["to.x": w / 2, "from.x": (forward ? -w : w) + w / 2]
+    if !forward { c["from.opacity"] = 0 }
+    try builder.addKeyframe(relativeStartTime: 0, relativeDuration: 1, changes: c)
+    let tracks = try builder.tracks()
+    let targets: [(String, String, LayerProperty)] = [
+      ("to.opacity", to, .opacity), ("from.opacity", from, .opacity),
+      ("to.x", to, .positionX), ("from.x", from, .positionX),
+    ]
+    for (name, id, property) in targets {
+      guard let track = tracks[name] else { continue }
+      try b.animate(id, property, keyframes: .numbers(track), duration: 0.2)
+    }
+  }
+
+  /// seed 002.
+  private func addHero(_ b: inout SceneBuilder, context: TransitionContext, forward: Bool)
+    throws(ValidationError)
+  {
+    let scene = parameters.hero
+    let (w, h) = (context.containerSize.width, context.containerSize.height)
+    let (from, to) = (context.fromID, context.toID)
+    let tableHeight = h - scene.listTop
+    let tableY = { (y: Double) in AnimationValue.number(y + tableHeight / 2) }
+    let cell = scene.cellFrame(width: w)
+    let header = Rect(x: 0, y: 0, width: w, height: scene.headerHeight)
+    func imageBounds(_ r: Rect) -> AnimationValue {
+      .rect(Rect(x: 0, y: 0, width: r.size.width, height: r.size.height))
+    }
+    func imagePosition(_ r: Rect) -> AnimationValue { .point(Point(x: r.midX, y: r.midY)) }
+    let image = { (frame: Rect, opacity: Double) in
+      Layer(
+        id: "image", bounds: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height),
+        position: Point(x: frame.midX, y: frame.midY), opacity: opacity,
+        backgroundColor: HeroViews.imageColor)
+    }
+    if forward {
+      try b.add(view: context.fromView)
+      try b.add(view: context.toView)
+      try b.add(image(cell, 0))
+      try b.set(to, .opacity, .number(0))
+      try b.set("header", .opacity, .number(0))
+      for i in 0..<scene.cellCount { try b.set("cell\(i)", .opacity, .number(0)) }
+      let backX = HeroViews.back.midX
+      try b.set("back", .positionX, .number(backX - 70))
+      let spring = AnimationCurve.spring(
+        try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
+      try b.animate("title", .opacity, to: .number(0), duration: 0.5, curve: spring)
+      try b.animate(
+        "table", .positionY, from: tableY(scene.listTop),
+        to: tableY(scene.listTop + scene.headerHeight / 2), duration: 0.5, curve: spring)
+      try b.animate("image", .bounds, to: imageBounds(header), duration: 0.5, curve: spring)
+      try b.animate("image", .position, to: imagePosition(header), duration: 0.5, curve: spring)
+      try b.animate("image", .opacity, to: .number(1), duration: 0.5, curve: spring)
+      try b.animate(to, .opacity, to: .number(1), duration: 0.5, curve: spring)
+      let ease = AnimationCurve.timing(.easeInEaseOut)
+      try b.animate(
+        "header", .opacity, to: .number(1), beginTime: 0.5, duration: 0.3, curve: ease)
+      try b.animate(
+        "back", .positionX, to: .number(backX), beginTime: 0.5, duration: 0.3, curve: ease)
+      b.at(0.8, .set(layerID: "title", property: .opacity, value: .number(1)))
+      b.at(0.8, .remove(layerID: "image"))
+      for i in 0..<scene.cellCount {
+        try b.animate(
+          "cell\(i)", .opacity, to: .number(1), beginTime: 0.8 + 0.2 * Double(i), duration: 0.2,
+          curve: ease)
+      }
+      b.finishChanges = [.remove(layerID: from), .remove(layerID: "image")]
+      b.cancelChanges = [.remove(layerID: to), .remove(layerID: "image")]
+    } else {
+      try b.add(view: context.toView)
+      try b.add(view: context.fromView)
+      try b.add(image(header, 1))
+      let ease = AnimationCurve.timing(.easeInEaseOut)
+      try b.animate(from, .opacity, to: .number(0), duration: 0.4, curve: ease)
+      try b.animate(
+        from, .transform, to: .transform(.makeScale(0.9, 0.9, 1)), duration: 0.4, curve: ease)
+      try b.set(to, .opacity, .number(0))
+      try b.animate(to, .opacity, to: .number(1), duration: 0.4, curve: ease)
+      try b.animate(
+        "table", .positionY, from: tableY(scene.listTop + scene.headerHeight / 2),
+        to: tableY(scene.listTop), duration: 0.4, curve: ease)
+      try b.animate("image", .bounds, to: imageBounds(cell), duration: 0.4, curve: ease)
+      try b.animate("image", .position, to: imagePosition(cell), duration: 0.4, curve: ease)
+      try b.animate("image", .opacity, to: .number(0), duration: 0.4, curve: ease)
+      let reset = ModelChange.set(layerID: from, property: .transform, value: .transform(.identity))
+      b.finishChanges = [reset, .remove(layerID: from), .remove(layerID: "image")]
+      b.cancelChanges = [reset, .remove(layerID: to), .remove(layerID: "image")]
+    }
+  }
+
+  /// seed 004's CATransition presets: q is the eased progress.
+  private func addCATransition(
+    _ b: inout SceneBuilder, context: TransitionContext, duration: Double
+  ) throws(ValidationError) {
+    let (old, new) = (context.fromID, context.toID)
+    let size = context.containerSize
+    let centre = Point(x: size.width / 2, y: size.height / 2)
+    let d = parameters.subtype.offset(in: size)
+    let curve = AnimationCurve.timing(parameters.caTimingFunction)
+    if preset == .caReveal {
+      try b.add(view: context.toView)
+      try b.add(view: context.fromView)
+    } else {
+      try b.add(view: context.fromView)
+      try b.add(view: context.toView)
+    }
+    switch preset {
+    case .caFade:
+      try b.set(new, .opacity, .number(0))
+      try b.animate(new, .opacity, to: .number(1), duration: duration, curve: curve)
+      try b.animate(old, .opacity, to: .number(0), duration: duration, curve: curve)
+      b.blendModes = [old: .add, new: .add]
+    case .caMoveIn, .caPush:
+      try b.set(new, .position, .point(Point(x: centre.x + d.x, y: centre.y + d.y)))
+      try b.animate(new, .position, to: .point(centre), duration: duration, curve: curve)
+      if preset == .caPush {
+        try b.animate(
+          old, .position, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
+          duration: duration, curve: curve)
+      }
+    default:
+      try b.animate(
+        old, .position, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
+        duration: duration, curve: curve)
+    }
+    b.finishChanges = [.remove(layerID: old)]
+    b.cancelChanges = [.remove(layerID: new)]
+  }
+}
+
+extension TransitionOperation {
+  /// Whether the operation runs a preset forwards (push, present, tab switch) rather than in
+  /// reverse (pop, dismiss).
+  public var isForward: Bool {
+    switch self {
+    case .push, .present, .tabSwitch: true
+    case .pop, .dismiss: false
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/// How a UIView-style animation paces its progress.
+public enum AnimationCurve: Hashable, Sendable {
+  /// A timing function over the animation's duration (`nil` = linear).
+  case timing(TimingFunction?)
+  /// A spring on its own clock; the animation shows it for its duration, then the target.
+  case spring(Spring)
+}
+
+/// Builds a ``TransitionScene`` the way an animator's `animateTransition(using:)` does with UIView
+/// animation blocks: add layers, then animate properties to new model values.
+///
+/// ``animate(_:_:from:to:beginTime:duration:curve:)`` sets the model value to the target at once
+/// (as a UIView animation block does) and adds an animation from the previous value that fills
+/// backwards, so the layer shows the old value until the animation begins, its curve while it
+/// runs, and the model value from its end on.
+public struct SceneBuilder: Sendable {
+  /// The model tree built so far.
+  public private(set) var model = LayerTree()
+  /// The animations added so far, in order.
+  public private(set) var animations = AnimationSet()
+  /// Timeline events added so far.
+  public private(set) var events: [TimelineEvent] = []
+  /// Changes applied when the transition finishes.
+  public var finishChanges: [ModelChange] = []
+  /// Changes applied when the transition is cancelled.
+  public var cancelChanges: [ModelChange] = []
+  /// Layers that blend other than "over" while the transition runs.
+  public var blendModes: [String: BlendMode] = [:]
+
+  /// An empty builder.
+  public init() {}
+
+  /// Adds `layer` under `parent` (nil: the container), above its existing siblings.
+  public mutating func add(_ layer: Layer, parent: String? = nil) throws(ValidationError) {
+    try model.add(layer, parent: parent)
+  }
+
+  /// Adds every layer of `view` (a view's layer tree) under `parent`, keeping its hierarchy.
+  public mutating func add(view: LayerTree, parent: String? = nil) throws(ValidationError) {
+    for (index, layer) in view.layers.enumerated() {
+      let parentID = try view.parentIndex(at: index).map { view.layers[$0].id } ?? parent
+      try model.add(layer, parent: parentID)
+    }
+  }
+
+  /// Sets a model value now, with no animation (what a line before the animation block does).
+  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
+    throws(ValidationError)
+  {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    try value.validate(field: property.keyPath)
+    try property.set(value, in: &model.storage[index])
+  }
+
+  /// Animates `property` of layer `id` from `from` (default: its current model value) to `to`
+  /// over `[beginTime, beginTime + duration)` seconds with `curve`, and sets the model value to
+  /// `to`.
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, from: AnimationValue? = nil, to: AnimationValue,
+    beginTime: Double = 0, duration: Double, curve: AnimationCurve
+  ) throws(ValidationError) {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    let start = from ?? property.value(in: model.layers[index])
+    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
+    let animation: Animation
+    switch curve {
+    case .timing(let function):
+      animation = try Animation(
+        property: property, content: .basic(from: start, to: to), timing: timing,
+        timingFunction: function)
+    case .spring(let spring):
+      animation = try Animation(
+        property: property, content: .spring(spring, from: start, to: to), timing: timing)
+    }
+    try property.set(to, in: &model.storage[index])
+    animations.add(animation, to: id)
+  }
+
+  /// Adds a keyframe animation of `property` on layer `id` and sets the model value to the
+  /// track's last value.
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, keyframes: KeyframeValues, beginTime: Double = 0,
+    duration: Double, timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
+    let animation = try Animation(
+      property: property, content: .keyframes(keyframes), timing: timing,
+      timingFunction: timingFunction)
+    try property.set(keyframes.value(at: 1), in: &model.storage[index])
+    animations.add(animation, to: id)
+  }
+
+  /// Adds a model change at `time` seconds.
+  public mutating func at(_ time: Double, _ change: ModelChange) {
+    events.append(TimelineEvent(time: time, change: change))
+  }
+
+  /// The finished scene.
+  public func scene(duration: Double, containerSize: Size) throws(ValidationError)
+    -> TransitionScene
+  {
+    try TransitionScene(
+      duration: duration, containerSize: containerSize, model: model, animations: animations,
+      events: events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element), finishChanges: finishChanges,
+      cancelChanges: cancelChanges, blendModes: blendModes)
+  }
+}

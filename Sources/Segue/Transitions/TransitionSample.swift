@@ -1,0 +1,68 @@
+/// One layer of a sampled transition, in container space.
+public struct LayerSample: Hashable, Sendable {
+  /// The layer's id (`to`, `from`, `dimming`, `image`, …).
+  public var id: String
+  /// The 4×4 matrix from the layer's coordinates to the container (row vectors, CA field order).
+  public var matrix: Transform3D
+  /// The presented opacity: each layer's own opacity clamped to [0, 1], multiplied down the tree.
+  public var opacity: Double
+  /// The bounds corners (top-left, top-right, bottom-right, bottom-left) in the container, after
+  /// the homogeneous divide; points at or behind the eye are flagged (``ProjectedPoint``).
+  public var corners: [ProjectedPoint]
+  /// Position in the draw order (0 is drawn first, at the bottom).
+  public var order: Int
+  /// How the layer blends with what is below it.
+  public var blend: BlendMode
+}
+
+/// A transition sampled at one moment.
+public struct TransitionSample: Hashable, Sendable {
+  /// The sample time in seconds from the start of the transition (wall-clock for interactive
+  /// samples).
+  public var time: Double
+  /// The timeline position in [0, 1]: `t / duration` clamped, or the interactive position.
+  public var progress: Double
+  /// Whether the completion has fired.
+  public var completed: Bool
+  /// Whether the transition was cancelled (meaningful once `completed`).
+  public var cancelled: Bool
+  /// The layers present in the container, in insertion order (``LayerSample/order`` gives the
+  /// draw order).
+  public var layers: [LayerSample]
+
+  /// Samples `tree` (a presentation) with the scene's blend modes.
+  init(
+    time: Double, progress: Double, completed: Bool, cancelled: Bool, tree: LayerTree,
+    blendModes: [String: BlendMode]
+  ) {
+    self.time = time
+    self.progress = progress
+    self.completed = completed
+    self.cancelled = cancelled
+    self.layers = tree.evaluate().map { geometry in
+      LayerSample(
+        id: geometry.id, matrix: geometry.matrix, opacity: geometry.opacity,
+        corners: geometry.corners, order: geometry.drawIndex,
+        blend: blendModes[geometry.id] ?? .over)
+    }
+  }
+
+  /// The sampled layer named `id`, if present.
+  public subscript(id: String) -> LayerSample? { layers.first { $0.id == id } }
+}
+
+extension TransitionScene {
+  /// Samples the (non-interactive) transition at `t` seconds from its start.
+  ///
+  /// At `t ≥ duration` it is complete and finished: model values and the finish changes.
+  /// - Throws: ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/negative`` on
+  ///   field `"time"`.
+  public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
+    try Validate.nonNegative(t, "time")
+    let completed = t >= duration
+    let tree = presentation(at: t, completion: completed ? .finished : nil)
+    return TransitionSample(
+      time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
+      blendModes: blendModes)
+  }
+}
