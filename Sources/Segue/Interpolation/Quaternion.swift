@@ -79,7 +79,9 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
   /// Spherical linear interpolation along the **shortest path** (seed-transitions.md, Decision 3).
   ///
   /// With `d = a · b` clamped to `[−1, 1]`:
-  /// - if `|d| == 1` exactly, the result is `a` (both ends are the same rotation);
+  /// - if `|d| == 1` exactly, the result is `a` (both ends are the same rotation). In double
+  ///   precision `cos(h)` rounds to 1 for half-angles `h` below about 1e-8 rad, so rotations that
+  ///   close are treated as equal;
   /// - if `d < 0`, `b` and `d` are negated first, so the arc is at most a half turn (`b` and `−b`
   ///   are the same rotation), as WebKit and Chromium do; plain CSS does not flip;
   /// - with `θ = acos(d)` the result is `a·(cos(tθ) − d·w) + b·w`, `w = sin(tθ)/√(1 − d²)`, which
