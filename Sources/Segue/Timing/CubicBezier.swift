@@ -16,11 +16,12 @@
 public struct CubicBezier: Hashable, Sendable {
   /// `P1.x`, unitless, in `[0, 1]`.
   public let x1: Double
-  /// `P1.y`, unitless, any finite value.
+  /// `P1.y`, unitless, in `[−1e100, 1e100]` (unrestricted in practice; bounded so that the
+  /// coefficients cannot overflow).
   public let y1: Double
   /// `P2.x`, unitless, in `[0, 1]`.
   public let x2: Double
-  /// `P2.y`, unitless, any finite value.
+  /// `P2.y`, unitless, in `[−1e100, 1e100]`.
   public let y2: Double
 
   /// Cubic coefficient of `X(s)`: `1 − cx − bx`.
@@ -54,17 +55,18 @@ public struct CubicBezier: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - x1: `P1.x`, unitless, in `[0, 1]`.
-  ///   - y1: `P1.y`, unitless, finite (may lie outside `[0, 1]` for overshoot).
+  ///   - y1: `P1.y`, unitless, in `[−1e100, 1e100]` (may lie outside `[0, 1]` for overshoot).
   ///   - x2: `P2.x`, unitless, in `[0, 1]`.
-  ///   - y2: `P2.y`, unitless, finite.
+  ///   - y2: `P2.y`, unitless, in `[−1e100, 1e100]`.
   /// - Throws: ``ValidationError`` with field `"controlPoint1.x"`, `"controlPoint1.y"`,
   ///   `"controlPoint2.x"` or `"controlPoint2.y"`: ``ValidationError/Reason/notFinite`` for NaN or
-  ///   infinity, ``ValidationError/Reason/outOfRange(lower:upper:)`` for an `x` outside `[0, 1]`.
+  ///   infinity, ``ValidationError/Reason/outOfRange(lower:upper:)`` for an `x` outside `[0, 1]`
+  ///   or a `y` beyond `±1e100` (a bound that only keeps the arithmetic finite).
   public init(x1: Double, y1: Double, x2: Double, y2: Double) throws(ValidationError) {
     try Validate.inRange(x1, 0, 1, "controlPoint1.x")
-    try Validate.finite(y1, "controlPoint1.y")
+    try Validate.inRange(y1, -1e100, 1e100, "controlPoint1.y")
     try Validate.inRange(x2, 0, 1, "controlPoint2.x")
-    try Validate.finite(y2, "controlPoint2.y")
+    try Validate.inRange(y2, -1e100, 1e100, "controlPoint2.y")
     self.init(unchecked: x1, y1, x2, y2)
   }
 

@@ -47,18 +47,22 @@ public struct LinearEasing: Hashable, Sendable {
 
   /// Creates CSS `linear(stops…)`, resolving the inputs as described on the type.
   ///
-  /// - Parameter stops: at least two stops (CSS rejects fewer); every output and input finite.
+  /// - Parameter stops: at least two stops (CSS rejects fewer); every output and input finite
+  ///   and within `±1e100` (a bound that only keeps the arithmetic finite).
   /// - Throws: ``ValidationError`` with field `"stops"` and
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` for fewer than two stops; field
   ///   `"stops.output"` or `"stops.input"` with the stop's index and
-  ///   ``ValidationError/Reason/notFinite`` for NaN or infinity.
+  ///   ``ValidationError/Reason/notFinite`` for NaN or infinity,
+  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` beyond `±1e100`.
   public init(_ stops: [Stop]) throws(ValidationError) {
     guard stops.count >= 2 else {
       throw ValidationError(field: "stops", reason: .tooFew(minimum: 2, actual: stops.count))
     }
     for (i, stop) in stops.enumerated() {
-      try Validate.finite(stop.output, "stops.output", index: i)
-      for input in stop.inputs { try Validate.finite(input, "stops.input", index: i) }
+      try Validate.inRange(stop.output, -1e100, 1e100, "stops.output", index: i)
+      for input in stop.inputs {
+        try Validate.inRange(input, -1e100, 1e100, "stops.input", index: i)
+      }
     }
 
     var resolvedInputs: [Double?] = []

@@ -257,4 +257,16 @@ struct CubicBezierTests {
       try CubicBezier(x1: 0.5, y1: 0, x2: 0.5, y2: .nan)
     }
   }
+  @Test func rejectsHugeY1() {
+    #expect(
+      throws: ValidationError(
+        field: "controlPoint1.y", reason: .outOfRange(lower: -1e100, upper: 1e100))
+    ) { try CubicBezier(x1: 0.5, y1: -1e300, x2: 0.5, y2: 1) }
+  }
+  @Test func rejectsHugeY2() {
+    #expect(
+      throws: ValidationError(
+        field: "controlPoint2.y", reason: .outOfRange(lower: -1e100, upper: 1e100))
+    ) { try CubicBezier(x1: 0.5, y1: 0, x2: 0.5, y2: 1e101) }
+  }
 }

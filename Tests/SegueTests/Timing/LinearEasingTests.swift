@@ -110,4 +110,18 @@ struct LinearEasingTests {
       try LinearEasing([.init(0), .init(0.5), .init(1, from: 0.9, to: .infinity)])
     }
   }
+
+  @Test func rejectsHugeOutput() {
+    #expect(
+      throws: ValidationError(
+        field: "stops.output", index: 0, reason: .outOfRange(lower: -1e100, upper: 1e100))
+    ) { try LinearEasing(outputs: [1e308, 1]) }
+  }
+
+  @Test func rejectsHugeInput() {
+    #expect(
+      throws: ValidationError(
+        field: "stops.input", index: 1, reason: .outOfRange(lower: -1e100, upper: 1e100))
+    ) { try LinearEasing([.init(0), .init(1, at: -1e200)]) }
+  }
 }
