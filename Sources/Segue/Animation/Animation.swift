@@ -11,9 +11,9 @@
 /// for a keyframe animation, and `from + (to − from)·x(e·duration)` for a spring whose progress
 /// `x(τ)` runs on the spring's own clock (seconds; CA's `duration` only decides how long it is
 /// shown). Transforms interpolate by decomposition, everything else channel by channel.
-public struct Animation: Hashable, Sendable {
+public struct Animation: Equatable, Sendable {
   /// What the animation computes from its eased progress.
-  public enum Content: Hashable, Sendable {
+  public enum Content: Equatable, Sendable {
     /// `CABasicAnimation`: `fromValue` to `toValue`.
     case basic(from: AnimationValue, to: AnimationValue)
     /// `CAKeyframeAnimation`: a keyframe track over the eased progress.

@@ -8,7 +8,7 @@
 /// ``validate(against:)`` checks every layer id once up front.
 public struct AnimationSet: Sendable {
   /// One animation and the id of the layer it animates.
-  public struct Entry: Hashable, Sendable {
+  public struct Entry: Equatable, Sendable {
     /// The animated layer's id.
     public var layerID: String
     /// The animation.

@@ -51,7 +51,8 @@ public struct CompiledAnimation: Sendable {
   private func interpolated(_ f: Double) -> AnimationValue {
     switch pair {
     case .transforms(let interpolator):
-      return .transform(interpolator.value(at: f).value)
+      return .transform(
+        (try? interpolator.value(at: f)) ?? (f < 0.5 ? interpolator.from : interpolator.to))
     case .values(let a, let b):
       return AnimationValue.interpolate(a, b, fraction: f)
     case nil:
@@ -85,7 +86,7 @@ extension AnimationValue {
     case (.rect(let x), .rect(let y)): .rect(Rect.interpolate(x, y, fraction: f))
     case (.color(let x), .color(let y)): .color(Color.interpolate(x, y, fraction: f))
     case (.transform(let x), .transform(let y)):
-      .transform(TransformInterpolator(from: x, to: y).value(at: f).value)
+      .transform(Transform3D.interpolate(x, y, fraction: f))
     default: f >= 0.5 ? b : a
     }
   }

@@ -1,6 +1,6 @@
 /// A keyframe track of one of the value kinds a layer property can hold: the type-erased
 /// `values` of a `CAKeyframeAnimation`.
-public enum KeyframeValues: Hashable, Sendable {
+public enum KeyframeValues: Equatable, Sendable {
   /// Scalars (opacity, `position.x`, `transform.rotation.z`, …).
   case numbers(KeyframeTrack<Double>)
   /// Points (`position`, `anchorPoint`).

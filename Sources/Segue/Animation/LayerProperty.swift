@@ -101,7 +101,8 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .anchorPoint: .point(layer.anchorPoint)
     case .transform: .transform(layer.transform)
     case .sublayerTransform: .transform(layer.sublayerTransform)
-    case .transformComponent(let component): .number(component.value(in: layer.transform))
+    case .transformComponent(let component):
+      .number((try? component.value(in: layer.transform)) ?? 0)
     case .backgroundColor: .color(layer.backgroundColor)
     }
   }
@@ -123,7 +124,7 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case (.transform, .transform(let t)): layer.transform = t
     case (.sublayerTransform, .transform(let t)): layer.sublayerTransform = t
     case (.transformComponent(let component), .number(let v)):
-      layer.transform = component.applying(v, to: layer.transform)
+      layer.transform = try component.applying(v, to: layer.transform)
     case (.backgroundColor, .color(let c)): layer.backgroundColor = c
     default:
       throw ValidationError(

@@ -89,7 +89,7 @@ public struct TransformInterpolator: Hashable, Sendable {
   public init(from: Transform3D, to: Transform3D) {
     self.from = from
     self.to = to
-    if isAffineForInterpolation(from) && isAffineForInterpolation(to) {
+    if from.isAffine && to.isAffine {
       if let a = DecomposedTransform2D(from), let b = DecomposedTransform2D(to) {
         let (a2, b2) = DecomposedTransform2D.aligned(a, b)
         ends = .affine2D(a2, b2)
@@ -145,12 +145,4 @@ public struct TransformInterpolator: Hashable, Sendable {
     }
     return TransformInterpolation(value: value, path: path)
   }
-}
-
-/// GNUstep's `CATransform3DIsAffine` (core-animation.md §1.4): `m13, m14, m23, m24, m31, m32, m34,
-/// m43` all exactly 0 and `m33 == m44 == 1`. Kept private here so it does not clash with a public
-/// `Transform3D.isAffine` added elsewhere.
-private func isAffineForInterpolation(_ t: Transform3D) -> Bool {
-  t.m13 == 0 && t.m14 == 0 && t.m23 == 0 && t.m24 == 0 && t.m31 == 0 && t.m32 == 0
-    && t.m34 == 0 && t.m43 == 0 && t.m33 == 1 && t.m44 == 1
 }

@@ -103,7 +103,7 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.toView)
       try b.add(view: context.fromView)
       // "The one that should be behind is sent to the back": from if reverse, else to.
-      if reverse { try b.move(to, above: from) }
+      if reverse { try b.bringToFront(to) }
       try b.set(from, .zPosition, .number(reverse ? -300 : 300))
       try b.set(to, .zPosition, .number(reverse ? 300 : -300))
       try b.set(

@@ -43,6 +43,15 @@ public struct SceneBuilder: Sendable {
     }
   }
 
+  /// Moves layer `id` above its siblings (`bringSubviewToFront`).
+  public mutating func bringToFront(_ id: String) throws(ValidationError) {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    let parent = try model.parentIndex(at: index).map { model.layers[$0].id }
+    try model.move(id, toParent: parent)
+  }
+
   /// Sets a model value now, with no animation (what a line before the animation block does).
   public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
     throws(ValidationError)
@@ -108,7 +117,9 @@ public struct SceneBuilder: Sendable {
   {
     try TransitionScene(
       duration: duration, containerSize: containerSize, model: model, animations: animations,
-      events: events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element), finishChanges: finishChanges,
+      events: events.enumerated().sorted {
+        ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+      }.map(\.element), finishChanges: finishChanges,
       cancelChanges: cancelChanges, blendModes: blendModes)
   }
 }
