@@ -238,23 +238,37 @@ public struct Transform3D: Hashable, Sendable {
 
   // MARK: - Determinant and inverse
 
-  /// The determinant, by cofactor expansion along the 2×2 minors of the first two rows.
-  @inlinable
-  public var determinant: Double {
-    let s0 = m11 * m22 - m21 * m12
-    let s1 = m11 * m23 - m21 * m13
-    let s2 = m11 * m24 - m21 * m14
-    let s3 = m12 * m23 - m22 * m13
-    let s4 = m12 * m24 - m22 * m14
-    let s5 = m13 * m24 - m23 * m14
-    let c5 = m33 * m44 - m43 * m34
-    let c4 = m32 * m44 - m42 * m34
-    let c3 = m32 * m43 - m42 * m33
-    let c2 = m31 * m44 - m41 * m34
-    let c1 = m31 * m43 - m41 * m33
-    let c0 = m31 * m42 - m41 * m32
-    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+  /// The 2×2 minors of the first two rows (`s`) and of the last two rows (`c`), the shared
+  /// ingredients of the determinant and the adjugate (Laplace expansion by complementary minors).
+  @usableFromInline
+  struct Minors {
+    @usableFromInline let s0, s1, s2, s3, s4, s5: Double
+    @usableFromInline let c0, c1, c2, c3, c4, c5: Double
+
+    @inlinable
+    init(_ m: Transform3D) {
+      s0 = m.m11 * m.m22 - m.m21 * m.m12
+      s1 = m.m11 * m.m23 - m.m21 * m.m13
+      s2 = m.m11 * m.m24 - m.m21 * m.m14
+      s3 = m.m12 * m.m23 - m.m22 * m.m13
+      s4 = m.m12 * m.m24 - m.m22 * m.m14
+      s5 = m.m13 * m.m24 - m.m23 * m.m14
+      c5 = m.m33 * m.m44 - m.m43 * m.m34
+      c4 = m.m32 * m.m44 - m.m42 * m.m34
+      c3 = m.m32 * m.m43 - m.m42 * m.m33
+      c2 = m.m31 * m.m44 - m.m41 * m.m34
+      c1 = m.m31 * m.m43 - m.m41 * m.m33
+      c0 = m.m31 * m.m42 - m.m41 * m.m32
+    }
+
+    /// `det = s0·c5 − s1·c4 + s2·c3 + s3·c2 − s4·c1 + s5·c0`.
+    @inlinable
+    var determinant: Double { s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0 }
   }
+
+  /// The determinant, by Laplace expansion along the 2×2 minors of the first two rows.
+  @inlinable
+  public var determinant: Double { Minors(self).determinant }
 
   /// The largest absolute field, `max |mᵢⱼ|`.
   @inlinable
@@ -290,19 +304,14 @@ public struct Transform3D: Hashable, Sendable {
   /// Computed with the adjugate (cofactor) formula, `M⁻¹ = adj(M) / det(M)`;
   /// `inverted()! · M ≈ I` to rounding for well-conditioned matrices.
   public func inverted() -> Transform3D? {
-    let s0 = m11 * m22 - m21 * m12
-    let s1 = m11 * m23 - m21 * m13
-    let s2 = m11 * m24 - m21 * m14
-    let s3 = m12 * m23 - m22 * m13
-    let s4 = m12 * m24 - m22 * m14
-    let s5 = m13 * m24 - m23 * m14
-    let c5 = m33 * m44 - m43 * m34
-    let c4 = m32 * m44 - m42 * m34
-    let c3 = m32 * m43 - m42 * m33
-    let c2 = m31 * m44 - m41 * m34
-    let c1 = m31 * m43 - m41 * m33
-    let c0 = m31 * m42 - m41 * m32
-    let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    let minors = Minors(self)
+    let (s0, s1, s2, s3, s4, s5) = (
+      minors.s0, minors.s1, minors.s2, minors.s3, minors.s4, minors.s5
+    )
+    let (c0, c1, c2, c3, c4, c5) = (
+      minors.c0, minors.c1, minors.c2, minors.c3, minors.c4, minors.c5
+    )
+    let det = minors.determinant
     guard !Transform3D.isSingular(determinant: det, maxMagnitude: maxMagnitude, order: 4) else {
       return nil
     }
