@@ -12,9 +12,13 @@ import RealModule
 /// Equality (`==`) compares the sixteen fields exactly, as `CATransform3DEqualToTransform`;
 /// ``isApproximatelyEqual(to:absoluteTolerance:relativeTolerance:)`` compares with a tolerance.
 public struct Transform3D: Hashable, Sendable {
+  /// Row 1 (the image of the x axis): `m11, m12, m13` and the perspective term `m14`.
   public var m11: Double, m12: Double, m13: Double, m14: Double
+  /// Row 2 (the image of the y axis): `m21, m22, m23` and the perspective term `m24`.
   public var m21: Double, m22: Double, m23: Double, m24: Double
+  /// Row 3 (the image of the z axis): `m31, m32, m33` and `m34 = −1/d` for perspective.
   public var m31: Double, m32: Double, m33: Double, m34: Double
+  /// Row 4: the translation `m41, m42, m43` (points) and the homogeneous `m44`.
   public var m41: Double, m42: Double, m43: Double, m44: Double
 
   /// Creates a transform from its sixteen fields in row-major order (`m11, m12, …, m44`).
