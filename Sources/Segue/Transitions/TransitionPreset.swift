@@ -121,8 +121,10 @@ public struct HeroScene: Hashable, Sendable {
     Rect(x: 0, y: listTop + Double(selectedRow) * rowHeight, width: width, height: rowHeight)
   }
 
-  /// The push duration: `0.8 + 0.2·cellCount` seconds (1.8 s by default).
-  public var pushDuration: Double { 0.8 + 0.2 * Double(cellCount) }
+  /// The push duration: `0.8 + 0.2·cellCount` seconds (1.8 s by default), computed as
+  /// `(8 + 2·cellCount) / 10` so that it is the double nearest the decimal value (`0.8 + 0.2·3`
+  /// in floating point is 1.4000000000000001, which would leave a sample at 1.4 s incomplete).
+  public var pushDuration: Double { (8 + 2 * Double(cellCount)) / 10 }
 }
 
 /// The parameters of every preset, each with the seed's default.
