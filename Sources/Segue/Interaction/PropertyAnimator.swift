@@ -1,0 +1,566 @@
+/// `UIViewAnimatingState`: the life cycle of a ``PropertyAnimator``.
+public enum AnimatingState: String, Hashable, Sendable, CaseIterable {
+  /// Not started, or over (after completion or a stop without finishing).
+  case inactive
+  /// Started: running, or paused.
+  case active
+  /// Stopped with `stopAnimation(false)`: waiting for `finishAnimation(at:)`.
+  case stopped
+}
+
+/// `UIViewAnimatingPosition`: where the animations ended.
+public enum AnimatingPosition: String, Hashable, Sendable, CaseIterable {
+  /// At the end values (progress 1).
+  case end
+  /// At the start values (progress 0).
+  case start
+  /// Wherever they were when stopped.
+  case current
+}
+
+/// One call made on a ``PropertyAnimator``, stamped with its wall-clock time (seconds since the
+/// animator was created, finite, `≥ 0`, non-decreasing along a history).
+public enum AnimatorEvent: Hashable, Sendable {
+  /// `startAnimation()`.
+  case start(time: Double)
+  /// `pauseAnimation()`.
+  case pause(time: Double)
+  /// `stopAnimation(_ withoutFinishing:)`.
+  case stop(time: Double, withoutFinishing: Bool)
+  /// `finishAnimation(at:)`.
+  case finish(time: Double, position: AnimatingPosition)
+  /// `fractionComplete = fraction`.
+  case setFractionComplete(time: Double, fraction: Double)
+  /// `isReversed = reversed`.
+  case setReversed(time: Double, reversed: Bool)
+  /// `pausesOnCompletion = value`.
+  case setPausesOnCompletion(time: Double, value: Bool)
+  /// `scrubsLinearly = value`.
+  case setScrubsLinearly(time: Double, value: Bool)
+  /// `continueAnimation(withTimingParameters:durationFactor:)`; `timing == nil` keeps the
+  /// current curve.
+  case continueAnimation(time: Double, timing: TimingFunction?, durationFactor: Double)
+
+  /// The wall-clock time of the call, in seconds.
+  public var time: Double {
+    switch self {
+    case .start(let time), .pause(let time), .stop(let time, _), .finish(let time, _),
+      .setFractionComplete(let time, _), .setReversed(let time, _),
+      .setPausesOnCompletion(let time, _), .setScrubsLinearly(let time, _),
+      .continueAnimation(let time, _, _):
+      return time
+    }
+  }
+}
+
+/// The state of a ``PropertyAnimator`` at one moment.
+public struct AnimatorSample: Hashable, Sendable {
+  /// `state`.
+  public var state: AnimatingState
+  /// `isRunning`: active and not paused.
+  public var isRunning: Bool
+  /// `isReversed`.
+  public var isReversed: Bool
+  /// `fractionComplete`: the **time** fraction `f ∈ [0, 1]` (unitless), linear in wall time
+  /// while running.
+  public var fractionComplete: Double
+  /// The eased progress `q` the animated properties show (0 = start values, 1 = end values);
+  /// finite, and outside `[0, 1]` only when the timing curve overshoots.
+  public var progress: Double
+  /// The position the completion reported, once it has fired; `nil` before, and forever after a
+  /// stop without finishing (which runs no completion).
+  public var completion: AnimatingPosition?
+  /// When the completion fired, in seconds; `nil` until then.
+  public var completionTime: Double?
+}
+
+/// The completion of a ``PropertyAnimator``, delivered once by ``PropertyAnimator/advance(to:)``.
+public struct AnimatorCompletionEvent: Hashable, Sendable {
+  /// The final position handed to the completion handlers.
+  public var position: AnimatingPosition
+  /// When it fired, in seconds.
+  public var time: Double
+
+  /// Creates a completion event.
+  @inlinable public init(position: AnimatingPosition, time: Double) {
+    self.position = position
+    self.time = time
+  }
+}
+
+/// `UIViewPropertyAnimator` reduced to its timing: a time fraction `f` that moves linearly in wall
+/// time while running, and the eased progress `q` the views show (core-animation.md §7.2).
+///
+/// **Progress map.** The shown progress is a function of the fraction, `q = g(f)`. Initially
+/// `g = c`, the animator's timing curve, so a plain run shows `q = c(t / D)`. When the animator is
+/// *re-timed* at a point `(f₀, q₀)` (``continueAnimation(withTimingParameters:durationFactor:at:)``
+/// with new parameters, or any resume after a linear scrub) the map becomes the curve `c'` laid
+/// from that point to each end:
+///
+///     g(f) = q₀ + (1 − q₀) · c'((f − f₀) / (1 − f₀))   for f ≥ f₀
+///     g(f) = q₀ − q₀ · c'((f₀ − f) / f₀)               for f < f₀
+///
+/// so the run towards either end follows `c'` forwards in time from the point where it was
+/// re-timed, and `g` is continuous there. (Initially `(f₀, q₀) = (0, 0)` and `c' = c`.)
+///
+/// **Reversal reverses time, not value.** `isReversed` only flips the direction in which `f`
+/// moves; the map `g` is unchanged. Reversed at wall time `t₁` with fraction `f₁`, the animator
+/// shows `q(t₁ + τ) = g(f₁ − τ/D)`: the same values as on the way out, in the opposite order.
+/// For example, a plain ease-in run reversed at its end shows `easeIn(1 − τ/D)`, not the
+/// value-reversed `1 − easeIn(τ/D)`.
+///
+/// **Rate.** `f` moves at `1 / D` per second until a `continueAnimation`; see there.
+///
+/// **Scrubbing.** ``setFractionComplete(_:at:)`` works only while paused. With
+/// ``scrubsLinearly`` (the default) the views then show `q = f` (linear); the next resume re-times
+/// from `(f, f)` with the current curve ("the timing curve is used again when the animation
+/// resumes"). Without it the views show `g(f)`.
+///
+/// **Completion.** A run ends when `f` reaches 1 (forward) or 0 (reversed). With
+/// ``pausesOnCompletion`` the animator then stays active and paused there and runs no
+/// completion; otherwise it becomes inactive, shows `q = 1` or `0` exactly, and its completion
+/// fires with position `.end` or `.start`. `stopAnimation(true)` makes it inactive with no
+/// completion; `stopAnimation(false)` then `finishAnimation(at:)` completes with that position.
+/// An animator that is over (completed or stopped without finishing) rejects every further call.
+///
+/// **Starting reversed.** Starting (or pausing) an inactive animator whose ``isReversed`` is set
+/// places it at `f = 1`, so it runs back towards the start values.
+///
+/// Every call takes the wall-clock time it is made at (finite, `≥ 0`, not before ``currentTime``)
+/// and is recorded; ``sample(at:)`` evaluates the history at any time, earlier ones included.
+/// Timing is any ``TimingFunction`` (cubic Bézier, steps, linear points); springs are not
+/// supported yet.
+public struct PropertyAnimator: Hashable, Sendable {
+  /// `duration` `D`, seconds, `> 0`.
+  public let duration: Double
+  /// The timing curve the animator was created with.
+  public let timingParameters: TimingFunction
+  /// The calls recorded so far, in order.
+  public private(set) var events: [AnimatorEvent]
+  /// The clock: the time of the latest call or ``advance(to:)``, in seconds.
+  public private(set) var currentTime: Double
+  /// How many times ``advance(to:)`` delivered the completion: 0, then at most 1.
+  public private(set) var completionCount: Int
+  /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
+  private var checkpoints: [Machine]
+
+  /// Creates an inactive animator.
+  ///
+  /// - Parameters:
+  ///   - duration: seconds, finite and `> 0`.
+  ///   - timingParameters: the timing curve (default ease-in-ease-out, UIKit's `.easeInOut`).
+  ///   - pausesOnCompletion: default `false`.
+  ///   - scrubsLinearly: default `true`.
+  /// - Throws: ``ValidationError`` on `"duration"` (not finite, not positive).
+  public init(
+    duration: Double,
+    timingParameters: TimingFunction = .easeInEaseOut,
+    pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true
+  ) throws(ValidationError) {
+    try Validate.positive(duration, "duration")
+    self.duration = duration
+    self.timingParameters = timingParameters
+    events = []
+    currentTime = 0
+    completionCount = 0
+    checkpoints = [
+      Machine(
+        duration: duration, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
+        scrubsLinearly: scrubsLinearly)
+    ]
+  }
+
+  /// Creates an animator and applies `events` in order.
+  ///
+  /// - Throws: as ``init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)``, then the
+  ///   first error of ``apply(_:)`` with `index` set to the event's position in `events`.
+  public init(
+    duration: Double,
+    timingParameters: TimingFunction = .easeInEaseOut,
+    pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true,
+    events: [AnimatorEvent]
+  ) throws(ValidationError) {
+    try self.init(
+      duration: duration, timingParameters: timingParameters,
+      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly)
+    for (index, event) in events.enumerated() {
+      do {
+        try apply(event)
+      } catch {
+        var indexed = error
+        indexed.index = index
+        throw indexed
+      }
+    }
+  }
+
+  // MARK: Current state
+
+  /// The state at ``currentTime``.
+  public var current: AnimatorSample { machine(at: currentTime).sample }
+  /// `state` at ``currentTime``.
+  public var state: AnimatingState { current.state }
+  /// `isRunning` at ``currentTime``.
+  public var isRunning: Bool { current.isRunning }
+  /// `isReversed` at ``currentTime``.
+  public var isReversed: Bool { current.isReversed }
+  /// `fractionComplete` (time fraction) at ``currentTime``.
+  public var fractionComplete: Double { current.fractionComplete }
+  /// The eased progress at ``currentTime``.
+  public var progress: Double { current.progress }
+  /// `pausesOnCompletion` as last set.
+  public var pausesOnCompletion: Bool { checkpoints[checkpoints.count - 1].pausesOnCompletion }
+  /// `scrubsLinearly` as last set.
+  public var scrubsLinearly: Bool { checkpoints[checkpoints.count - 1].scrubsLinearly }
+
+  /// The state at wall-clock time `time`, from the calls at `τ ≤ time`.
+  ///
+  /// - Throws: ``ValidationError`` on `"time"`: not finite or negative.
+  public func sample(at time: Double) throws(ValidationError) -> AnimatorSample {
+    try Validate.nonNegative(time, "time")
+    return machine(at: time).sample
+  }
+
+  // MARK: Calls
+
+  /// `startAnimation()` at `time`: an inactive animator becomes active and runs from `f = 0`
+  /// (`f = 1` if reversed); a paused one resumes (re-timing after a linear scrub); a running one
+  /// is unchanged.
+  ///
+  /// - Throws: ``ValidationError``: `"time"` (not finite, negative, ``ValidationError/Reason/decreasing``),
+  ///   `"animator"` ``ValidationError/Reason/invalidState(_:)`` when stopped or over.
+  public mutating func startAnimation(at time: Double) throws(ValidationError) {
+    try apply(.start(time: time))
+  }
+
+  /// `pauseAnimation()` at `time`: freezes `f`; an inactive animator becomes active and paused.
+  ///
+  /// - Throws: as ``startAnimation(at:)``.
+  public mutating func pauseAnimation(at time: Double) throws(ValidationError) {
+    try apply(.pause(time: time))
+  }
+
+  /// `stopAnimation(_:)` at `time`: the views keep their current values; with
+  /// `withoutFinishing` the animator becomes inactive and no completion ever runs, otherwise it
+  /// becomes ``AnimatingState/stopped`` and waits for ``finishAnimation(at:time:)``.
+  ///
+  /// - Throws: as ``startAnimation(at:)``; `"animator"` ``ValidationError/Reason/invalidState(_:)``
+  ///   unless active.
+  public mutating func stopAnimation(withoutFinishing: Bool, at time: Double)
+    throws(ValidationError)
+  {
+    try apply(.stop(time: time, withoutFinishing: withoutFinishing))
+  }
+
+  /// `finishAnimation(at:)` at `time`: a stopped animator completes with `position` (`.end` shows
+  /// `q = f = 1`, `.start` `q = f = 0`, `.current` keeps the stopped values).
+  ///
+  /// - Throws: as ``startAnimation(at:)``; `"animator"` ``ValidationError/Reason/invalidState(_:)``
+  ///   unless stopped.
+  public mutating func finishAnimation(at position: AnimatingPosition, time: Double)
+    throws(ValidationError)
+  {
+    try apply(.finish(time: time, position: position))
+  }
+
+  /// Sets `fractionComplete` at `time`; `fraction` is clamped to `[0, 1]`.
+  ///
+  /// - Throws: ``ValidationError``: `"fractionComplete"` ``ValidationError/Reason/notFinite``;
+  ///   `"fractionComplete"` ``ValidationError/Reason/invalidState(_:)`` unless active and paused;
+  ///   the time errors of ``startAnimation(at:)``.
+  public mutating func setFractionComplete(_ fraction: Double, at time: Double)
+    throws(ValidationError)
+  {
+    try apply(.setFractionComplete(time: time, fraction: fraction))
+  }
+
+  /// Sets `isReversed` at `time`; while running the direction changes at once, from the current
+  /// fraction (time reversal).
+  ///
+  /// - Throws: the time errors; `"animator"` ``ValidationError/Reason/invalidState(_:)`` when
+  ///   stopped or over.
+  public mutating func setReversed(_ reversed: Bool, at time: Double) throws(ValidationError) {
+    try apply(.setReversed(time: time, reversed: reversed))
+  }
+
+  /// Sets `pausesOnCompletion` at `time`.
+  ///
+  /// - Throws: the time errors; `"animator"` ``ValidationError/Reason/invalidState(_:)`` when over.
+  public mutating func setPausesOnCompletion(_ value: Bool, at time: Double)
+    throws(ValidationError)
+  {
+    try apply(.setPausesOnCompletion(time: time, value: value))
+  }
+
+  /// Sets `scrubsLinearly` at `time`.
+  ///
+  /// - Throws: the time errors; `"animator"` ``ValidationError/Reason/invalidState(_:)`` when over.
+  public mutating func setScrubsLinearly(_ value: Bool, at time: Double) throws(ValidationError) {
+    try apply(.setScrubsLinearly(time: time, value: value))
+  }
+
+  /// `continueAnimation(withTimingParameters:durationFactor:)` at `time`, on a paused animator:
+  /// resumes it towards the end it currently heads for (`.end`, or `.start` when reversed).
+  ///
+  /// **What the factor scales (this project's choice; Apple says only that it "is multiplied by
+  /// the original duration to obtain the new duration").** The *remaining* run lasts
+  /// `durationFactor · D` seconds, whatever fraction is left: `f` moves at
+  /// `|target − f₀| / (durationFactor · D)` per second from now on (also after later reversals,
+  /// until the next `continueAnimation`). So `durationFactor = 1` on an animator paused half way
+  /// takes a full `D` for the second half. If nothing is left (`f₀` is already at the target) the
+  /// rate is kept and the run ends at once.
+  ///
+  /// With `timing` non-`nil` the animator is re-timed at `(f₀, g(f₀))` with that curve (see the
+  /// type's progress map); with `nil` the current map is kept (re-timed with the current curve
+  /// only after a linear scrub).
+  ///
+  /// - Parameters:
+  ///   - timing: the new curve, or `nil`.
+  ///   - durationFactor: unitless, finite and `> 0`.
+  /// - Throws: ``ValidationError``: `"durationFactor"` (not finite, not positive); `"animator"`
+  ///   ``ValidationError/Reason/invalidState(_:)`` unless active and paused; the time errors.
+  public mutating func continueAnimation(
+    withTimingParameters timing: TimingFunction?, durationFactor: Double, at time: Double
+  ) throws(ValidationError) {
+    try apply(.continueAnimation(time: time, timing: timing, durationFactor: durationFactor))
+  }
+
+  /// Validates `event` against the state at its time, records it and moves the clock there.
+  ///
+  /// - Throws: the errors of the matching method above (with `index == nil`); `"time"`
+  ///   ``ValidationError/Reason/decreasing`` when before ``currentTime``.
+  public mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
+    try checkClock(event.time)
+    var next = machine(at: event.time)
+    try next.apply(event)
+    events.append(event)
+    checkpoints.append(next)
+    currentTime = event.time
+  }
+
+  /// Moves the clock to `time`; returns the completion the first time the clock has passed it
+  /// (with the exact time it fired), else `nil`. Never returns non-`nil` twice.
+  ///
+  /// - Throws: ``ValidationError`` on `"time"` (not finite, negative, before ``currentTime``).
+  public mutating func advance(to time: Double) throws(ValidationError) -> AnimatorCompletionEvent?
+  {
+    try checkClock(time)
+    currentTime = time
+    guard completionCount == 0 else { return nil }
+    let sample = machine(at: time).sample
+    guard let position = sample.completion, let when = sample.completionTime else { return nil }
+    completionCount += 1
+    return AnimatorCompletionEvent(position: position, time: when)
+  }
+
+  private func checkClock(_ time: Double) throws(ValidationError) {
+    try Validate.nonNegative(time, "time")
+    guard time >= currentTime else { throw ValidationError(field: "time", reason: .decreasing) }
+  }
+
+  /// The machine after every event at `τ ≤ time`, advanced to `time`.
+  private func machine(at time: Double) -> Machine {
+    var index = events.count
+    while index > 0 && events[index - 1].time > time { index -= 1 }
+    var machine = checkpoints[index]
+    machine.advance(to: time)
+    return machine
+  }
+}
+
+/// The animator's state at its anchor time; the private engine of ``PropertyAnimator``.
+private struct Machine: Hashable, Sendable {
+  enum Ending: Hashable, Sendable {
+    case completed(AnimatingPosition, time: Double)
+    case stoppedWithoutFinishing
+  }
+
+  let duration: Double
+  var time = 0.0
+  var state = AnimatingState.inactive
+  var isRunning = false
+  var isReversed = false
+  var pausesOnCompletion: Bool
+  var scrubsLinearly: Bool
+  /// Time fraction at `time`.
+  var fraction = 0.0
+  /// Speed of `fraction`, per second, always `> 0`.
+  var rate: Double
+  /// The progress map `g`: knot and curve.
+  var knotFraction = 0.0
+  var knotProgress = 0.0
+  var curve: TimingFunction
+  /// `q = f` after a linear scrub, until the next resume.
+  var scrubbedLinearly = false
+  /// The progress shown once stopped or over.
+  var frozenProgress: Double?
+  var ending: Ending?
+
+  init(duration: Double, curve: TimingFunction, pausesOnCompletion: Bool, scrubsLinearly: Bool) {
+    self.duration = duration
+    self.rate = 1 / duration
+    self.curve = curve
+    self.pausesOnCompletion = pausesOnCompletion
+    self.scrubsLinearly = scrubsLinearly
+  }
+
+  var target: Double { isReversed ? 0 : 1 }
+
+  /// `g(f)`, or `f` after a linear scrub.
+  func progress(atFraction f: Double) -> Double {
+    if let frozen = frozenProgress { return frozen }
+    if scrubbedLinearly { return f }
+    let f0 = knotFraction
+    let q0 = knotProgress
+    let q: Double
+    if f >= f0 {
+      q = f0 < 1 ? q0 + (1 - q0) * curve.transform((f - f0) / (1 - f0)) : q0
+    } else {
+      q = q0 - q0 * curve.transform((f0 - f) / f0)
+    }
+    return q.isFinite ? q : (f >= 0.5 ? 1 : 0)
+  }
+
+  var sample: AnimatorSample {
+    var completion: AnimatingPosition?
+    var completionTime: Double?
+    if case .completed(let position, let time) = ending {
+      completion = position
+      completionTime = time
+    }
+    return AnimatorSample(
+      state: state, isRunning: isRunning, isReversed: isReversed, fractionComplete: fraction,
+      progress: progress(atFraction: fraction), completion: completion,
+      completionTime: completionTime)
+  }
+
+  /// Lets wall time run to `t` (`t ≥ time`), ending the run if it reaches its target.
+  mutating func advance(to t: Double) {
+    defer { time = Swift.max(time, t) }
+    guard state == .active, isRunning, t > time || fraction == target else { return }
+    let distance = abs(target - fraction)
+    let end = time + distance / rate
+    if t >= end {
+      fraction = target
+      isRunning = false
+      if !pausesOnCompletion {
+        state = .inactive
+        frozenProgress = target
+        ending = .completed(isReversed ? .start : .end, time: end)
+      }
+    } else {
+      let moved = fraction + (isReversed ? -1 : 1) * rate * (t - time)
+      fraction = Swift.min(Swift.max(moved, 0), 1)
+    }
+  }
+
+  /// Re-times the map at the current point with `newCurve`.
+  mutating func reknot(with newCurve: TimingFunction) {
+    let q = progress(atFraction: fraction)
+    scrubbedLinearly = false
+    knotFraction = fraction
+    knotProgress = q
+    curve = newCurve
+  }
+
+  mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
+    switch ending {
+    case .some(.completed):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator has completed"))
+    case .some(.stoppedWithoutFinishing):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator was stopped"))
+    case .none:
+      break
+    }
+    switch event {
+    case .start:
+      try requireNotStopped()
+      if state == .inactive {
+        state = .active
+        fraction = target == 1 ? 0 : 1
+        isRunning = true
+      } else if !isRunning {
+        if scrubbedLinearly { reknot(with: curve) }
+        isRunning = true
+      }
+    case .pause:
+      try requireNotStopped()
+      if state == .inactive {
+        state = .active
+        fraction = target == 1 ? 0 : 1
+      }
+      isRunning = false
+    case .stop(_, let withoutFinishing):
+      guard state == .active else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
+      }
+      frozenProgress = progress(atFraction: fraction)
+      isRunning = false
+      if withoutFinishing {
+        state = .inactive
+        ending = .stoppedWithoutFinishing
+      } else {
+        state = .stopped
+      }
+    case .finish(let time, let position):
+      guard state == .stopped else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("finishAnimation needs a stopped animator"))
+      }
+      switch position {
+      case .end:
+        fraction = 1
+        frozenProgress = 1
+      case .start:
+        fraction = 0
+        frozenProgress = 0
+      case .current:
+        break
+      }
+      state = .inactive
+      ending = .completed(position, time: time)
+    case .setFractionComplete(_, let value):
+      try Validate.finite(value, "fractionComplete")
+      guard state == .active && !isRunning else {
+        throw ValidationError(
+          field: "fractionComplete",
+          reason: .invalidState("fractionComplete can be set only while paused"))
+      }
+      fraction = Swift.min(Swift.max(value, 0), 1)
+      scrubbedLinearly = scrubsLinearly
+    case .setReversed(_, let reversed):
+      try requireNotStopped()
+      isReversed = reversed
+    case .setPausesOnCompletion(_, let value):
+      pausesOnCompletion = value
+    case .setScrubsLinearly(_, let value):
+      scrubsLinearly = value
+    case .continueAnimation(_, let timing, let factor):
+      try Validate.positive(factor, "durationFactor")
+      guard state == .active && !isRunning else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
+      }
+      if let timing {
+        reknot(with: timing)
+      } else if scrubbedLinearly {
+        reknot(with: curve)
+      }
+      let distance = abs(target - fraction)
+      if distance > 0 {
+        let newRate = distance / (factor * duration)
+        if newRate.isFinite && newRate > 0 { rate = newRate }
+      }
+      isRunning = true
+    }
+  }
+
+  private func requireNotStopped() throws(ValidationError) {
+    guard state != .stopped else {
+      throw ValidationError(field: "animator", reason: .invalidState("the animator is stopped"))
+    }
+  }
+}
