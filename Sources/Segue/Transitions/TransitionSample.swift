@@ -54,7 +54,8 @@ public struct TransitionSample: Hashable, Sendable {
 extension TransitionScene {
   /// Samples the (non-interactive) transition at `t` seconds from its start.
   ///
-  /// At `t ≥ duration` it is complete and finished: model values and the finish changes.
+  /// At `t ≥ duration` it is complete and finished: model values and the finish changes, every
+  /// layer blending "over" (``blendModes`` apply only while the transition runs).
   /// - Throws: ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/negative`` on
   ///   field `"time"`.
   public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
@@ -63,6 +64,6 @@ extension TransitionScene {
     let tree = presentation(at: t, completion: completed ? .finished : nil)
     return TransitionSample(
       time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
-      blendModes: blendModes)
+      blendModes: completed ? [:] : blendModes)
   }
 }

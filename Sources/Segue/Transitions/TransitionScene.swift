@@ -94,7 +94,8 @@ public struct TransitionScene: Sendable {
   public var finishChanges: [ModelChange]
   /// Model changes when it is cancelled (remove **to**, transition-only layers, …).
   public var cancelChanges: [ModelChange]
-  /// Layers drawn with a mode other than ``BlendMode/over`` (a cross-dissolve's two snapshots).
+  /// Layers drawn with a mode other than ``BlendMode/over`` (a cross-dissolve's two snapshots)
+  /// while the transition runs; once complete every remaining layer is "over".
   public var blendModes: [String: BlendMode]
 
   /// Creates a scene and checks it.
