@@ -50,7 +50,7 @@ public struct LayerGeometry: Hashable, Sendable {
 /// `F = diag(1, 1, 0, 1)` for an ordinary parent (it flattens its sublayers into its plane, z
 /// dropped, w kept) or the identity for a transform layer. The container applies no `F`, so
 /// container-space results keep z.
-public struct LayerTree: Sendable {
+public struct LayerTree: Equatable, Sendable {
   @usableFromInline var storage: [Layer] = []
   @usableFromInline var parents: [Int?] = []
   @usableFromInline var indexByID: [String: Int] = [:]

@@ -221,7 +221,7 @@ public struct PresetAnimator: TransitionAnimator {
       b.at(0.8, .remove(layerID: "image"))
       for i in 0..<scene.cellCount {
         try b.animate(
-          "cell\(i)", .opacity, to: .number(1), beginTime: 0.8 + 0.2 * Double(i), duration: 0.2,
+          "cell\(i)", .opacity, to: .number(1), beginTime: Double(8 + 2 * i) / 10, duration: 0.2,
           curve: ease)
       }
       b.finishChanges = [.remove(layerID: from), .remove(layerID: "image")]

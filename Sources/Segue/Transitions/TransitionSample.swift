@@ -67,3 +67,46 @@ extension TransitionScene {
       blendModes: completed ? [:] : blendModes)
   }
 }
+
+extension TransitionScene {
+  /// Samples the transition after it ended with `completion`: finished, only **to** remains with
+  /// its model values; cancelled, only **from**, exactly as at progress 0. Every layer blends
+  /// "over". `time` is reported as given (seconds; finite and ≥ 0).
+  ///
+  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative.
+  public func sample(at time: Double, completion: TransitionCompletion) throws(ValidationError)
+    -> TransitionSample
+  {
+    try Validate.nonNegative(time, "time")
+    return TransitionSample(
+      time: time, progress: completion == .finished ? 1 : 0, completed: true,
+      cancelled: completion == .cancelled, tree: presentation(at: 0, completion: completion),
+      blendModes: [:])
+  }
+
+  /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
+  /// event history (updates, pause, finish, cancel with their times; Decision 7).
+  ///
+  /// The layers are the scene at animation time `p · duration`, where `p` is the timeline
+  /// position ``InteractionState/position`` at `time`; once the completion has fired, the
+  /// finished or cancelled state. `progress` is `p`.
+  ///
+  /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  public func sample(at time: Double, interaction: InteractionTimeline) throws(ValidationError)
+    -> TransitionSample
+  {
+    try Validate.nonNegative(time, "time")
+    guard interaction.duration == duration else {
+      throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
+    }
+    let state = try interaction.state(at: time)
+    let completion: TransitionCompletion? =
+      state.completed ? (state.finished == true ? .finished : .cancelled) : nil
+    return TransitionSample(
+      time: time, progress: state.position, completed: state.completed,
+      cancelled: completion == .cancelled,
+      tree: presentation(at: state.position * duration, completion: completion),
+      blendModes: completion == nil ? blendModes : [:])
+  }
+}
