@@ -42,6 +42,7 @@ let package = Package(
         "Segue",
         "SegueSIMDSupport",
         "SegueBenchSupport",
+        "CBLAS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

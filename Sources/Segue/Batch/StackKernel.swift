@@ -51,8 +51,8 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 /// 2. timing curve: first guess `s` from the curve's inverse table (``StackCurveTables``,
 ///    linear interpolation), two Newton steps on `X(s) − x` (a step is skipped where
 ///    `|X'(s)| < 1e-7`; `s` is clamped to `[0, 1]`), then — only for lanes whose residual is still
-///    `≥ 1e-7` — a bisection on `[0, 1]` bounded to 32 halvings that keeps the best point seen;
-///    `y = Y(s)`. Measured in `Double`, the residual `|X(s) − x|` stays below about 3e-7 (float32
+///    `≥ 1e-7` — a bisection on `[0, 1]` bounded to 24 halvings that keeps the best point seen;
+///    `y = Y(s)`. Measured in `Double`, the residual `|X(s) − x|` stays below about 1.2e-7 on the workload (3.5e-7 is what the tests require) (float32
 ///    cannot certify 1e-7: see fine point 1 of the workload);
 /// 3. segment `i = [y ≥ 0.3] + [y ≥ 0.7]`, `v = (y − keyTimes[i]) · (1/span_i)`;
 /// 4. Catmull–Rom by key index as four weights on the four keys (the Hermite basis folded with the
@@ -190,10 +190,34 @@ let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
 
 // MARK: - SIMD path
 
+/// The kernel's lane vector: 16 layers per step (one AVX-512 register). The standard library has
+/// concrete (builtin-backed) operations up to `SIMD16`; `SIMD32` falls back to generic code.
 typealias StackVector = SIMD16<Float>
 typealias StackMask = SIMDMask<SIMD16<Int32>>
 
-/// The nine non-constant outputs of a block of 16 layers.
+/// `mask ? whenTrue : whenFalse` lane by lane, through the C shim's vector select (the standard
+/// library's `replacing(with:where:)` is a per-lane loop that LLVM does not always turn into a
+/// blend).
+@inline(always)
+func stackSelect(_ mask: StackMask, _ whenTrue: StackVector, _ whenFalse: StackVector)
+  -> StackVector
+{
+  segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
+}
+
+/// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
+@inline(always)
+func stackSelect(_ mask: StackMask, _ whenTrue: Float, _ whenFalse: StackVector) -> StackVector {
+  stackSelect(mask, StackVector(repeating: whenTrue), whenFalse)
+}
+
+/// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
+@inline(always)
+func stackHalf(_ v: StackVector, _ index: Int) -> SIMD16<Float> {
+  v
+}
+
+/// The seven non-constant outputs of a block of layers.
 struct StackBlockResult {
   var scaleCos: StackVector
   var scaleSin: StackVector
@@ -205,35 +229,36 @@ struct StackBlockResult {
 }
 
 extension StackEvaluationJob {
-  /// The block kernel: 16 layers whose inputs are given as vectors (`key(p)` returns key plane `p`
+  /// The block kernel: one lane vector of layers whose inputs are given as vectors (`key(p)` returns key plane `p`
   /// = `channel·4 + key`).
-  @inline(__always)
+  @inline(always)
   static func evaluateBlock(
-    time: Float, start: StackVector, duration: StackVector, curve: SIMD16<Int32>,
+    time: Float, start: StackVector, duration: StackVector, curve: StackVector,
     coefficients: UnsafePointer<Float>, curveCount: Int, table: UnsafePointer<Float>,
-    key: (Int) -> StackVector
+    scratch: UnsafeMutablePointer<Float>, key: (Int) -> StackVector
   ) -> StackBlockResult {
     typealias V = StackVector
     typealias K = StackConstants
     // 1. Progress.
     var x = (V(repeating: time) - start) / duration
     x.replace(with: 0, where: .!(x .>= 0))  // also maps NaN to 0
-    x.replace(with: 1, where: x .> 1)
+    x = stackSelect(x .> 1, 1, x)
 
     // 2. Timing curve.
     let y = solveTiming(
-      x: x, curve: curve, coefficients: coefficients, curveCount: curveCount, table: table
+      x: x, curve: curve, coefficients: coefficients, curveCount: curveCount, table: table,
+      scratch: scratch
     ).y
 
     // 3. Segment and local v.
     let ge1 = y .>= K.key1
     let ge2 = y .>= K.key2
     var keyStart = V(repeating: 0)
-    keyStart.replace(with: K.key1, where: ge1)
-    keyStart.replace(with: K.key2, where: ge2)
+    keyStart = stackSelect(ge1, K.key1, keyStart)
+    keyStart = stackSelect(ge2, K.key2, keyStart)
     var inverseSpan = V(repeating: K.inverseSpan0)
-    inverseSpan.replace(with: K.inverseSpan1, where: ge1)
-    inverseSpan.replace(with: K.inverseSpan2, where: ge2)
+    inverseSpan = stackSelect(ge1, K.inverseSpan1, inverseSpan)
+    inverseSpan = stackSelect(ge2, K.inverseSpan2, inverseSpan)
     let v = (y - keyStart) * inverseSpan
 
     // 4. Catmull–Rom weights on the four keys.
@@ -248,18 +273,18 @@ extension StackEvaluationJob {
     let wc = h01 + 0.5 * h10
     let wd = 0.5 * h11
     var w0 = wa + wb
-    w0.replace(with: wa, where: ge1)
-    w0.replace(with: 0, where: ge2)
+    w0 = stackSelect(ge1, wa, w0)
+    w0 = stackSelect(ge2, 0, w0)
     var w1 = wc
-    w1.replace(with: wb, where: ge1)
-    w1.replace(with: wa, where: ge2)
+    w1 = stackSelect(ge1, wb, w1)
+    w1 = stackSelect(ge2, wa, w1)
     var w2 = wd
-    w2.replace(with: wc, where: ge1)
-    w2.replace(with: wb, where: ge2)
+    w2 = stackSelect(ge1, wc, w2)
+    w2 = stackSelect(ge2, wb, w2)
     var w3 = V(repeating: 0)
-    w3.replace(with: wd, where: ge1)
-    w3.replace(with: wc + wd, where: ge2)
-    @inline(__always) func channel(_ c: Int) -> V {
+    w3 = stackSelect(ge1, wd, w3)
+    w3 = stackSelect(ge2, wc + wd, w3)
+    @inline(always) func channel(_ c: Int) -> V {
       w0 * key(4 * c) + w1 * key(4 * c + 1) + w2 * key(4 * c + 2) + w3 * key(4 * c + 3)
     }
     let tx = channel(0)
@@ -278,18 +303,18 @@ extension StackEvaluationJob {
     let w = 1 + K.q * tz
     let m41 = tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX
     let m42 = ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY
-    opacity.replace(with: 0, where: .!(opacity .>= 0))
-    opacity.replace(with: 1, where: opacity .> 1)
+    opacity = stackSelect(.!(opacity .>= 0), 0, opacity)
+    opacity = stackSelect(opacity .> 1, 1, opacity)
     return StackBlockResult(
       scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
   }
 
-  /// The timing-curve solve for 16 lanes: `s` with `X(s) ≈ x` and `y = Y(s)` (see the type's
+  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with `X(s) ≈ x` and `y = Y(s)` (see the type's
   /// documentation, step 2). Lanes are independent.
-  @inline(__always)
+  @inline(always)
   static func solveTiming(
-    x: StackVector, curve: SIMD16<Int32>, coefficients: UnsafePointer<Float>, curveCount: Int,
-    table: UnsafePointer<Float>
+    x: StackVector, curve: StackVector, coefficients: UnsafePointer<Float>, curveCount: Int,
+    table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> (s: StackVector, y: StackVector) {
     typealias V = StackVector
     typealias K = StackConstants
@@ -302,37 +327,35 @@ extension StackEvaluationJob {
     var cy = V(repeating: coefficients[5])
     if curveCount > 1 {
       for c in 1..<curveCount {
-        let m = curve .== Int32(c)
+        let m = curve .== Float(c)
         let p = coefficients + 6 * c
-        ax.replace(with: p[0], where: m)
-        bx.replace(with: p[1], where: m)
-        cx.replace(with: p[2], where: m)
-        ay.replace(with: p[3], where: m)
-        by.replace(with: p[4], where: m)
-        cy.replace(with: p[5], where: m)
+        ax = stackSelect(m, p[0], ax)
+        bx = stackSelect(m, p[1], bx)
+        cx = stackSelect(m, p[2], cx)
+        ay = stackSelect(m, p[3], ay)
+        by = stackSelect(m, p[4], by)
+        cy = stackSelect(m, p[5], cy)
       }
     }
-    // First guess from the inverse table: floor(x·n) without a float→int conversion.
+    // First guess from the inverse table. Everything stays in Float lanes (integer SIMD
+    // comparisons are scalarised by the standard library): floor(x·n) by the rounding trick.
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
-    let rounded = f + K.roundingMagic
-    var cell = unsafeBitCast(rounded, to: SIMD16<Int32>.self) & 0x3F_FFFF
-    var cellFloat = rounded - K.roundingMagic
-    let over = cellFloat .> f
-    cell.replace(with: cell &- 1, where: over)
-    cellFloat.replace(with: cellFloat - 1, where: over)
-    let top = cell .>= Int32(segments)
-    cell.replace(with: Int32(segments - 1), where: top)
-    cellFloat.replace(with: Float(segments - 1), where: top)
-    let frac = f - cellFloat
-    let base = curve &* Int32(segments + 1) &+ cell
-    var lo = V()
-    var hi = V()
-    for l in 0..<V.scalarCount {
-      let b = Int(base[l])
-      lo[l] = table[b]
-      hi[l] = table[b + 1]
+    var cell = (f + K.roundingMagic) - K.roundingMagic
+    cell = stackSelect(cell .> f, cell - 1, cell)
+    cell = stackSelect(cell .> Float(segments - 1), Float(segments - 1), cell)
+    let frac = f - cell
+    let base = curve * Float(segments + 1) + cell
+    UnsafeMutableRawPointer(scratch).storeBytes(of: base, as: V.self)
+    let width = V.scalarCount
+    var half = 0
+    while half < width {
+      segue_gather_pairs_f32x16(
+        table, scratch + half, scratch + width + half, scratch + 2 * width + half)
+      half += 16
     }
+    let lo = UnsafeRawPointer(scratch + width).load(as: V.self)
+    let hi = UnsafeRawPointer(scratch + 2 * width).load(as: V.self)
     var s = lo + (hi - lo) * frac
     let ax3 = 3 * ax
     let bx2 = 2 * bx
@@ -340,12 +363,12 @@ extension StackEvaluationJob {
       let e = ((ax * s + bx) * s + cx) * s - x
       var d = (ax3 * s + bx2) * s + cx
       let flat = d * d .< K.flatSquared
-      d.replace(with: 1, where: flat)
+      d = stackSelect(flat, 1, d)
       var step = e / d
-      step.replace(with: 0, where: flat)
+      step = stackSelect(flat, 0, step)
       s = s - step
-      s.replace(with: 0, where: .!(s .>= 0))
-      s.replace(with: 1, where: s .> 1)
+      s = stackSelect(.!(s .>= 0), 0, s)
+      s = stackSelect(s .> 1, 1, s)
     }
     let e = ((ax * s + bx) * s + cx) * s - x
     let e2 = e * e
@@ -359,43 +382,47 @@ extension StackEvaluationJob {
         let mid = (a + b) * 0.5
         let em = ((ax * mid + bx) * mid + cx) * mid - x
         let below = em .< 0
-        a.replace(with: mid, where: below)
-        b.replace(with: mid, where: .!below)
+        a = stackSelect(below, mid, a)
+        b = stackSelect(.!below, mid, b)
         let em2 = em * em
         let better = em2 .< bestE2
-        best.replace(with: mid, where: better)
-        bestE2.replace(with: em2, where: better)
+        best = stackSelect(better, mid, best)
+        bestE2 = stackSelect(better, em2, bestE2)
       }
-      s.replace(with: best, where: fail)
+      s = stackSelect(fail, best, s)
     }
     return (s, ((ay * s + by) * s + cy) * s)
   }
 
-  /// `(sin r, cos r)` for 16 lanes: Cody–Waite reduction modulo π/2 (three-part constant), Cephes
+  /// `(sin r, cos r)` for a lane vector: Cody–Waite reduction modulo π/2 (three-part constant), Cephes
   /// `sinf`/`cosf` polynomials on `[−π/4, π/4]`, quadrant fix-up by blends. About 1 ulp for
   /// `|r| < 2²¹`.
-  @inline(__always)
+  @inline(always)
   static func sinCos(_ rot: StackVector) -> (sin: StackVector, cos: StackVector) {
     typealias K = StackConstants
     let kr = rot * K.twoOverPi + K.roundingMagic
-    let quadrant = unsafeBitCast(kr, to: SIMD16<Int32>.self) & 3
     let k = kr - K.roundingMagic
+    // Quadrant q = k mod 4 in Float lanes: k − 4·floor(k/4).
+    let k4 = k * 0.25
+    var floor4 = (k4 + K.roundingMagic) - K.roundingMagic
+    floor4 = stackSelect(floor4 .> k4, floor4 - 1, floor4)
+    let quadrant = k - 4 * floor4
     let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
     let z = r * r
     let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
     let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
-    let swap = (quadrant & 1) .!= 0
+    let swap = (quadrant .== 1) .| (quadrant .== 3)
     var sine = ps
-    sine.replace(with: pc, where: swap)
+    sine = stackSelect(swap, pc, sine)
     var cosine = pc
-    cosine.replace(with: ps, where: swap)
-    sine.replace(with: -sine, where: (quadrant & 2) .!= 0)
-    cosine.replace(with: -cosine, where: ((quadrant &+ 1) & 2) .!= 0)
+    cosine = stackSelect(swap, ps, cosine)
+    sine = stackSelect(quadrant .>= 2, -sine, sine)
+    cosine = stackSelect((quadrant .== 1) .| (quadrant .== 2), -cosine, cosine)
     return (sine, cosine)
   }
 
   /// The 17 output vectors of a block, in value order.
-  @inline(__always)
+  @inline(always)
   static func outputVector(_ r: StackBlockResult, _ k: Int) -> StackVector {
     typealias V = StackVector
     switch k {
@@ -440,7 +467,7 @@ extension StackEvaluationJob {
           batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
             batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
               stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 17 * lanes) { tile in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 37 * lanes) { tile in
                   let starts = startBuffer.baseAddress!
                   let durations = durationBuffer.baseAddress!
                   let keys = keyBuffer.baseAddress!
@@ -448,7 +475,7 @@ extension StackEvaluationJob {
                   let table = tableBuffer.baseAddress!
                   let coefficients = coefficientBuffer.baseAddress!
                   let tilePointer = tile.baseAddress!
-                  @inline(__always) func load(_ p: UnsafePointer<Float>) -> StackVector {
+                  @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
                     UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
                   }
                   var j = lower
@@ -457,9 +484,9 @@ extension StackEvaluationJob {
                       as: SIMD16<UInt8>.self)
                     let result = Self.evaluateBlock(
                       time: time, start: load(starts + j), duration: load(durations + j),
-                      curve: SIMD16<Int32>(truncatingIfNeeded: curveBytes),
+                      curve: StackVector(curveBytes),
                       coefficients: coefficients, curveCount: curveCount, table: table,
-                      key: { load(keys + $0 * n + j) })
+                      scratch: tilePointer + 17 * lanes, key: { load(keys + ($0 &* n &+ j)) })
                     Self.storeBlock(
                       result, layout: layout, out: out, first: j, lanes: lanes,
                       streaming: streaming, tile: tilePointer)
@@ -470,16 +497,17 @@ extension StackEvaluationJob {
                     let valid = upper - j
                     var s = StackVector(repeating: 0)
                     var d = StackVector(repeating: 1)
-                    var c = SIMD16<Int32>(repeating: 0)
+                    var c = StackVector(repeating: 0)
                     for l in 0..<valid {
                       s[l] = starts[j + l]
                       d[l] = durations[j + l]
-                      c[l] = Int32(curves[j + l])
+                      c[l] = Float(curves[j + l])
                     }
                     let first = j
                     let result = Self.evaluateBlock(
                       time: time, start: s, duration: d, curve: c,
                       coefficients: coefficients, curveCount: curveCount, table: table,
+                      scratch: tilePointer + 17 * lanes,
                       key: { plane in
                         var v = StackVector(repeating: 0)
                         for l in 0..<valid { v[l] = keys[plane * n + first + l] }
@@ -500,7 +528,7 @@ extension StackEvaluationJob {
   }
 
   /// Writes `lanes` layers of a block starting at layer `first`.
-  @inline(__always)
+  @inline(always)
   static func storeBlock(
     _ result: StackBlockResult, layout: StackOutputLayout, out: UnsafeMutablePointer<Float>,
     first: Int, lanes: Int, streaming: Bool, tile: UnsafeMutablePointer<Float>
@@ -512,7 +540,12 @@ extension StackEvaluationJob {
         for k in 0..<17 {
           let p = out + k * stride + first
           if streaming {
-            segue_stream_f32x16(p, outputVector(result, k))
+            let v = outputVector(result, k)
+            var half = 0
+            while half < width {
+              segue_stream_f32x16(p + half, stackHalf(v, half / 16))
+              half += 16
+            }
           } else {
             UnsafeMutableRawPointer(p).storeBytes(of: outputVector(result, k), as: StackVector.self)
           }
@@ -531,22 +564,14 @@ extension StackEvaluationJob {
       }
       let dst = out + 17 * first
       if streaming && lanes == width {
-        // Transpose into 17 record vectors on the stack, then stream them out.
-        var records = (
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector()
-        )
-        withUnsafeMutableBytes(of: &records) { raw in
-          let r = raw.baseAddress!.assumingMemoryBound(to: Float.self)
-          for l in 0..<width {
-            for k in 0..<17 { r[17 * l + k] = tile[k * width + l] }
-          }
-          for m in 0..<17 {
-            segue_stream_f32x16(
-              dst + m * width, raw.load(fromByteOffset: 64 * m, as: StackVector.self))
-          }
+        // Transpose into the records area of the scratch tile, then stream it out.
+        let records = tile + 20 * width
+        for l in 0..<width {
+          for k in 0..<17 { records[17 * l + k] = tile[k * width + l] }
+        }
+        for m in 0..<(17 * width / 16) {
+          segue_stream_f32x16(
+            dst + 16 * m, UnsafeRawPointer(records + 16 * m).loadUnaligned(as: SIMD16<Float>.self))
         }
       } else {
         for l in 0..<lanes {
@@ -561,7 +586,7 @@ extension StackEvaluationJob {
 
 extension StackEvaluationJob {
   /// One layer in scalar `Float`, the same steps as ``evaluateBlock``; writes 17 values via `put`.
-  @inline(__always)
+  @inline(always)
   static func evaluateLayer(
     time: Float, start: Float, duration: Float, curve: Int, coefficients: UnsafePointer<Float>,
     table: UnsafePointer<Float>, key: (Int) -> Float, put: (Int, Float) -> Void
@@ -693,7 +718,7 @@ extension StackEvaluationJob {
 
 /// `(sin r, cos r)` in `Float` by the same Cody–Waite reduction and Cephes polynomials as the SIMD
 /// kernel; accurate to about 1 ulp for `|r| < 2²¹`.
-@inline(__always)
+@inline(always)
 func stackSinCos(_ rot: Float) -> (sin: Float, cos: Float) {
   typealias K = StackConstants
   let kr = rot * K.twoOverPi + K.roundingMagic

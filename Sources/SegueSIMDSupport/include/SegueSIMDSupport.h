@@ -17,6 +17,16 @@ static inline __attribute__((always_inline)) void segue_stream_f32x16(float *dst
   __builtin_nontemporal_store(value, (segue_f32x16 *)dst);
 }
 
+/// Sixteen 32-bit integers, imported into Swift as `SIMD16<Int32>` (a lane mask: 0 or −1).
+typedef int32_t segue_i32x16 __attribute__((ext_vector_type(16)));
+
+/// `mask[i] < 0 ? when_true[i] : when_false[i]` for each lane (a mask lane is 0 or −1, as Swift's
+/// `SIMDMask` stores it). Plain vector C, so it inlines into Swift callers as one blend.
+static inline __attribute__((always_inline)) segue_f32x16 segue_select_f32x16(
+    segue_i32x16 mask, segue_f32x16 when_true, segue_f32x16 when_false) {
+  return mask < 0 ? when_true : when_false;
+}
+
 /// Orders all earlier streaming stores before later stores (`sfence` on x86, a full fence
 /// elsewhere). Call it once after a run of ``segue_stream_f32x16``.
 static inline __attribute__((always_inline)) void segue_store_fence(void) {
@@ -26,6 +36,12 @@ static inline __attribute__((always_inline)) void segue_store_fence(void) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
 }
+
+/// Table lookup for 16 lanes: `lo[i] = table[index[i]]`, `hi[i] = table[index[i] + 1]`, with
+/// `index[i]` given as a float holding a non-negative integer. Uses an AVX-512 gather when the
+/// running CPU has AVX-512F (chosen once, at the first call) and a scalar loop otherwise. All
+/// pointers refer to 16 floats; the caller guarantees `index[i] + 1` is inside `table`.
+void segue_gather_pairs_f32x16(const float *table, const float *index, float *lo, float *hi);
 
 /// Feature bits shared by the two queries below.
 enum {

@@ -157,12 +157,16 @@ struct StackKernelTests {
   @Test func simdSolverResidualMeasuredInDouble() async throws {
     let batch = try StackBatch(count: 1)
     await propertyCheck(count: 150, input: Gen.float(in: 0...1), Gen.int(in: 0...3)) { x, c in
+      var scratch = [Float](repeating: 0, count: 3 * StackVector.scalarCount)
       let s = stackCurveCoefficients.withUnsafeBufferPointer { coefficients in
         batch.curveTables.inverse.withUnsafeBufferPointer { table in
-          StackEvaluationJob.solveTiming(
-            x: SIMD16(repeating: x), curve: SIMD16(repeating: Int32(c)),
-            coefficients: coefficients.baseAddress!, curveCount: 4, table: table.baseAddress!
-          ).s[0]
+          scratch.withUnsafeMutableBufferPointer { scratch in
+            StackEvaluationJob.solveTiming(
+              x: StackVector(repeating: x), curve: StackVector(repeating: Float(c)),
+              coefficients: coefficients.baseAddress!, curveCount: 4, table: table.baseAddress!,
+              scratch: scratch.baseAddress!
+            ).s[0]
+          }
         }
       }
       let residual = abs(StackBatch.curves[c].sampleX(Double(s)) - Double(x))
@@ -174,7 +178,7 @@ struct StackKernelTests {
   /// ([−5, 5] rad): absolute error ≤ 2.5e-7 (≈ 2 ulp at 1), scalar and SIMD agree bitwise.
   @Test func sinCosAccuracy() async {
     await propertyCheck(count: 300, input: Gen.float(in: -5...5)) { r in
-      let v = StackEvaluationJob.sinCos(SIMD16(repeating: r))
+      let v = StackEvaluationJob.sinCos(StackVector(repeating: r))
       let scalar = stackSinCos(r)
       #expect(abs(Double(v.sin[3]) - Double.sin(Double(r))) <= 2.5e-7)
       #expect(abs(Double(v.cos[3]) - Double.cos(Double(r))) <= 2.5e-7)
