@@ -34,6 +34,17 @@ public enum StackOutputLayout: Hashable, Sendable {
   }
 }
 
+/// How far the SIMD path runs, for measuring the pipeline stage by stage.
+public enum StackStage: String, Hashable, Sendable, CaseIterable {
+  /// Progress and the cubic-bezier solve only; writes `y` into the non-constant slots.
+  case timing
+  /// Timing plus segment search and Catmull–Rom of the six channels; writes the channel values
+  /// (`tx, ty, tz, scale, rot, opacity`, unclamped) into the non-constant slots.
+  case channels
+  /// The whole evaluation (timing, channels, sin/cos and matrix composition, opacity clamp).
+  case frame
+}
+
 /// Which `Float` implementation a ``StackEvaluationJob`` runs.
 public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
   /// Sixteen layers per step in `SIMD16<Float>` lanes (the fast path).
@@ -81,6 +92,10 @@ public struct StackEvaluationJob: @unchecked Sendable {
   /// Whether the SIMD path may use non-temporal (cache-bypassing) stores for full, 64-byte aligned
   /// blocks. Worth it when the output is much larger than the caches; the results are identical.
   public var streamingStores: Bool
+  /// How much of the pipeline the SIMD path runs (for per-stage benchmarks); ``StackStage/frame``
+  /// (the default) is the real evaluation. Other stages write partial results (see
+  /// ``StackStage``) into the same slots, so the store traffic is the same for every stage.
+  public var stage: StackStage = .frame
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
   public init(
@@ -235,7 +250,7 @@ extension StackEvaluationJob {
   static func evaluateBlock(
     time: Float, start: StackVector, duration: StackVector, curve: StackVector,
     coefficients: UnsafePointer<Float>, curveCount: Int, table: UnsafePointer<Float>,
-    scratch: UnsafeMutablePointer<Float>, key: (Int) -> StackVector
+    scratch: UnsafeMutablePointer<Float>, stage: StackStage = .frame, key: (Int) -> StackVector
   ) -> StackBlockResult {
     typealias V = StackVector
     typealias K = StackConstants
@@ -249,6 +264,10 @@ extension StackEvaluationJob {
       x: x, curve: curve, coefficients: coefficients, curveCount: curveCount, table: table,
       scratch: scratch
     ).y
+    if stage == .timing {
+      return StackBlockResult(
+        scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y)
+    }
 
     // 3. Segment and local v.
     let ge1 = y .>= K.key1
@@ -293,6 +312,10 @@ extension StackEvaluationJob {
     let scale = channel(3)
     let rot = channel(4)
     var opacity = channel(5)
+    if stage == .channels {
+      return StackBlockResult(
+        scaleCos: scale, scaleSin: rot, m41: tx, m42: ty, tz: tz, w: tz, opacity: opacity)
+    }
 
     // 5. sin and cos of rot.
     let (sine, cosine) = sinCos(rot)
@@ -450,6 +473,7 @@ extension StackEvaluationJob {
     let fullEnd = lower + (upper - lower) / lanes * lanes
     let time = self.time
     let layout = self.layout
+    let stage = self.stage
     let out = output.baseAddress!
     let curveCount = StackBatch.curves.count
     let streaming: Bool
@@ -467,14 +491,15 @@ extension StackEvaluationJob {
           batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
             batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
               stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 37 * lanes) { tile in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * lanes) {
+                  scratchBuffer in
                   let starts = startBuffer.baseAddress!
                   let durations = durationBuffer.baseAddress!
                   let keys = keyBuffer.baseAddress!
                   let curves = curveBuffer.baseAddress!
                   let table = tableBuffer.baseAddress!
                   let coefficients = coefficientBuffer.baseAddress!
-                  let tilePointer = tile.baseAddress!
+                  let scratch = scratchBuffer.baseAddress!
                   @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
                     UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
                   }
@@ -486,10 +511,11 @@ extension StackEvaluationJob {
                       time: time, start: load(starts + j), duration: load(durations + j),
                       curve: StackVector(curveBytes),
                       coefficients: coefficients, curveCount: curveCount, table: table,
-                      scratch: tilePointer + 17 * lanes, key: { load(keys + ($0 &* n &+ j)) })
+                      scratch: scratch, stage: stage,
+                      key: { load(keys + ($0 &* n &+ j)) })
                     Self.storeBlock(
                       result, layout: layout, out: out, first: j, lanes: lanes,
-                      streaming: streaming, tile: tilePointer)
+                      streaming: streaming)
                     j += lanes
                   }
                   if j < upper {
@@ -507,7 +533,7 @@ extension StackEvaluationJob {
                     let result = Self.evaluateBlock(
                       time: time, start: s, duration: d, curve: c,
                       coefficients: coefficients, curveCount: curveCount, table: table,
-                      scratch: tilePointer + 17 * lanes,
+                      scratch: scratch, stage: stage,
                       key: { plane in
                         var v = StackVector(repeating: 0)
                         for l in 0..<valid { v[l] = keys[plane * n + first + l] }
@@ -515,7 +541,7 @@ extension StackEvaluationJob {
                       })
                     Self.storeBlock(
                       result, layout: layout, out: out, first: j, lanes: valid,
-                      streaming: false, tile: tilePointer)
+                      streaming: false)
                   }
                 }
               }
@@ -531,7 +557,7 @@ extension StackEvaluationJob {
   @inline(always)
   static func storeBlock(
     _ result: StackBlockResult, layout: StackOutputLayout, out: UnsafeMutablePointer<Float>,
-    first: Int, lanes: Int, streaming: Bool, tile: UnsafeMutablePointer<Float>
+    first: Int, lanes: Int, streaming: Bool
   ) {
     let width = StackVector.scalarCount
     switch layout {
@@ -557,25 +583,30 @@ extension StackEvaluationJob {
         }
       }
     case .interleaved:
-      // Planar tile of 17 vectors, then a transpose into the 17-value records.
-      for k in 0..<17 {
-        UnsafeMutableRawPointer(tile + k * width).storeBytes(
-          of: outputVector(result, k), as: StackVector.self)
-      }
       let dst = out + 17 * first
       if streaming && lanes == width {
-        // Transpose into the records area of the scratch tile, then stream it out.
-        let records = tile + 20 * width
-        for l in 0..<width {
-          for k in 0..<17 { records[17 * l + k] = tile[k * width + l] }
-        }
-        for m in 0..<(17 * width / 16) {
-          segue_stream_f32x16(
-            dst + 16 * m, UnsafeRawPointer(records + 16 * m).loadUnaligned(as: SIMD16<Float>.self))
+        // Transpose into 17 whole cache lines on the stack, then stream them out.
+        var records = (
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector()
+        )
+        withUnsafeMutableBytes(of: &records) { raw in
+          let r = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+          for k in 0..<17 {
+            let v = outputVector(result, k)
+            for l in 0..<width { r[17 * l + k] = v[l] }
+          }
+          for m in 0..<17 {
+            segue_stream_f32x16(
+              dst + 16 * m, raw.load(fromByteOffset: 64 * m, as: SIMD16<Float>.self))
+          }
         }
       } else {
-        for l in 0..<lanes {
-          for k in 0..<17 { dst[17 * l + k] = tile[k * width + l] }
+        for k in 0..<17 {
+          let v = outputVector(result, k)
+          for l in 0..<lanes { dst[17 * l + k] = v[l] }
         }
       }
     }
