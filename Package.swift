@@ -20,9 +20,18 @@ let package = Package(
       providers: [.apt(["libblas-dev"])]
     ),
     .target(
+      name: "SegueSIMDSupport",
+      path: "Sources/SegueSIMDSupport"
+    ),
+    .target(
+      name: "SegueBenchSupport",
+      path: "Sources/SegueBenchSupport"
+    ),
+    .target(
       name: "Segue",
       dependencies: [
         "CBLAS",
+        "SegueSIMDSupport",
         .product(name: "RealModule", package: "swift-numerics"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -31,6 +40,9 @@ let package = Package(
       name: "segue-bench",
       dependencies: [
         "Segue",
+        "SegueSIMDSupport",
+        "SegueBenchSupport",
+        "CBLAS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

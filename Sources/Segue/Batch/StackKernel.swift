@@ -1,0 +1,788 @@
+import SegueSIMDSupport
+
+/// Where a `stack` evaluation writes value `k` (`0…16`: `m11 … m44`, then the opacity) of layer `j`.
+public enum StackOutputLayout: Hashable, Sendable {
+  /// Array of 17-value records: value `k` of layer `j` at `output[17·j + k]`.
+  case interleaved
+  /// Seventeen planes (structure of arrays): value `k` of layer `j` at `output[k·stride + j]`, with
+  /// `stride ≥ count`. The SIMD kernel's fastest layout: one block of 16 layers writes 17 whole
+  /// 64-byte vectors. With `stride` a multiple of 16 and a 64-byte aligned buffer, every full
+  /// block's store is aligned and may bypass the caches (``StackEvaluationJob/streamingStores``).
+  case planar(stride: Int)
+
+  /// The smallest `output.count` that holds layers `0..<upperBound` of a batch of `count` layers,
+  /// or `nil` when that size overflows `Int`.
+  public func requiredCount(upperBound: Int) -> Int? {
+    switch self {
+    case .interleaved:
+      let (n, o) = StackBatch.valuesPerLayer.multipliedReportingOverflow(by: upperBound)
+      return o ? nil : n
+    case .planar(let stride):
+      let (a, o1) = (StackBatch.valuesPerLayer - 1).multipliedReportingOverflow(by: stride)
+      let (n, o2) = a.addingReportingOverflow(upperBound)
+      return o1 || o2 ? nil : n
+    }
+  }
+
+  /// The index of value `k` of layer `j` in the output buffer.
+  @inlinable
+  public func index(layer j: Int, value k: Int) -> Int {
+    switch self {
+    case .interleaved: return StackBatch.valuesPerLayer * j + k
+    case .planar(let stride): return k * stride + j
+    }
+  }
+}
+
+/// How far the SIMD path runs, for measuring the pipeline stage by stage.
+public enum StackStage: String, Hashable, Sendable, CaseIterable {
+  /// Progress and the cubic-bezier solve only; writes `y` into the non-constant slots.
+  case timing
+  /// Timing plus segment search and Catmull–Rom of the six channels; writes the channel values
+  /// (`tx, ty, tz, scale, rot, opacity`, unclamped) into the non-constant slots.
+  case channels
+  /// The whole evaluation (timing, channels, sin/cos and matrix composition, opacity clamp).
+  case frame
+}
+
+/// Which `Float` implementation a ``StackEvaluationJob`` runs.
+public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
+  /// Sixteen layers per step in `SIMD16<Float>` lanes (the fast path).
+  case simd
+  /// The same algorithm, one layer at a time in scalar `Float`.
+  case scalar
+}
+
+/// One evaluation of a range of `stack` layers at one time into a caller-owned buffer, in the
+/// style of ozz-animation's runtime jobs: the job owns nothing, allocates nothing, and can be
+/// split into disjoint ranges that run on different threads.
+///
+/// Per layer (workload §4), in `Float`:
+/// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
+/// 2. timing curve: first guess `s` from the curve's inverse table (``StackCurveTables``,
+///    linear interpolation), two Newton steps on `X(s) − x` (a step is skipped where
+///    `|X'(s)| < 1e-7`; `s` is clamped to `[0, 1]`), then — only for lanes whose residual is still
+///    `≥ 1e-7` — a bisection on `[0, 1]` bounded to 24 halvings that keeps the best point seen;
+///    `y = Y(s)`. Measured in `Double`, the residual `|X(s) − x|` stays below about 1.2e-7 on the workload (3.5e-7 is what the tests require) (float32
+///    cannot certify 1e-7: see fine point 1 of the workload);
+/// 3. segment `i = [y ≥ 0.3] + [y ≥ 0.7]`, `v = (y − keyTimes[i]) · (1/span_i)`;
+/// 4. Catmull–Rom by key index as four weights on the four keys (the Hermite basis folded with the
+///    end-point duplication), shared by the six channels;
+/// 5. `sin`/`cos` of the rotation by Cody–Waite reduction modulo π/2 and minimax polynomials
+///    (Cephes `sinf`/`cosf`, about 1 ulp);
+/// 6. the matrix from the workload's closed form, the opacity clamped to `[0, 1]`.
+///
+/// The SIMD path processes lanes independently (a layer's result does not depend on its
+/// neighbours, its lane or the chunking), and handles a final partial block by padding a local
+/// copy, so it never reads or writes outside `range`.
+public struct StackEvaluationJob: @unchecked Sendable {
+  /// The layers (read only).
+  public var batch: StackBatch
+  /// The global time `t` in seconds. Must be finite.
+  public var time: Float
+  /// The destination; see ``layout``. Must hold ``StackOutputLayout/requiredCount(upperBound:)``
+  /// values. Only the entries of the layers in ``range`` are written.
+  public var output: UnsafeMutableBufferPointer<Float>
+  /// How values are placed in ``output``.
+  public var layout: StackOutputLayout
+  /// The layers to evaluate, a subrange of `0..<batch.count`.
+  public var range: Range<Int>
+  /// The implementation to run.
+  public var path: StackKernelPath
+  /// Whether the SIMD path may use non-temporal (cache-bypassing) stores for full, 64-byte aligned
+  /// blocks. Worth it when the output is much larger than the caches; the results are identical.
+  public var streamingStores: Bool
+  /// How much of the pipeline the SIMD path runs (for per-stage benchmarks); ``StackStage/frame``
+  /// (the default) is the real evaluation. Other stages write partial results (see
+  /// ``StackStage``) into the same slots, so the store traffic is the same for every stage.
+  public var stage: StackStage = .frame
+
+  /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
+  public init(
+    batch: StackBatch, time: Float, output: UnsafeMutableBufferPointer<Float>,
+    layout: StackOutputLayout = .interleaved, range: Range<Int>? = nil,
+    path: StackKernelPath = .simd, streamingStores: Bool = false
+  ) {
+    self.batch = batch
+    self.time = time
+    self.output = output
+    self.layout = layout
+    self.range = range ?? 0..<batch.count
+    self.path = path
+    self.streamingStores = streamingStores
+  }
+
+  /// Checks the job without running it.
+  ///
+  /// - Throws: ``ValidationError`` with `field`
+  ///   * `"count"` ``ValidationError/Reason/notPositive`` when the batch is empty;
+  ///   * `"time"` ``ValidationError/Reason/notFinite`` for NaN or infinity;
+  ///   * `"range"` ``ValidationError/Reason/outOfRange(lower:upper:)`` unless
+  ///     `0 ≤ range.lowerBound` and `range.upperBound ≤ count`;
+  ///   * `"layout.stride"` ``ValidationError/Reason/outOfRange(lower:upper:)`` when a planar stride
+  ///     is smaller than `count`;
+  ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is too short
+  ///     for the layers in `range`.
+  public func validate() throws(ValidationError) {
+    guard batch.count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
+    guard time.isFinite else { throw ValidationError(field: "time", reason: .notFinite) }
+    guard range.lowerBound >= 0, range.upperBound <= batch.count else {
+      throw ValidationError(
+        field: "range", reason: .outOfRange(lower: 0, upper: Double(batch.count)))
+    }
+    if case .planar(let stride) = layout, stride < batch.count {
+      throw ValidationError(
+        field: "layout.stride",
+        reason: .outOfRange(lower: Double(batch.count), upper: Double(Int.max)))
+    }
+    guard let needed = layout.requiredCount(upperBound: range.upperBound) else {
+      throw ValidationError(
+        field: "output", reason: .tooFew(minimum: Int.max, actual: output.count))
+    }
+    if needed > output.count && !range.isEmpty {
+      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
+    }
+  }
+
+  /// Validates the job (``validate()``), then evaluates every layer in ``range`` into ``output``.
+  /// Allocates nothing.
+  public func run() throws(ValidationError) {
+    try validate()
+    runUnchecked()
+  }
+
+  /// ``run()`` without the checks; the caller has validated this job or a job it was split from.
+  func runUnchecked() {
+    guard !range.isEmpty else { return }
+    switch path {
+    case .simd: runSIMD()
+    case .scalar: runScalar()
+    }
+  }
+}
+
+// MARK: - Shared constants
+
+/// The Float constants of the kernel, derived once from the workload's `Double` definitions.
+@usableFromInline
+enum StackConstants {
+  static let anchorX = Float(StackBatch.width / 2)
+  static let anchorY = Float(StackBatch.height / 2)
+  static let q = Float(StackBatch.perspective)
+  static let m31 = Float(StackBatch.perspective * StackBatch.width / 2)
+  static let m32 = Float(StackBatch.perspective * StackBatch.height / 2)
+  static let key1 = Float(StackBatch.keyTimes[1])
+  static let key2 = Float(StackBatch.keyTimes[2])
+  static let inverseSpan0 = Float(1 / (StackBatch.keyTimes[1] - StackBatch.keyTimes[0]))
+  static let inverseSpan1 = Float(1 / (StackBatch.keyTimes[2] - StackBatch.keyTimes[1]))
+  static let inverseSpan2 = Float(1 / (StackBatch.keyTimes[3] - StackBatch.keyTimes[2]))
+  /// The solver's tolerance on `|X(s) − x|`, compared as a square.
+  static let toleranceSquared: Float = 1e-14
+  /// `|X'(s)|² ` below which a Newton step is skipped (`|X'| < 1e-7`).
+  static let flatSquared: Float = 1e-14
+  static let newtonSteps = 2
+  static let bisectionSteps = 32
+  // Cody–Waite split of π/2 (Cephes DP1…DP3 times 2): P1 has 8 significant bits so k·P1 is exact.
+  static let twoOverPi: Float = 0.636_619_77
+  static let halfPi1: Float = 1.570_312_5
+  static let halfPi2: Float = 4.837_512_969_970_703_125e-4
+  static let halfPi3: Float = 7.549_789_954_891_882_16e-8
+  /// 1.5·2²³: adding it rounds a Float of magnitude < 2²² to an integer kept in the low mantissa.
+  static let roundingMagic: Float = 12_582_912
+  // Cephes sinf / cosf minimax coefficients on [−π/4, π/4].
+  static let s1: Float = -1.666_665_461_1e-1
+  static let s2: Float = 8.332_160_873_6e-3
+  static let s3: Float = -1.951_529_589_1e-4
+  static let c1: Float = 4.166_664_568_298_827e-2
+  static let c2: Float = -1.388_731_625_493_765e-3
+  static let c3: Float = 2.443_315_711_809_948e-5
+}
+
+/// The six polynomial coefficients of each curve in `Float`: `[ax, bx, cx, ay, by, cy]` per curve.
+let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
+  [c.ax, c.bx, c.cx, c.ay, c.by, c.cy].map { Float($0) }
+}
+
+// MARK: - SIMD path
+
+/// The kernel's lane vector: 16 layers per step (one AVX-512 register). The standard library has
+/// concrete (builtin-backed) operations up to `SIMD16`; `SIMD32` falls back to generic code.
+typealias StackVector = SIMD16<Float>
+typealias StackMask = SIMDMask<SIMD16<Int32>>
+
+/// `mask ? whenTrue : whenFalse` lane by lane, through the C shim's vector select (the standard
+/// library's `replacing(with:where:)` is a per-lane loop that LLVM does not always turn into a
+/// blend).
+@inline(always)
+func stackSelect(_ mask: StackMask, _ whenTrue: StackVector, _ whenFalse: StackVector)
+  -> StackVector
+{
+  segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
+}
+
+/// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
+@inline(always)
+func stackSelect(_ mask: StackMask, _ whenTrue: Float, _ whenFalse: StackVector) -> StackVector {
+  stackSelect(mask, StackVector(repeating: whenTrue), whenFalse)
+}
+
+/// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
+@inline(always)
+func stackHalf(_ v: StackVector, _ index: Int) -> SIMD16<Float> {
+  v
+}
+
+/// The seven non-constant outputs of a block of layers.
+struct StackBlockResult {
+  var scaleCos: StackVector
+  var scaleSin: StackVector
+  var m41: StackVector
+  var m42: StackVector
+  var tz: StackVector
+  var w: StackVector
+  var opacity: StackVector
+}
+
+extension StackEvaluationJob {
+  /// The block kernel: one lane vector of layers whose inputs are given as vectors (`key(p)` returns key plane `p`
+  /// = `channel·4 + key`).
+  @inline(always)
+  static func evaluateBlock(
+    time: Float, start: StackVector, duration: StackVector, curve: StackVector,
+    coefficients: UnsafePointer<Float>, curveCount: Int, table: UnsafePointer<Float>,
+    scratch: UnsafeMutablePointer<Float>, stage: StackStage = .frame, key: (Int) -> StackVector
+  ) -> StackBlockResult {
+    typealias V = StackVector
+    typealias K = StackConstants
+    // 1. Progress.
+    var x = (V(repeating: time) - start) / duration
+    x.replace(with: 0, where: .!(x .>= 0))  // also maps NaN to 0
+    x = stackSelect(x .> 1, 1, x)
+
+    // 2. Timing curve.
+    let y = solveTiming(
+      x: x, curve: curve, coefficients: coefficients, curveCount: curveCount, table: table,
+      scratch: scratch
+    ).y
+    if stage == .timing {
+      return StackBlockResult(
+        scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y)
+    }
+
+    // 3. Segment and local v.
+    let ge1 = y .>= K.key1
+    let ge2 = y .>= K.key2
+    var keyStart = V(repeating: 0)
+    keyStart = stackSelect(ge1, K.key1, keyStart)
+    keyStart = stackSelect(ge2, K.key2, keyStart)
+    var inverseSpan = V(repeating: K.inverseSpan0)
+    inverseSpan = stackSelect(ge1, K.inverseSpan1, inverseSpan)
+    inverseSpan = stackSelect(ge2, K.inverseSpan2, inverseSpan)
+    let v = (y - keyStart) * inverseSpan
+
+    // 4. Catmull–Rom weights on the four keys.
+    let v2 = v * v
+    let v3 = v2 * v
+    let h00 = 2 * v3 - 3 * v2 + 1
+    let h10 = v3 - 2 * v2 + v
+    let h01 = 3 * v2 - 2 * v3
+    let h11 = v3 - v2
+    let wa = -0.5 * h10
+    let wb = h00 - 0.5 * h11
+    let wc = h01 + 0.5 * h10
+    let wd = 0.5 * h11
+    var w0 = wa + wb
+    w0 = stackSelect(ge1, wa, w0)
+    w0 = stackSelect(ge2, 0, w0)
+    var w1 = wc
+    w1 = stackSelect(ge1, wb, w1)
+    w1 = stackSelect(ge2, wa, w1)
+    var w2 = wd
+    w2 = stackSelect(ge1, wc, w2)
+    w2 = stackSelect(ge2, wb, w2)
+    var w3 = V(repeating: 0)
+    w3 = stackSelect(ge1, wd, w3)
+    w3 = stackSelect(ge2, wc + wd, w3)
+    @inline(always) func channel(_ c: Int) -> V {
+      w0 * key(4 * c) + w1 * key(4 * c + 1) + w2 * key(4 * c + 2) + w3 * key(4 * c + 3)
+    }
+    let tx = channel(0)
+    let ty = channel(1)
+    let tz = channel(2)
+    let scale = channel(3)
+    let rot = channel(4)
+    var opacity = channel(5)
+    if stage == .channels {
+      return StackBlockResult(
+        scaleCos: scale, scaleSin: rot, m41: tx, m42: ty, tz: tz, w: tz, opacity: opacity)
+    }
+
+    // 5. sin and cos of rot.
+    let (sine, cosine) = sinCos(rot)
+
+    // 6. Closed-form matrix and opacity.
+    let sc = scale * cosine
+    let sn = scale * sine
+    let w = 1 + K.q * tz
+    let m41 = tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX
+    let m42 = ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY
+    opacity = stackSelect(.!(opacity .>= 0), 0, opacity)
+    opacity = stackSelect(opacity .> 1, 1, opacity)
+    return StackBlockResult(
+      scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
+  }
+
+  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with `X(s) ≈ x` and `y = Y(s)` (see the type's
+  /// documentation, step 2). Lanes are independent.
+  @inline(always)
+  static func solveTiming(
+    x: StackVector, curve: StackVector, coefficients: UnsafePointer<Float>, curveCount: Int,
+    table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
+  ) -> (s: StackVector, y: StackVector) {
+    typealias V = StackVector
+    typealias K = StackConstants
+    // Coefficients per lane, by blending the (few) curves.
+    var ax = V(repeating: coefficients[0])
+    var bx = V(repeating: coefficients[1])
+    var cx = V(repeating: coefficients[2])
+    var ay = V(repeating: coefficients[3])
+    var by = V(repeating: coefficients[4])
+    var cy = V(repeating: coefficients[5])
+    if curveCount > 1 {
+      for c in 1..<curveCount {
+        let m = curve .== Float(c)
+        let p = coefficients + 6 * c
+        ax = stackSelect(m, p[0], ax)
+        bx = stackSelect(m, p[1], bx)
+        cx = stackSelect(m, p[2], cx)
+        ay = stackSelect(m, p[3], ay)
+        by = stackSelect(m, p[4], by)
+        cy = stackSelect(m, p[5], cy)
+      }
+    }
+    // First guess from the inverse table. Everything stays in Float lanes (integer SIMD
+    // comparisons are scalarised by the standard library): floor(x·n) by the rounding trick.
+    let segments = StackCurveTables.segments
+    let f = x * Float(segments)
+    var cell = (f + K.roundingMagic) - K.roundingMagic
+    cell = stackSelect(cell .> f, cell - 1, cell)
+    cell = stackSelect(cell .> Float(segments - 1), Float(segments - 1), cell)
+    let frac = f - cell
+    let base = curve * Float(segments + 1) + cell
+    UnsafeMutableRawPointer(scratch).storeBytes(of: base, as: V.self)
+    let width = V.scalarCount
+    var half = 0
+    while half < width {
+      segue_gather_pairs_f32x16(
+        table, scratch + half, scratch + width + half, scratch + 2 * width + half)
+      half += 16
+    }
+    let lo = UnsafeRawPointer(scratch + width).load(as: V.self)
+    let hi = UnsafeRawPointer(scratch + 2 * width).load(as: V.self)
+    var s = lo + (hi - lo) * frac
+    let ax3 = 3 * ax
+    let bx2 = 2 * bx
+    for _ in 0..<K.newtonSteps {
+      let e = ((ax * s + bx) * s + cx) * s - x
+      var d = (ax3 * s + bx2) * s + cx
+      let flat = d * d .< K.flatSquared
+      d = stackSelect(flat, 1, d)
+      var step = e / d
+      step = stackSelect(flat, 0, step)
+      s = s - step
+      s = stackSelect(.!(s .>= 0), 0, s)
+      s = stackSelect(s .> 1, 1, s)
+    }
+    let e = ((ax * s + bx) * s + cx) * s - x
+    let e2 = e * e
+    let fail = e2 .>= K.toleranceSquared
+    if any(fail) {
+      var a = V(repeating: 0)
+      var b = V(repeating: 1)
+      var best = s
+      var bestE2 = e2
+      for _ in 0..<K.bisectionSteps {
+        let mid = (a + b) * 0.5
+        let em = ((ax * mid + bx) * mid + cx) * mid - x
+        let below = em .< 0
+        a = stackSelect(below, mid, a)
+        b = stackSelect(.!below, mid, b)
+        let em2 = em * em
+        let better = em2 .< bestE2
+        best = stackSelect(better, mid, best)
+        bestE2 = stackSelect(better, em2, bestE2)
+      }
+      s = stackSelect(fail, best, s)
+    }
+    return (s, ((ay * s + by) * s + cy) * s)
+  }
+
+  /// `(sin r, cos r)` for a lane vector: Cody–Waite reduction modulo π/2 (three-part constant), Cephes
+  /// `sinf`/`cosf` polynomials on `[−π/4, π/4]`, quadrant fix-up by blends. About 1 ulp for
+  /// `|r| < 2²¹`.
+  @inline(always)
+  static func sinCos(_ rot: StackVector) -> (sin: StackVector, cos: StackVector) {
+    typealias K = StackConstants
+    let kr = rot * K.twoOverPi + K.roundingMagic
+    let k = kr - K.roundingMagic
+    // Quadrant q = k mod 4 in Float lanes: k − 4·floor(k/4).
+    let k4 = k * 0.25
+    var floor4 = (k4 + K.roundingMagic) - K.roundingMagic
+    floor4 = stackSelect(floor4 .> k4, floor4 - 1, floor4)
+    let quadrant = k - 4 * floor4
+    let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
+    let z = r * r
+    let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
+    let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
+    let swap = (quadrant .== 1) .| (quadrant .== 3)
+    var sine = ps
+    sine = stackSelect(swap, pc, sine)
+    var cosine = pc
+    cosine = stackSelect(swap, ps, cosine)
+    sine = stackSelect(quadrant .>= 2, -sine, sine)
+    cosine = stackSelect((quadrant .== 1) .| (quadrant .== 2), -cosine, cosine)
+    return (sine, cosine)
+  }
+
+  /// The 17 output vectors of a block, in value order.
+  @inline(always)
+  static func outputVector(_ r: StackBlockResult, _ k: Int) -> StackVector {
+    typealias V = StackVector
+    switch k {
+    case 0, 5: return r.scaleCos
+    case 1: return r.scaleSin
+    case 4: return -r.scaleSin
+    case 8: return V(repeating: StackConstants.m31)
+    case 9: return V(repeating: StackConstants.m32)
+    case 10: return V(repeating: 1)
+    case 11: return V(repeating: StackConstants.q)
+    case 12: return r.m41
+    case 13: return r.m42
+    case 14: return r.tz
+    case 15: return r.w
+    case 16: return r.opacity
+    default: return V(repeating: 0)
+    }
+  }
+
+  func runSIMD() {
+    let n = batch.count
+    let lanes = StackVector.scalarCount
+    let lower = range.lowerBound
+    let upper = range.upperBound
+    let fullEnd = lower + (upper - lower) / lanes * lanes
+    let time = self.time
+    let layout = self.layout
+    let stage = self.stage
+    let out = output.baseAddress!
+    let curveCount = StackBatch.curves.count
+    let streaming: Bool
+    switch layout {
+    case .interleaved:
+      streaming =
+        streamingStores && Int(bitPattern: out + 17 * lower) % 64 == 0
+    case .planar(let stride):
+      streaming =
+        streamingStores && Int(bitPattern: out + lower) % 64 == 0 && stride % lanes == 0
+    }
+    batch.start.withUnsafeBufferPointer { startBuffer in
+      batch.duration.withUnsafeBufferPointer { durationBuffer in
+        batch.keys.withUnsafeBufferPointer { keyBuffer in
+          batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
+            batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
+              stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * lanes) {
+                  scratchBuffer in
+                  let starts = startBuffer.baseAddress!
+                  let durations = durationBuffer.baseAddress!
+                  let keys = keyBuffer.baseAddress!
+                  let curves = curveBuffer.baseAddress!
+                  let table = tableBuffer.baseAddress!
+                  let coefficients = coefficientBuffer.baseAddress!
+                  let scratch = scratchBuffer.baseAddress!
+                  @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
+                    UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
+                  }
+                  var j = lower
+                  while j < fullEnd {
+                    let curveBytes = UnsafeRawPointer(curves + j).loadUnaligned(
+                      as: SIMD16<UInt8>.self)
+                    let result = Self.evaluateBlock(
+                      time: time, start: load(starts + j), duration: load(durations + j),
+                      curve: StackVector(curveBytes),
+                      coefficients: coefficients, curveCount: curveCount, table: table,
+                      scratch: scratch, stage: stage,
+                      key: { load(keys + ($0 &* n &+ j)) })
+                    Self.storeBlock(
+                      result, layout: layout, out: out, first: j, lanes: lanes,
+                      streaming: streaming)
+                    j += lanes
+                  }
+                  if j < upper {
+                    // Tail: pad a local copy of the inputs (s = 0, d = 1, keys 0, curve 0).
+                    let valid = upper - j
+                    var s = StackVector(repeating: 0)
+                    var d = StackVector(repeating: 1)
+                    var c = StackVector(repeating: 0)
+                    for l in 0..<valid {
+                      s[l] = starts[j + l]
+                      d[l] = durations[j + l]
+                      c[l] = Float(curves[j + l])
+                    }
+                    let first = j
+                    let result = Self.evaluateBlock(
+                      time: time, start: s, duration: d, curve: c,
+                      coefficients: coefficients, curveCount: curveCount, table: table,
+                      scratch: scratch, stage: stage,
+                      key: { plane in
+                        var v = StackVector(repeating: 0)
+                        for l in 0..<valid { v[l] = keys[plane * n + first + l] }
+                        return v
+                      })
+                    Self.storeBlock(
+                      result, layout: layout, out: out, first: j, lanes: valid,
+                      streaming: false)
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if streaming { segue_store_fence() }
+  }
+
+  /// Writes `lanes` layers of a block starting at layer `first`.
+  @inline(always)
+  static func storeBlock(
+    _ result: StackBlockResult, layout: StackOutputLayout, out: UnsafeMutablePointer<Float>,
+    first: Int, lanes: Int, streaming: Bool
+  ) {
+    let width = StackVector.scalarCount
+    switch layout {
+    case .planar(let stride):
+      if lanes == width {
+        for k in 0..<17 {
+          let p = out + k * stride + first
+          if streaming {
+            let v = outputVector(result, k)
+            var half = 0
+            while half < width {
+              segue_stream_f32x16(p + half, stackHalf(v, half / 16))
+              half += 16
+            }
+          } else {
+            UnsafeMutableRawPointer(p).storeBytes(of: outputVector(result, k), as: StackVector.self)
+          }
+        }
+      } else {
+        for k in 0..<17 {
+          let v = outputVector(result, k)
+          for l in 0..<lanes { out[k * stride + first + l] = v[l] }
+        }
+      }
+    case .interleaved:
+      let dst = out + 17 * first
+      if streaming && lanes == width {
+        // Transpose into 17 whole cache lines on the stack, then stream them out.
+        var records = (
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+          StackVector(), StackVector()
+        )
+        withUnsafeMutableBytes(of: &records) { raw in
+          let r = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+          for k in 0..<17 {
+            let v = outputVector(result, k)
+            for l in 0..<width { r[17 * l + k] = v[l] }
+          }
+          for m in 0..<17 {
+            segue_stream_f32x16(
+              dst + 16 * m, raw.load(fromByteOffset: 64 * m, as: SIMD16<Float>.self))
+          }
+        }
+      } else {
+        for k in 0..<17 {
+          let v = outputVector(result, k)
+          for l in 0..<lanes { dst[17 * l + k] = v[l] }
+        }
+      }
+    }
+  }
+}
+
+// MARK: - Scalar path
+
+extension StackEvaluationJob {
+  /// One layer in scalar `Float`, the same steps as ``evaluateBlock``; writes 17 values via `put`.
+  @inline(always)
+  static func evaluateLayer(
+    time: Float, start: Float, duration: Float, curve: Int, coefficients: UnsafePointer<Float>,
+    table: UnsafePointer<Float>, key: (Int) -> Float, put: (Int, Float) -> Void
+  ) {
+    typealias K = StackConstants
+    var x = (time - start) / duration
+    if !(x >= 0) { x = 0 }
+    if x > 1 { x = 1 }
+    let p = coefficients + 6 * curve
+    let (ax, bx, cx, ay, by, cy) = (p[0], p[1], p[2], p[3], p[4], p[5])
+    let segments = StackCurveTables.segments
+    let f = x * Float(segments)
+    let rounded = f + K.roundingMagic
+    var cellFloat = rounded - K.roundingMagic
+    if cellFloat > f { cellFloat -= 1 }
+    if cellFloat >= Float(segments) { cellFloat = Float(segments - 1) }
+    let cell = Int(cellFloat)
+    let frac = f - cellFloat
+    let b = curve * (segments + 1) + cell
+    let lo = table[b]
+    let hi = table[b + 1]
+    var s = lo + (hi - lo) * frac
+    for _ in 0..<K.newtonSteps {
+      let e = ((ax * s + bx) * s + cx) * s - x
+      let d = (3 * ax * s + 2 * bx) * s + cx
+      if !(d * d < K.flatSquared) { s = s - e / d }
+      if !(s >= 0) { s = 0 }
+      if s > 1 { s = 1 }
+    }
+    let e = ((ax * s + bx) * s + cx) * s - x
+    if e * e >= K.toleranceSquared {
+      var a: Float = 0
+      var c: Float = 1
+      var best = s
+      var bestE2 = e * e
+      for _ in 0..<K.bisectionSteps {
+        let mid = (a + c) * 0.5
+        let em = ((ax * mid + bx) * mid + cx) * mid - x
+        if em < 0 { a = mid } else { c = mid }
+        if em * em < bestE2 {
+          best = mid
+          bestE2 = em * em
+        }
+      }
+      s = best
+    }
+    let y = ((ay * s + by) * s + cy) * s
+    let segment = (y >= K.key1 ? 1 : 0) + (y >= K.key2 ? 1 : 0)
+    let v: Float
+    switch segment {
+    case 0: v = y * K.inverseSpan0
+    case 1: v = (y - K.key1) * K.inverseSpan1
+    default: v = (y - K.key2) * K.inverseSpan2
+    }
+    let v2 = v * v
+    let v3 = v2 * v
+    let h00 = 2 * v3 - 3 * v2 + 1
+    let h10 = v3 - 2 * v2 + v
+    let h01 = 3 * v2 - 2 * v3
+    let h11 = v3 - v2
+    let wa = -0.5 * h10
+    let wb = h00 - 0.5 * h11
+    let wc = h01 + 0.5 * h10
+    let wd = 0.5 * h11
+    let w0: Float
+    let w1: Float
+    let w2: Float
+    let w3: Float
+    switch segment {
+    case 0: (w0, w1, w2, w3) = (wa + wb, wc, wd, 0)
+    case 1: (w0, w1, w2, w3) = (wa, wb, wc, wd)
+    default: (w0, w1, w2, w3) = (0, wa, wb, wc + wd)
+    }
+    func channel(_ c: Int) -> Float {
+      w0 * key(4 * c) + w1 * key(4 * c + 1) + w2 * key(4 * c + 2) + w3 * key(4 * c + 3)
+    }
+    let tx = channel(0)
+    let ty = channel(1)
+    let tz = channel(2)
+    let scale = channel(3)
+    let rot = channel(4)
+    var opacity = channel(5)
+    let (sine, cosine) = stackSinCos(rot)
+    let sc = scale * cosine
+    let sn = scale * sine
+    let w = 1 + K.q * tz
+    if !(opacity >= 0) { opacity = 0 }
+    if opacity > 1 { opacity = 1 }
+    put(0, sc)
+    put(1, sn)
+    put(2, 0)
+    put(3, 0)
+    put(4, -sn)
+    put(5, sc)
+    put(6, 0)
+    put(7, 0)
+    put(8, K.m31)
+    put(9, K.m32)
+    put(10, 1)
+    put(11, K.q)
+    put(12, tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX)
+    put(13, ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY)
+    put(14, tz)
+    put(15, w)
+    put(16, opacity)
+  }
+
+  func runScalar() {
+    let n = batch.count
+    let time = self.time
+    let layout = self.layout
+    let out = output.baseAddress!
+    batch.keys.withUnsafeBufferPointer { keyBuffer in
+      batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
+        stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
+          let keys = keyBuffer.baseAddress!
+          for j in range {
+            Self.evaluateLayer(
+              time: time, start: batch.start[j], duration: batch.duration[j],
+              curve: Int(batch.curveIndex[j]), coefficients: coefficientBuffer.baseAddress!,
+              table: tableBuffer.baseAddress!, key: { keys[$0 * n + j] },
+              put: { k, value in out[layout.index(layer: j, value: k)] = value })
+          }
+        }
+      }
+    }
+  }
+}
+
+/// `(sin r, cos r)` in `Float` by the same Cody–Waite reduction and Cephes polynomials as the SIMD
+/// kernel; accurate to about 1 ulp for `|r| < 2²¹`.
+@inline(always)
+func stackSinCos(_ rot: Float) -> (sin: Float, cos: Float) {
+  typealias K = StackConstants
+  let kr = rot * K.twoOverPi + K.roundingMagic
+  let quadrant = Int32(bitPattern: kr.bitPattern) & 3
+  let k = kr - K.roundingMagic
+  let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
+  let z = r * r
+  let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
+  let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
+  var sine = quadrant & 1 != 0 ? pc : ps
+  var cosine = quadrant & 1 != 0 ? ps : pc
+  if quadrant & 2 != 0 { sine = -sine }
+  if (quadrant + 1) & 2 != 0 { cosine = -cosine }
+  return (sine, cosine)
+}
+
+extension StackBatch {
+  /// The workload checksum of a `Float` output: for each layer the 16 matrix entries plus the
+  /// opacity, each widened to `Double`, summed in layer order in `Double`.
+  ///
+  /// - Throws: ``ValidationError`` `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``
+  ///   when `output` cannot hold `count` layers in `layout`.
+  public func checksum(of output: UnsafeBufferPointer<Float>, layout: StackOutputLayout)
+    throws(ValidationError) -> Double
+  {
+    guard let needed = layout.requiredCount(upperBound: count), output.count >= needed else {
+      let needed = layout.requiredCount(upperBound: count) ?? Int.max
+      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
+    }
+    var sum = 0.0
+    for j in 0..<count {
+      for k in 0..<Self.valuesPerLayer { sum += Double(output[layout.index(layer: j, value: k)]) }
+    }
+    return sum
+  }
+}

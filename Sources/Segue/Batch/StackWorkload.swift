@@ -1,0 +1,229 @@
+/// The `stack` benchmark workload (v1): N independent layers, each with one six-channel keyframe
+/// animation, evaluated at one global time into a `CATransform3D`-style 4×4 matrix and an opacity.
+///
+/// The definition lives in `shared/benchmarks/stack-workload.md`; this file holds the generation
+/// (§2–§3) and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
+///
+/// * start offset `s_j = 0.5·u` (seconds) and duration `d_j = [0.2, 0.35, 0.5][j mod 3]` (seconds);
+/// * 24 key values `p_{c,k}` for channels `c` in `tx, ty, tz, scale, rot, opacity` and keys
+///   `k = 0…3` at ``keyTimes`` (`tx, ty, tz` in points, `scale` unitless, `rot` in radians,
+///   `opacity` a unitless fraction);
+/// * the timing curve `[easeIn, easeOut, easeInEaseOut, default][j mod 4]` (``curves``).
+///
+/// Random draws come from splitmix64 seeded with 42, 25 per layer, mapped in `Double`. The
+/// `Double` arrays keep those values exactly; the `Float` arrays round them once, as the
+/// workload prescribes for float32 implementations.
+///
+/// Storage layout (structure of arrays): key `k` of channel `c` of layer `j` is at
+/// `keys[(c·4 + k)·count + j]` — 24 planes of `count` values, so consecutive layers are adjacent
+/// and a SIMD lane can run across layers.
+public struct StackBatch: Sendable {
+  /// The screen width `W` in points (390).
+  public static let width: Double = 390
+  /// The screen height `H` in points (844).
+  public static let height: Double = 844
+  /// The key times shared by every layer and channel: `[0, 0.3, 0.7, 1]` (unitless fractions of
+  /// the curve's output `y`).
+  public static let keyTimes: [Double] = [0, 0.3, 0.7, 1]
+  /// The perspective entry `m34 = −1/500` of `P`.
+  public static let perspective: Double = -1.0 / 500.0
+  /// The three durations `d_j = durations[j mod 3]`, in seconds.
+  public static let durations: [Double] = [0.2, 0.35, 0.5]
+  /// Number of animated channels per layer (`tx, ty, tz, scale, rot, opacity`).
+  public static let channelCount = 6
+  /// Number of keys per channel.
+  public static let keyCount = 4
+  /// Number of values written per layer: the 16 matrix entries `m11…m44`, then the opacity.
+  public static let valuesPerLayer = 17
+  /// The largest batch ``init(count:)`` accepts (10⁸ layers ≈ 10 GB of inputs).
+  public static let maximumCount = 100_000_000
+
+  /// The four timing curves, indexed by ``curveIndex``: `easeIn`, `easeOut`, `easeInEaseOut`,
+  /// `default` (Core Animation's `CAMediaTimingFunctionName` control points).
+  public static let curves: [StackCurve] = [
+    StackCurve(x1: 0.42, y1: 0, x2: 1, y2: 1),
+    StackCurve(x1: 0, y1: 0, x2: 0.58, y2: 1),
+    StackCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1),
+    StackCurve(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1),
+  ]
+
+  /// Number of layers `N`.
+  public let count: Int
+
+  /// Start offsets `s_j` in seconds, rounded to `Float`.
+  public let start: [Float]
+  /// Durations `d_j` in seconds, rounded to `Float`.
+  public let duration: [Float]
+  /// The 24 key planes, rounded to `Float`: `keys[(c·4 + k)·count + j]`.
+  public let keys: [Float]
+  /// Per-layer timing curve, an index into ``curves`` (`j mod 4`).
+  public let curveIndex: [UInt8]
+
+  /// Start offsets `s_j` in seconds, exact (`Double`).
+  public let startDouble: [Double]
+  /// Durations `d_j` in seconds, exact (`Double`).
+  public let durationDouble: [Double]
+  /// The 24 key planes in `Double`, same layout as ``keys``.
+  public let keysDouble: [Double]
+
+  /// The per-curve inverse tables used for the `Float` solver's first guess (see
+  /// ``StackCurveTables``).
+  public let curveTables: StackCurveTables
+
+  /// Generates the workload's first `count` layers (§2–§3 of the workload definition).
+  ///
+  /// Deterministic: the same `count` always gives the same layers, and layer `j` does not depend on
+  /// `count` (the stream is drawn layer by layer).
+  ///
+  /// - Parameter count: `N`, in `1…`` ``maximumCount``.
+  /// - Throws: ``ValidationError`` with `field` `"count"`:
+  ///   ``ValidationError/Reason/notPositive`` when `count ≤ 0`,
+  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
+  public init(count: Int) throws(ValidationError) {
+    guard count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
+    guard count <= Self.maximumCount else {
+      throw ValidationError(
+        field: "count", reason: .outOfRange(lower: 1, upper: Double(Self.maximumCount)))
+    }
+    self.count = count
+    var rng = SplitMix64(state: 42)
+    var startD = [Double](repeating: 0, count: count)
+    var durationD = [Double](repeating: 0, count: count)
+    var keysD = [Double](repeating: 0, count: 24 * count)
+    var curve = [UInt8](repeating: 0, count: count)
+    let twoPi = 2 * Double.pi
+    for j in 0..<count {
+      startD[j] = 0.5 * rng.nextUnit()
+      for c in 0..<6 {
+        for k in 0..<4 {
+          let u = rng.nextUnit()
+          let value: Double
+          switch c {
+          case 0: value = (u - 0.5) * 2 * Self.width
+          case 1: value = (u - 0.5) * 2 * Self.height
+          case 2: value = (u - 0.5) * 300
+          case 3: value = 0.5 + u
+          case 4: value = (u - 0.5) * twoPi
+          default: value = u
+          }
+          keysD[(c * 4 + k) * count + j] = value
+        }
+      }
+      durationD[j] = Self.durations[j % 3]
+      curve[j] = UInt8(j % 4)
+    }
+    self.startDouble = startD
+    self.durationDouble = durationD
+    self.keysDouble = keysD
+    self.curveIndex = curve
+    self.start = startD.map { Float($0) }
+    self.duration = durationD.map { Float($0) }
+    self.keys = keysD.map { Float($0) }
+    self.curveTables = StackCurveTables(curves: Self.curves)
+  }
+}
+
+/// A cubic-bezier timing curve from `(0, 0)` to `(1, 1)` with inner control points `(x1, y1)` and
+/// `(x2, y2)` (`CAMediaTimingFunction(controlPoints:)`), with WebKit `UnitBezier`'s polynomial
+/// coefficients precomputed.
+///
+/// `cx = 3·x1`, `bx = 3·(x2 − x1) − cx`, `ax = 1 − cx − bx` (the same for y), and
+/// `X(s) = ((ax·s + bx)·s + cx)·s`, `Y(s) = ((ay·s + by)·s + cy)·s` for the curve parameter
+/// `s ∈ [0, 1]`.
+public struct StackCurve: Hashable, Sendable {
+  /// First control point, x (unitless, in `[0, 1]`).
+  public let x1: Double
+  /// First control point, y (unitless).
+  public let y1: Double
+  /// Second control point, x (unitless, in `[0, 1]`).
+  public let x2: Double
+  /// Second control point, y (unitless).
+  public let y2: Double
+  /// Cubic coefficient of `X(s)`.
+  public let ax: Double
+  /// Quadratic coefficient of `X(s)`.
+  public let bx: Double
+  /// Linear coefficient of `X(s)`.
+  public let cx: Double
+  /// Cubic coefficient of `Y(s)`.
+  public let ay: Double
+  /// Quadratic coefficient of `Y(s)`.
+  public let by: Double
+  /// Linear coefficient of `Y(s)`.
+  public let cy: Double
+
+  /// Creates the curve and its coefficients. The stack workload only uses its four fixed curves,
+  /// so the control points are not validated here.
+  public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+    self.x1 = x1
+    self.y1 = y1
+    self.x2 = x2
+    self.y2 = y2
+    cx = 3 * x1
+    bx = 3 * (x2 - x1) - 3 * x1
+    ax = 1 - 3 * x1 - (3 * (x2 - x1) - 3 * x1)
+    cy = 3 * y1
+    by = 3 * (y2 - y1) - 3 * y1
+    ay = 1 - 3 * y1 - (3 * (y2 - y1) - 3 * y1)
+  }
+
+  /// `X(s) = ((ax·s + bx)·s + cx)·s`.
+  @inlinable
+  public func sampleX(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
+
+  /// `Y(s) = ((ay·s + by)·s + cy)·s`.
+  @inlinable
+  public func sampleY(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
+
+  /// `X'(s) = (3·ax·s + 2·bx)·s + cx`.
+  @inlinable
+  public func derivativeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
+}
+
+/// Per-curve lookup tables for a vectorised first guess of the bezier solve: for each curve,
+/// ``segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`, in `Float`, computed once
+/// in `Double` by bisection (so `X(s(x)) = x` to ~1e-16 before rounding).
+///
+/// The guess `s ≈ lerp(table[i], table[i + 1], frac)` is within about 1e-3 of the root for the
+/// smooth parts of the four curves (worse next to `x = 1` for `easeIn`, where `X'(1) = 0`); the
+/// Newton steps that follow do the rest. This is the "per-curve lookup table" the workload allows to
+/// precompute (WebKit's `UnitBezier` samples `X(i/10)` instead; a uniform grid in `x` avoids the
+/// search).
+public struct StackCurveTables: Sendable {
+  /// Number of intervals per curve (64); each curve has `segments + 1` entries.
+  public static let segments = 64
+  /// The inverse samples, curve after curve: `inverse[curve·(segments + 1) + i] ≈ s(i/segments)`.
+  public let inverse: [Float]
+
+  /// Builds the tables for `curves`.
+  public init(curves: [StackCurve]) {
+    let n = Self.segments
+    var table = [Float]()
+    table.reserveCapacity(curves.count * (n + 1))
+    for curve in curves {
+      for i in 0...n {
+        table.append(Float(stackSolveCurveX(curve, Double(i) / Double(n))))
+      }
+    }
+    inverse = table
+  }
+}
+
+/// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
+struct SplitMix64 {
+  var state: UInt64
+
+  /// The next 64 random bits.
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// The next double in `[0, 1)`: the top 53 bits times 2⁻⁵³.
+  mutating func nextUnit() -> Double {
+    Double(next() >> 11) * 0x1.0p-53
+  }
+}

@@ -1,0 +1,16 @@
+// Support for the segue-bench executable only (never linked into the library): a counting malloc
+// interposer. The executable defines malloc, calloc, realloc, free, posix_memalign, aligned_alloc
+// and memalign; each forwards to glibc's __libc_* entry point and bumps a relaxed atomic counter.
+#ifndef SEGUE_BENCH_SUPPORT_H
+#define SEGUE_BENCH_SUPPORT_H
+
+#include <stdint.h>
+
+/// Number of allocation calls (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign)
+/// made by the process so far, or UINT64_MAX when counting is not available on this platform.
+uint64_t segue_allocation_count(void);
+
+/// 1 when the interposer is active (glibc), else 0.
+int segue_allocation_counting_available(void);
+
+#endif  // SEGUE_BENCH_SUPPORT_H

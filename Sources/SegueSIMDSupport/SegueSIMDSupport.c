@@ -1,0 +1,57 @@
+#include "SegueSIMDSupport.h"
+
+uint32_t segue_runtime_features(void) {
+  uint32_t f = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("sse4.2")) f |= SEGUE_FEATURE_SSE4_2;
+  if (__builtin_cpu_supports("avx")) f |= SEGUE_FEATURE_AVX;
+  if (__builtin_cpu_supports("avx2")) f |= SEGUE_FEATURE_AVX2;
+  if (__builtin_cpu_supports("fma")) f |= SEGUE_FEATURE_FMA;
+  if (__builtin_cpu_supports("avx512f")) f |= SEGUE_FEATURE_AVX512F;
+  if (__builtin_cpu_supports("avx512vl")) f |= SEGUE_FEATURE_AVX512VL;
+#elif defined(__aarch64__)
+  f |= SEGUE_FEATURE_NEON;
+#endif
+  return f;
+}
+
+static void segue_gather_pairs_portable(const float *table, const float *index, float *lo,
+                                        float *hi) {
+  for (int i = 0; i < 16; i++) {
+    int b = (int)index[i];
+    lo[i] = table[b];
+    hi[i] = table[b + 1];
+  }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+
+__attribute__((target("avx512f"))) static void segue_gather_pairs_avx512(const float *table,
+                                                                         const float *index,
+                                                                         float *lo, float *hi) {
+  __m512i b = _mm512_cvttps_epi32(_mm512_loadu_ps(index));
+  _mm512_storeu_ps(lo, _mm512_i32gather_ps(b, table, 4));
+  _mm512_storeu_ps(hi, _mm512_i32gather_ps(b, table + 1, 4));
+}
+#endif
+
+typedef void (*segue_gather_fn)(const float *, const float *, float *, float *);
+
+static segue_gather_fn segue_choose_gather(void) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+  if (segue_runtime_features() & SEGUE_FEATURE_AVX512F) return segue_gather_pairs_avx512;
+#endif
+  return segue_gather_pairs_portable;
+}
+
+void segue_gather_pairs_f32x16(const float *table, const float *index, float *lo, float *hi) {
+  static segue_gather_fn chosen = 0;
+  segue_gather_fn fn = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+  if (fn == 0) {
+    fn = segue_choose_gather();
+    __atomic_store_n(&chosen, fn, __ATOMIC_RELAXED);
+  }
+  fn(table, index, lo, hi);
+}
