@@ -46,6 +46,46 @@ struct AnimationTests {
     }
   }
 
+  /// `KeyframeValues` reports the kind of its track and evaluates it: two keys a → b, linear, at
+  /// u = ¼ give a + (b − a)/4, channel by channel (transforms by decomposition: I → T(8, 0, 0) is
+  /// T(2, 0, 0)).
+  @Test func keyframeValuesKindsAndValues() throws {
+    let cases: [(KeyframeValues, AnimationValue.Kind, AnimationValue)] = [
+      (.numbers(try KeyframeTrack(values: [0.0, 8])), .number, .number(2)),
+      (
+        .points(try KeyframeTrack(values: [Point.zero, Point(x: 8, y: -4)])), .point,
+        .point(Point(x: 2, y: -1))
+      ),
+      (
+        .sizes(try KeyframeTrack(values: [Size.zero, Size(width: 4, height: 8)])), .size,
+        .size(Size(width: 1, height: 2))
+      ),
+      (
+        .rects(try KeyframeTrack(values: [Rect.zero, Rect(x: 4, y: 8, width: 12, height: 16)])),
+        .rect, .rect(Rect(x: 1, y: 2, width: 3, height: 4))
+      ),
+      (
+        .transforms(try KeyframeTrack(values: [Transform3D.identity, .makeTranslation(8, 0, 0)])),
+        .transform, .transform(.makeTranslation(2, 0, 0))
+      ),
+      (
+        .colors(try KeyframeTrack(values: [Color.clear, .white])), .color,
+        .color(try Color(red: 0.25, green: 0.25, blue: 0.25, alpha: 0.25))
+      ),
+    ]
+    for (values, kind, quarter) in cases {
+      #expect(values.kind == kind)
+      let value = values.value(at: 0.25)
+      if case .transform(let m) = value, case .transform(let e) = quarter {
+        // The 2D path lerps the angle 2π → 2π (CSS turns a 0 angle into 360°), which leaves a
+        // rounding residue of sin 2π ≈ −2.4e-16 in m12, m21.
+        #expect(zip(m.fields, e.fields).allSatisfy { abs($0 - $1) < 1e-15 })
+      } else {
+        #expect(value == quarter, "\(kind)")
+      }
+    }
+  }
+
   /// Duration 0 is rejected (an animation here must last; CA's 0 → 0.25 s default is
   /// `MediaTiming.resolvedForAnimation`, applied by the caller).
   @Test func rejectsZeroDuration() {
