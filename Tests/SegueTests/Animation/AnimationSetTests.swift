@@ -139,15 +139,16 @@ struct AnimationSetTests {
     #expect(p[id: "b"]!.opacity == 0.5)
   }
 
-  /// `endTime` is the latest `beginTime + activeDuration / |speed|`: [0.5, 1.5) ends at 1.5; a
-  /// 2 s animation at speed −2 beginning at 1 ends at 2; repeating 3 times × 1 s from 0 ends at 3;
-  /// an infinite repeat and a frozen (speed 0) animation are ignored.
+  /// `endTime` is the latest end of an active interval (forward speed, no time offset):
+  /// [0.5, 1.5) ends at 1.5; a 2 s animation at speed 2 beginning at 1 ends at 2 (its local time
+  /// (t − 1)·2 reaches 2 at t = 2); repeating 3 times × 1 s from 0 ends at 3; an infinite repeat
+  /// and a frozen (speed 0) animation are ignored.
   @Test func endTime() throws {
     var set = AnimationSet()
     set.add(try Self.opacity(0, 1, begin: 0.5), to: "a")
     #expect(set.endTime == 1.5)
 
-    var fast = MediaTiming(beginTime: 1, duration: 2, speed: -2)
+    var fast = MediaTiming(beginTime: 1, duration: 2, speed: 2)
     fast.fillMode = .both
     set.add(
       try Animation(
