@@ -23,7 +23,10 @@ public enum ModelChange: Hashable, Sendable {
       guard tree.index(of: id) != nil else {
         throw ValidationError(field: field, index: index, reason: .unknown(id))
       }
-      try value.validate(field: field)
+      // Name the change's index in the list, not the value's channel.
+      do { try value.validate(field: field) } catch {
+        throw ValidationError(field: field, index: index, reason: error.reason)
+      }
       guard value.kind == property.valueKind else {
         throw ValidationError(
           field: field, index: index,

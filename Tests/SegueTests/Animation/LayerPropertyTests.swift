@@ -1,0 +1,256 @@
+import Segue
+import Testing
+
+/// `LayerProperty`: key-path parsing, value kinds, reading and writing every property of a layer,
+/// scalar transform components (a `transform.rotation.z` spin), and kind mismatches.
+@Suite("LayerProperty")
+struct LayerPropertyTests {
+  /// Every key path this library animates, with its case and kind.
+  static let table: [(String, LayerProperty, AnimationValue.Kind)] = [
+    ("opacity", .opacity, .number),
+    ("position", .position, .point),
+    ("position.x", .positionX, .number),
+    ("position.y", .positionY, .number),
+    ("zPosition", .zPosition, .number),
+    ("bounds", .bounds, .rect),
+    ("bounds.size", .boundsSize, .size),
+    ("anchorPoint", .anchorPoint, .point),
+    ("transform", .transform, .transform),
+    ("sublayerTransform", .sublayerTransform, .transform),
+    ("backgroundColor", .backgroundColor, .color),
+    ("transform.rotation.x", .transformComponent(.rotationX), .number),
+    ("transform.rotation.y", .transformComponent(.rotationY), .number),
+    ("transform.rotation.z", .transformComponent(.rotationZ), .number),
+    ("transform.rotation", .transformComponent(.rotation), .number),
+    ("transform.scale.x", .transformComponent(.scaleX), .number),
+    ("transform.scale.y", .transformComponent(.scaleY), .number),
+    ("transform.scale.z", .transformComponent(.scaleZ), .number),
+    ("transform.scale", .transformComponent(.scale), .number),
+    ("transform.translation.x", .transformComponent(.translationX), .number),
+    ("transform.translation.y", .transformComponent(.translationY), .number),
+    ("transform.translation.z", .transformComponent(.translationZ), .number),
+  ]
+
+  static let r2 = 0.5.squareRoot()
+
+  /// A layer whose every property differs from the defaults.
+  static func sample() throws -> Layer {
+    Layer(
+      id: "a", bounds: Rect(x: 1, y: 2, width: 30, height: 40), position: Point(x: 5, y: 6),
+      anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7, transform: .makeTranslation(8, 9, 10),
+      sublayerTransform: .makePerspective(distance: 500), opacity: 0.5,
+      backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))
+  }
+
+  /// Each name parses to its case, prints back the same name and holds the listed kind.
+  @Test func parsesEveryKeyPath() throws {
+    for (name, property, kind) in Self.table {
+      #expect(try LayerProperty(keyPath: name) == property)
+      #expect(property.keyPath == name)
+      #expect(property.description == name)
+      #expect(property.valueKind == kind, "\(name)")
+    }
+  }
+
+  /// An unknown key path is rejected on field "keyPath".
+  @Test func rejectsUnknownKeyPath() {
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("cornerRadius"))) {
+      try LayerProperty(keyPath: "cornerRadius")
+    }
+  }
+
+  /// Key paths are case-sensitive, as in Core Animation.
+  @Test func rejectsWrongCase() {
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("Opacity"))) {
+      try LayerProperty(keyPath: "Opacity")
+    }
+  }
+
+  /// The empty string is not a key path.
+  @Test func rejectsEmptyKeyPath() {
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown(""))) {
+      try LayerProperty(keyPath: "")
+    }
+  }
+
+  /// The size-valued `transform.translation` is not a scalar property here.
+  @Test func rejectsSizeValuedTranslation() {
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("transform.translation"))) {
+      try LayerProperty(keyPath: "transform.translation")
+    }
+  }
+
+  /// Reading every property of ``sample()``, by hand from its fields. The transform component
+  /// reads of T(8, 9, 10): translations m41…m43, unit scales, zero rotations.
+  @Test func readsEveryProperty() throws {
+    let layer = try Self.sample()
+    let expected: [(LayerProperty, AnimationValue)] = [
+      (.opacity, .number(0.5)),
+      (.position, .point(Point(x: 5, y: 6))),
+      (.positionX, .number(5)),
+      (.positionY, .number(6)),
+      (.zPosition, .number(7)),
+      (.bounds, .rect(Rect(x: 1, y: 2, width: 30, height: 40))),
+      (.boundsSize, .size(Size(width: 30, height: 40))),
+      (.anchorPoint, .point(Point(x: 0.25, y: 0.75))),
+      (.transform, .transform(.makeTranslation(8, 9, 10))),
+      (.sublayerTransform, .transform(.makePerspective(distance: 500))),
+      (.backgroundColor, .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))),
+      (.transformComponent(.translationX), .number(8)),
+      (.transformComponent(.translationY), .number(9)),
+      (.transformComponent(.translationZ), .number(10)),
+      (.transformComponent(.scale), .number(1)),
+      (.transformComponent(.scaleX), .number(1)),
+      (.transformComponent(.rotationZ), .number(0)),
+    ]
+    for (property, value) in expected {
+      #expect(property.value(in: layer) == value, "\(property)")
+    }
+  }
+
+  /// Writing every whole property replaces exactly that field; sub-paths change one component.
+  @Test func writesEveryProperty() throws {
+    let base = try Self.sample()
+    func written(_ property: LayerProperty, _ value: AnimationValue) throws -> Layer {
+      var layer = base
+      try property.set(value, in: &layer)
+      return layer
+    }
+    var expected = base
+    expected.opacity = 0.25
+    #expect(try written(.opacity, .number(0.25)) == expected)
+
+    expected = base
+    expected.position = Point(x: -1, y: -2)
+    #expect(try written(.position, .point(Point(x: -1, y: -2))) == expected)
+
+    expected = base
+    expected.position = Point(x: 50, y: 6)
+    #expect(try written(.positionX, .number(50)) == expected)
+
+    expected = base
+    expected.position = Point(x: 5, y: 60)
+    #expect(try written(.positionY, .number(60)) == expected)
+
+    expected = base
+    expected.zPosition = -3
+    #expect(try written(.zPosition, .number(-3)) == expected)
+
+    expected = base
+    expected.bounds = Rect(x: 0, y: 0, width: 10, height: 20)
+    #expect(try written(.bounds, .rect(Rect(x: 0, y: 0, width: 10, height: 20))) == expected)
+
+    expected = base
+    expected.bounds = Rect(x: 1, y: 2, width: 11, height: 22)
+    #expect(try written(.boundsSize, .size(Size(width: 11, height: 22))) == expected)
+
+    expected = base
+    expected.anchorPoint = Point(x: 0, y: 1)
+    #expect(try written(.anchorPoint, .point(Point(x: 0, y: 1))) == expected)
+
+    expected = base
+    expected.transform = .makeScale(2, 3, 4)
+    #expect(try written(.transform, .transform(.makeScale(2, 3, 4))) == expected)
+
+    expected = base
+    expected.sublayerTransform = .makeScale(2, 3, 4)
+    #expect(try written(.sublayerTransform, .transform(.makeScale(2, 3, 4))) == expected)
+
+    expected = base
+    expected.backgroundColor = .black
+    #expect(try written(.backgroundColor, .color(.black)) == expected)
+
+    // T(8, 9, 10) with m41 replaced: T(-4, 9, 10).
+    expected = base
+    expected.transform = .makeTranslation(-4, 9, 10)
+    #expect(try written(.transformComponent(.translationX), .number(-4)) == expected)
+
+    // T(8, 9, 10) with uniform scale 2: S(2, 2, 2) then the same translation, so
+    // m11 = m22 = m33 = 2 and m41…m43 = 8, 9, 10.
+    let scaled = try written(.transformComponent(.scale), .number(2)).transform
+    let scaledExpected: [Double] = [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 8, 9, 10, 1]
+    for (a, b) in zip(scaled.fields, scaledExpected) { #expect(abs(a - b) < 1e-12) }
+  }
+
+  /// `transform.rotation.z` = π/2 written into the identity gives Rz(π/2):
+  /// m11 = cos = 0, m12 = sin = 1, m21 = −1, m22 = 0.
+  @Test func writesRotationZ() throws {
+    var layer = Layer(id: "a")
+    try LayerProperty.transformComponent(.rotationZ).set(.number(.pi / 2), in: &layer)
+    let expected: [Double] = [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    for (a, b) in zip(layer.transform.fields, expected) { #expect(abs(a - b) < 1e-15) }
+    let read = LayerProperty.transformComponent(.rotationZ).value(in: layer)
+    guard case .number(let angle) = read else {
+      Issue.record("expected a number, got \(read)")
+      return
+    }
+    #expect(abs(angle - .pi / 2) < 1e-15)
+  }
+
+  /// A scalar animation of `transform.rotation.z` from 0 to 2π spins: at a quarter of the way
+  /// (linear pacing) the angle is π/2 and the presented transform is Rz(π/2) — unlike a
+  /// `transform` animation identity → Rz(2π), whose ends decompose to the same rotation and which
+  /// therefore never moves. At 3/8 the angle 3π/4 gives m11 = −√½, m12 = √½.
+  @Test func rotationZSpins() throws {
+    let spin = try Animation.basic(
+      .transformComponent(.rotationZ), from: .number(0), to: .number(2 * .pi), duration: 1)
+    var tree = LayerTree()
+    try tree.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
+    let set = AnimationSet([.init(layerID: "a", animation: spin)])
+
+    let quarter = set.presentation(of: tree, at: 0.25)[id: "a"]!.transform
+    let rz90: [Double] = [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    for (a, b) in zip(quarter.fields, rz90) { #expect(abs(a - b) < 1e-15) }
+
+    let threeEighths = set.presentation(of: tree, at: 0.375)[id: "a"]!.transform
+    let rz135: [Double] = [
+      -Self.r2, Self.r2, 0, 0, -Self.r2, -Self.r2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+    ]
+    for (a, b) in zip(threeEighths.fields, rz135) { #expect(abs(a - b) < 1e-15) }
+
+    // The whole-matrix animation identity → Rz(2π) does not move at all in between.
+    let whole = try Animation.basic(
+      .transform, from: .transform(.identity), to: .transform(.makeRotation(2 * .pi, 0, 0, 1)),
+      duration: 1)
+    let still = AnimationSet([.init(layerID: "a", animation: whole)])
+      .presentation(of: tree, at: 0.25)[id: "a"]!.transform
+    for (a, b) in zip(still.fields, Transform3D.identity.fields) { #expect(abs(a - b) < 1e-12) }
+  }
+
+  /// A value of the wrong kind is rejected on field "keyPath" and the layer is unchanged.
+  @Test func rejectsKindMismatch() throws {
+    var layer = try Self.sample()
+    let before = layer
+    #expect(
+      throws: ValidationError(
+        field: "keyPath", reason: .invalidState("opacity holds a number, not a point"))
+    ) {
+      try LayerProperty.opacity.set(.point(Point(x: 1, y: 1)), in: &layer)
+    }
+    #expect(layer == before)
+  }
+
+  /// Every property rejects a value of every other kind.
+  @Test func rejectsEveryOtherKind() throws {
+    let byKind: [AnimationValue.Kind: AnimationValue] = [
+      .number: .number(1), .point: .point(.zero), .size: .size(.zero), .rect: .rect(.zero),
+      .transform: .transform(.identity), .color: .color(.black),
+    ]
+    for (_, property, kind) in Self.table {
+      for (other, value) in byKind where other != kind {
+        var layer = try Self.sample()
+        #expect(throws: ValidationError.self, "\(property) ← \(other)") {
+          try property.set(value, in: &layer)
+        }
+      }
+    }
+  }
+
+  /// A non-finite scalar written into a transform component is rejected on that key path.
+  @Test func rejectsNaNTransformComponent() throws {
+    var layer = try Self.sample()
+    #expect(throws: ValidationError(field: "transform.rotation.z", reason: .notFinite)) {
+      try LayerProperty.transformComponent(.rotationZ).set(.number(.nan), in: &layer)
+    }
+  }
+}
