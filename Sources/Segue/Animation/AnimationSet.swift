@@ -3,7 +3,8 @@
 ///
 /// `presentation(of:at:)` starts from the model values and writes each animation's presented
 /// value over them in the order they were added, so a later animation of the same property wins,
-/// as a later entry in a layer's animation list does in Core Animation. Animations of layers that
+/// as a later entry in a layer's animation list does in Core Animation; only a backwards fill
+/// (the `before` phase) never covers an earlier animation of that property that already shows. Animations of layers that
 /// are not in the tree at that time are skipped (a transition may remove a layer mid-way);
 /// ``validate(against:)`` checks every layer id once up front.
 public struct AnimationSet: Sendable {
@@ -70,13 +71,26 @@ public struct AnimationSet: Sendable {
   /// value written over the animated property.
   public func presentation(of model: LayerTree, at t: Double) -> LayerTree {
     var tree = model
+    var written = Set<Written>()
     for (entry, animation) in zip(entries, compiled) {
       guard let index = tree.index(of: entry.layerID),
-        let value = animation.value(atParentTime: t)
+        let (value, phase) = animation.presented(atParentTime: t)
       else { continue }
+      // A backwards fill does not cover an earlier animation of the same property that is
+      // already showing: chained UIView animations (x 0 → 100 over [0, 0.5), then 100 → 200
+      // from 0.5) show each curve in its own interval, as UIKit's additive animations do.
+      let key = Written(layer: index, keyPath: entry.animation.property.keyPath)
+      if phase == .before, written.contains(key) { continue }
+      written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
       try? entry.animation.property.set(value, in: &tree.storage[index])
     }
     return tree
   }
+}
+
+/// A (layer, key path) pair an animation has written in one presentation.
+private struct Written: Hashable {
+  var layer: Int
+  var keyPath: String
 }

@@ -30,9 +30,17 @@ public struct CompiledAnimation: Sendable {
   /// `beginTime`), or `nil` where the animation has no effect (before or after its active
   /// interval with fill mode `removed`, or the matching side without `backwards`/`forwards`).
   public func value(atParentTime t: Double) -> AnimationValue? {
+    presented(atParentTime: t)?.value
+  }
+
+  /// The presented value at parent time `t` and the phase it comes from (a backwards fill shows
+  /// the start value in the `before` phase), or `nil` where the animation has no effect.
+  public func presented(atParentTime t: Double) -> (
+    value: AnimationValue, phase: MediaTiming.Phase
+  )? {
     guard let state = animation.timing.iterationProgress(atParent: t) else { return nil }
     let eased = animation.timingFunction?.transform(state.progress) ?? state.progress
-    return value(atEased: eased)
+    return (value(atEased: eased), state.phase)
   }
 
   /// The value at eased progress `e` (the output of the timing function; 0 at the start, 1 at the

@@ -179,3 +179,37 @@ struct AnimationSetTests {
     #expect(set.endTime == 3)
   }
 }
+
+/// Chained animations of one property: x 0 → 100 over [0, 0.5), then 100 → 200 over [0.5, 1),
+/// both linear and filling backwards (as `SceneBuilder.animate` adds them). Each shows its own
+/// curve in its interval: at 0.25 the first gives 0 + 100·0.5 = 50 (the second's backwards fill
+/// must not cover it), at 0.75 the second gives 100 + 100·0.5 = 150.
+@Suite("AnimationSet chaining")
+struct AnimationSetChainingTests {
+  @Test func chainedAnimationsShowEachCurveInItsInterval() throws {
+    var tree = LayerTree()
+    try tree.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
+    var set = AnimationSet()
+    set.add(
+      try .basic(
+        .positionX, from: .number(0), to: .number(100), duration: 0.5, fillMode: .backwards),
+      to: "a")
+    set.add(
+      try .basic(
+        .positionX, from: .number(100), to: .number(200), beginTime: 0.5, duration: 0.5,
+        fillMode: .backwards), to: "a")
+    #expect(set.presentation(of: tree, at: 0.25)[id: "a"]?.position.x == 50)
+    #expect(set.presentation(of: tree, at: 0.75)[id: "a"]?.position.x == 150)
+    // Before the first begins (it starts at 0, so use a delayed copy): the first's fill shows.
+    var delayed = AnimationSet()
+    delayed.add(
+      try .basic(
+        .positionX, from: .number(0), to: .number(100), beginTime: 0.2, duration: 0.3,
+        fillMode: .backwards), to: "a")
+    delayed.add(
+      try .basic(
+        .positionX, from: .number(100), to: .number(200), beginTime: 0.5, duration: 0.5,
+        fillMode: .backwards), to: "a")
+    #expect(delayed.presentation(of: tree, at: 0.1)[id: "a"]?.position.x == 0)
+  }
+}
