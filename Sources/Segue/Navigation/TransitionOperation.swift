@@ -13,4 +13,14 @@ public enum TransitionOperation: String, Hashable, Sendable, CaseIterable {
   case dismiss
   /// A tab bar controller switches tabs.
   case tabSwitch = "tab-switch"
+
+  /// Parses an operation name (`push`, `pop`, `present`, `dismiss`, `tab-switch`).
+  ///
+  /// - Throws: ``ValidationError/Reason/unknown(_:)`` on field `"operation"`.
+  public init(name: String) throws(ValidationError) {
+    guard let operation = TransitionOperation(rawValue: name) else {
+      throw ValidationError(field: "operation", reason: .unknown(name))
+    }
+    self = operation
+  }
 }
