@@ -46,14 +46,18 @@ public struct AnimationSet: Sendable {
     compiled += other.compiled
   }
 
-  /// The latest end of an active interval over all animations, in parent seconds
-  /// (`beginTime + activeDuration / |speed|`); 0 when empty or when a duration is infinite.
+  /// The latest parent time at which an animation's active interval ends, in seconds; 0 when
+  /// empty.
+  ///
+  /// With speed `s > 0` the local time `(t − beginTime)·s + timeOffset` reaches the active
+  /// duration `D` at `t = beginTime + (D − timeOffset)/s`. Animations that never end in parent
+  /// time (an infinite duration, speed ≤ 0, which runs backwards or stands still) are skipped.
   public var endTime: Double {
     var end = 0.0
     for entry in entries {
       let t = entry.animation.timing
-      guard t.speed != 0 else { continue }
-      let finish = t.beginTime + t.activeDuration / abs(t.speed)
+      guard t.speed > 0 else { continue }
+      let finish = t.beginTime + (t.activeDuration - t.timeOffset) / t.speed
       if finish.isFinite { end = max(end, finish) }
     }
     return end

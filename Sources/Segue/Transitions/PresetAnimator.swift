@@ -179,6 +179,9 @@ public struct PresetAnimator: TransitionAnimator {
     let scene = parameters.hero
     let (w, h) = (context.containerSize.width, context.containerSize.height)
     let (from, to) = (context.fromID, context.toID)
+    guard scene.listTop < h else {
+      throw ValidationError(field: "listTop", reason: .outOfRange(lower: 0, upper: h))
+    }
     let tableHeight = h - scene.listTop
     let tableY = { (y: Double) in AnimationValue.number(y + tableHeight / 2) }
     let cell = scene.cellFrame(width: w)

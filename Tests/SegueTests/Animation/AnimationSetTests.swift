@@ -139,6 +139,25 @@ struct AnimationSetTests {
     #expect(p[id: "b"]!.opacity == 0.5)
   }
 
+  /// With a time offset the local clock starts ahead: a 2 s animation beginning at 1 with
+  /// timeOffset 0.5 reaches its end when (t − 1) + 0.5 = 2, at t = 2.5 (by hand). Running
+  /// backwards (speed −1) it never ends in parent time and is skipped.
+  @Test func endTimeWithOffsetAndReverseSpeed() throws {
+    var set = AnimationSet()
+    let offset = MediaTiming(beginTime: 1, duration: 2, timeOffset: 0.5)
+    set.add(
+      try Animation(
+        property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: offset),
+      to: "a")
+    #expect(set.endTime == 2.5)
+    let backwards = MediaTiming(beginTime: 1, duration: 5, speed: -1)
+    set.add(
+      try Animation(
+        property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: backwards),
+      to: "a")
+    #expect(set.endTime == 2.5)
+  }
+
   /// `endTime` is the latest end of an active interval (forward speed, no time offset):
   /// [0.5, 1.5) ends at 1.5; a 2 s animation at speed 2 beginning at 1 ends at 2 (its local time
   /// (t − 1)·2 reaches 2 at t = 2); repeating 3 times × 1 s from 0 ends at 3; an infinite repeat

@@ -59,5 +59,11 @@ struct PresetNamesTests {
     #expect(throws: ValidationError(field: "caDuration", reason: .notPositive)) {
       try animator.animateTransition(using: context)
     }
+    // The hero list's table must have a positive height: listTop < H (844).
+    let hero = PresetAnimator(.hero, parameters: PresetParameters(hero: HeroScene(listTop: 844)))
+    let heroContext = try PresetAnimator(.hero).defaultContext(operation: .push)
+    #expect(throws: ValidationError(field: "listTop", reason: .outOfRange(lower: 0, upper: 844))) {
+      try hero.animateTransition(using: heroContext)
+    }
   }
 }
