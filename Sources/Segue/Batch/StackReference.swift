@@ -20,28 +20,9 @@ public struct StackLayerValues: Hashable, Sendable {
   public var checksumTerm: Double { values.reduce(0, +) }
 }
 
-/// Solves `X(s) = x` for `s ∈ [0, 1]` on a monotone timing curve by bisection, to an interval
-/// narrower than 1e-15 (about 50 halvings); returns `s`.
-///
-/// This is the reference solver of the `stack` workload, kept in this one function so that it can
-/// be swapped for the library's general cubic-bezier solver. For `x ≤ 0` it returns 0 and for
-/// `x ≥ 1` it returns 1 (exactly the end points, since `X(0) = 0` and `X(1) = 1`).
-/// Precondition: `x1, x2 ∈ [0, 1]` (then `X` is non-decreasing on `[0, 1]`).
-func stackSolveCurveX(_ curve: StackCurve, _ x: Double) -> Double {
-  if x <= 0 { return 0 }
-  if x >= 1 { return 1 }
-  var lo = 0.0
-  var hi = 1.0
-  while hi - lo > 1e-15 {
-    let mid = 0.5 * (lo + hi)
-    if curve.sampleX(mid) < x { lo = mid } else { hi = mid }
-  }
-  return 0.5 * (lo + hi)
-}
-
 extension StackBatch {
   /// Evaluates layer `j` at global time `time` (seconds) in `Double`, straight from the workload's
-  /// §4: progress clamp, bisection solve of the timing curve (``stackSolveCurveX``), segment by
+  /// §4: progress clamp, the library's bezier solve (``CubicBezier/parameter(forX:)``, |X(s) − x| ≤ 1e-7 guaranteed), segment by
   /// comparison with ``keyTimes``, Catmull–Rom by key index with duplicated end points, and the
   /// transform as a product of elementary ``Transform3D`` matrices (not the closed form).
   ///
@@ -51,7 +32,7 @@ extension StackBatch {
     precondition(j >= 0 && j < count, "layer index out of range")
     let x = min(max((time - startDouble[j]) / durationDouble[j], 0), 1)
     let curve = Self.curves[Int(curveIndex[j])]
-    let y = curve.sampleY(stackSolveCurveX(curve, x))
+    let y = curve.sampleY(curve.parameter(forX: x))
     let kt = Self.keyTimes
     var i = 0
     if y >= kt[1] { i = 1 }

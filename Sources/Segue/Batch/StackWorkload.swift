@@ -40,11 +40,8 @@ public struct StackBatch: Sendable {
 
   /// The four timing curves, indexed by ``curveIndex``: `easeIn`, `easeOut`, `easeInEaseOut`,
   /// `default` (Core Animation's `CAMediaTimingFunctionName` control points).
-  public static let curves: [StackCurve] = [
-    StackCurve(x1: 0.42, y1: 0, x2: 1, y2: 1),
-    StackCurve(x1: 0, y1: 0, x2: 0.58, y2: 1),
-    StackCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1),
-    StackCurve(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1),
+  public static let curves: [CubicBezier] = [
+    .easeIn, .easeOut, .easeInEaseOut, .systemDefault,
   ]
 
   /// Number of layers `N`.
@@ -123,63 +120,6 @@ public struct StackBatch: Sendable {
   }
 }
 
-/// A cubic-bezier timing curve from `(0, 0)` to `(1, 1)` with inner control points `(x1, y1)` and
-/// `(x2, y2)` (`CAMediaTimingFunction(controlPoints:)`), with WebKit `UnitBezier`'s polynomial
-/// coefficients precomputed.
-///
-/// `cx = 3·x1`, `bx = 3·(x2 − x1) − cx`, `ax = 1 − cx − bx` (the same for y), and
-/// `X(s) = ((ax·s + bx)·s + cx)·s`, `Y(s) = ((ay·s + by)·s + cy)·s` for the curve parameter
-/// `s ∈ [0, 1]`.
-public struct StackCurve: Hashable, Sendable {
-  /// First control point, x (unitless, in `[0, 1]`).
-  public let x1: Double
-  /// First control point, y (unitless).
-  public let y1: Double
-  /// Second control point, x (unitless, in `[0, 1]`).
-  public let x2: Double
-  /// Second control point, y (unitless).
-  public let y2: Double
-  /// Cubic coefficient of `X(s)`.
-  public let ax: Double
-  /// Quadratic coefficient of `X(s)`.
-  public let bx: Double
-  /// Linear coefficient of `X(s)`.
-  public let cx: Double
-  /// Cubic coefficient of `Y(s)`.
-  public let ay: Double
-  /// Quadratic coefficient of `Y(s)`.
-  public let by: Double
-  /// Linear coefficient of `Y(s)`.
-  public let cy: Double
-
-  /// Creates the curve and its coefficients. The stack workload only uses its four fixed curves,
-  /// so the control points are not validated here.
-  public init(x1: Double, y1: Double, x2: Double, y2: Double) {
-    self.x1 = x1
-    self.y1 = y1
-    self.x2 = x2
-    self.y2 = y2
-    cx = 3 * x1
-    bx = 3 * (x2 - x1) - 3 * x1
-    ax = 1 - 3 * x1 - (3 * (x2 - x1) - 3 * x1)
-    cy = 3 * y1
-    by = 3 * (y2 - y1) - 3 * y1
-    ay = 1 - 3 * y1 - (3 * (y2 - y1) - 3 * y1)
-  }
-
-  /// `X(s) = ((ax·s + bx)·s + cx)·s`.
-  @inlinable
-  public func sampleX(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
-
-  /// `Y(s) = ((ay·s + by)·s + cy)·s`.
-  @inlinable
-  public func sampleY(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
-
-  /// `X'(s) = (3·ax·s + 2·bx)·s + cx`.
-  @inlinable
-  public func derivativeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
-}
-
 /// Per-curve lookup tables for a vectorised first guess of the bezier solve: for each curve,
 /// ``segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`, in `Float`, computed once
 /// in `Double` by bisection (so `X(s(x)) = x` to ~1e-16 before rounding).
@@ -196,13 +136,13 @@ public struct StackCurveTables: Sendable {
   public let inverse: [Float]
 
   /// Builds the tables for `curves`.
-  public init(curves: [StackCurve]) {
+  public init(curves: [CubicBezier]) {
     let n = Self.segments
     var table = [Float]()
     table.reserveCapacity(curves.count * (n + 1))
     for curve in curves {
       for i in 0...n {
-        table.append(Float(stackSolveCurveX(curve, Double(i) / Double(n))))
+        table.append(Float(curve.parameter(forX: Double(i) / Double(n))))
       }
     }
     inverse = table

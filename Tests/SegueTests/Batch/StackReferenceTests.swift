@@ -138,11 +138,11 @@ struct StackReferenceTests {
   /// The reference solver: `|X(s) − x| ≤ 1e-12` for x in [0, 1] on the four curves, and the end
   /// points exactly (X(0) = 0, X(1) = 1).
   @Test func referenceSolverResidual() async {
-    #expect(stackSolveCurveX(StackBatch.curves[0], 0) == 0)
-    #expect(stackSolveCurveX(StackBatch.curves[0], 1) == 1)
+    #expect(StackBatch.curves[0].parameter(forX: 0) == 0)
+    #expect(StackBatch.curves[0].parameter(forX: 1) == 1)
     await propertyCheck(count: 200, input: Gen.double(in: 0...1), Gen.int(in: 0...3)) { x, c in
       let curve = StackBatch.curves[c]
-      let s = stackSolveCurveX(curve, x)
+      let s = curve.parameter(forX: x)
       #expect(s >= 0 && s <= 1)
       #expect(abs(curve.sampleX(s) - x) <= 1e-12)
     }
