@@ -28,6 +28,7 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
 
   /// The kinds of ``AnimationValue``; each ``LayerProperty`` holds exactly one kind.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// ``AnimationValue/number(_:)``, and so on for each case of the same name.
     case number, point, size, rect, transform, color
   }
 

@@ -3,6 +3,7 @@ import SegueSIMDSupport
 /// The SIMD features relevant to the batch kernel: what the running CPU supports and what the
 /// Swift code of this module was compiled to use.
 public struct CPUFeatures: OptionSet, Hashable, Sendable, CustomStringConvertible {
+  /// The feature bits (the `SEGUE_FEATURE_*` values of the C shim).
   public let rawValue: UInt32
   /// Creates a set from its bits (the `SEGUE_FEATURE_*` values of the C shim).
   public init(rawValue: UInt32) { self.rawValue = rawValue }
