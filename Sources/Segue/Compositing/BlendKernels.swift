@@ -10,9 +10,9 @@
 ///     ⟦t / 255⟧ = (t + 128 + ((t + 128) >> 8)) >> 8      for 0 ≤ t ≤ 65025
 ///
 /// which is exact on that whole range (checked exhaustively in the tests) and needs only adds
-/// and shifts. The alpha of each pixel is copied to its lanes by viewing the vector as
-/// `SIMD4<UInt32>` (one pixel's `(G, A)` per 32-bit lane, alpha in the top half on little-endian
-/// targets) and shifting. Results saturate at 255 and are re-interleaved. No conversion
+/// and shifts. The alpha of each pixel is copied to the low byte of both of its 16-bit lanes by
+/// viewing the vector as `SIMD4<UInt32>` (one pixel per 32-bit lane, alpha in the top byte on
+/// little-endian targets) and shifting. The final add saturates at 255 byte-wise. No conversion
 /// initialisers are used: Swift's generic `SIMD` widening and narrowing initialisers compile to
 /// out-of-line scalar loops, which made a first version ten times slower.
 ///
@@ -119,8 +119,8 @@ public enum BlendKernels {
   /// Each 16-bit lane holds two bytes of a pixel. Products are formed on the even bytes
   /// `(R, B)` and on the odd bytes `(G, A)` separately, each zero-extended in its lane
   /// (`v & 0xFF`, `v >> 8`), so every product fits its lane; the odd results are put back with
-  /// `& 0xFF00` (the same as `>> 8` then `<< 8`). Each pixel's alpha is copied into both bytes
-  /// of its two lanes' low halves with 32-bit shifts (`((v & 0xFF000000) >> 8) | (v >> 24)`).
+  /// `& 0xFF00` (the same as `>> 8` then `<< 8`). Each pixel's alpha is copied into the low byte
+  /// of both of its 16-bit lanes with 32-bit shifts (`((v & 0xFF000000) >> 8) | (v >> 24)`).
   /// The final `s′ + x` is a byte-wise add that saturates at 255 (`sum < s′` detects the
   /// wrap; LLVM emits one `paddusb` / `uqadd`), which only acts on invalid premultiplied input.
   ///

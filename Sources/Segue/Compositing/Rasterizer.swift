@@ -69,23 +69,10 @@ public struct LayerSnapshot: Hashable, Sendable {
   }
 
   /// The premultiplied colour at layer coordinate `(u, v)` (assumed inside the bounds): the fill,
-  /// with the label composited "over" it where a font cell is set.
-  @inlinable
+  /// with the label composited "over" it where a font cell is set. (The rasteriser prepares the
+  /// snapshot once per layer instead of calling this per sample.)
   public func color(atX u: Double, y v: Double) -> SIMD4<Double> {
-    var c: SIMD4<Double>
-    switch fill {
-    case .solid(let color):
-      c = LayerSnapshot.premultiplied(color)
-    case .linearGradient(let top, let bottom):
-      let height = bounds.maxY - bounds.minY
-      let t = height > 0 ? Swift.min(Swift.max((v - bounds.minY) / height, 0), 1) : 0
-      c = (1 - t) * LayerSnapshot.premultiplied(top) + t * LayerSnapshot.premultiplied(bottom)
-    }
-    if let label, label.covers(u, v) {
-      let l = LayerSnapshot.premultiplied(label.color)
-      c = l + (1 - l[3]) * c
-    }
-    return c
+    SnapshotSampler(self).color(u, v)
   }
 
   /// `(r·a, g·a, b·a, a)`.
@@ -95,20 +82,64 @@ public struct LayerSnapshot: Hashable, Sendable {
   }
 }
 
-extension LayerSnapshot.Label {
-  /// Whether the font cell at layer point `(u, v)` is set.
-  @usableFromInline
-  func covers(_ u: Double, _ v: Double) -> Bool {
-    let cx = ((u - origin.x) / cellSize).rounded(.down)
-    let cy = ((v - origin.y) / cellSize).rounded(.down)
-    guard cx >= 0, cy >= 0, cy < 5, cx < Double(4 * text.unicodeScalars.count) else { return false }
-    let column = Int(cx) % 4
-    guard column < 3 else { return false }
-    let index = Int(cx) / 4
-    let scalar = text.unicodeScalars[
-      text.unicodeScalars.index(text.unicodeScalars.startIndex, offsetBy: index)]
-    let bits = BlockFont.glyph(scalar)
-    return (bits >> (14 - (3 * Int(cy) + column))) & 1 == 1
+/// A snapshot prepared for sampling: premultiplied colours and the label's glyph bits computed
+/// once per layer.
+struct SnapshotSampler {
+  let top: SIMD4<Double>
+  let bottom: SIMD4<Double>
+  let isGradient: Bool
+  let minY: Double
+  let height: Double
+  let glyphs: [UInt16]
+  let labelOrigin: Point
+  let cellSize: Double
+  let labelColor: SIMD4<Double>
+
+  init(_ snapshot: LayerSnapshot) {
+    switch snapshot.fill {
+    case .solid(let color):
+      top = LayerSnapshot.premultiplied(color)
+      bottom = top
+      isGradient = false
+    case .linearGradient(let t, let b):
+      top = LayerSnapshot.premultiplied(t)
+      bottom = LayerSnapshot.premultiplied(b)
+      isGradient = true
+    }
+    minY = snapshot.bounds.minY
+    height = snapshot.bounds.maxY - snapshot.bounds.minY
+    if let label = snapshot.label {
+      glyphs = label.text.unicodeScalars.map(BlockFont.glyph)
+      labelOrigin = label.origin
+      cellSize = label.cellSize
+      labelColor = LayerSnapshot.premultiplied(label.color)
+    } else {
+      glyphs = []
+      labelOrigin = .zero
+      cellSize = 1
+      labelColor = .zero
+    }
+  }
+
+  /// The fill at `v`, with the label "over" it where its font cell at `(u, v)` is set.
+  @inline(__always)
+  func color(_ u: Double, _ v: Double) -> SIMD4<Double> {
+    var c = top
+    if isGradient {
+      let t = height > 0 ? Swift.min(Swift.max((v - minY) / height, 0), 1) : 0
+      c = (1 - t) * top + t * bottom
+    }
+    if !glyphs.isEmpty {
+      let cx = ((u - labelOrigin.x) / cellSize).rounded(.down)
+      let cy = ((v - labelOrigin.y) / cellSize).rounded(.down)
+      if cx >= 0, cy >= 0, cy < 5, cx < Double(4 * glyphs.count) {
+        let column = Int(cx) % 4
+        if column < 3, (glyphs[Int(cx) / 4] >> (14 - (3 * Int(cy) + column))) & 1 == 1 {
+          c = labelColor + (1 - labelColor[3]) * c
+        }
+      }
+    }
+    return c
   }
 }
 
@@ -258,8 +289,8 @@ public enum Rasterizer {
     let y1 = clampIndex(box.maxY.rounded(.up) + 1, buffer.height)
     guard x0 < x1, y0 < y1 else { return }
 
-    let snapshot = layer.snapshot
-    let bounds = snapshot.bounds
+    let sampler = SnapshotSampler(layer.snapshot)
+    let bounds = layer.snapshot.bounds
     let (minX, maxX, minY, maxY) = (bounds.minX, bounds.maxX, bounds.minY, bounds.maxY)
     let n = samplesPerAxis
     let step = 1 / Double(n)
@@ -282,7 +313,7 @@ public enum Rasterizer {
             let u = uh / omega
             let v = vh / omega
             guard u >= minX && u < maxX && v >= minY && v < maxY else { continue }
-            sum += snapshot.color(atX: u, y: v)
+            sum += sampler.color(u, v)
             hits += 1
           }
         }
