@@ -1,0 +1,165 @@
+/// A tiny SVG 1.1 writer for curve plots and filmstrips: rectangles, polylines, polygons and
+/// text, in a y-down user space of `width × height` (the same orientation as UIKit).
+///
+/// Elements are drawn in the order they are added (later on top). Numbers are written with
+/// Swift's shortest round-trip `Double` formatting (`12`, `0.5`, `1e-05`, all valid SVG
+/// numbers); colours as `#rrggbb` plus an opacity attribute when alpha is below 1. Text is
+/// XML-escaped. Every coordinate is validated: NaN or infinity is an error, never written.
+public struct SVGDocument: Hashable, Sendable {
+  /// The width of the canvas, in user units (points).
+  public let width: Double
+  /// The height of the canvas, in user units (points).
+  public let height: Double
+  private var elements: [String] = []
+
+  /// Creates an empty canvas.
+  ///
+  /// - Throws: ``ValidationError/Reason/notPositive`` or ``ValidationError/Reason/notFinite``
+  ///   naming `width` or `height` unless it is finite and `> 0`.
+  public init(width: Double, height: Double) throws(ValidationError) {
+    try Validate.positive(width, "width")
+    try Validate.positive(height, "height")
+    self.width = width
+    self.height = height
+  }
+
+  /// Adds a rectangle filled with `fill` and optionally outlined with `stroke`.
+  ///
+  /// - Throws: ``ValidationError/Reason/notFinite`` naming `rect` (index 0…3: x, y, width,
+  ///   height) and errors naming `lineWidth` as ``polyline(_:stroke:lineWidth:)``.
+  public mutating func rect(
+    _ rect: Rect, fill: Color, stroke: Color? = nil, lineWidth: Double = 1
+  ) throws(ValidationError) {
+    let values = [rect.minX, rect.minY, rect.width, rect.height]
+    for (i, v) in values.enumerated() { try Validate.finite(v, "rect", index: i) }
+    try Validate.positive(lineWidth, "lineWidth")
+    elements.append(
+      "<rect x=\"\(SVGDocument.number(values[0]))\" y=\"\(SVGDocument.number(values[1]))\" "
+        + "width=\"\(SVGDocument.number(values[2]))\" height=\"\(SVGDocument.number(values[3]))\""
+        + SVGDocument.paint("fill", fill) + strokeAttributes(stroke, lineWidth) + "/>")
+  }
+
+  /// Adds an open polyline through `points`, stroked with `stroke` and not filled.
+  ///
+  /// - Throws: ``ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
+  ///   2 points, ``ValidationError/Reason/notFinite`` naming `points` with the index of a
+  ///   non-finite point, and ``ValidationError/Reason/notPositive`` or
+  ///   ``ValidationError/Reason/notFinite`` naming `lineWidth` unless it is finite and `> 0`.
+  public mutating func polyline(_ points: [Point], stroke: Color, lineWidth: Double = 1)
+    throws(ValidationError)
+  {
+    let list = try SVGDocument.pointList(points, minimum: 2)
+    try Validate.positive(lineWidth, "lineWidth")
+    elements.append(
+      "<polyline points=\"\(list)\" fill=\"none\"" + strokeAttributes(stroke, lineWidth)
+        + " stroke-linejoin=\"round\"/>")
+  }
+
+  /// Adds a closed polygon through `points`, filled with `fill` and optionally outlined.
+  ///
+  /// - Throws: ``ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
+  ///   3 points, and the other errors of ``polyline(_:stroke:lineWidth:)``.
+  public mutating func polygon(
+    _ points: [Point], fill: Color, stroke: Color? = nil, lineWidth: Double = 1
+  ) throws(ValidationError) {
+    let list = try SVGDocument.pointList(points, minimum: 3)
+    try Validate.positive(lineWidth, "lineWidth")
+    elements.append(
+      "<polygon points=\"\(list)\"" + SVGDocument.paint("fill", fill)
+        + strokeAttributes(stroke, lineWidth) + "/>")
+  }
+
+  /// Adds a line of text with its baseline starting at `position` (sans-serif, `fontSize` user
+  /// units). `<`, `>`, `&`, `"` and `'` are escaped.
+  ///
+  /// - Throws: ``ValidationError/Reason/notFinite`` naming `position` (index 0 or 1), and
+  ///   ``ValidationError/Reason/notPositive`` or ``ValidationError/Reason/notFinite`` naming
+  ///   `fontSize`.
+  public mutating func text(
+    _ string: String, at position: Point, fontSize: Double = 12, fill: Color = .black
+  ) throws(ValidationError) {
+    try Validate.finite(position.x, "position", index: 0)
+    try Validate.finite(position.y, "position", index: 1)
+    try Validate.positive(fontSize, "fontSize")
+    elements.append(
+      "<text x=\"\(SVGDocument.number(position.x))\" y=\"\(SVGDocument.number(position.y))\" "
+        + "font-family=\"sans-serif\" font-size=\"\(SVGDocument.number(fontSize))\""
+        + SVGDocument.paint("fill", fill) + ">" + SVGDocument.escape(string) + "</text>")
+  }
+
+  /// The complete document: an XML declaration, the `<svg>` element with `width`, `height` and
+  /// `viewBox="0 0 width height"`, one element per line, and `</svg>`.
+  public var text: String {
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    let w = SVGDocument.number(width)
+    let h = SVGDocument.number(height)
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" "
+    out += "viewBox=\"0 0 \(w) \(h)\">\n"
+    for element in elements { out += element + "\n" }
+    out += "</svg>\n"
+    return out
+  }
+
+  /// Shortest round-trip decimal form of a finite `v`, without a trailing `.0`; `-0` is `0`.
+  static func number(_ v: Double) -> String {
+    if v == 0 { return "0" }
+    var s = v.description
+    if s.hasSuffix(".0") { s.removeLast(2) }
+    return s
+  }
+
+  /// `#rrggbb` of a colour (components rounded to bytes).
+  static func hex(_ c: Color) -> String {
+    let digits = Array("0123456789abcdef")
+    var s = "#"
+    for v in [c.red, c.green, c.blue] {
+      let byte = Int((v * 255).rounded(.toNearestOrAwayFromZero))
+      s.append(digits[byte >> 4])
+      s.append(digits[byte & 15])
+    }
+    return s
+  }
+
+  /// ` name="#rrggbb"` plus ` name-opacity="a"` when alpha < 1.
+  static func paint(_ name: String, _ c: Color) -> String {
+    var s = " \(name)=\"\(hex(c))\""
+    if c.alpha < 1 { s += " \(name)-opacity=\"\(number(c.alpha))\"" }
+    return s
+  }
+
+  private func strokeAttributes(_ stroke: Color?, _ lineWidth: Double) -> String {
+    guard let stroke else { return "" }
+    return SVGDocument.paint("stroke", stroke)
+      + " stroke-width=\"\(SVGDocument.number(lineWidth))\""
+  }
+
+  static func escape(_ s: String) -> String {
+    var out = ""
+    for ch in s {
+      switch ch {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      default: out.append(ch)
+      }
+    }
+    return out
+  }
+
+  private static func pointList(_ points: [Point], minimum: Int) throws(ValidationError) -> String {
+    guard points.count >= minimum else {
+      throw ValidationError(
+        field: "points", reason: .tooFew(minimum: minimum, actual: points.count))
+    }
+    var parts: [String] = []
+    for (i, p) in points.enumerated() {
+      guard p.x.isFinite && p.y.isFinite else {
+        throw ValidationError(field: "points", index: i, reason: .notFinite)
+      }
+      parts.append("\(number(p.x)),\(number(p.y))")
+    }
+    return parts.joined(separator: " ")
+  }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Segue
+import Testing
+
+/// The path of a `python3` executable on `PATH`, or nil.
+private let python3: String? = {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  for directory in path.split(separator: ":") {
+    let candidate = "\(directory)/python3"
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+  }
+  return nil
+}()
+
+/// An independent PNG decoder using only Python's zlib and struct: checks the signature, every
+/// chunk's CRC-32 (zlib.crc32), IHDR first and IEND last, inflates the IDAT data (zlib checks
+/// the Adler-32), undoes all five scanline filters, then prints `IHDR w h depth colour
+/// compression filter interlace`, optionally `PIXELS match|differ` against a raw RGBA file, and
+/// `PX x y r g b a` for each requested pixel.
+private let decoderScript = """
+  import sys, zlib, struct
+  data = open(sys.argv[1], 'rb').read()
+  if data[:8] != b'\\x89PNG\\r\\n\\x1a\\n':
+      print('BADSIGNATURE'); sys.exit(1)
+  pos = 8
+  chunks = []
+  while pos < len(data):
+      (n,) = struct.unpack('>I', data[pos:pos + 4])
+      typ = data[pos + 4:pos + 8]
+      body = data[pos + 8:pos + 8 + n]
+      (crc,) = struct.unpack('>I', data[pos + 8 + n:pos + 12 + n])
+      if zlib.crc32(typ + body) & 0xffffffff != crc:
+          print('BADCRC', typ.decode()); sys.exit(1)
+      chunks.append((typ.decode(), body))
+      pos += 12 + n
+  if chunks[0][0] != 'IHDR' or chunks[-1][0] != 'IEND':
+      print('BADORDER'); sys.exit(1)
+  w, h, depth, ctype, comp, filt, inter = struct.unpack('>IIBBBBB', chunks[0][1])
+  print('IHDR', w, h, depth, ctype, comp, filt, inter)
+  raw = zlib.decompress(b''.join(b for t, b in chunks if t == 'IDAT'))
+  stride = 4 * w
+  out = bytearray()
+  prev = bytearray(stride)
+  for y in range(h):
+      f = raw[y * (stride + 1)]
+      line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+      for i in range(stride):
+          a = line[i - 4] if i >= 4 else 0
+          b = prev[i]
+          c = prev[i - 4] if i >= 4 else 0
+          if f == 1: line[i] = (line[i] + a) & 255
+          elif f == 2: line[i] = (line[i] + b) & 255
+          elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+          elif f == 4:
+              p = a + b - c
+              pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+              pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+              line[i] = (line[i] + pr) & 255
+          elif f != 0:
+              print('BADFILTER'); sys.exit(1)
+      out += line
+      prev = line
+  if len(sys.argv) > 2 and sys.argv[2] != '-':
+      print('PIXELS', 'match' if open(sys.argv[2], 'rb').read() == bytes(out) else 'differ')
+  for spec in sys.argv[3:]:
+      x, y = map(int, spec.split(','))
+      i = 4 * (y * w + x)
+      print('PX', x, y, *out[i:i + 4])
+  """
+
+/// Writes `png` (and `raw` if given) to a temporary directory, runs the decoder on them with the
+/// requested pixels, and returns its output lines.
+private func decode(_ png: [UInt8], raw: [UInt8]? = nil, pixels: [(Int, Int)] = []) throws
+  -> [String]
+{
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "segue-png-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let pngURL = directory.appendingPathComponent("image.png")
+  try Data(png).write(to: pngURL)
+  var rawArgument = "-"
+  if let raw {
+    let rawURL = directory.appendingPathComponent("expected.rgba")
+    try Data(raw).write(to: rawURL)
+    rawArgument = rawURL.path
+  }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: python3!)
+  process.arguments =
+    ["-c", decoderScript, pngURL.path, rawArgument] + pixels.map { "\($0.0),\($0.1)" }
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let output = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+/// The PNG encoder: checksums by published check values, and files decoded by an independent
+/// decoder (Python's zlib) with the expected pixels.
+@Suite("PNG")
+struct PNGTests {
+  /// Published check values: CRC-32 of "123456789" is 0xCBF43926 (the CRC catalogue's "check");
+  /// every PNG's IEND chunk ends with CRC 0xAE426082; Adler-32 of "Wikipedia" is 0x11E60398
+  /// (RFC 1950 example on Wikipedia), of nothing is 1.
+  @Test func checksums() {
+    #expect(PNG.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+    #expect(PNG.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+    #expect(PNG.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+    #expect(PNG.adler32([]) == 1)
+  }
+
+  /// Adler-32 over more than 5552 bytes (the reduction interval) matches a direct mod-65521
+  /// computation: 100 000 bytes of 255 give s1 = 1 + 255·10⁵ mod 65521 and
+  /// s2 = Σₖ (1 + 255k) for k = 1…10⁵ mod 65521, computed here in 64-bit integers.
+  @Test func adler32LongInput() {
+    let n: UInt64 = 100_000
+    let s1 = (1 + 255 * n) % 65521
+    let s2 = (n + 255 * n * (n + 1) / 2) % 65521
+    #expect(PNG.adler32([UInt8](repeating: 255, count: Int(n))) == UInt32(s2 << 16 | s1))
+  }
+
+  /// A stored zlib stream by hand: "abc" → 78 01, block header 01 (final, stored), LEN 03 00,
+  /// NLEN FC FF, the bytes, then Adler-32 big-endian: s1 = 1 + 97 + 98 + 99 = 295 = 0x127,
+  /// s2 = 98 + 196 + 295 = 589 = 0x24D → 02 4D 01 27.
+  @Test func storedZlibByHand() {
+    let expected: [UInt8] = [
+      0x78, 0x01, 0x01, 0x03, 0x00, 0xFC, 0xFF, 0x61, 0x62, 0x63, 0x02, 0x4D, 0x01, 0x27,
+    ]
+    #expect(PNG.zlib(Array("abc".utf8), compression: .stored) == expected)
+  }
+
+  /// Un-premultiplying and the header, decoded by Python. Pixels (premultiplied → straight):
+  /// (255, 0, 0, 255) unchanged; (128, 0, 0, 128): ⌊(510·128 + 128)/256⌋ = 255;
+  /// (64, 32, 0, 128): R = ⌊32768/256⌋ = 128, G = ⌊16448/256⌋ = 64; (0, 0, 0, 0) stays;
+  /// (10, 20, 30, 40): R = ⌊5140/80⌋ = 64 (63.75), G = ⌊10240/80⌋ = 128 (127.5 ties up),
+  /// B = ⌊15340/80⌋ = 191 (191.25); invalid (200, 0, 0, 100): ⌊102100/200⌋ = 510 → 255.
+  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  func smallImageDecodes() throws {
+    let image = try PixelBufferRGBA8(
+      width: 3, height: 2,
+      components: [
+        255, 0, 0, 255, 128, 0, 0, 128, 64, 32, 0, 128,
+        0, 0, 0, 0, 10, 20, 30, 40, 200, 0, 0, 100,
+      ])
+    for compression in [PNG.Compression.stored, .fixedHuffman] {
+      let png = try PNG.encode(image, compression: compression)
+      let lines = try decode(png, pixels: [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])
+      #expect(
+        lines == [
+          "IHDR 3 2 8 6 0 0 0", "PX 0 0 255 0 0 255", "PX 1 0 255 0 0 128", "PX 2 0 128 64 0 128",
+          "PX 0 1 0 0 0 0", "PX 1 1 64 128 191 40", "PX 2 1 255 0 0 100",
+        ])
+    }
+  }
+
+  /// A 300×200 opaque image with gradients, stripes and repeated rows (long matches, all
+  /// distance ranges, literals) decodes to exactly its bytes with both compressions; a padded
+  /// stride is not written. The fixed-Huffman file is smaller than the stored one.
+  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  func largeImageRoundTrips() throws {
+    let width = 300
+    let height = 200
+    var image = try PixelBufferRGBA8(width: width, height: height, stride: 4 * width + 12)
+    var raw: [UInt8] = []
+    for y in 0..<height {
+      for x in 0..<width {
+        let p = SIMD4<UInt8>(
+          UInt8(x & 255), UInt8((y * 3) & 255), UInt8((x / 7 + y / 5) % 2 * 200), 255)
+        image[x, y] = p
+        raw += [p[0], p[1], p[2], p[3]]
+      }
+    }
+    let stored = try PNG.encode(image, compression: .stored)
+    let fixed = try PNG.encode(image, compression: .fixedHuffman)
+    #expect(fixed.count < stored.count)
+    for png in [stored, fixed] {
+      let lines = try decode(png, raw: raw)
+      #expect(lines == ["IHDR 300 200 8 6 0 0 0", "PIXELS match"])
+    }
+  }
+
+  /// End to end: a CATransition fade at q = 0.5 rendered from red and blue snapshots over white,
+  /// quantised, encoded and decoded by Python: every chosen pixel is (128, 0, 128, 255), the
+  /// cross-dissolve midpoint (127.5 rounded half up). A second layer at opacity 0.5 of green over
+  /// the white margin gives (0.5, 1, 0.5) → (128, 255, 128, 255).
+  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  func renderedCrossDissolveDecodes() throws {
+    let frame = Rect(x: 0, y: 0, width: 20, height: 12)
+    let green = try Color(red: 0, green: 1, blue: 0)
+    let items: [RenderItem] = [
+      .layer(
+        RasterLayer(
+          snapshot: LayerSnapshot(
+            bounds: frame, fill: .solid(try Color(red: 1, green: 0, blue: 0))),
+          opacity: 0.5, blendMode: .add)),
+      .layer(
+        RasterLayer(
+          snapshot: LayerSnapshot(
+            bounds: frame, fill: .solid(try Color(red: 0, green: 0, blue: 1))),
+          opacity: 0.5, blendMode: .add)),
+      .layer(
+        RasterLayer(
+          snapshot: LayerSnapshot(
+            bounds: Rect(x: 0, y: 0, width: 4, height: 4), fill: .solid(green)),
+          matrix: .makeTranslation(22, 0, 0), opacity: 0.5)),
+    ]
+    let image = PixelBufferRGBA8(
+      try Rasterizer.render(items, width: 26, height: 12, background: .white))
+    let png = try PNG.encode(image)
+    let lines = try decode(png, pixels: [(0, 0), (10, 6), (19, 11), (23, 2), (25, 11)])
+    #expect(
+      lines == [
+        "IHDR 26 12 8 6 0 0 0", "PX 0 0 128 0 128 255", "PX 10 6 128 0 128 255",
+        "PX 19 11 128 0 128 255", "PX 23 2 128 255 128 255", "PX 25 11 255 255 255 255",
+      ])
+  }
+
+  @Test func rejectsZeroWidth() throws {
+    let image = try PixelBufferRGBA8(width: 0, height: 3)
+    #expect(throws: ValidationError(field: "width", reason: .notPositive)) {
+      try PNG.encode(image)
+    }
+  }
+
+  @Test func rejectsZeroHeight() throws {
+    let image = try PixelBufferRGBA8(width: 3, height: 0)
+    #expect(throws: ValidationError(field: "height", reason: .notPositive)) {
+      try PNG.encode(image)
+    }
+  }
+}
