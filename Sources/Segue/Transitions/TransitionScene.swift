@@ -54,14 +54,6 @@ public struct TimelineEvent: Hashable, Sendable {
   }
 }
 
-/// How a layer's colours combine with what is below it.
-public enum BlendMode: String, Hashable, Sendable, CaseIterable {
-  /// Source over destination, premultiplied: `out = src + (1 − αsrc)·dst`.
-  case over
-  /// Weighted sum (a cross-dissolve): `out = src + dst`, each already multiplied by its opacity.
-  case add
-}
-
 /// How a transition ended, once it has.
 public enum TransitionCompletion: Hashable, Sendable {
   /// `completeTransition(true)`: the new state stays.
