@@ -62,12 +62,8 @@ public struct PixelBufferRGBA8: Hashable, Sendable {
     throws(ValidationError)
   {
     let stride = stride ?? 4 * Swift.max(width, 0)
-    try PixelBufferLimits.check(width: width, height: height, stride: stride)
-    guard components.count == stride * height else {
-      throw ValidationError(
-        field: "components",
-        reason: .countMismatch(expected: stride * height, actual: components.count))
-    }
+    try PixelBufferLimits.check(
+      width: width, height: height, stride: stride, componentCount: components.count)
     self.width = width
     self.height = height
     self.stride = stride
@@ -182,12 +178,8 @@ public struct PixelBufferRGBAFloat: Hashable, Sendable {
     throws(ValidationError)
   {
     let stride = stride ?? 4 * Swift.max(width, 0)
-    try PixelBufferLimits.check(width: width, height: height, stride: stride)
-    guard components.count == stride * height else {
-      throw ValidationError(
-        field: "components",
-        reason: .countMismatch(expected: stride * height, actual: components.count))
-    }
+    try PixelBufferLimits.check(
+      width: width, height: height, stride: stride, componentCount: components.count)
     for y in 0..<height {
       for i in (y * stride)..<(y * stride + 4 * width) {
         try PixelBufferRGBAFloat.checkComponent(components[i], "components", index: i)
@@ -267,6 +259,19 @@ enum PixelBufferLimits {
   static let maximumStride = 1 << 26
   /// Largest `stride·height`, 2³¹ components.
   static let maximumCount = 1 << 31
+
+  /// The size checks of ``check(width:height:stride:)``, then that wrapped components hold
+  /// exactly `stride·height` entries (`.countMismatch` naming `components`).
+  static func check(width: Int, height: Int, stride: Int, componentCount: Int)
+    throws(ValidationError)
+  {
+    try check(width: width, height: height, stride: stride)
+    guard componentCount == stride * height else {
+      throw ValidationError(
+        field: "components",
+        reason: .countMismatch(expected: stride * height, actual: componentCount))
+    }
+  }
 
   static func check(width: Int, height: Int, stride: Int) throws(ValidationError) {
     guard width >= 0 && width <= maximumSide else {
