@@ -5,6 +5,7 @@ let package = Package(
   name: "Segue",
   products: [
     .library(name: "Segue", targets: ["Segue"]),
+    .library(name: "SegueSpec", targets: ["SegueSpec"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
   ],
   dependencies: [
@@ -36,6 +37,12 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueSpec",
+      dependencies: ["Segue"],
+      exclude: ["Schema", "Examples"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .executableTarget(
       name: "segue-bench",
       dependencies: [
@@ -52,6 +59,15 @@ let package = Package(
       dependencies: [
         "Segue",
         "CBLAS",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueSpecTests",
+      dependencies: [
+        "Segue",
+        "SegueSpec",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

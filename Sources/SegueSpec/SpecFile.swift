@@ -1,0 +1,663 @@
+import Segue
+
+/// A decoded spec: the scene, the interactive history if any, and the times worth sampling.
+public struct SpecDocument: Sendable {
+  /// The transition as data.
+  public var scene: TransitionScene
+  /// The percent-driven history of `"interaction"`, whose duration is the scene's; `nil` for a
+  /// non-interactive transition.
+  public var interaction: InteractionTimeline?
+  /// The spec's `"sampleTimes"` (seconds, non-decreasing), or the default: seven evenly spaced
+  /// times from 0 to the end, where the end is the scene's duration without interaction, or
+  /// with interaction the moment its completion fires (when the history decides it) or the last
+  /// event time plus the duration (when it does not).
+  public var sampleTimes: [Double]
+
+  /// Creates a document.
+  public init(scene: TransitionScene, interaction: InteractionTimeline?, sampleTimes: [Double]) {
+    self.scene = scene
+    self.interaction = interaction
+    self.sampleTimes = sampleTimes
+  }
+
+  /// Samples the transition at `time` seconds: with ``interaction`` through
+  /// ``TransitionScene/sample(at:interaction:)`` (wall-clock time), else
+  /// ``TransitionScene/sample(at:)``.
+  ///
+  /// - Throws: ``SpecError`` at path `$` wrapping the library's error for a non-finite or negative
+  ///   time.
+  public func sample(at time: Double) throws(SpecError) -> TransitionSample {
+    try building("$") { () throws(ValidationError) in
+      if let interaction {
+        return try scene.sample(at: time, interaction: interaction)
+      }
+      return try scene.sample(at: time)
+    }
+  }
+
+  /// The samples at every time of ``sampleTimes``.
+  public func samples() throws(SpecError) -> [TransitionSample] {
+    var out: [TransitionSample] = []
+    for t in sampleTimes { out.append(try sample(at: t)) }
+    return out
+  }
+}
+
+/// Parses and decodes a spec file: ``SpecFile/decode(text:)``.
+///
+/// - Parameter text: the JSON text of a spec (format: ``SpecFile``).
+/// - Returns: the scene, interaction and suggested sample times.
+/// - Throws: ``SpecError``: malformed JSON with its line and column, or an invalid spec with the
+///   JSON path of the offending value and what is wrong.
+public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
+  try SpecFile.decode(text: text)
+}
+
+/// Spec files: a transition scene as JSON, with Core Animation's names.
+///
+/// The JSON Schema (draft 2020-12) is `Sources/SegueSpec/Schema/segue-spec.schema.json`;
+/// one example per preset is in `Sources/SegueSpec/Examples/<preset>-push.json`.
+///
+/// ## Document
+///
+/// An object; every object in a spec rejects keys it does not define.
+///
+/// - `version` (required): `1`.
+/// - `description`: free text, ignored.
+/// - `duration`: the transition's duration in seconds, `> 0`
+///   (`transitionDuration(using:)`). Default: the latest end of the animations'
+///   active intervals (``AnimationSet/endTime``); an error when that is 0.
+/// - `container`: `[width, height]` in points, default `[390, 844]`.
+/// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
+///   are added depth-first in list order (a layer's ancestors first), so siblings keep their list
+///   order, which breaks `zPosition` ties in the draw order (later on top).
+/// - `events`: model changes during the transition, in time order (non-decreasing `time`).
+/// - `finish`, `cancel`: model changes applied when the transition finishes or is cancelled.
+/// - `blendModes`: `{"layer id": "over" | "add"}`, how layers blend while the transition runs.
+/// - `interaction`: a percent-driven history, see below.
+/// - `sampleTimes`: suggested sample times in seconds, non-negative, non-decreasing.
+///
+/// ## Layers
+///
+/// `{"id": "to", "parent": "container-id" | null, "bounds": [x, y, w, h], "position": [x, y],
+/// "anchorPoint": [x, y], "anchorPointZ": z, "zPosition": z, "opacity": o,
+/// "backgroundColor": [r, g, b, a], "isTransformLayer": false, "transform": T,
+/// "sublayerTransform": T, "animations": [...]}`. Only `id` is required; the others default to
+/// `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
+/// background, identity transforms). Lengths in points, anchorPoint in unit coordinates, colour
+/// components in `[0, 1]` (clamped). Ids are unique; a `parent` must name another layer and
+/// following parents must not lead back to the layer (no cycles).
+///
+/// A transform `T` is either 16 numbers in `CATransform3D` field order `m11, m12, …, m44` (row
+/// vectors, as the library), or a list of operations, folded from the identity as
+/// `CATransform3DTranslate/Scale/Rotate(t, …)` fold them, so each operation is applied to a
+/// point **before** the ones listed earlier (CSS `transform` list order: the first listed is the
+/// outermost):
+/// `{"translate": [tx, ty, tz?]}` (points), `{"scale": [sx, sy, sz?]}`,
+/// `{"rotate": angle}` (radians about z) or `{"rotate": {"angle": a, "axis": [x, y, z]}}`,
+/// `{"perspective": d}` (the identity with `m34 = −1/d`, `d > 0` points; listed first, it is
+/// applied last, like `t.m34 = −1/d` before `CATransform3DRotate(t, …)`).
+///
+/// ## Animations
+///
+/// Each entry of a layer's `animations` is one `CAAnimation` added to that layer, in order (a later
+/// animation of the same property wins):
+///
+/// - `keyPath` (required): a key path ``LayerProperty`` knows (`opacity`, `position`,
+///   `position.x`, `position.y`, `zPosition`, `bounds`, `bounds.size`, `anchorPoint`, `transform`,
+///   `sublayerTransform`, `backgroundColor`, `transform.rotation.z`, `transform.scale`, …).
+///   Values have the property's kind: a number, a point `[x, y]`, a size `[w, h]`, a rectangle
+///   `[x, y, w, h]`, a transform `T`, or a colour `[r, g, b, a]`.
+/// - `type` (required): `"basic"` (`CABasicAnimation`), `"keyframe"` (`CAKeyframeAnimation`) or
+///   `"spring"` (`CASpringAnimation`).
+/// - basic and spring: `fromValue`, `toValue`; each defaults to the layer's model value of the
+///   key path as listed in the spec.
+/// - keyframe: `values` (required), `keyTimes`, `calculationMode` (`linear`, `discrete`, `paced`,
+///   `cubic`, `cubicPaced` or the `kCAAnimation…` names), `timingFunctions` (one per segment),
+///   `tensionValues`, `continuityValues`, `biasValues`; and `keyframeTimingFunction`, a Segue
+///   extension: the track's own curve (``KeyframeTrack/timingFunction``), applied after the
+///   animation's `timingFunction`.
+/// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
+///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
+///   `dampingRatio` (with `initialVelocity`): ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
+///   over the animation's `duration`.
+/// - `timingFunction`: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`, or the
+///   `kCAMediaTimingFunction…` constants), `{"controlPoints": [x1, y1, x2, y2]}`,
+///   `{"steps": n, "position": "jumpEnd"}` or `{"linear": [output | [output, input], …]}`.
+///   Absent: linear pacing, as a `CAAnimation` without one. Not allowed on springs.
+/// - `CAMediaTiming`: `beginTime` (seconds from the start of the transition, default 0),
+///   `duration` (seconds, default and `0` mean Core Animation's 0.25), `speed` (1),
+///   `timeOffset` (0), `repeatCount` (0; a number `≥ 3.4028234663852886e38`, HUGE_VALF, or the
+///   string `"infinity"` repeats forever), `repeatDuration` (0, or `"infinity"`), `autoreverses`
+///   (false), `fillMode` (`removed`, `forwards`, `backwards`, `both` or the `kCAFillMode…`
+///   names; default `removed`, as Core Animation — scenes built by ``SceneBuilder`` use
+///   `backwards`).
+///
+/// ## Model changes
+///
+/// `events` entries: `{"time": t, "layer": id, "keyPath": k, "value": v}` (set a model value) or
+/// `{"time": t, "remove": id}` (`removeFromSuperlayer`); `finish` and `cancel` entries are the
+/// same without `time`.
+///
+/// ## Interaction
+///
+/// `interaction` is a list of events, or an object `{"wantsInteractiveStart": true,
+/// "completionSpeed": 1, "completionCurve": timingFunction, "events": [...]}` (defaults as
+/// ``InteractionTimeline``). Events, in non-decreasing `time` (wall-clock seconds):
+/// `{"time": t, "update": percentComplete}`, `{"time": t, "pause": true}`,
+/// `{"time": t, "finish": {}}` and `{"time": t, "cancel": {}}`; a finish or cancel object may set
+/// `completionSpeed` and `completionCurve` (UIKit sets them before calling `finish()`), and may be
+/// written `true`.
+public enum SpecFile {
+  /// The only format version.
+  public static let version = 1
+  /// The container size used when a spec gives none: 390 × 844 points.
+  public static let defaultContainer = Size(width: 390, height: 844)
+
+  /// Parses `text` and decodes it (``decode(_:)``).
+  public static func decode(text: String) throws(SpecError) -> SpecDocument {
+    try decode(JSONValue.parse(text))
+  }
+
+  /// Decodes a parsed spec (see the format above).
+  ///
+  /// - Throws: ``SpecError`` with the JSON path of the first problem: an unknown key, a missing
+  ///   required key, a value of the wrong type, an unknown key path or name, a value of the wrong
+  ///   kind for its key path, a duplicate id, a missing or cyclic parent, events or interaction
+  ///   events out of time order, or a library ``ValidationError`` (wrapped with the path of the
+  ///   object being built).
+  public static func decode(_ json: JSONValue) throws(SpecError) -> SpecDocument {
+    var decoder = SpecDecoder()
+    return try decoder.document(Node(value: json, path: "$"))
+  }
+}
+
+/// The state of one decode: the layers read so far, for defaults and references.
+struct SpecDecoder {
+  /// The layers by id, as listed (model values before any event).
+  var layersByID: [String: Layer] = [:]
+
+  static let topKeys = [
+    "version", "description", "duration", "container", "layers", "events", "finish", "cancel",
+    "blendModes", "interaction", "sampleTimes",
+  ]
+  static let layerKeys = [
+    "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
+    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "animations",
+  ]
+  static let timingKeys = [
+    "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
+    "repeatDuration", "autoreverses", "fillMode",
+  ]
+  static let basicKeys = timingKeys + ["fromValue", "toValue", "timingFunction"]
+  static let keyframeKeys =
+    timingKeys + [
+      "values", "keyTimes", "calculationMode", "timingFunction", "timingFunctions",
+      "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction",
+    ]
+  static let springKeys =
+    timingKeys + [
+      "fromValue", "toValue", "mass", "stiffness", "damping", "initialVelocity",
+      "allowsOverdamping", "dampingRatio",
+    ]
+
+  mutating func document(_ root: Node) throws(SpecError) -> SpecDocument {
+    let top = try root.object(allowed: Self.topKeys)
+    let versionNode = try top.required("version")
+    guard try versionNode.number() == Double(SpecFile.version) else {
+      throw versionNode.fail("unsupported version (this reader knows version 1)")
+    }
+    if let d = top["description"] { _ = try d.string() }
+    var container = SpecFile.defaultContainer
+    if let c = top["container"] {
+      let v = try c.numbers(count: [2], what: "a size [width, height] in points")
+      guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
+      container = Size(width: v[0], height: v[1])
+    }
+
+    // Layers: read, check ids and parents, add ancestors first.
+    let layerNodes = try top.required("layers").array()
+    var entries: [(layer: Layer, parent: (id: String, node: Node)?, node: Node)] = []
+    var firstIndex: [String: Int] = [:]
+    for (i, node) in layerNodes.enumerated() {
+      let (layer, parent) = try readLayer(node)
+      if let previous = firstIndex[layer.id] {
+        throw SpecError(
+          path: JSONPath.member(node.path, "id"),
+          message: "duplicate layer id '\(layer.id)' (also at $.layers[\(previous)])")
+      }
+      firstIndex[layer.id] = i
+      layersByID[layer.id] = layer
+      entries.append((layer, parent, node))
+    }
+    for entry in entries {
+      guard let parent = entry.parent else { continue }
+      guard firstIndex[parent.id] != nil else {
+        throw parent.node.fail("no layer has the id '\(parent.id)'")
+      }
+    }
+    // Cycles: follow parents from each layer.
+    for (i, entry) in entries.enumerated() {
+      var seen = [i]
+      var current = i
+      while let parent = entries[current].parent, let next = firstIndex[parent.id] {
+        if next == i {
+          let chain = (seen + [i]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
+          throw entry.parent!.node.fail("the parent chain forms a cycle: \(chain)")
+        }
+        if seen.contains(next) { break }  // a cycle not through i: reported from its own layer
+        seen.append(next)
+        current = next
+      }
+    }
+    var tree = LayerTree()
+    var added = Set<String>()
+    func add(_ index: Int, _ tree: inout LayerTree) throws(SpecError) {
+      let entry = entries[index]
+      guard !added.contains(entry.layer.id) else { return }
+      if let parent = entry.parent, let p = firstIndex[parent.id] { try add(p, &tree) }
+      try building(entry.node.path) { () throws(ValidationError) in
+        try tree.add(entry.layer, parent: entry.parent?.id)
+      }
+      added.insert(entry.layer.id)
+    }
+    for i in entries.indices { try add(i, &tree) }
+
+    // Animations, in list order of layers, then of each layer's list.
+    var animations = AnimationSet()
+    for entry in entries {
+      let o = try entry.node.object()
+      guard let list = o["animations"] else { continue }
+      for node in try list.array() {
+        animations.add(try readAnimation(node, layer: entry.layer), to: entry.layer.id)
+      }
+    }
+
+    // Model changes.
+    var events: [TimelineEvent] = []
+    if let list = top["events"] {
+      var previous = 0.0
+      for node in try list.array() {
+        let o = try node.object(allowed: ["time", "layer", "keyPath", "value", "remove"])
+        let timeNode = try o.required("time")
+        let time = try timeNode.number()
+        guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
+        guard time >= previous else {
+          throw timeNode.fail(
+            "events must be in time order: \(time) is earlier than the event before it (\(previous))"
+          )
+        }
+        previous = time
+        events.append(TimelineEvent(time: time, change: try readChange(o)))
+      }
+    }
+    var finish: [ModelChange] = []
+    var cancel: [ModelChange] = []
+    for (key, isFinish) in [("finish", true), ("cancel", false)] {
+      guard let list = top[key] else { continue }
+      for node in try list.array() {
+        let change = try readChange(
+          try node.object(allowed: ["layer", "keyPath", "value", "remove"]))
+        if isFinish { finish.append(change) } else { cancel.append(change) }
+      }
+    }
+    var blendModes: [String: BlendMode] = [:]
+    if let b = top["blendModes"] {
+      let o = try b.object()
+      for key in o.keys {
+        let node = o[key]!
+        guard layersByID[key] != nil else {
+          throw node.fail("no layer has the id '\(key)'")
+        }
+        let name = try node.string()
+        guard let mode = BlendMode(rawValue: name) else {
+          let list = BlendMode.allCases.map(\.rawValue).joined(separator: ", ")
+          throw node.fail("unknown blend mode '\(name)' (known: \(list))")
+        }
+        blendModes[key] = mode
+      }
+    }
+
+    // Duration.
+    let duration: Double
+    if let d = top["duration"] {
+      duration = try d.number()
+      guard duration > 0 else { throw d.fail("must be greater than 0 (seconds)") }
+    } else {
+      duration = animations.endTime
+      guard duration > 0 else {
+        throw root.fail(
+          "missing required key 'duration' (the animations give no positive end time to use)")
+      }
+    }
+
+    let scene = try building("$") { () throws(ValidationError) in
+      try TransitionScene(
+        duration: duration, containerSize: container, model: tree, animations: animations,
+        events: events, finishChanges: finish, cancelChanges: cancel, blendModes: blendModes)
+    }
+
+    var interaction: InteractionTimeline?
+    if let i = top["interaction"] {
+      interaction = try readInteraction(i, duration: duration)
+    }
+
+    var sampleTimes: [Double] = []
+    if let s = top["sampleTimes"] {
+      var previous = 0.0
+      for node in try s.array() {
+        let t = try node.number()
+        guard t >= 0 else { throw node.fail("must not be negative (seconds)") }
+        guard t >= previous else {
+          throw node.fail("sample times must not decrease (\(t) after \(previous))")
+        }
+        previous = t
+        sampleTimes.append(t)
+      }
+    } else {
+      var end = duration
+      if let interaction, let last = interaction.events.last {
+        let state = try building("$.interaction") { () throws(ValidationError) in
+          try interaction.state(at: last.time)
+        }
+        end = state.completionTime ?? (last.time + duration)
+      }
+      sampleTimes = (0...6).map { end * Double($0) / 6 }
+    }
+    return SpecDocument(scene: scene, interaction: interaction, sampleTimes: sampleTimes)
+  }
+
+  // MARK: Layers
+
+  func readLayer(_ node: Node) throws(SpecError) -> (Layer, (id: String, node: Node)?) {
+    let o = try node.object(allowed: Self.layerKeys)
+    var layer = Layer(id: try o.required("id").string())
+    var parent: (id: String, node: Node)?
+    if let p = o["parent"], p.value != .null {
+      parent = (try p.string(), p)
+      if parent!.id == layer.id { throw p.fail("a layer cannot be its own parent (cycle)") }
+    }
+    if let v = o["bounds"] {
+      let r = try v.numbers(count: [4], what: "a rectangle [x, y, width, height]")
+      layer.bounds = Rect(x: r[0], y: r[1], width: r[2], height: r[3])
+    }
+    if let v = o["position"] {
+      let p = try v.numbers(count: [2], what: "a point [x, y]")
+      layer.position = Point(x: p[0], y: p[1])
+    }
+    if let v = o["anchorPoint"] {
+      let p = try v.numbers(count: [2], what: "a point [x, y] in unit coordinates")
+      layer.anchorPoint = Point(x: p[0], y: p[1])
+    }
+    if let v = o["anchorPointZ"] { layer.anchorPointZ = try v.number() }
+    if let v = o["zPosition"] { layer.zPosition = try v.number() }
+    if let v = o["opacity"] { layer.opacity = try v.number() }
+    if let v = o["backgroundColor"] {
+      guard case .color(let c) = try SpecFile.readValue(v, kind: .color) else {
+        throw v.fail("expected a colour")
+      }
+      layer.backgroundColor = c
+    }
+    if let v = o["isTransformLayer"] { layer.isTransformLayer = try v.bool() }
+    if let v = o["transform"] { layer.transform = try SpecFile.readTransform(v) }
+    if let v = o["sublayerTransform"] { layer.sublayerTransform = try SpecFile.readTransform(v) }
+    if let v = o["animations"] { _ = try v.array() }
+    try building(node.path) { () throws(ValidationError) in try layer.validate() }
+    return (layer, parent)
+  }
+
+  // MARK: Animations
+
+  func readProperty(_ node: Node) throws(SpecError) -> LayerProperty {
+    let keyPath = try node.string()
+    do {
+      return try LayerProperty(keyPath: keyPath)
+    } catch {
+      throw node.fail(
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor and transform.rotation/scale/translation sub-paths)"
+      )
+    }
+  }
+
+  func readAnimation(_ node: Node, layer: Layer) throws(SpecError) -> Animation {
+    let o = try node.object()
+    let typeNode = try o.required("type")
+    let type = try typeNode.string()
+    let allowed: [String]
+    switch type {
+    case "basic": allowed = Self.basicKeys
+    case "keyframe": allowed = Self.keyframeKeys
+    case "spring": allowed = Self.springKeys
+    default:
+      throw typeNode.fail("unknown animation type '\(type)' (known: basic, keyframe, spring)")
+    }
+    try o.check(allowed: allowed, context: "for a \(type) animation")
+    let property = try readProperty(try o.required("keyPath"))
+    let kind = property.valueKind
+    let timing = try readTiming(o)
+    let model = property.value(in: layer)
+    func value(_ key: String) throws(SpecError) -> AnimationValue {
+      guard let v = o[key] else { return model }
+      return try SpecFile.readValue(v, kind: kind)
+    }
+    let content: Animation.Content
+    var timingFunction: TimingFunction?
+    if let f = o["timingFunction"] { timingFunction = try SpecFile.readTimingFunction(f) }
+    switch type {
+    case "basic":
+      content = .basic(from: try value("fromValue"), to: try value("toValue"))
+    case "spring":
+      content = .spring(
+        try readSpring(o, duration: timing.duration), from: try value("fromValue"),
+        to: try value("toValue"))
+    default:
+      content = .keyframes(try readKeyframes(o, kind: kind))
+    }
+    return try building(node.path) { () throws(ValidationError) in
+      try Animation(
+        property: property, content: content, timing: timing, timingFunction: timingFunction)
+    }
+  }
+
+  func readTiming(_ o: Members) throws(SpecError) -> MediaTiming {
+    var t = MediaTiming()
+    if let v = o["beginTime"] { t.beginTime = try v.number() }
+    if let v = o["duration"] {
+      t.duration = try v.number()
+      guard t.duration >= 0 else { throw v.fail("must not be negative (seconds)") }
+    }
+    if let v = o["speed"] { t.speed = try v.number() }
+    if let v = o["timeOffset"] { t.timeOffset = try v.number() }
+    func forever(_ node: Node) throws(SpecError) -> Double {
+      if case .string(let s) = node.value {
+        guard s == "infinity" else {
+          throw node.fail("expected a number or \"infinity\", found the string '\(s)'")
+        }
+        return .infinity
+      }
+      let x = try node.number()
+      guard x >= 0 else { throw node.fail("must not be negative") }
+      return x
+    }
+    if let v = o["repeatCount"] { t.repeatCount = try forever(v) }
+    if let v = o["repeatDuration"] { t.repeatDuration = try forever(v) }
+    if let v = o["autoreverses"] { t.autoreverses = try v.bool() }
+    if let v = o["fillMode"] {
+      t.fillMode = try SpecFile.readName(v, SpecFile.fillModeNames, what: "fill mode")
+    }
+    return t.resolvedForAnimation()
+  }
+
+  func readSpring(_ o: Members, duration: Double) throws(SpecError) -> Spring {
+    let velocity = try o["initialVelocity"]?.number() ?? 0
+    if let ratio = o["dampingRatio"] {
+      for key in ["mass", "stiffness", "damping", "allowsOverdamping"] where o.has(key) {
+        throw SpecError(
+          path: JSONPath.member(o.path, key),
+          message: "'\(key)' cannot be combined with 'dampingRatio' (UIKit's duration-based spring)"
+        )
+      }
+      let zeta = try ratio.number()
+      return try building(o.path) { () throws(ValidationError) in
+        try Spring.uiViewSpring(duration: duration, dampingRatio: zeta, initialVelocity: velocity)
+      }
+    }
+    let mass = try o["mass"]?.number() ?? 1
+    let stiffness = try o["stiffness"]?.number() ?? 100
+    let damping = try o["damping"]?.number() ?? 10
+    let overdamping = try o["allowsOverdamping"]?.bool() ?? false
+    return try building(o.path) { () throws(ValidationError) in
+      try Spring(
+        mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity,
+        allowsOverdamping: overdamping)
+    }
+  }
+
+  func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
+    let valueNodes = try o.required("values").array()
+    var values: [AnimationValue] = []
+    for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
+    let keyTimes = try o["keyTimes"]?.numberList()
+    var mode = CalculationMode.linear
+    if let m = o["calculationMode"] {
+      mode = try SpecFile.readName(m, SpecFile.calculationModeNames, what: "calculation mode")
+    }
+    var functions: [TimingFunction]?
+    if let list = o["timingFunctions"] {
+      var fs: [TimingFunction] = []
+      for node in try list.array() { fs.append(try SpecFile.readTimingFunction(node)) }
+      functions = fs
+    }
+    var trackFunction: TimingFunction?
+    if let f = o["keyframeTimingFunction"] { trackFunction = try SpecFile.readTimingFunction(f) }
+    let tension = try o["tensionValues"]?.numberList()
+    let continuity = try o["continuityValues"]?.numberList()
+    let bias = try o["biasValues"]?.numberList()
+    func track<V: Interpolatable>(_ vs: [V]) throws(ValidationError) -> KeyframeTrack<V> {
+      try KeyframeTrack(
+        values: vs, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
+        timingFunction: trackFunction, tensionValues: tension, continuityValues: continuity,
+        biasValues: bias)
+    }
+    return try building(o.path) { () throws(ValidationError) in
+      switch kind {
+      case .number:
+        return .numbers(try track(values.map { if case .number(let x) = $0 { x } else { 0 } }))
+      case .point:
+        return .points(try track(values.map { if case .point(let x) = $0 { x } else { .zero } }))
+      case .size:
+        return .sizes(try track(values.map { if case .size(let x) = $0 { x } else { .zero } }))
+      case .rect:
+        return .rects(try track(values.map { if case .rect(let x) = $0 { x } else { .zero } }))
+      case .transform:
+        return .transforms(
+          try track(values.map { if case .transform(let x) = $0 { x } else { .identity } }))
+      case .color:
+        return .colors(try track(values.map { if case .color(let x) = $0 { x } else { .clear } }))
+      }
+    }
+  }
+
+  // MARK: Model changes
+
+  func readChange(_ o: Members) throws(SpecError) -> ModelChange {
+    if let r = o["remove"] {
+      for key in ["layer", "keyPath", "value"] where o.has(key) {
+        throw SpecError(
+          path: JSONPath.member(o.path, key),
+          message: "'\(key)' cannot be combined with 'remove'")
+      }
+      let id = try r.string()
+      guard layersByID[id] != nil else { throw r.fail("no layer has the id '\(id)'") }
+      return .remove(layerID: id)
+    }
+    let layerNode = try o.required("layer")
+    let id = try layerNode.string()
+    guard layersByID[id] != nil else { throw layerNode.fail("no layer has the id '\(id)'") }
+    let property = try readProperty(try o.required("keyPath"))
+    let value = try SpecFile.readValue(try o.required("value"), kind: property.valueKind)
+    return .set(layerID: id, property: property, value: value)
+  }
+
+  // MARK: Interaction
+
+  func readInteraction(_ node: Node, duration: Double) throws(SpecError) -> InteractionTimeline {
+    var eventsNode = node
+    var wantsInteractiveStart = true
+    var speed = 1.0
+    var curve = TimingFunction.easeInEaseOut
+    if case .object = node.value {
+      let o = try node.object(
+        allowed: ["wantsInteractiveStart", "completionSpeed", "completionCurve", "events"])
+      if let v = o["wantsInteractiveStart"] { wantsInteractiveStart = try v.bool() }
+      if let v = o["completionSpeed"] {
+        speed = try v.number()
+        guard speed > 0 else { throw v.fail("must be greater than 0") }
+      }
+      if let v = o["completionCurve"] { curve = try SpecFile.readTimingFunction(v) }
+      eventsNode = try o.required("events")
+    } else if case .array = node.value {
+    } else {
+      throw node.wrongType("an array of events or an object with 'events'")
+    }
+    var timeline = try building(node.path) { () throws(ValidationError) in
+      try InteractionTimeline(
+        duration: duration, completionSpeed: speed, completionCurve: curve,
+        wantsInteractiveStart: wantsInteractiveStart)
+    }
+    var previous = 0.0
+    for item in try eventsNode.array() {
+      let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
+      let timeNode = try o.required("time")
+      let time = try timeNode.number()
+      guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
+      guard time >= previous else {
+        throw timeNode.fail(
+          "interaction events must be in time order: \(time) is earlier than the event before it (\(previous))"
+        )
+      }
+      previous = time
+      let actions = o.keys.filter { $0 != "time" }
+      guard actions.count == 1, let action = actions.first, let a = o[action] else {
+        throw item.fail(
+          "an interaction event has 'time' and exactly one of update, pause, finish, cancel")
+      }
+      let event: InteractionEvent
+      switch action {
+      case "update":
+        event = .update(time: time, percent: try a.number())
+      case "pause":
+        guard try a.bool() else { throw a.fail("expected true") }
+        event = .pause(time: time)
+      default:
+        if case .bool(let flag) = a.value {
+          guard flag else { throw a.fail("expected true or an object") }
+        } else {
+          let c = try a.object(allowed: ["completionSpeed", "completionCurve"])
+          if let v = c["completionSpeed"] {
+            let k = try v.number()
+            do throws(ValidationError) { try timeline.setCompletionSpeed(k) } catch {
+              throw SpecError(
+                wrapping: ValidationError(field: "", reason: error.reason), at: v.path)
+            }
+          }
+          if let v = c["completionCurve"] {
+            let f = try SpecFile.readTimingFunction(v)
+            try building(v.path) { () throws(ValidationError) in
+              try timeline.setCompletionCurve(f)
+            }
+          }
+        }
+        event = action == "finish" ? .finish(time: time) : .cancel(time: time)
+      }
+      do throws(ValidationError) { try timeline.append(event) } catch {
+        // The library names the event's index, which the path already holds.
+        var e = error
+        e.index = nil
+        e.field = e.field == "time" ? "time" : e.field == "percentComplete" ? action : ""
+        throw SpecError(wrapping: e, at: item.path)
+      }
+    }
+    return timeline
+  }
+}

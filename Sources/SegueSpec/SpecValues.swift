@@ -1,0 +1,247 @@
+import Segue
+
+// Reading and writing the value types of a spec: animation values, transforms (16 numbers or a
+// list of operations), timing functions, calculation and fill modes.
+
+extension SpecFile {
+  // MARK: Values
+
+  /// Reads a value of `kind` (see ``SpecFile`` for the JSON form of each kind).
+  static func readValue(_ node: Node, kind: AnimationValue.Kind) throws(SpecError)
+    -> AnimationValue
+  {
+    switch kind {
+    case .number:
+      return .number(try node.number())
+    case .point:
+      let v = try node.numbers(count: [2], what: "a point [x, y]")
+      return .point(Point(x: v[0], y: v[1]))
+    case .size:
+      let v = try node.numbers(count: [2], what: "a size [width, height]")
+      return .size(Size(width: v[0], height: v[1]))
+    case .rect:
+      let v = try node.numbers(count: [4], what: "a rectangle [x, y, width, height]")
+      return .rect(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
+    case .transform:
+      return .transform(try readTransform(node))
+    case .color:
+      let v = try node.numbers(count: [4], what: "a colour [red, green, blue, alpha]")
+      return .color(
+        try building(node.path) { () throws(ValidationError) in
+          try Color(red: v[0], green: v[1], blue: v[2], alpha: v[3])
+        })
+    }
+  }
+
+  /// Writes a value; transforms as 16 numbers.
+  static func writeValue(_ value: AnimationValue) -> JSONValue {
+    switch value {
+    case .number(let x): .number(x)
+    case .point(let p): numbers([p.x, p.y])
+    case .size(let s): numbers([s.width, s.height])
+    case .rect(let r): numbers([r.origin.x, r.origin.y, r.size.width, r.size.height])
+    case .transform(let t): numbers(t.fields)
+    case .color(let c): numbers([c.red, c.green, c.blue, c.alpha])
+    }
+  }
+
+  static func numbers(_ values: [Double]) -> JSONValue { .array(values.map { .number($0) }) }
+
+  // MARK: Transforms
+
+  /// Reads a transform: 16 numbers in `CATransform3D` order (`m11, m12, …, m44`), or a list of
+  /// operations, each folded into the transform so far as Core Animation's
+  /// `CATransform3DTranslate/Scale/Rotate(t, …)` do (the operation is applied to a point first:
+  /// `t ← op · t`). `[]` is the identity.
+  static func readTransform(_ node: Node) throws(SpecError) -> Transform3D {
+    let items = try node.array()
+    let allNumbers = items.allSatisfy { if case .number = $0.value { true } else { false } }
+    if allNumbers && !items.isEmpty {
+      guard items.count == 16 else {
+        throw node.fail(
+          "expected 16 numbers (CATransform3D m11 … m44) or a list of operations, found \(items.count) numbers"
+        )
+      }
+      let fields = try node.numberList()
+      return try building(node.path) { () throws(ValidationError) in
+        try Transform3D(fields: fields)
+      }
+    }
+    var t = Transform3D.identity
+    for item in items {
+      t = try readOperation(item, onto: t)
+    }
+    // A long list can overflow; report it instead of producing infinity.
+    for (i, v) in t.fields.enumerated() where !v.isFinite {
+      throw node.fail("the operations overflow: field \(i) of the product is not finite")
+    }
+    return t
+  }
+
+  /// One operation object: `{"translate": [tx, ty, tz?]}`, `{"scale": [sx, sy, sz?]}`,
+  /// `{"rotate": angle}` or `{"rotate": {"angle": a, "axis": [x, y, z]}}`,
+  /// `{"perspective": d}`.
+  static func readOperation(_ node: Node, onto t: Transform3D) throws(SpecError) -> Transform3D {
+    guard case .object(let members) = node.value else {
+      throw node.wrongType("a transform operation object ({\"translate\": …}, …)")
+    }
+    let o = try node.object(allowed: ["translate", "scale", "rotate", "perspective"])
+    guard members.count == 1, let (key, _) = members.first, let op = o[key] else {
+      throw node.fail(
+        "a transform operation has exactly one key: translate, scale, rotate or perspective")
+    }
+    switch key {
+    case "translate":
+      let v = try op.numbers(count: [2, 3], what: "[tx, ty] or [tx, ty, tz] (points)")
+      return t.translated(v[0], v[1], v.count == 3 ? v[2] : 0)
+    case "scale":
+      let v = try op.numbers(count: [2, 3], what: "[sx, sy] or [sx, sy, sz]")
+      return t.scaled(v[0], v[1], v.count == 3 ? v[2] : 1)
+    case "rotate":
+      if case .number = op.value {
+        return t.rotated(try op.number(), 0, 0, 1)
+      }
+      let r = try op.object(allowed: ["angle", "axis"])
+      let angle = try r.required("angle").number()
+      var axis = [0.0, 0, 1]
+      if let a = r["axis"] {
+        axis = try a.numbers(count: [3], what: "an axis [x, y, z]")
+        guard axis.contains(where: { $0 != 0 }) else {
+          throw a.fail("the rotation axis must not be zero")
+        }
+        let length = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).squareRoot()
+        guard length.isFinite else { throw a.fail("the rotation axis is too long") }
+      }
+      return t.rotated(angle, axis[0], axis[1], axis[2])
+    default:
+      let d = try op.number()
+      guard d > 0 else { throw op.fail("the perspective distance must be greater than 0 (points)") }
+      return Transform3D.makePerspective(distance: d).concatenating(t)
+    }
+  }
+
+  // MARK: Timing functions
+
+  /// The names accepted for timing functions, and their functions.
+  static let timingFunctionNames: [(String, TimingFunction)] = [
+    ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut),
+    ("easeInEaseOut", .easeInEaseOut), ("default", .systemDefault),
+    ("kCAMediaTimingFunctionLinear", .linear), ("kCAMediaTimingFunctionEaseIn", .easeIn),
+    ("kCAMediaTimingFunctionEaseOut", .easeOut),
+    ("kCAMediaTimingFunctionEaseInEaseOut", .easeInEaseOut),
+    ("kCAMediaTimingFunctionDefault", .systemDefault),
+  ]
+
+  static let stepPositions: [(String, StepsEasing.JumpPosition)] = [
+    ("jumpStart", .jumpStart), ("jumpEnd", .jumpEnd), ("jumpNone", .jumpNone),
+    ("jumpBoth", .jumpBoth), ("start", .jumpStart), ("end", .jumpEnd),
+  ]
+
+  /// Reads a timing function: a name, `{"controlPoints": [x1, y1, x2, y2]}`,
+  /// `{"steps": n, "position": "jumpEnd"}` or `{"linear": [stop, …]}` with each stop a number
+  /// (output) or `[output, input]` or `[output, start, end]`.
+  static func readTimingFunction(_ node: Node) throws(SpecError) -> TimingFunction {
+    if case .string(let name) = node.value {
+      guard let f = timingFunctionNames.first(where: { $0.0 == name })?.1 else {
+        throw node.fail(
+          "unknown timing function '\(name)' (known: linear, easeIn, easeOut, easeInEaseOut, default and their kCAMediaTimingFunction names)"
+        )
+      }
+      return f
+    }
+    guard case .object = node.value else {
+      throw node.wrongType("a timing function name or object")
+    }
+    let o = try node.object(allowed: ["controlPoints", "steps", "position", "linear"])
+    if let cp = o["controlPoints"] {
+      try o.check(allowed: ["controlPoints"], context: "with 'controlPoints'")
+      let v = try cp.numbers(count: [4], what: "[x1, y1, x2, y2]")
+      return try building(cp.path) { () throws(ValidationError) in
+        try TimingFunction.cubicBezier(v[0], v[1], v[2], v[3])
+      }
+    }
+    if let s = o["steps"] {
+      try o.check(allowed: ["steps", "position"], context: "with 'steps'")
+      let n = try s.number()
+      guard n == n.rounded(), abs(n) < 1e15 else {
+        throw s.fail("expected a whole number of steps")
+      }
+      var position = StepsEasing.JumpPosition.jumpEnd
+      if let p = o["position"] {
+        let name = try p.string()
+        guard let found = stepPositions.first(where: { $0.0 == name })?.1 else {
+          throw p.fail(
+            "unknown step position '\(name)' (known: jumpStart, jumpEnd, jumpNone, jumpBoth, start, end)"
+          )
+        }
+        position = found
+      }
+      return .steps(
+        try building(o.path) { () throws(ValidationError) in
+          try StepsEasing(steps: Int(n), position: position)
+        })
+    }
+    if let l = o["linear"] {
+      try o.check(allowed: ["linear"], context: "with 'linear'")
+      var stops: [LinearEasing.Stop] = []
+      for item in try l.array() {
+        if case .number(let out) = item.value {
+          stops.append(LinearEasing.Stop(out))
+          continue
+        }
+        let v = try item.numbers(
+          count: [2, 3], what: "a stop: output, [output, input] or [output, start, end]")
+        stops.append(
+          v.count == 2
+            ? LinearEasing.Stop(v[0], at: v[1]) : LinearEasing.Stop(v[0], from: v[1], to: v[2]))
+      }
+      return .linearPoints(
+        try building(l.path) { () throws(ValidationError) in try LinearEasing(stops) })
+    }
+    throw node.fail("a timing function object needs 'controlPoints', 'steps' or 'linear'")
+  }
+
+  /// Writes a timing function: the short Core Animation name when it is one of the five named
+  /// curves, else its object form.
+  static func writeTimingFunction(_ f: TimingFunction) -> JSONValue {
+    for (name, named) in timingFunctionNames.prefix(5) where named == f { return .string(name) }
+    switch f {
+    case .cubicBezier(let c):
+      return .object([("controlPoints", numbers([c.x1, c.y1, c.x2, c.y2]))])
+    case .steps(let s):
+      let name = stepPositions.first { $0.1 == s.position }!.0
+      return .object([("steps", .number(Double(s.steps))), ("position", .string(name))])
+    case .linearPoints(let l):
+      return .object([
+        ("linear", .array(zip(l.outputs, l.inputs).map { numbers([$0.0, $0.1]) }))
+      ])
+    }
+  }
+
+  // MARK: Modes
+
+  static let calculationModeNames: [(String, CalculationMode)] = [
+    ("linear", .linear), ("discrete", .discrete), ("paced", .paced), ("cubic", .cubic),
+    ("cubicPaced", .cubicPaced), ("kCAAnimationLinear", .linear),
+    ("kCAAnimationDiscrete", .discrete), ("kCAAnimationPaced", .paced),
+    ("kCAAnimationCubic", .cubic), ("kCAAnimationCubicPaced", .cubicPaced),
+  ]
+
+  static let fillModeNames: [(String, MediaTiming.FillMode)] = [
+    ("removed", .removed), ("forwards", .forwards), ("backwards", .backwards), ("both", .both),
+    ("kCAFillModeRemoved", .removed), ("kCAFillModeForwards", .forwards),
+    ("kCAFillModeBackwards", .backwards), ("kCAFillModeBoth", .both),
+  ]
+
+  /// Reads one of `names` from a string node.
+  static func readName<T>(_ node: Node, _ names: [(String, T)], what: String) throws(SpecError)
+    -> T
+  {
+    let name = try node.string()
+    guard let found = names.first(where: { $0.0 == name })?.1 else {
+      let list = names.map(\.0).joined(separator: ", ")
+      throw node.fail("unknown \(what) '\(name)' (known: \(list))")
+    }
+    return found
+  }
+}
