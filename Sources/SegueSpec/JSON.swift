@@ -73,8 +73,9 @@ extension JSONValue {
   ///   `\u00XX`); everything else is written as UTF-8.
   ///
   /// - Parameter pretty: `false` (default): no whitespace. `true`: one member or element per line,
-  ///   indented by two spaces per level, `": "` after keys; empty arrays and objects stay `[]`
-  ///   and `{}`; no trailing newline.
+  ///   indented by two spaces per level, `": "` after keys, except that an array holding only
+  ///   scalars (numbers, strings, booleans, nulls; a point, a rectangle, a matrix) is written on
+  ///   one line as `[1, 2, 3]`; empty arrays and objects stay `[]` and `{}`; no trailing newline.
   public func serialized(pretty: Bool = false) -> String {
     var out = ""
     write(into: &out, pretty: pretty, indent: 0)
@@ -102,6 +103,16 @@ extension JSONValue {
         out += "[]"
         return
       }
+      if pretty, items.allSatisfy(\.isScalar) {
+        // Arrays of scalars (points, rectangles, matrices) stay on one line.
+        out += "["
+        for (i, item) in items.enumerated() {
+          if i > 0 { out += ", " }
+          item.write(into: &out, pretty: false, indent: 0)
+        }
+        out += "]"
+        return
+      }
       out += "["
       for (i, item) in items.enumerated() {
         if i > 0 { out += "," }
@@ -125,6 +136,14 @@ extension JSONValue {
       }
       if pretty { Self.newline(&out, indent) }
       out += "}"
+    }
+  }
+
+  /// Neither an array nor an object.
+  private var isScalar: Bool {
+    switch self {
+    case .array, .object: false
+    default: true
     }
   }
 

@@ -362,7 +362,7 @@ struct SpecDecoder {
         }
         end = state.completionTime ?? (last.time + duration)
       }
-      sampleTimes = (0...6).map { end * Double($0) / 6 }
+      sampleTimes = (0...6).map { end * (Double($0) / 6) }
     }
     return SpecDocument(scene: scene, interaction: interaction, sampleTimes: sampleTimes)
   }
