@@ -115,7 +115,8 @@ struct SpecExamplesTests {
             if !underBlendModes { used.insert(k) }
             keys(value, underBlendModes: k == "blendModes")
           }
-        case .array(let items): items.forEach { keys($0, underBlendModes: false) }
+        case .array(let items):
+          for item in items { keys(item, underBlendModes: false) }
         default: break
         }
       }
