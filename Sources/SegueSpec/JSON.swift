@@ -64,9 +64,9 @@ extension JSONValue {
   /// The value as JSON text.
   ///
   /// - Object members are written in their stored order (stable output).
-  /// - Numbers: an integral value of magnitude below 2⁵³ is written without a fraction
-  ///   (`3`, `-0` for negative zero); any other finite value as `Double.description`, the shortest
-  ///   text that parses back to the same `Double` (`0.1`, `1e-05`, `1.5e+300`). A non-finite
+  /// - Numbers: `Double.description`, the shortest text that parses back to the same `Double`
+  ///   (`0.1`, `1e-05`, `1.5e+300`), without the `.0` it gives integral values (`3`, `-0` for
+  ///   negative zero, `9007199254740992`). A non-finite
   ///   number (only possible in a hand-built value) is written as `null`, as JavaScript's
   ///   `JSON.stringify` does.
   /// - Strings escape `"`, `\` and the control characters below U+0020 (`\n`, `\t`, … or
@@ -85,11 +85,8 @@ extension JSONValue {
   /// Writes a number as described in ``serialized(pretty:)``.
   static func numberText(_ x: Double) -> String {
     guard x.isFinite else { return "null" }
-    if x == x.rounded(.towardZero) && abs(x) < 9_007_199_254_740_992 {
-      if x == 0 { return x.sign == .minus ? "-0" : "0" }
-      return String(Int64(x))
-    }
-    return x.description
+    let text = x.description
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 
   private func write(into out: inout String, pretty: Bool, indent: Int) {

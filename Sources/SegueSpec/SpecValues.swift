@@ -156,8 +156,16 @@ extension SpecFile {
     if let cp = o["controlPoints"] {
       try o.check(allowed: ["controlPoints"], context: "with 'controlPoints'")
       let v = try cp.numbers(count: [4], what: "[x1, y1, x2, y2]")
-      return try building(cp.path) { () throws(ValidationError) in
-        try TimingFunction.cubicBezier(v[0], v[1], v[2], v[3])
+      do throws(ValidationError) {
+        return try TimingFunction.cubicBezier(v[0], v[1], v[2], v[3])
+      } catch {
+        // Name the offending entry of the array rather than CubicBezier's field.
+        let fields = ["controlPoint1.x", "controlPoint1.y", "controlPoint2.x", "controlPoint2.y"]
+        var e = error
+        e.field = ""
+        e.index = nil
+        let path = fields.firstIndex(of: error.field).map { JSONPath.element(cp.path, $0) }
+        throw SpecError(wrapping: e, at: path ?? cp.path)
       }
     }
     if let s = o["steps"] {
