@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Segue", targets: ["Segue"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
+    .executable(name: "segue", targets: ["segue"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,6 +46,22 @@ let package = Package(
         "CBLAS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .executableTarget(
+      name: "segue",
+      dependencies: [
+        "Segue",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/segue",
+      exclude: ["ExitCodes.md"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueCLITests",
+      dependencies: ["segue", "Segue"],
+      path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
