@@ -25,8 +25,7 @@ struct CurveCommand: ParsableCommand {
       Bézier its four control points (squares) with the two control arms; for a spring the \
       settling time (a vertical line, CASpringAnimation.settlingDuration) and, when it \
       overshoots, the peak (a square), each labelled.
-
-      """ + exitCodesHelp)
+      """ + "\n\n" + exitCodesHelp)
 
   @Option(
     help: ArgumentHelp(

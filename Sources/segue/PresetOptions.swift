@@ -6,14 +6,13 @@ import Segue
 struct PresetOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The preset: \(TransitionPreset.allCases.map(\.rawValue).joined(separator: ", ")).",
+      "The preset (see 'segue presets').",
       valueName: "name"))
   var preset: TransitionPreset?
 
   @Option(
     help: ArgumentHelp(
-      "The operation: \(TransitionOperation.allCases.map(\.rawValue).joined(separator: ", ")) "
-        + "(pop and dismiss run the preset in reverse).",
+      "The operation; pop and dismiss run the preset in reverse.",
       valueName: "operation"))
   var operation: TransitionOperation = .push
 
@@ -22,9 +21,8 @@ struct PresetOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "CATransition presets: the edge the new content comes from: "
-        + TransitionSubtype.allCases.map(\.rawValue).joined(separator: ", ")
-        + " (default from-right).", valueName: "subtype"))
+      "CATransition presets: the edge the new content comes from (default from-right).",
+      valueName: "subtype"))
   var subtype: TransitionSubtype?
 
   @Option(

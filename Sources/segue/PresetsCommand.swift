@@ -39,8 +39,7 @@ struct PresetsCommand: ParsableCommand {
     discussion: """
       Durations and layers are those of the default parameters in the default 390 × 844 \
       container. Each parameter is a 'segue sample' option.
-
-      """ + exitCodesHelp)
+      """ + "\n\n" + exitCodesHelp)
 
   @Option(help: "Output format: text or json.")
   var format: ReportFormat = .text

@@ -99,8 +99,7 @@ struct ProfileCommand: ParsableCommand {
       animateTransition) and samples it at N evenly spaced times from 0 to the duration: \
       present (the presentation layer tree at each time: animations and events) and project \
       (matrices to the container, opacities and the projected corners).
-
-      """ + exitCodesHelp)
+      """ + "\n\n" + exitCodesHelp)
 
   @Option(help: "The workload: stack or preset.")
   var workload: ProfileWorkload = .stack

@@ -98,8 +98,7 @@ struct SampleCommand: ParsableCommand {
       "blend", "behindEye" (only when a corner is behind the eye)}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
       cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3.
-
-      """ + exitCodesHelp)
+      """ + "\n\n" + exitCodesHelp)
 
   @OptionGroup var presetOptions: PresetOptions
 
