@@ -145,4 +145,21 @@ final class SVGElements: NSObject, XMLParserDelegate {
     #expect(svg.texts.contains("settling 0.578 s"))
     #expect(!svg.texts.contains { $0.hasPrefix("peak") })
   }
+
+  @Test(arguments: [
+    // UIView spring, D = 0.5 s, ζ = 0.75 (Decision 6): ω0 = ln(1/(0.001·√(1 − ζ²)))/(ζ·D), the
+    // peak at π/ωd with x = 1 + exp(−ζ·ω0·t). mpmath (30 digits): ω0 = 19.52291884153165604889,
+    // t = 0.243285427012627697798, x = 1.02837544174570505274.
+    (["--spring-uiview", "0.5,0.75"], "peak 1.0284 at 0.243 s"),
+    // SwiftUI response T = 0.4 s, ζ = 0.5: ω0 = 2π/T; mpmath: t = 0.230940107675850305804,
+    // x = 1.16303353482158046486.
+    (["--spring-response", "0.4,0.5"], "peak 1.1630 at 0.231 s"),
+  ])
+  func springParameterisationsPeak(arguments: [String], label: String) throws {
+    let result = try SegueProcess.run(["curve"] + arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    let svg = try SVGElements.parse(result.stdout)
+    #expect(svg.texts.contains(label), "\(svg.texts)")
+    #expect(svg.texts.contains { $0.hasPrefix("settling ") })
+  }
 }
