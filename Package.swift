@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Segue", targets: ["Segue"]),
     .library(name: "SegueSpec", targets: ["SegueSpec"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
+    .executable(name: "segue", targets: ["segue"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,6 +53,22 @@ let package = Package(
         "CBLAS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .executableTarget(
+      name: "segue",
+      dependencies: [
+        "Segue",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/segue",
+      exclude: ["ExitCodes.md"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueCLITests",
+      dependencies: ["segue", "Segue"],
+      path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(

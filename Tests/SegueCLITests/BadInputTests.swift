@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+
+/// One rejected command line: what to run, the exit code Sources/segue/ExitCodes.md documents
+/// for it, and what the message on stderr must name.
+struct BadInput: Sendable, CustomTestStringConvertible {
+  var name: String
+  /// The arguments; `$DIR` is replaced by a fresh temporary directory.
+  var arguments: [String]
+  /// Input files to create in `$DIR` first (name, content).
+  var files: [String: String] = [:]
+  var status: Int32
+  /// Substrings stderr must contain.
+  var mentions: [String]
+
+  var testDescription: String { name }
+}
+
+/// Every bad input exits with its documented code, names the argument, and leaves no output
+/// file (nor a temporary one) behind.
+@Suite struct BadInputTests {
+  static let usage: Int32 = 64
+  static let data: Int32 = 65
+  static let noInput: Int32 = 66
+  static let cannotCreate: Int32 = 73
+
+  /// `segue sample` writing to `$DIR/out.json`, plus `extra`.
+  static func sample(_ extra: [String]) -> [String] {
+    ["sample", "--output", "$DIR/out.json"] + extra
+  }
+
+  static let cases: [BadInput] = [
+    BadInput(
+      name: "unknown preset", arguments: sample(["--preset", "wobble"]), status: usage,
+      mentions: ["--preset", "wobble"]),
+    BadInput(
+      name: "missing preset", arguments: sample(["--times", "0"]), status: usage,
+      mentions: ["--preset"]),
+    BadInput(
+      name: "bad operation", arguments: sample(["--preset", "system", "--operation", "sideways"]),
+      status: usage, mentions: ["--operation", "sideways"]),
+    BadInput(
+      name: "unknown option", arguments: sample(["--preset", "system", "--speed", "2"]),
+      status: usage, mentions: ["--speed"]),
+    BadInput(
+      name: "NaN time", arguments: sample(["--preset", "system", "--times", "0,nan"]),
+      status: data, mentions: ["--times", "not finite"]),
+    BadInput(
+      name: "negative time", arguments: sample(["--preset", "system", "--times", "0.1,-0.5"]),
+      status: data, mentions: ["--times", "-0.5 is negative"]),
+    BadInput(
+      name: "time not a number", arguments: sample(["--preset", "system", "--times", "0,soon"]),
+      status: usage, mentions: ["--times", "'soon'"]),
+    BadInput(
+      name: "fps 0", arguments: sample(["--preset", "system", "--fps", "0"]), status: data,
+      mentions: ["--fps", "greater than 0"]),
+    BadInput(
+      name: "fps NaN", arguments: sample(["--preset", "system", "--fps", "nan"]), status: data,
+      mentions: ["--fps"]),
+    BadInput(
+      name: "times and fps",
+      arguments: sample(["--preset", "system", "--fps", "2", "--times", "0"]),
+      status: usage, mentions: ["--times", "--fps"]),
+    BadInput(
+      name: "negative CA duration", arguments: sample(["--preset", "ca-fade", "--ca-duration=-1"]),
+      status: data, mentions: ["--ca-duration"]),
+    BadInput(
+      name: "Bézier x out of range",
+      arguments: sample(["--preset", "ca-fade", "--ca-timing", "cubic-bezier(1.5,0,1,1)"]),
+      status: data, mentions: ["--ca-timing", "controlPoint1.x"]),
+    BadInput(
+      name: "unknown timing name",
+      arguments: sample(["--preset", "ca-fade", "--ca-timing", "bouncy"]),
+      status: usage, mentions: ["--ca-timing", "bouncy"]),
+    BadInput(
+      name: "option for another preset",
+      arguments: sample(["--preset", "hero", "--subtype", "from-left"]),
+      status: usage, mentions: ["--subtype"]),
+    BadInput(
+      name: "zero container", arguments: sample(["--preset", "system", "--container", "0,844"]),
+      status: data, mentions: ["--container"]),
+    BadInput(
+      name: "hero list below the container",
+      arguments: sample(["--preset", "hero", "--hero-list-top", "900"]), status: data,
+      mentions: ["--hero-list-top"]),
+    BadInput(
+      name: "malformed events JSON",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": 0, "update": 0.5"#], status: data,
+      mentions: ["--events", "malformed JSON"]),
+    BadInput(
+      name: "unknown event key",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": 0, "update": 0.5}, {"time": 1, "jump": 1}]"#],
+      status: data, mentions: ["--events: $[1].jump", "unknown key"]),
+    BadInput(
+      name: "event time of the wrong type",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": "0", "update": 0.5}]"#], status: data,
+      mentions: ["--events: $[0].time", "must be a number"]),
+    BadInput(
+      name: "events out of order",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: [
+        "events.json":
+          #"[{"time": 0, "update": 0.1}, {"time": 0.3, "update": 0.2}, {"time": 0.1, "finish": true}]"#
+      ], status: data,
+      mentions: ["--events: $[2].time: 0.1 is before the previous event (0.3)"]),
+    BadInput(
+      name: "negative event time",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": -1, "update": 0.1}]"#], status: data,
+      mentions: ["--events: $[0].time", "negative"]),
+    BadInput(
+      name: "update after finish",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": 0, "finish": true}, {"time": 0.1, "update": 0.5}]"#],
+      status: data, mentions: ["--events: $[1]", "already finished"]),
+    BadInput(
+      name: "zero completion speed",
+      arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
+      files: ["events.json": #"[{"time": 0, "cancel": {"completionSpeed": 0}}]"#], status: data,
+      mentions: ["--events: $[0].cancel.completionSpeed"]),
+    BadInput(
+      name: "missing events file",
+      arguments: sample(["--preset", "system", "--events", "$DIR/nowhere.json"]),
+      status: noInput, mentions: ["--events", "nowhere.json"]),
+    BadInput(
+      name: "events path is a directory",
+      arguments: sample(["--preset", "system", "--events", "$DIR"]), status: noInput,
+      mentions: ["--events", "directory"]),
+    BadInput(
+      name: "output in a missing directory",
+      arguments: ["sample", "--preset", "system", "--output", "$DIR/missing/out.json"],
+      status: cannotCreate, mentions: ["--output", "missing"]),
+    BadInput(
+      name: "output is a directory",
+      arguments: ["sample", "--preset", "system", "--output", "$DIR/sub"],
+      files: ["sub/keep": ""], status: cannotCreate, mentions: ["--output"]),
+    BadInput(
+      name: "unknown timing for curve",
+      arguments: ["curve", "--timing", "wobbly", "--output", "$DIR/out.svg"], status: usage,
+      mentions: ["--timing", "wobbly"]),
+    BadInput(
+      name: "curve Bézier x out of range",
+      arguments: ["curve", "--timing", "cubic-bezier(0.2,0,1.2,1)", "--output", "$DIR/out.svg"],
+      status: data, mentions: ["--timing", "controlPoint2.x"]),
+    BadInput(
+      name: "undamped spring without duration",
+      arguments: ["curve", "--spring", "1,100,0", "--output", "$DIR/out.svg"], status: data,
+      mentions: ["--spring", "--duration"]),
+    BadInput(
+      name: "spring with negative damping",
+      arguments: ["curve", "--spring", "1,100,-3", "--output", "$DIR/out.svg"], status: data,
+      mentions: ["--spring", "damping"]),
+    BadInput(
+      name: "curve without a subject", arguments: ["curve", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--timing"]),
+    BadInput(
+      name: "profile seconds 0", arguments: ["profile", "--seconds", "0"], status: data,
+      mentions: ["--seconds"]),
+    BadInput(
+      name: "profile n 0", arguments: ["profile", "--n", "0", "--seconds", "0.1"], status: data,
+      mentions: ["--n"]),
+    BadInput(
+      name: "profile unknown workload", arguments: ["profile", "--workload", "everything"],
+      status: usage, mentions: ["--workload"]),
+  ]
+
+  @Test(arguments: cases)
+  func rejected(_ input: BadInput) throws {
+    let directory = try TemporaryDirectory()
+    for (name, content) in input.files {
+      let path = directory.path + "/" + name
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+    }
+    let before = try directory.contents()
+    let arguments = input.arguments.map {
+      $0.replacingOccurrences(of: "$DIR", with: directory.path)
+    }
+    let result = try SegueProcess.run(arguments)
+    #expect(result.status == input.status, "stderr: \(result.stderr)")
+    for text in input.mentions {
+      #expect(result.stderr.contains(text), "stderr lacks '\(text)': \(result.stderr)")
+    }
+    #expect(result.stdout.isEmpty, "stdout: \(result.text)")
+    #expect(try directory.contents() == before, "files were left behind")
+  }
+
+  @Test func failedRunLeavesAnExistingOutputUntouched() throws {
+    let directory = try TemporaryDirectory()
+    let path = try directory.write("out.json", "previous\n")
+    let events = try directory.write("events.json", #"[{"time": 1}]"#)
+    let result = try SegueProcess.run([
+      "sample", "--preset", "system", "--events", events, "--output", path,
+    ])
+    #expect(result.status == Self.data)
+    #expect(result.stderr.contains("--events: $[0]"))
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "previous\n")
+    #expect(try directory.contents() == ["events.json", "out.json"])
+  }
+
+  @Test func helpDocumentsTheExitCodes() throws {
+    let result = try SegueProcess.run(["help", "sample"])
+    #expect(result.status == 0)
+    for code in ["64", "65", "66", "70", "73"] {
+      #expect(result.text.contains("  \(code)  "), "exit code \(code) missing from help")
+    }
+  }
+}
