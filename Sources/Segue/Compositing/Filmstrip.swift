@@ -42,7 +42,7 @@ public struct Filmstrip: Hashable, Sendable {
   ///   - gap: pixels between cells and around the sheet (default 4).
   ///   - captions: draw the time below each frame (default on).
   ///   - captionCellSize: caption font cell in pixels (default 2: 10-pixel-high text).
-  ///   - background: the sheet colour; `nil` (the default) for a light grey, RGB 0.9.
+  ///   - background: the sheet colour; `nil` (the default) for a light grey, RGB 0.92.
   ///   - captionColor: the caption colour (default black).
   public init(
     renderer: SceneRenderer = SceneRenderer(), columns: Int = 6, gap: Int = 4,
@@ -54,7 +54,7 @@ public struct Filmstrip: Hashable, Sendable {
     self.gap = gap
     self.captions = captions
     self.captionCellSize = captionCellSize
-    self.background = background ?? Color(clamping: 0.9, 0.9, 0.9, 1)
+    self.background = background ?? Color(clamping: 0.92, 0.92, 0.92, 1)
     self.captionColor = captionColor
   }
 
