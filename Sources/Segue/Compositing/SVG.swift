@@ -57,16 +57,47 @@ public struct SVGDocument: Hashable, Sendable {
 
   /// Adds a closed polygon through `points`, filled with `fill` and optionally outlined.
   ///
+  /// `blendMode` ``BlendMode/add`` writes `style="mix-blend-mode:plus-lighter"` (CSS Compositing
+  /// Level 2: `out = dst + src`, premultiplied, saturating), the "add" of a cross-dissolve; put
+  /// such polygons in an isolated ``embed(_:at:isolated:)`` so that they sum onto a transparent
+  /// backdrop rather than onto what is below.
+  ///
   /// - Throws: ``ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
   ///   3 points, and the other errors of ``polyline(_:stroke:lineWidth:)``.
   public mutating func polygon(
-    _ points: [Point], fill: Color, stroke: Color? = nil, lineWidth: Double = 1
+    _ points: [Point], fill: Color, stroke: Color? = nil, lineWidth: Double = 1,
+    blendMode: BlendMode = .over
   ) throws(ValidationError) {
     let list = try SVGDocument.pointList(points, minimum: 3)
     try Validate.positive(lineWidth, "lineWidth")
+    let blend = blendMode == .add ? " style=\"mix-blend-mode:plus-lighter\"" : ""
     elements.append(
       "<polygon points=\"\(list)\"" + SVGDocument.paint("fill", fill)
-        + strokeAttributes(stroke, lineWidth) + "/>")
+        + strokeAttributes(stroke, lineWidth) + blend + "/>")
+  }
+
+  /// Adds `document` as a nested viewport whose top-left corner is at `origin`: an `<svg>`
+  /// element with `x`, `y`, `width`, `height` and `viewBox="0 0 width height"` of the nested
+  /// document, holding its elements in its own coordinates. A nested `<svg>` clips its content
+  /// to its viewport (SVG 1.1 §14.3.3: `overflow: hidden` on non-root `svg` elements), so a
+  /// filmstrip cell shows only what lies inside it. `isolated` adds `style="isolation:isolate"`
+  /// (CSS Compositing: the content is composited onto a transparent backdrop, then "over" what is
+  /// below).
+  ///
+  /// - Throws: ``ValidationError/Reason/notFinite`` naming `origin` (index 0 or 1).
+  public mutating func embed(_ document: SVGDocument, at origin: Point, isolated: Bool = false)
+    throws(ValidationError)
+  {
+    try Validate.finite(origin.x, "origin", index: 0)
+    try Validate.finite(origin.y, "origin", index: 1)
+    let w = SVGDocument.number(document.width)
+    let h = SVGDocument.number(document.height)
+    var open = "<svg x=\"\(SVGDocument.number(origin.x))\" y=\"\(SVGDocument.number(origin.y))\" "
+    open += "width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
+    if isolated { open += " style=\"isolation:isolate\"" }
+    elements.append(open + ">")
+    elements.append(contentsOf: document.elements)
+    elements.append("</svg>")
   }
 
   /// Adds a line of text with its baseline starting at `position` (sans-serif, `fontSize` user

@@ -1,0 +1,306 @@
+/// A contact sheet of a transition: frames at chosen times laid out in a grid, each with its time
+/// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of the layers'
+/// projected quads (``svg(_:times:)``).
+///
+/// **Layout** (pixels). Every frame is ``SceneRenderer/outputSize(for:)`` of the scene's
+/// container, `fw × fh`. A cell is the frame with a caption strip of height
+/// `ch = 7·captionCellSize` below it when ``captions`` is on (else `ch = 0`). With `K` frames,
+/// `c = min(columns, K)` columns and `r = ⌈K / c⌉` rows, the sheet is
+///
+///     width  = c·fw + (c + 1)·gap
+///     height = r·(fh + ch) + (r + 1)·gap
+///
+/// and frame `k` (row-major) has its top-left corner at
+/// `(gap + (k mod c)·(fw + gap), gap + ⌊k / c⌋·(fh + ch + gap))`. Gaps, margins and empty cells
+/// show ``background``.
+///
+/// **Captions.** The caption ``caption(for:)`` of each frame's time is drawn in the rasteriser's
+/// 3×5 block font (``LayerSnapshot/Label``) in ``captionColor``, cells of `captionCellSize`
+/// pixels, its top-left corner one cell right of and one cell below the frame's bottom-left
+/// corner.
+public struct Filmstrip: Hashable, Sendable {
+  /// The frame renderer (scale, background, labels, snapshots).
+  public var renderer: SceneRenderer
+  /// The most frames per row, `≥ 1`.
+  public var columns: Int
+  /// The gap between cells and around the sheet, in pixels, `≥ 0`.
+  public var gap: Int
+  /// Draw each frame's time below it.
+  public var captions: Bool
+  /// The caption font's cell size in pixels, `≥ 1`.
+  public var captionCellSize: Int
+  /// The sheet's colour (gaps, margins, caption strips, empty cells), straight RGBA.
+  public var background: Color
+  /// The caption text colour.
+  public var captionColor: Color
+
+  /// Creates a filmstrip.
+  ///
+  /// - Parameters:
+  ///   - renderer: renders each frame.
+  ///   - columns: frames per row (default 6).
+  ///   - gap: pixels between cells and around the sheet (default 4).
+  ///   - captions: draw the time below each frame (default on).
+  ///   - captionCellSize: caption font cell in pixels (default 2: 10-pixel-high text).
+  ///   - background: the sheet colour; `nil` (the default) for a light grey, RGB 0.92.
+  ///   - captionColor: the caption colour (default black).
+  public init(
+    renderer: SceneRenderer = SceneRenderer(), columns: Int = 6, gap: Int = 4,
+    captions: Bool = true, captionCellSize: Int = 2,
+    background: Color? = nil, captionColor: Color = .black
+  ) {
+    self.renderer = renderer
+    self.columns = columns
+    self.gap = gap
+    self.captions = captions
+    self.captionCellSize = captionCellSize
+    self.background = background ?? Color(clamping: 0.92, 0.92, 0.92, 1)
+    self.captionColor = captionColor
+  }
+
+  /// The sheet's geometry in pixels (see the type's documentation).
+  public struct Layout: Hashable, Sendable {
+    /// One frame's width `fw`.
+    public var frameWidth: Int
+    /// One frame's height `fh`.
+    public var frameHeight: Int
+    /// The caption strip's height `ch` (0 without captions).
+    public var captionHeight: Int
+    /// Columns `c = min(columns, K)`.
+    public var columns: Int
+    /// Rows `r = ⌈K / c⌉`.
+    public var rows: Int
+    /// The gap.
+    public var gap: Int
+    /// `c·fw + (c + 1)·gap`.
+    public var width: Int
+    /// `r·(fh + ch) + (r + 1)·gap`.
+    public var height: Int
+
+    /// The top-left pixel of frame `k` (row-major).
+    public func frameOrigin(_ k: Int) -> (x: Int, y: Int) {
+      (
+        gap + (k % columns) * (frameWidth + gap),
+        gap + (k / columns) * (frameHeight + captionHeight + gap)
+      )
+    }
+  }
+
+  /// The layout for `frameCount` frames of a container of `containerSize` points.
+  ///
+  /// - Throws: ``ValidationError`` naming `frameCount` (`.tooFew(minimum: 1, …)`), `columns`
+  ///   (`< 1`: `.outOfRange`), `gap` (`.negative`), `captionCellSize` (`< 1`: `.outOfRange`), the
+  ///   errors of ``SceneRenderer/outputSize(for:)``, and `sheet.width`, `sheet.height` (above
+  ///   `2²⁴`) or `sheet.pixelCount` (above ``SceneRenderer/maximumPixelCount``, the cap) for the
+  ///   whole sheet.
+  public func layout(frameCount: Int, containerSize: Size) throws(ValidationError) -> Layout {
+    guard frameCount >= 1 else {
+      throw ValidationError(field: "frameCount", reason: .tooFew(minimum: 1, actual: frameCount))
+    }
+    guard columns >= 1 else {
+      throw ValidationError(
+        field: "columns", reason: .outOfRange(lower: 1, upper: Double(Int.max)))
+    }
+    guard gap >= 0 else { throw ValidationError(field: "gap", reason: .negative) }
+    guard captionCellSize >= 1 else {
+      throw ValidationError(
+        field: "captionCellSize", reason: .outOfRange(lower: 1, upper: Double(Int.max)))
+    }
+    let frame = try renderer.outputSize(for: containerSize)
+    let c = Swift.min(columns, frameCount)
+    let r = (frameCount + c - 1) / c
+    // Checked in Double first: every factor is an Int, so no Int arithmetic can overflow below.
+    let ch = captions ? 7 * Double(captionCellSize) : 0
+    let g = Double(gap)
+    let w = Double(c) * Double(frame.width) + Double(c + 1) * g
+    let h = Double(r) * (Double(frame.height) + ch) + Double(r + 1) * g
+    let side = Double(PixelBufferLimits.maximumSide)
+    guard w <= side else {
+      throw ValidationError(field: "sheet.width", reason: .outOfRange(lower: 1, upper: side))
+    }
+    guard h <= side else {
+      throw ValidationError(field: "sheet.height", reason: .outOfRange(lower: 1, upper: side))
+    }
+    guard w * h <= Double(SceneRenderer.maximumPixelCount) else {
+      throw ValidationError(
+        field: "sheet.pixelCount",
+        reason: .outOfRange(lower: 1, upper: Double(SceneRenderer.maximumPixelCount)))
+    }
+    return Layout(
+      frameWidth: frame.width, frameHeight: frame.height, captionHeight: Int(ch), columns: c,
+      rows: r, gap: gap, width: Int(w), height: Int(h))
+  }
+
+  /// The caption of a frame at `time` seconds: the time rounded to milliseconds with three
+  /// decimals and an `s`, e.g. `0.125s`, `1.000s` (the block font draws it in capitals). Times
+  /// of `10¹²` s or more (or not finite) are written in Swift's shortest form.
+  public static func caption(for time: Double) -> String {
+    guard time.isFinite, abs(time) < 1e12 else { return "\(time)s" }
+    let ms = Int((abs(time) * 1000).rounded(.toNearestOrAwayFromZero))
+    let fraction = String(ms % 1000)
+    let padded = String(repeating: "0", count: 3 - fraction.count) + fraction
+    return (time < 0 && ms > 0 ? "-" : "") + "\(ms / 1000).\(padded)s"
+  }
+
+  /// Renders the frames of `scene` at `times` (seconds, each as
+  /// ``SceneRenderer/render(_:at:)``) into one sheet (see the type's documentation). Each cell's
+  /// frame is byte-for-byte the single-frame render at its time.
+  ///
+  /// - Throws: ``ValidationError`` naming `times` (`.tooFew` when empty; with the index when a
+  ///   time is not finite or negative), the errors of ``layout(frameCount:containerSize:)`` and
+  ///   of ``SceneRenderer/render(_:at:)``.
+  public func render(_ scene: TransitionScene, times: [Double]) throws(ValidationError)
+    -> PixelBufferRGBA8
+  {
+    try Self.checkTimes(times)
+    let layout = try layout(frameCount: times.count, containerSize: scene.containerSize)
+    let premultiplied = SIMD4<Float>(LayerSnapshot.premultiplied(background))
+    var fill = SIMD4<UInt8>.zero
+    for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
+    var sheet = try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+    for (k, time) in times.enumerated() {
+      let frame: PixelBufferRGBA8
+      do { frame = try renderer.render(scene, at: time) } catch {
+        throw ValidationError(
+          field: error.field == "time" ? "times" : error.field,
+          index: error.field == "time" ? k : error.index, reason: error.reason)
+      }
+      let (x, y) = layout.frameOrigin(k)
+      Self.copy(frame, into: &sheet, x: x, y: y)
+      if captions {
+        let strip = try captionStrip(Self.caption(for: time), width: layout.frameWidth)
+        Self.copy(strip, into: &sheet, x: x, y: y + layout.frameHeight)
+      }
+    }
+    return sheet
+  }
+
+  /// An SVG contact sheet with the layout of ``render(_:times:)`` (user units = pixels): per
+  /// cell, a nested viewport (``SVGDocument/embed(_:at:isolated:)``, which clips to the cell)
+  /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
+  /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
+  /// projected bounds corners × `scale` (``LayerSample/corners``; the eye-plane-clipped polygon
+  /// of ``Transform3D/mapQuad(_:)`` when a corner is behind the eye), filled with its colour (a
+  /// gradient's mean of top and bottom) at alpha × opacity. A cross-dissolve's layers sit in an
+  /// isolated nested viewport and blend with `plus-lighter` at alpha × weight (exact for
+  /// one-layer snapshots such as CATransition `fade`'s; a snapshot's sublayers are added
+  /// rather than composited over their root). The caption is SVG text in the caption strip.
+  /// Labels of snapshots are not drawn.
+  ///
+  /// - Throws: as ``render(_:times:)``, and the errors of ``SVGDocument``.
+  public func svg(_ scene: TransitionScene, times: [Double]) throws(ValidationError)
+    -> SVGDocument
+  {
+    try Self.checkTimes(times)
+    let layout = try layout(frameCount: times.count, containerSize: scene.containerSize)
+    var document = try SVGDocument(width: Double(layout.width), height: Double(layout.height))
+    try document.rect(
+      Rect(x: 0, y: 0, width: Double(layout.width), height: Double(layout.height)),
+      fill: background)
+    let fw = Double(layout.frameWidth)
+    let fh = Double(layout.frameHeight)
+    for (k, time) in times.enumerated() {
+      let steps: [SceneRenderer.PlanStep]
+      do {
+        let sample = try scene.sample(at: time)
+        let tree = scene.presentation(at: time, completion: sample.completed ? .finished : nil)
+        steps = try renderer.plan(for: sample, presentation: tree)
+      } catch {
+        throw ValidationError(
+          field: error.field == "time" ? "times" : error.field,
+          index: error.field == "time" ? k : error.index, reason: error.reason)
+      }
+      var cell = try SVGDocument(width: fw, height: fh)
+      try cell.rect(Rect(x: 0, y: 0, width: fw, height: fh), fill: renderer.background)
+      for step in steps {
+        switch step {
+        case .layer(let p):
+          try polygon(p, weight: 1, blendMode: .over, into: &cell)
+        case .dissolve(let snapshots):
+          var group = try SVGDocument(width: fw, height: fh)
+          for snapshot in snapshots {
+            for p in snapshot.layers {
+              try polygon(p, weight: snapshot.weight, blendMode: .add, into: &group)
+            }
+          }
+          try cell.embed(group, at: .zero, isolated: true)
+        }
+      }
+      let (x, y) = layout.frameOrigin(k)
+      try document.embed(cell, at: Point(x: Double(x), y: Double(y)))
+      if captions {
+        let c = Double(captionCellSize)
+        try document.text(
+          Self.caption(for: time), at: Point(x: Double(x) + c, y: Double(y) + fh + 6 * c),
+          fontSize: 5 * c, fill: captionColor)
+      }
+    }
+    return document
+  }
+
+  // MARK: - Private helpers
+
+  private func polygon(
+    _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
+    into document: inout SVGDocument
+  ) throws(ValidationError) {
+    let corners = p.sample.corners
+    let points: [Point]
+    if corners.count == 4, !corners.contains(where: \.isBehindEye) {
+      points = corners.map(\.point)
+    } else {
+      points = p.sample.matrix.mapQuad(Quad(p.snapshot.bounds))
+    }
+    guard points.count >= 3 else { return }
+    let s = renderer.scale
+    let colour: Color
+    switch p.snapshot.fill {
+    case .solid(let c): colour = c
+    case .linearGradient(let top, let bottom):
+      colour = Color(
+        clamping: (top.red + bottom.red) / 2, (top.green + bottom.green) / 2,
+        (top.blue + bottom.blue) / 2, (top.alpha + bottom.alpha) / 2)
+    }
+    let fill = Color(
+      clamping: colour.red, colour.green, colour.blue, colour.alpha * p.opacity * weight)
+    try document.polygon(
+      points.map { Point(x: $0.x * s, y: $0.y * s) }, fill: fill, blendMode: blendMode)
+  }
+
+  /// A `width × ch` strip of the sheet colour with `text` in the block font.
+  private func captionStrip(_ text: String, width: Int) throws(ValidationError)
+    -> PixelBufferRGBA8
+  {
+    let c = Double(captionCellSize)
+    let height = 7 * captionCellSize
+    let label = LayerSnapshot.Label(
+      text: text, origin: Point(x: c, y: c), cellSize: c, color: captionColor)
+    let snapshot = LayerSnapshot(
+      bounds: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), fill: .solid(.clear),
+      label: label)
+    let image = try Rasterizer.render(
+      [.layer(RasterLayer(snapshot: snapshot))], width: width, height: height,
+      background: background)
+    return PixelBufferRGBA8(image)
+  }
+
+  private static func checkTimes(_ times: [Double]) throws(ValidationError) {
+    guard !times.isEmpty else {
+      throw ValidationError(field: "times", reason: .tooFew(minimum: 1, actual: 0))
+    }
+    for (i, t) in times.enumerated() { try Validate.nonNegative(t, "times", index: i) }
+  }
+
+  /// Copies `image` into `sheet` with its top-left corner at `(x, y)` (fits by construction).
+  private static func copy(
+    _ image: PixelBufferRGBA8, into sheet: inout PixelBufferRGBA8, x: Int, y: Int
+  ) {
+    let rowBytes = 4 * image.width
+    for row in 0..<image.height {
+      let source = row * image.stride
+      let target = (y + row) * sheet.stride + 4 * x
+      sheet.components.replaceSubrange(
+        target..<(target + rowBytes), with: image.components[source..<(source + rowBytes)])
+    }
+  }
+}

@@ -1,0 +1,436 @@
+/// One snapshot of a cross-dissolve: a layer and its sublayers rendered alone onto a cleared image,
+/// then added to the other snapshots with a weight.
+///
+/// For CATransition `fade` the two snapshots are **old** at weight `1 − q` and **new** at weight
+/// `q` (`q` the eased progress), so their sum is `(1 − q)·old + q·new` wherever both cover a
+/// pixel (seed-transitions.md, Sampling rules).
+public struct DissolveSnapshot: Hashable, Sendable {
+  /// The id of the snapshot's root layer (the layer marked "add").
+  public var id: String
+  /// The weight `w` in `[0, 1]`: the root layer's presented opacity (its own opacity times its
+  /// ancestors').
+  public var weight: Double
+  /// The root and its visible sublayers in draw order, each with its opacity **relative to the
+  /// root** (the root itself at opacity 1), all blending "over".
+  public var layers: [RasterLayer]
+
+  /// Creates a snapshot.
+  public init(id: String, weight: Double, layers: [RasterLayer]) {
+    self.id = id
+    self.weight = weight
+    self.layers = layers
+  }
+}
+
+/// An entry of a scene's render list: an ordinary layer, or a true cross-dissolve.
+public enum SceneRenderItem: Hashable, Sendable {
+  /// A layer drawn directly onto what lies below with ``Rasterizer/draw(_:into:)`` ("over", or
+  /// "add" onto what is below when its blend mode says so).
+  case layer(RasterLayer)
+  /// A cross-dissolve: each snapshot `Sₖ` is rendered alone onto a cleared image, the images are
+  /// summed with their weights, `D = clamp(Σ wₖ·Sₖ, 0, 1)` (premultiplied), and `D` is
+  /// composited "over" what lies below. Two opaque snapshots covering the same pixel with
+  /// weights `1 − q` and `q` give the opaque colour `(1 − q)·old + q·new` there, whatever lies
+  /// below.
+  case crossDissolve([DissolveSnapshot])
+}
+
+/// Renders transition scenes to pixels: every visible layer of a sampled transition drawn as its
+/// snapshot through its full 3D matrix, perspective-correct (``Rasterizer``), composited with
+/// premultiplied alpha in draw order over a background colour.
+///
+/// **Coordinates.** A layer sample's matrix maps the layer's own bounds coordinates (points) to
+/// the container (points, y-down, origin top-left). The image has ``scale`` pixels per point,
+/// so each layer is drawn with `M_pixels = M_container · S(scale, scale, 1)` (row vectors:
+/// first the layer matrix, then the scale); container point `(x, y)` lands at pixel position
+/// `(scale·x, scale·y)`, and pixel `(i, j)` covers `[i, i+1) × [j, j+1)`. The output is
+/// `round(scale·containerWidth) × round(scale·containerHeight)` pixels unless ``width`` and
+/// ``height`` are set (the image then starts at the container's top-left and is cropped or
+/// padded with the background).
+///
+/// **Snapshots.** A layer is drawn as its `bounds` filled with its `backgroundColor`
+/// (``LayerSnapshot/Fill/solid(_:)``), or with a vertical gradient from that colour to the same
+/// colour darkened to 70 % (``gradient``), optionally with its id as a label (``labels``). A
+/// caller-supplied snapshot in ``snapshots`` replaces the fill and label of the layer with that
+/// id; its bounds are always the layer's presented bounds, so it follows animated bounds.
+///
+/// **Skipped layers.** A layer draws nothing (its sublayers still draw) when its presented
+/// opacity is 0, its bounds have zero width or height, or it has no override and a clear
+/// (alpha 0) background colour, as a `CALayer` without contents.
+///
+/// **Cross-dissolve.** A layer whose sample blends "add" (CATransition `fade`'s **old** and
+/// **new**, while the transition runs) becomes a ``DissolveSnapshot`` with its sublayers:
+/// weight = its presented opacity, members at their opacity relative to it. Snapshots that follow
+/// each other in draw order (ignoring layers that draw nothing) form one
+/// ``SceneRenderItem/crossDissolve(_:)``. An "add" layer inside another one's subtree is part of
+/// that snapshot and drawn "over".
+public struct SceneRenderer: Hashable, Sendable {
+  /// The largest image, `2²⁴` pixels (e.g. 4096 × 4096; a Float working image of that size
+  /// takes 256 MiB). Larger outputs are rejected, naming `pixelCount`.
+  public static let maximumPixelCount = 1 << 24
+
+  /// Pixels per point, finite and `> 0` (2 for a "@2x" image).
+  public var scale: Double
+  /// The output width in pixels, `1…2²⁴`, or `nil` for `round(scale·containerWidth)`.
+  public var width: Int?
+  /// The output height in pixels, `1…2²⁴`, or `nil` for `round(scale·containerHeight)`.
+  public var height: Int?
+  /// The colour the image is cleared to before the first layer (straight RGBA).
+  public var background: Color
+  /// Fill each layer with a vertical gradient from its colour (top) to the colour's RGB × 0.7
+  /// (bottom), same alpha, instead of a solid colour.
+  public var gradient: Bool
+  /// Draw each layer's id as a label, one font cell in from its top-left corner, black on light
+  /// colours and white on dark ones (relative luminance `0.2126R + 0.7152G + 0.0722B > 0.5`).
+  public var labels: Bool
+  /// The label font's cell size in points (layer coordinates), finite and `> 0`.
+  public var labelCellSize: Double
+  /// Snapshots replacing the generated fill and label, by layer id.
+  public var snapshots: [String: LayerSnapshot]
+
+  /// Creates a renderer.
+  ///
+  /// - Parameters:
+  ///   - scale: pixels per point, `> 0`.
+  ///   - width: output width in pixels, or `nil` for the scaled container width.
+  ///   - height: output height in pixels, or `nil` for the scaled container height.
+  ///   - background: the clear colour (default white).
+  ///   - gradient: draw gradients instead of solid fills.
+  ///   - labels: draw each layer's id.
+  ///   - labelCellSize: the label cell size in points (default 4).
+  ///   - snapshots: per-id replacements of the generated snapshot.
+  public init(
+    scale: Double = 1, width: Int? = nil, height: Int? = nil, background: Color = .white,
+    gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
+    snapshots: [String: LayerSnapshot] = [:]
+  ) {
+    self.scale = scale
+    self.width = width
+    self.height = height
+    self.background = background
+    self.gradient = gradient
+    self.labels = labels
+    self.labelCellSize = labelCellSize
+    self.snapshots = snapshots
+  }
+
+  /// Throws unless the settings are usable.
+  ///
+  /// - Throws: ``ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
+  ///   (set and outside `1…2²⁴`: `.outOfRange`), `pixelCount` when both are set and their
+  ///   product exceeds ``maximumPixelCount`` (`.outOfRange(lower: 1, upper: 2²⁴)`),
+  ///   `labelCellSize` (not finite or `≤ 0`), and `snapshots.<id>.…` for an override that fails
+  ///   ``LayerSnapshot/validate()``.
+  public func validate() throws(ValidationError) {
+    try Validate.positive(scale, "scale")
+    if let width { try Self.checkSide(Double(width), "width") }
+    if let height { try Self.checkSide(Double(height), "height") }
+    if let width, let height { try Self.checkCount(Double(width) * Double(height)) }
+    try Validate.positive(labelCellSize, "labelCellSize")
+    for id in snapshots.keys.sorted() {
+      do { try snapshots[id]?.validate() } catch {
+        throw ValidationError(
+          field: "snapshots.\(id).\(error.field)", index: error.index, reason: error.reason)
+      }
+    }
+  }
+
+  /// The output size in pixels for a container of `containerSize` points: ``width`` and
+  /// ``height`` when set, else `round(scale·containerSize)` (ties away from zero).
+  ///
+  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `width` or `height`
+  ///   when the computed side is not finite, below 1 pixel (`.outOfRange(lower: 1, …)`) or above
+  ///   `2²⁴`; `pixelCount` when `width·height > 2²⁴` (the cap, ``maximumPixelCount``).
+  public func outputSize(for containerSize: Size) throws(ValidationError) -> (
+    width: Int, height: Int
+  ) {
+    try validate()
+    var w = Double(width ?? 0)
+    if width == nil { w = try Self.scaledSide(containerSize.width, scale, "width") }
+    var h = Double(height ?? 0)
+    if height == nil { h = try Self.scaledSide(containerSize.height, scale, "height") }
+    try Self.checkCount(w * h)
+    return (Int(w), Int(h))
+  }
+
+  // MARK: - Adapter
+
+  /// The snapshot a layer is drawn as (see the type's documentation), with the layer's presented
+  /// bounds, or `nil` when it draws nothing by itself (zero-area bounds, or a clear background
+  /// and no override).
+  public func snapshot(for layer: Layer) -> LayerSnapshot? {
+    let bounds = Rect(
+      x: layer.bounds.minX, y: layer.bounds.minY, width: layer.bounds.width,
+      height: layer.bounds.height)
+    guard bounds.width > 0 && bounds.height > 0 else { return nil }
+    if var override = snapshots[layer.id] {
+      override.bounds = bounds
+      return override
+    }
+    let c = layer.backgroundColor
+    guard c.alpha > 0 else { return nil }
+    let fill: LayerSnapshot.Fill
+    if gradient {
+      fill = .linearGradient(
+        top: c, bottom: Color(clamping: 0.7 * c.red, 0.7 * c.green, 0.7 * c.blue, c.alpha))
+    } else {
+      fill = .solid(c)
+    }
+    var label: LayerSnapshot.Label?
+    if labels {
+      let luminance = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
+      label = LayerSnapshot.Label(
+        text: layer.id,
+        origin: Point(x: bounds.minX + labelCellSize, y: bounds.minY + labelCellSize),
+        cellSize: labelCellSize, color: luminance > 0.5 ? .black : .white)
+    }
+    return LayerSnapshot(bounds: bounds, fill: fill, label: label)
+  }
+
+  /// The render list of a sampled transition: each layer of `sample` that draws something, in
+  /// draw order (``LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
+  /// of the same id in `tree`), its matrix to the container times `S(scale, scale, 1)` and its
+  /// presented opacity; "add" layers grouped into cross-dissolves (see the type's
+  /// documentation).
+  ///
+  /// - Parameters:
+  ///   - sample: the sampled transition (matrices, opacities, draw order, blend modes).
+  ///   - tree: the presentation tree the sample was taken from (bounds, colours, hierarchy), e.g.
+  ///     ``TransitionScene/presentation(at:completion:)``.
+  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `presentation` with
+  ///   `.countMismatch` when the tree and the sample hold different numbers of layers, or
+  ///   `.unknown(id)` for a sampled layer the tree lacks.
+  public func renderItems(for sample: TransitionSample, presentation tree: LayerTree)
+    throws(ValidationError) -> [SceneRenderItem]
+  {
+    let pixels = Transform3D.makeScale(scale, scale, 1)
+    func raster(_ p: PlannedLayer) -> RasterLayer {
+      RasterLayer(
+        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity)
+    }
+    return try plan(for: sample, presentation: tree).map { step in
+      switch step {
+      case .layer(let p): .layer(raster(p))
+      case .dissolve(let snapshots):
+        .crossDissolve(
+          snapshots.map {
+            DissolveSnapshot(id: $0.id, weight: $0.weight, layers: $0.layers.map(raster))
+          })
+      }
+    }
+  }
+
+  /// A layer that draws: its sample, snapshot and opacity (presented, or relative to its
+  /// dissolve snapshot's root).
+  struct PlannedLayer {
+    var sample: LayerSample
+    var snapshot: LayerSnapshot
+    var opacity: Double
+  }
+
+  /// A step of the draw plan shared by the pixel and SVG outputs.
+  enum PlanStep {
+    case layer(PlannedLayer)
+    case dissolve([(id: String, weight: Double, layers: [PlannedLayer])])
+  }
+
+  /// The draw plan of ``renderItems(for:presentation:)`` before the pixel scale is applied.
+  func plan(for sample: TransitionSample, presentation tree: LayerTree) throws(ValidationError)
+    -> [PlanStep]
+  {
+    try validate()
+    guard tree.count == sample.layers.count else {
+      throw ValidationError(
+        field: "presentation",
+        reason: .countMismatch(expected: sample.layers.count, actual: tree.count))
+    }
+    var treeIndex: [Int] = []
+    for layer in sample.layers {
+      guard let i = tree.index(of: layer.id) else {
+        throw ValidationError(field: "presentation", reason: .unknown(layer.id))
+      }
+      treeIndex.append(i)
+    }
+    // The sample index of each tree index, to walk up parents.
+    var sampleOf = [Int](repeating: 0, count: tree.count)
+    for (s, t) in treeIndex.enumerated() { sampleOf[t] = s }
+    let layers = tree.layers
+    func parent(_ t: Int) -> Int? { (try? tree.parentIndex(at: t)) ?? nil }
+    /// The outermost "add" ancestor-or-self (tree index) and the opacity relative to it.
+    func dissolveRoot(_ t: Int) -> (root: Int, relative: Double)? {
+      var root: Int?
+      var current: Int? = t
+      while let c = current {
+        if sample.layers[sampleOf[c]].blend == .add { root = c }
+        current = parent(c)
+      }
+      guard let root else { return nil }
+      var relative = 1.0
+      current = t
+      while let c = current, c != root {
+        relative *= Swift.min(Swift.max(layers[c].opacity, 0), 1)
+        current = parent(c)
+      }
+      return (root, relative)
+    }
+    var steps: [PlanStep] = []
+    var open: [(id: String, weight: Double, layers: [PlannedLayer])] = []
+    func closeDissolve() {
+      let visible = open.filter { $0.weight > 0 && !$0.layers.isEmpty }
+      if !visible.isEmpty { steps.append(.dissolve(visible)) }
+      open = []
+    }
+    let drawOrder = sample.layers.indices.sorted {
+      sample.layers[$0].order < sample.layers[$1].order
+    }
+    for s in drawOrder {
+      let entry = sample.layers[s]
+      let t = treeIndex[s]
+      let snapshot = snapshot(for: layers[t])
+      if let (root, relative) = dissolveRoot(t) {
+        if root == t { open.append((entry.id, entry.opacity, [])) }
+        if let snapshot, relative > 0, !open.isEmpty {
+          open[open.count - 1].layers.append(
+            PlannedLayer(sample: entry, snapshot: snapshot, opacity: relative))
+        }
+        continue
+      }
+      guard let snapshot, entry.opacity > 0 else { continue }
+      if !open.isEmpty { closeDissolve() }
+      steps.append(.layer(PlannedLayer(sample: entry, snapshot: snapshot, opacity: entry.opacity)))
+    }
+    if !open.isEmpty { closeDissolve() }
+    return steps
+  }
+
+  // MARK: - Rendering
+
+  /// Renders `items` bottom to top onto a `width × height` image cleared to ``background``
+  /// (premultiplied Float; quantise with ``PixelBufferRGBA8/init(_:)``).
+  ///
+  /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``ValidationError``
+  ///   naming `crossDissolve.weight` (with the snapshot index) outside `[0, 1]`; and the size
+  ///   errors of ``PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
+  public func render(_ items: [SceneRenderItem], width: Int, height: Int)
+    throws(ValidationError) -> PixelBufferRGBAFloat
+  {
+    let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
+    var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)
+    for item in items {
+      switch item {
+      case .layer(let layer):
+        try Rasterizer.draw(layer, into: &buffer)
+      case .crossDissolve(let snapshots):
+        var sum = try PixelBufferRGBAFloat(width: width, height: height)
+        for (k, snapshot) in snapshots.enumerated() {
+          try Validate.inRange(snapshot.weight, 0, 1, "crossDissolve.weight", index: k)
+          if snapshot.layers.count == 1, var layer = snapshot.layers.first {
+            // One layer: adding it at opacity w·o is the same sum, without an extra image.
+            try Validate.inRange(layer.opacity, 0, 1, "opacity")
+            layer.opacity *= snapshot.weight
+            layer.blendMode = .add
+            try Rasterizer.draw(layer, into: &sum)
+          } else {
+            var over = snapshot.layers
+            for i in over.indices { over[i].blendMode = .over }
+            let image = try Rasterizer.render(
+              over.map(RenderItem.layer), width: width, height: height)
+            Self.add(image, weight: Float(snapshot.weight), onto: &sum)
+          }
+        }
+        try BlendKernels.overFloat(sum, opacity: 1, onto: &buffer)
+      }
+    }
+    return buffer
+  }
+
+  /// Renders a sampled transition: ``renderItems(for:presentation:)`` drawn onto an image of
+  /// ``outputSize(for:)`` for `containerSize` and quantised to 8 bits.
+  ///
+  /// - Throws: the errors of ``outputSize(for:)``, ``renderItems(for:presentation:)`` and
+  ///   ``render(_:width:height:)``.
+  public func render(
+    _ sample: TransitionSample, presentation tree: LayerTree, containerSize: Size
+  ) throws(ValidationError) -> PixelBufferRGBA8 {
+    let size = try outputSize(for: containerSize)
+    let items = try renderItems(for: sample, presentation: tree)
+    return PixelBufferRGBA8(try render(items, width: size.width, height: size.height))
+  }
+
+  /// Renders `scene` at `t` seconds from its start, as ``TransitionScene/sample(at:)`` samples
+  /// it (complete and finished from `t ≥ duration` on).
+  ///
+  /// - Throws: the errors of ``TransitionScene/sample(at:)`` (`time`) and of
+  ///   ``render(_:presentation:containerSize:)``.
+  public func render(_ scene: TransitionScene, at t: Double) throws(ValidationError)
+    -> PixelBufferRGBA8
+  {
+    let sample = try scene.sample(at: t)
+    let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+    return try render(sample, presentation: tree, containerSize: scene.containerSize)
+  }
+
+  /// Renders `scene` after it ended with `completion` (``TransitionScene/sample(at:completion:)``):
+  /// finished shows only **to**, cancelled only **from**.
+  ///
+  /// - Throws: as ``render(_:at:)``.
+  public func render(
+    _ scene: TransitionScene, at time: Double, completion: TransitionCompletion
+  ) throws(ValidationError) -> PixelBufferRGBA8 {
+    let sample = try scene.sample(at: time, completion: completion)
+    let tree = scene.presentation(at: 0, completion: completion)
+    return try render(sample, presentation: tree, containerSize: scene.containerSize)
+  }
+
+  /// Renders an interactive transition at wall time `time` seconds given its event history
+  /// (``TransitionScene/sample(at:interaction:)``): the scene at animation time
+  /// `position·duration`, or its finished or cancelled state once the completion fired.
+  ///
+  /// - Throws: the errors of ``TransitionScene/sample(at:interaction:)`` and of
+  ///   ``render(_:presentation:containerSize:)``.
+  public func render(
+    _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline
+  ) throws(ValidationError) -> PixelBufferRGBA8 {
+    let sample = try scene.sample(at: time, interaction: interaction)
+    let completion: TransitionCompletion? =
+      sample.completed ? (sample.cancelled ? .cancelled : .finished) : nil
+    let tree = scene.presentation(at: sample.progress * scene.duration, completion: completion)
+    return try render(sample, presentation: tree, containerSize: scene.containerSize)
+  }
+
+  // MARK: - Private helpers
+
+  /// `sum = clamp(sum + w·image, 0, 1)` per component.
+  private static func add(
+    _ image: PixelBufferRGBAFloat, weight: Float, onto sum: inout PixelBufferRGBAFloat
+  ) {
+    for y in 0..<image.height {
+      let a = y * image.stride
+      let b = y * sum.stride
+      for i in 0..<(4 * image.width) {
+        sum.components[b + i] = Swift.min(
+          Swift.max(sum.components[b + i] + weight * image.components[a + i], 0), 1)
+      }
+    }
+  }
+
+  private static func checkSide(_ v: Double, _ field: String) throws(ValidationError) {
+    let upper = Double(PixelBufferLimits.maximumSide)
+    try Validate.inRange(v, 1, upper, field)
+  }
+
+  private static func checkCount(_ count: Double) throws(ValidationError) {
+    guard count <= Double(maximumPixelCount) else {
+      throw ValidationError(
+        field: "pixelCount", reason: .outOfRange(lower: 1, upper: Double(maximumPixelCount)))
+    }
+  }
+
+  private static func scaledSide(_ points: Double, _ scale: Double, _ field: String)
+    throws(ValidationError) -> Double
+  {
+    let v = (points * scale).rounded(.toNearestOrAwayFromZero)
+    try checkSide(v, field)
+    return v
+  }
+}

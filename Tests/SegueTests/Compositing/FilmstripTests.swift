@@ -1,0 +1,318 @@
+import Foundation
+import Segue
+import Testing
+
+private let red = try! Color(red: 1, green: 0, blue: 0)
+private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let small = Size(width: 40, height: 20)
+
+/// A preset's scene in a small container: red **from**/**old**, blue **to**/**new**.
+private func scene(_ preset: TransitionPreset, size: Size = small) throws -> TransitionScene {
+  let (f, t) = preset.isCATransition ? ("old", "new") : ("from", "to")
+  var from = LayerTree()
+  try from.add(TransitionContext.viewLayer(f, containerSize: size, color: red))
+  var to = LayerTree()
+  try to.add(TransitionContext.viewLayer(t, containerSize: size, color: blue))
+  let context = try TransitionContext(
+    operation: .push, containerSize: size, fromView: from, toView: to)
+  return try PresetAnimator(preset).animateTransition(using: context)
+}
+
+/// The 2 × 2 test sheet: 40 × 20-point frames at scale 1, gap 3, caption cells of 1 pixel
+/// (strip 7 pixels high), three frames in two columns.
+private let strip = Filmstrip(renderer: SceneRenderer(), columns: 2, gap: 3, captionCellSize: 1)
+private let times = [0, 0.1, 0.2]
+
+/// Numbers of every `points="…"` attribute of the `<polygon>` lines, in document order.
+private func polygons(_ svg: String) -> [[Double]] {
+  svg.split(separator: "\n").filter { $0.hasPrefix("<polygon") }.map { line in
+    let start = line.range(of: "points=\"")!.upperBound
+    let end = line[start...].firstIndex(of: "\"")!
+    return line[start..<end].split(whereSeparator: { $0 == " " || $0 == "," }).map {
+      Double($0)!
+    }
+  }
+}
+
+@Suite("Filmstrip")
+struct FilmstripTests {
+  /// c = min(2, 3) = 2 columns, r = ⌈3/2⌉ = 2 rows; width 2·40 + 3·3 = 89, height
+  /// 2·(20 + 7) + 3·3 = 63; frame k at (3 + (k mod 2)·43, 3 + ⌊k/2⌋·30).
+  @Test func layoutIsColumnsTimesCellsPlusGaps() throws {
+    let layout = try strip.layout(frameCount: 3, containerSize: small)
+    #expect(layout.width == 89 && layout.height == 63)
+    #expect(layout.columns == 2 && layout.rows == 2 && layout.captionHeight == 7)
+    #expect(layout.frameOrigin(0) == (3, 3))
+    #expect(layout.frameOrigin(1) == (46, 3))
+    #expect(layout.frameOrigin(2) == (3, 33))
+    let image = try strip.render(scene(.slideOver), times: times)
+    #expect(image.width == 89 && image.height == 63)
+  }
+
+  /// Fewer frames than columns: c = K. Two frames, six columns: width 2·40 + 3·3 = 89,
+  /// one row: 27 + 6 = 33. Without captions: 20 + 6 = 26.
+  @Test func fewerFramesThanColumns() throws {
+    let layout = try Filmstrip(renderer: SceneRenderer(), gap: 3, captionCellSize: 1)
+      .layout(frameCount: 2, containerSize: small)
+    #expect(layout.width == 89 && layout.height == 33 && layout.columns == 2)
+    let bare = try Filmstrip(renderer: SceneRenderer(), gap: 3, captions: false)
+      .layout(frameCount: 2, containerSize: small)
+    #expect(bare.height == 26 && bare.captionHeight == 0)
+  }
+
+  /// Each cell holds exactly the bytes of the single-frame render at its time.
+  @Test func eachCellEqualsTheSingleFrameRender() throws {
+    let s = try scene(.slideOver)
+    let sheet = try strip.render(s, times: times)
+    let layout = try strip.layout(frameCount: 3, containerSize: small)
+    for (k, t) in times.enumerated() {
+      let frame = try strip.renderer.render(s, at: t)
+      let (x0, y0) = layout.frameOrigin(k)
+      var same = true
+      for y in 0..<frame.height {
+        for x in 0..<frame.width where sheet[x0 + x, y0 + y] != frame[x, y] { same = false }
+      }
+      #expect(same, "frame \(k)")
+    }
+  }
+
+  /// Gaps and the empty fourth cell show the sheet grey, 0.92·255 = 234.6 → 235. The caption of
+  /// frame 0 is "0.000s"; its strip starts at y = 3 + 20 = 23 and the text one cell (1 pixel)
+  /// in, at (4, 24). The glyph "0" is 111/101/101/101/111: cell (0, 0) → pixel (4, 24) is set
+  /// (black), cell (1, 1) → pixel (5, 25) is not (grey); cell (1, 4) → (5, 28) is set.
+  @Test func gapsEmptyCellsAndCaptions() throws {
+    let sheet = try strip.render(scene(.slideOver), times: times)
+    let grey: SIMD4<UInt8> = SIMD4(235, 235, 235, 255)
+    #expect(sheet[0, 0] == grey)
+    #expect(sheet[44, 10] == grey)
+    #expect(sheet[46 + 20, 33 + 10] == grey)
+    #expect(sheet[4, 24] == SIMD4(0, 0, 0, 255))
+    #expect(sheet[5, 25] == grey)
+    #expect(sheet[5, 28] == SIMD4(0, 0, 0, 255))
+    #expect(sheet[4, 23] == grey)
+  }
+
+  /// Milliseconds with three decimals: 0.0625·1000 = 62.5 rounds away from zero to 63.
+  @Test func captions() {
+    #expect(Filmstrip.caption(for: 0) == "0.000s")
+    #expect(Filmstrip.caption(for: 0.125) == "0.125s")
+    #expect(Filmstrip.caption(for: 0.0625) == "0.063s")
+    #expect(Filmstrip.caption(for: 2) == "2.000s")
+    #expect(Filmstrip.caption(for: 12.3456) == "12.346s")
+  }
+
+  /// The SVG polygons of each cell are the sampled corners (TL, TR, BR, BL) × scale, in draw
+  /// order, inside a nested viewport at the cell's origin: slide-over in a 40 × 20 container at
+  /// scale 2 (80 × 40-pixel cells), times 0 and 0.1.
+  @Test func svgPolygonsAreTheSampledCornersTimesScale() throws {
+    let s = try scene(.slideOver)
+    let film = Filmstrip(renderer: SceneRenderer(scale: 2), columns: 2, gap: 3)
+    let text = try film.svg(s, times: [0, 0.1]).text
+    var expected: [[Double]] = []
+    for t in [0, 0.1] {
+      let sample = try s.sample(at: t)
+      for layer in sample.layers.sorted(by: { $0.order < $1.order }) {
+        expected.append(layer.corners.flatMap { [2 * $0.point.x, 2 * $0.point.y] })
+      }
+    }
+    let actual = polygons(text)
+    #expect(actual.count == expected.count)
+    for (a, e) in zip(actual, expected) {
+      #expect(a.count == e.count && zip(a, e).allSatisfy { abs($0 - $1) <= 1e-12 }, "\(a) \(e)")
+    }
+    #expect(text.contains("<svg x=\"3\" y=\"3\" width=\"80\" height=\"40\" viewBox=\"0 0 80 40\">"))
+    #expect(
+      text.contains("<svg x=\"86\" y=\"3\" width=\"80\" height=\"40\" viewBox=\"0 0 80 40\">"))
+    #expect(text.contains(">0.100s</text>"))
+  }
+
+  /// Fade at q = ½: the two snapshots sit in an isolated viewport and add (plus-lighter) at
+  /// alpha ½ each: red `#ff0000` and blue `#0000ff` with `fill-opacity="0.5"`.
+  @Test func svgFadeIsAnIsolatedPlusLighterGroup() throws {
+    let text = try Filmstrip(renderer: SceneRenderer()).svg(scene(.caFade), times: [0.125]).text
+    #expect(text.contains("style=\"isolation:isolate\""))
+    let adds = text.split(separator: "\n").filter { $0.contains("plus-lighter") }
+    #expect(adds.count == 2)
+    #expect(adds.allSatisfy { $0.contains("fill-opacity=\"0.5\"") })
+    #expect(adds.first?.contains("#ff0000") == true && adds.last?.contains("#0000ff") == true)
+  }
+
+  // MARK: SVGDocument extensions
+
+  /// `embed` writes a nested `<svg>` with the child's size and viewBox; `isolated` adds the
+  /// isolation style; an "add" polygon carries `mix-blend-mode:plus-lighter`.
+  @Test func svgEmbedAndAddPolygon() throws {
+    var child = try SVGDocument(width: 10, height: 5)
+    try child.polygon(
+      [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 0, y: 5)], fill: red, blendMode: .add)
+    var parent = try SVGDocument(width: 20, height: 20)
+    try parent.embed(child, at: Point(x: 2, y: 3.5), isolated: true)
+    let lines = parent.text.split(separator: "\n").map(String.init)
+    #expect(
+      lines[2] == "<svg x=\"2\" y=\"3.5\" width=\"10\" height=\"5\" viewBox=\"0 0 10 5\" "
+        + "style=\"isolation:isolate\">")
+    #expect(
+      lines[3] == "<polygon points=\"0,0 10,0 0,5\" fill=\"#ff0000\" "
+        + "style=\"mix-blend-mode:plus-lighter\"/>")
+    #expect(lines[4] == "</svg>")
+  }
+
+  // MARK: Rejected input
+
+  private static func expectError(
+    _ field: String, _ reason: ValidationError.Reason? = nil, index: Int? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+  ) {
+    do {
+      try body()
+      Issue.record("no error, expected \(field)", sourceLocation: sourceLocation)
+    } catch let error as ValidationError {
+      #expect(error.field == field, "\(error)", sourceLocation: sourceLocation)
+      if let reason { #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation) }
+      if let index { #expect(error.index == index, "\(error)", sourceLocation: sourceLocation) }
+    } catch {
+      Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func rejectsNoTimes() throws {
+    let s = try scene(.slideOver)
+    Self.expectError("times", .tooFew(minimum: 1, actual: 0)) {
+      _ = try strip.render(s, times: [])
+    }
+  }
+
+  @Test func rejectsANegativeTime() throws {
+    let s = try scene(.slideOver)
+    Self.expectError("times", .negative, index: 1) { _ = try strip.render(s, times: [0, -1]) }
+  }
+
+  @Test func rejectsANaNTimeInTheSVG() throws {
+    let s = try scene(.slideOver)
+    Self.expectError("times", .notFinite, index: 2) {
+      _ = try strip.svg(s, times: [0, 0.1, .nan])
+    }
+  }
+
+  @Test func rejectsZeroColumns() {
+    Self.expectError("columns") {
+      _ = try Filmstrip(columns: 0).layout(frameCount: 1, containerSize: small)
+    }
+  }
+
+  @Test func rejectsANegativeGap() {
+    Self.expectError("gap", .negative) {
+      _ = try Filmstrip(gap: -1).layout(frameCount: 1, containerSize: small)
+    }
+  }
+
+  @Test func rejectsAZeroCaptionCell() {
+    Self.expectError("captionCellSize") {
+      _ = try Filmstrip(captionCellSize: 0).layout(frameCount: 1, containerSize: small)
+    }
+  }
+
+  @Test func rejectsZeroFrames() {
+    Self.expectError("frameCount", .tooFew(minimum: 1, actual: 0)) {
+      _ = try Filmstrip().layout(frameCount: 0, containerSize: small)
+    }
+  }
+
+  /// 5000 columns of 4096-pixel frames: 5000·4096 + 5001·4 > 2²⁴.
+  @Test func rejectsASheetTooWide() {
+    let film = Filmstrip(renderer: SceneRenderer(width: 4096, height: 1), columns: 5000)
+    Self.expectError("sheet.width", .outOfRange(lower: 1, upper: 16_777_216)) {
+      _ = try film.layout(frameCount: 5000, containerSize: small)
+    }
+  }
+
+  /// 20 frames of 1000 × 1000 pixels: at least 2·10⁷ pixels > 2²⁴.
+  @Test func rejectsASheetWithTooManyPixels() {
+    let film = Filmstrip(renderer: SceneRenderer(width: 1000, height: 1000), columns: 20)
+    Self.expectError("sheet.pixelCount", .outOfRange(lower: 1, upper: 16_777_216)) {
+      _ = try film.layout(frameCount: 20, containerSize: small)
+    }
+  }
+
+  @Test func rejectsABadRendererScale() {
+    Self.expectError("scale", .notPositive) {
+      _ = try Filmstrip(renderer: SceneRenderer(scale: 0)).layout(
+        frameCount: 1, containerSize: small)
+    }
+  }
+
+  @Test func rejectsANaNEmbedOrigin() throws {
+    var parent = try SVGDocument(width: 1, height: 1)
+    let child = try SVGDocument(width: 1, height: 1)
+    Self.expectError("origin", .notFinite, index: 0) {
+      try parent.embed(child, at: Point(x: .nan, y: 0))
+    }
+  }
+}
+
+/// The committed DocC filmstrips: one per preset (push, default views, 390 × 844 at 0.25 px/pt,
+/// six frames at `k·duration/5`, six columns, layer ids as labels). With
+/// `SEGUE_WRITE_FILMSTRIPS=1` this regenerates them; otherwise it checks that each file exists,
+/// is below 150 KB and decodes (an independent Python zlib decoder: signature, chunk CRCs,
+/// inflate, filters) to the expected size.
+@Suite("Filmstrip resources")
+struct FilmstripResourceTests {
+  static let resources = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/Segue/Segue.docc/Resources")
+
+  static let film = Filmstrip(
+    renderer: SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8), columns: 6)
+
+  /// Sheet size: frames round(97.5) × 211 = 98 × 211; 6·98 + 7·4 = 616 wide,
+  /// 211 + 14 + 2·4 = 233 high.
+  static let expectedSize = (616, 233)
+
+  static func url(_ preset: TransitionPreset) -> URL {
+    resources.appendingPathComponent("filmstrip-\(preset.rawValue).png")
+  }
+
+  @Test(arguments: TransitionPreset.allCases)
+  func filmstrip(_ preset: TransitionPreset) throws {
+    if ProcessInfo.processInfo.environment["SEGUE_WRITE_FILMSTRIPS"] == "1" {
+      let animator = PresetAnimator(preset)
+      let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+      let times = (0...5).map { Double($0) * scene.duration / 5 }
+      let png = try PNG.encode(Self.film.render(scene, times: times))
+      try Data(png).write(to: Self.url(preset))
+    }
+    let path = Self.url(preset).path
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+    #expect(size > 0 && size < 150_000, "\(path): \(size) bytes")
+    #expect(try Self.decode(path) == "OK \(Self.expectedSize.0) \(Self.expectedSize.1)")
+  }
+
+  /// Runs the Python decoder; returns its output line, or a skip marker without python3.
+  static func decode(_ path: String) throws -> String {
+    let script = """
+      import sys, zlib, struct
+      d = open(sys.argv[1], 'rb').read()
+      assert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
+      pos, chunks = 8, []
+      while pos < len(d):
+          (n,) = struct.unpack('>I', d[pos:pos + 4]); t = d[pos + 4:pos + 8]; b = d[pos + 8:pos + 8 + n]
+          assert zlib.crc32(t + b) & 0xffffffff == struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0]
+          chunks.append((t, b)); pos += 12 + n
+      w, h, depth, ctype = struct.unpack('>IIBB', chunks[0][1][:10])
+      assert chunks[0][0] == b'IHDR' and chunks[-1][0] == b'IEND' and depth == 8 and ctype == 6
+      raw = zlib.decompress(b''.join(b for t, b in chunks if t == b'IDAT'))
+      assert len(raw) == h * (4 * w + 1) and all(raw[y * (4 * w + 1)] <= 4 for y in range(h))
+      print('OK', w, h)
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    process.waitUntilExit()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
