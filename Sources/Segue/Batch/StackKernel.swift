@@ -176,17 +176,17 @@ enum StackConstants {
   static let inverseSpan0 = Float(1 / (StackBatch.keyTimes[1] - StackBatch.keyTimes[0]))
   static let inverseSpan1 = Float(1 / (StackBatch.keyTimes[2] - StackBatch.keyTimes[1]))
   static let inverseSpan2 = Float(1 / (StackBatch.keyTimes[3] - StackBatch.keyTimes[2]))
-  /// The solver's tolerance on `|X(s) − x|`, compared as a square.
-  static let toleranceSquared: Float = 1e-14
-  /// `|X'(s)|² ` below which a Newton step is skipped (`|X'| < 1e-7`).
-  static let flatSquared: Float = 1e-14
-  static let newtonSteps = 2
-  static let bisectionSteps = 32
+  // The scalar path's solver constants: the shared SIMD solver's (CubicBezierBatch).
+  static let toleranceSquared = CubicBezierBatch.toleranceSquared
+  static let flatSquared = CubicBezierBatch.flatSquared
+  static let newtonSteps = CubicBezierBatch.newtonSteps
+  static let bisectionSteps = CubicBezierBatch.bisectionSteps
 }
 
-/// The six polynomial coefficients of each curve in `Float`: `[ax, bx, cx, ay, by, cy]` per curve.
+/// The scaled control points of each curve in `Float`, the first four entries of
+/// ``CubicBezierBatch/coefficients``: `[3x1, 3x2, 3y1, 3y2, 0, 0]` per curve (stride 6).
 let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
-  [c.ax, c.bx, c.cx, c.ay, c.by, c.cy].map { Float($0) }
+  [3 * c.x1, 3 * c.x2, 3 * c.y1, 3 * c.y2, 0, 0].map { Float($0) }
 }
 
 // MARK: - SIMD path
@@ -315,89 +315,18 @@ extension StackEvaluationJob {
       scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
   }
 
-  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with `X(s) ≈ x` and `y = Y(s)` (see the type's
-  /// documentation, step 2). Lanes are independent.
+  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with
+  /// `X(s) ≈ x` and `y = Y(s)` (see the type's documentation, step 2): the shared
+  /// `CubicBezierBatch.solveUnit` over the workload's coefficients (`[3x1, 3x2, 3y1, 3y2, 0, 0]`
+  /// per curve). Lanes are independent.
   @inline(always)
   static func solveTiming(
     x: StackVector, curve: StackVector, coefficients: UnsafePointer<Float>, curveCount: Int,
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> (s: StackVector, y: StackVector) {
-    typealias V = StackVector
-    typealias K = StackConstants
-    // Coefficients per lane, by blending the (few) curves.
-    var ax = V(repeating: coefficients[0])
-    var bx = V(repeating: coefficients[1])
-    var cx = V(repeating: coefficients[2])
-    var ay = V(repeating: coefficients[3])
-    var by = V(repeating: coefficients[4])
-    var cy = V(repeating: coefficients[5])
-    if curveCount > 1 {
-      for c in 1..<curveCount {
-        let m = curve .== Float(c)
-        let p = coefficients + 6 * c
-        ax = stackSelect(m, p[0], ax)
-        bx = stackSelect(m, p[1], bx)
-        cx = stackSelect(m, p[2], cx)
-        ay = stackSelect(m, p[3], ay)
-        by = stackSelect(m, p[4], by)
-        cy = stackSelect(m, p[5], cy)
-      }
-    }
-    // First guess from the inverse table. Everything stays in Float lanes (integer SIMD
-    // comparisons are scalarised by the standard library): floor(x·n) by the rounding trick.
-    let segments = StackCurveTables.segments
-    let f = x * Float(segments)
-    var cell = (f + SIMDMath.roundingMagic) - SIMDMath.roundingMagic
-    cell = stackSelect(cell .> f, cell - 1, cell)
-    cell = stackSelect(cell .> Float(segments - 1), Float(segments - 1), cell)
-    let frac = f - cell
-    let base = curve * Float(segments + 1) + cell
-    UnsafeMutableRawPointer(scratch).storeBytes(of: base, as: V.self)
-    let width = V.scalarCount
-    var half = 0
-    while half < width {
-      segue_gather_pairs_f32x16(
-        table, scratch + half, scratch + width + half, scratch + 2 * width + half)
-      half += 16
-    }
-    let lo = UnsafeRawPointer(scratch + width).load(as: V.self)
-    let hi = UnsafeRawPointer(scratch + 2 * width).load(as: V.self)
-    var s = lo + (hi - lo) * frac
-    let ax3 = 3 * ax
-    let bx2 = 2 * bx
-    for _ in 0..<K.newtonSteps {
-      let e = ((ax * s + bx) * s + cx) * s - x
-      var d = (ax3 * s + bx2) * s + cx
-      let flat = d * d .< K.flatSquared
-      d = stackSelect(flat, 1, d)
-      var step = e / d
-      step = stackSelect(flat, 0, step)
-      s = s - step
-      s = stackSelect(.!(s .>= 0), 0, s)
-      s = stackSelect(s .> 1, 1, s)
-    }
-    let e = ((ax * s + bx) * s + cx) * s - x
-    let e2 = e * e
-    let fail = e2 .>= K.toleranceSquared
-    if any(fail) {
-      var a = V(repeating: 0)
-      var b = V(repeating: 1)
-      var best = s
-      var bestE2 = e2
-      for _ in 0..<K.bisectionSteps {
-        let mid = (a + b) * 0.5
-        let em = ((ax * mid + bx) * mid + cx) * mid - x
-        let below = em .< 0
-        a = stackSelect(below, mid, a)
-        b = stackSelect(.!below, mid, b)
-        let em2 = em * em
-        let better = em2 .< bestE2
-        best = stackSelect(better, mid, best)
-        bestE2 = stackSelect(better, em2, bestE2)
-      }
-      s = stackSelect(fail, best, s)
-    }
-    return (s, ((ay * s + by) * s + cy) * s)
+    CubicBezierBatch.solveUnit(
+      x: x, curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount,
+      table: table, scratch: scratch)
   }
 
   /// `(sin r, cos r)` for a lane vector: the shared `SIMDMath.sinCos` (Cody–Waite
@@ -590,7 +519,14 @@ extension StackEvaluationJob {
     if !(x >= 0) { x = 0 }
     if x > 1 { x = 1 }
     let p = coefficients + 6 * curve
-    let (ax, bx, cx, ay, by, cy) = (p[0], p[1], p[2], p[3], p[4], p[5])
+    let (p1, p2, q1, q2) = (p[0], p[1], p[2], p[3])
+    let p21 = 2 * (p2 - p1)
+    let p3 = 3 - p2
+    // The Bernstein form of CubicBezierBatch.bernstein, operation for operation.
+    func bernstein(_ s: Float, _ a: Float, _ b: Float) -> Float {
+      let u = 1 - s
+      return u * s * (a * u + b * s) + s * s * s
+    }
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
     let rounded = f + SIMDMath.roundingMagic
@@ -604,13 +540,14 @@ extension StackEvaluationJob {
     let hi = table[b + 1]
     var s = lo + (hi - lo) * frac
     for _ in 0..<K.newtonSteps {
-      let e = ((ax * s + bx) * s + cx) * s - x
-      let d = (3 * ax * s + 2 * bx) * s + cx
+      let u = 1 - s
+      let e = bernstein(s, p1, p2) - x
+      let d = u * (u * p1 + p21 * s) + p3 * (s * s)
       if !(d * d < K.flatSquared) { s = s - e / d }
       if !(s >= 0) { s = 0 }
       if s > 1 { s = 1 }
     }
-    let e = ((ax * s + bx) * s + cx) * s - x
+    let e = bernstein(s, p1, p2) - x
     if e * e >= K.toleranceSquared {
       var a: Float = 0
       var c: Float = 1
@@ -618,7 +555,7 @@ extension StackEvaluationJob {
       var bestE2 = e * e
       for _ in 0..<K.bisectionSteps {
         let mid = (a + c) * 0.5
-        let em = ((ax * mid + bx) * mid + cx) * mid - x
+        let em = bernstein(mid, p1, p2) - x
         if em < 0 { a = mid } else { c = mid }
         if em * em < bestE2 {
           best = mid
@@ -627,7 +564,7 @@ extension StackEvaluationJob {
       }
       s = best
     }
-    let y = ((ay * s + by) * s + cy) * s
+    let y = bernstein(s, q1, q2)
     let segment = (y >= K.key1 ? 1 : 0) + (y >= K.key2 ? 1 : 0)
     let v: Float
     switch segment {
