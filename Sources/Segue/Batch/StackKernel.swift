@@ -59,12 +59,14 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 ///
 /// Per layer (workload §4), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
-/// 2. timing curve: first guess `s` from the curve's inverse table (``StackCurveTables``,
-///    linear interpolation), two Newton steps on `X(s) − x` (a step is skipped where
-///    `|X'(s)| < 1e-7`; `s` is clamped to `[0, 1]`), then — only for lanes whose residual is still
-///    `≥ 1e-7` — a bisection on `[0, 1]` bounded to 24 halvings that keeps the best point seen;
-///    `y = Y(s)`. Measured in `Double`, the residual `|X(s) − x|` stays below about 1.2e-7 on the workload (3.5e-7 is what the tests require) (float32
-///    cannot certify 1e-7: see fine point 1 of the workload);
+/// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
+///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton
+///    steps on `X(s) − x` (a step is skipped where `|X'(s)| < 1e-7`; `s` is clamped to
+///    `[0, 1]`), then — only for lanes whose residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` — a
+///    safeguarded Newton iteration on the table cell's bracket (at most 32 steps) that keeps the
+///    best point seen; `y = Y(s)`.
+///    Measured in `Double`, the residual `|X(s) − x|` stays below 3.5e-7 (what the tests
+///    require; float32 cannot certify 1e-7: see fine point 1 of the workload);
 /// 3. segment `i = [y ≥ 0.3] + [y ≥ 0.7]`, `v = (y − keyTimes[i]) · (1/span_i)`;
 /// 4. Catmull–Rom by key index as four weights on the four keys (the Hermite basis folded with the
 ///    end-point duplication), shared by the six channels;
@@ -180,7 +182,6 @@ enum StackConstants {
   static let toleranceSquared = CubicBezierBatch.toleranceSquared
   static let flatSquared = CubicBezierBatch.flatSquared
   static let newtonSteps = CubicBezierBatch.newtonSteps
-  static let bisectionSteps = CubicBezierBatch.bisectionSteps
 }
 
 /// The scaled control points of each curve in `Float`, the first four entries of
@@ -527,6 +528,10 @@ extension StackEvaluationJob {
       let u = 1 - s
       return u * s * (a * u + b * s) + s * s * s
     }
+    func slope(_ s: Float) -> Float {
+      let u = 1 - s
+      return u * (u * p1 + p21 * s) + p3 * (s * s)
+    }
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
     let rounded = f + SIMDMath.roundingMagic
@@ -540,26 +545,36 @@ extension StackEvaluationJob {
     let hi = table[b + 1]
     var s = lo + (hi - lo) * frac
     for _ in 0..<K.newtonSteps {
-      let u = 1 - s
       let e = bernstein(s, p1, p2) - x
-      let d = u * (u * p1 + p21 * s) + p3 * (s * s)
+      let d = slope(s)
       if !(d * d < K.flatSquared) { s = s - e / d }
       if !(s >= 0) { s = 0 }
       if s > 1 { s = 1 }
     }
     let e = bernstein(s, p1, p2) - x
-    if e * e >= K.toleranceSquared {
-      var a: Float = 0
-      var c: Float = 1
+    let d = slope(s)
+    if e * e >= K.toleranceSquared && e * e >= CubicBezierBatch.slopeToleranceSquared * (d * d) {
+      // The SIMD kernel's safeguarded Newton fallback, lane for lane.
+      var a = min(max(lo - CubicBezierBatch.bracketMargin, 0), 1)
+      var c = min(max(hi + CubicBezierBatch.bracketMargin, 0), 1)
       var best = s
       var bestE2 = e * e
-      for _ in 0..<K.bisectionSteps {
-        let mid = (a + c) * 0.5
-        let em = bernstein(mid, p1, p2) - x
-        if em < 0 { a = mid } else { c = mid }
-        if em * em < bestE2 {
-          best = mid
-          bestE2 = em * em
+      var t = s > a && s < c ? s : (a + c) * 0.5
+      for _ in 0..<CubicBezierBatch.fallbackSteps {
+        let et = bernstein(t, p1, p2) - x
+        let et2 = et * et
+        if et2 < bestE2 {
+          best = t
+          bestE2 = et2
+        }
+        if et < 0 { a = t } else { c = t }
+        let dt = slope(t)
+        let newton = t - et / dt
+        t = newton > a && newton < c ? newton : (a + c) * 0.5
+        if et2 < K.toleranceSquared || et2 < CubicBezierBatch.slopeToleranceSquared * (dt * dt)
+          || c - a <= CubicBezierBatch.bracketResolution
+        {
+          break
         }
       }
       s = best

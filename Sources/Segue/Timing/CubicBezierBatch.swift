@@ -67,13 +67,22 @@ struct BezierLaneCoefficients {
 extension CubicBezierBatch {
   /// The solver's tolerance on `|X(s) − x|`, compared as a square (`(1e-7)²`).
   static let toleranceSquared: Float = 1e-14
+  /// The relative part of the tolerance, squared: a residual within `6e-8·|X'(s)|` (half an ulp
+  /// of `s` near 1 carried through the slope) is as good as `Float` can represent, so it counts
+  /// as converged too; without it steep stretches would send most blocks to the fallback.
+  static let slopeToleranceSquared: Float = 3.6e-15
   /// `X'(s)²` below which a Newton step is skipped (`|X'| < 1e-7`).
   static let flatSquared: Float = 1e-14
   /// Newton steps after the table guess.
   static let newtonSteps = 2
-  /// Halvings of `[0, 1]` in the fallback bisection (after 24 the interval is below `Float`
-  /// resolution; the rest keep the best point).
-  static let bisectionSteps = 32
+  /// Most iterations of the safeguarded fallback (each one a Newton step or a halving of the
+  /// bracket; after 24 halvings a bracket is below `Float` resolution).
+  static let fallbackSteps = 32
+  /// The table entries are `Float` roundings of the exact inverse: the fallback's bracket is the
+  /// table cell widened by this much on each side.
+  static let bracketMargin: Float = 2.5e-7
+  /// A bracket this narrow (two `Float` steps of `s` near 1) counts as converged.
+  static let bracketResolution: Float = 1.2e-7
   /// Curve counts up to this blend the coefficients by comparisons; more gather them.
   static let blendLimit = 4
 
@@ -137,8 +146,11 @@ extension CubicBezierBatch {
   ///    in `Float` lanes), both ends fetched by a gather, linear interpolation.
   /// 2. ``newtonSteps`` Newton steps `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
   ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`.
-  /// 3. Only if some lane's residual is still `≥ 1e-7`: ``bisectionSteps`` halvings of `[0, 1]`
-  ///    for all lanes, keeping the best point, used in the failing lanes only.
+  /// 3. Only if some lane's residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` (the second bound is
+  ///    the resolution of `s` in `Float` carried through the slope): a safeguarded Newton
+  ///    iteration (Newton steps inside the table cell's bracket, halvings otherwise, the bracket
+  ///    shrunk by the residual's sign) until every failing lane converges, at most
+  ///    ``fallbackSteps`` iterations; the best point seen is used in the failing lanes only.
   ///
   /// `X`, `X'` and `Y` are evaluated in Bernstein form (see the type's description);
   /// `X'(s) = u·(u·p1 + 2s·(p2 − p1)) + s²·(3 − p2)`.
@@ -170,10 +182,13 @@ extension CubicBezierBatch {
     let lo = UnsafeRawPointer(scratch + width).load(as: Lanes.self)
     let hi = UnsafeRawPointer(scratch + 2 * width).load(as: Lanes.self)
     var s = lo + (hi - lo) * frac
-    for _ in 0..<newtonSteps {
+    @inline(__always) func slope(_ s: Lanes) -> Lanes {
       let u = 1 - s
+      return u * (u * p1 + p21 * s) + p3 * (s * s)
+    }
+    for _ in 0..<newtonSteps {
       let e = bernstein(s, p1, p2) - x
-      var d = u * (u * p1 + p21 * s) + p3 * (s * s)
+      var d = slope(s)
       let flat = d * d .< flatSquared
       d = SIMDMath.select(flat, 1, d)
       var step = e / d
@@ -184,22 +199,37 @@ extension CubicBezierBatch {
     }
     let e = bernstein(s, p1, p2) - x
     let e2 = e * e
-    let fail = e2 .>= toleranceSquared
+    let d = slope(s)
+    let fail = (e2 .>= toleranceSquared) .& (e2 .>= slopeToleranceSquared * (d * d))
     if any(fail) {
-      var a = Lanes(repeating: 0)
-      var b = Lanes(repeating: 1)
+      // Safeguarded Newton on the table cell's bracket (widened by the table's rounding):
+      // a Newton step when it stays inside the bracket, else the midpoint; the bracket shrinks
+      // by the sign of the residual; the best point seen wins. Blocks leave as soon as every
+      // failing lane has converged (or its bracket is down to Float resolution).
+      var a = SIMDMath.clamp(lo - bracketMargin, 0, 1)
+      var b = SIMDMath.clamp(hi + bracketMargin, 0, 1)
       var best = s
       var bestE2 = e2
-      for _ in 0..<bisectionSteps {
-        let mid = (a + b) * 0.5
-        let em = bernstein(mid, p1, p2) - x
-        let below = em .< 0
-        a = SIMDMath.select(below, mid, a)
-        b = SIMDMath.select(.!below, mid, b)
-        let em2 = em * em
-        let better = em2 .< bestE2
-        best = SIMDMath.select(better, mid, best)
-        bestE2 = SIMDMath.select(better, em2, bestE2)
+      var active = fail
+      var t = SIMDMath.select((s .> a) .& (s .< b), s, (a + b) * 0.5)
+      for _ in 0..<fallbackSteps {
+        let et = bernstein(t, p1, p2) - x
+        let et2 = et * et
+        let better = et2 .< bestE2
+        best = SIMDMath.select(better, t, best)
+        bestE2 = SIMDMath.select(better, et2, bestE2)
+        let below = et .< 0
+        a = SIMDMath.select(below, t, a)
+        b = SIMDMath.select(below, b, t)
+        let dt = slope(t)
+        let newton = t - et / dt
+        let inside = (newton .> a) .& (newton .< b)
+        t = SIMDMath.select(inside, newton, (a + b) * 0.5)
+        let converged = (et2 .< toleranceSquared) .| (et2 .< slopeToleranceSquared * (dt * dt))
+        let narrow = b - a .<= bracketResolution
+        let pending = .!(converged .| narrow)
+        active .&= pending
+        if !any(active) { break }
       }
       s = SIMDMath.select(fail, best, s)
     }
@@ -238,7 +268,7 @@ extension CubicBezierBatch {
 /// at a time, with no allocation.
 ///
 /// Per lane: the branch-free solve of ``CubicBezierBatch`` (table guess, two Newton steps,
-/// bisection only when a lane of the block still misses `|X(s) − x| < 1e-7`), then the
+/// a safeguarded Newton fallback only when a lane of the block has not converged), then the
 /// extrapolation of ``CubicBezier/solve(_:)`` outside `[0, 1]`.
 ///
 /// Accuracy, measured against ``CubicBezier/solve(_:)`` in `Double` at the same (`Float`) `x`
