@@ -59,12 +59,14 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 ///
 /// Per layer (workload §4), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
-/// 2. timing curve: first guess `s` from the curve's inverse table (``StackCurveTables``,
-///    linear interpolation), two Newton steps on `X(s) − x` (a step is skipped where
-///    `|X'(s)| < 1e-7`; `s` is clamped to `[0, 1]`), then — only for lanes whose residual is still
-///    `≥ 1e-7` — a bisection on `[0, 1]` bounded to 24 halvings that keeps the best point seen;
-///    `y = Y(s)`. Measured in `Double`, the residual `|X(s) − x|` stays below about 1.2e-7 on the workload (3.5e-7 is what the tests require) (float32
-///    cannot certify 1e-7: see fine point 1 of the workload);
+/// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
+///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton
+///    steps on `X(s) − x` (a step is skipped where `|X'(s)| < 1e-7`; `s` is clamped to
+///    `[0, 1]`), then — only for lanes whose residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` — a
+///    safeguarded Newton iteration on the table cell's bracket (at most 32 steps) that keeps the
+///    best point seen; `y = Y(s)`.
+///    Measured in `Double`, the residual `|X(s) − x|` stays below 3.5e-7 (what the tests
+///    require; float32 cannot certify 1e-7: see fine point 1 of the workload);
 /// 3. segment `i = [y ≥ 0.3] + [y ≥ 0.7]`, `v = (y − keyTimes[i]) · (1/span_i)`;
 /// 4. Catmull–Rom by key index as four weights on the four keys (the Hermite basis folded with the
 ///    end-point duplication), shared by the six channels;
@@ -176,54 +178,36 @@ enum StackConstants {
   static let inverseSpan0 = Float(1 / (StackBatch.keyTimes[1] - StackBatch.keyTimes[0]))
   static let inverseSpan1 = Float(1 / (StackBatch.keyTimes[2] - StackBatch.keyTimes[1]))
   static let inverseSpan2 = Float(1 / (StackBatch.keyTimes[3] - StackBatch.keyTimes[2]))
-  /// The solver's tolerance on `|X(s) − x|`, compared as a square.
-  static let toleranceSquared: Float = 1e-14
-  /// `|X'(s)|² ` below which a Newton step is skipped (`|X'| < 1e-7`).
-  static let flatSquared: Float = 1e-14
-  static let newtonSteps = 2
-  static let bisectionSteps = 32
-  // Cody–Waite split of π/2 (Cephes DP1…DP3 times 2): P1 has 8 significant bits so k·P1 is exact.
-  static let twoOverPi: Float = 0.636_619_77
-  static let halfPi1: Float = 1.570_312_5
-  static let halfPi2: Float = 4.837_512_969_970_703_125e-4
-  static let halfPi3: Float = 7.549_789_954_891_882_16e-8
-  /// 1.5·2²³: adding it rounds a Float of magnitude < 2²² to an integer kept in the low mantissa.
-  static let roundingMagic: Float = 12_582_912
-  // Cephes sinf / cosf minimax coefficients on [−π/4, π/4].
-  static let s1: Float = -1.666_665_461_1e-1
-  static let s2: Float = 8.332_160_873_6e-3
-  static let s3: Float = -1.951_529_589_1e-4
-  static let c1: Float = 4.166_664_568_298_827e-2
-  static let c2: Float = -1.388_731_625_493_765e-3
-  static let c3: Float = 2.443_315_711_809_948e-5
+  // The scalar path's solver constants: the shared SIMD solver's (CubicBezierBatch).
+  static let toleranceSquared = CubicBezierBatch.toleranceSquared
+  static let flatSquared = CubicBezierBatch.flatSquared
+  static let newtonSteps = CubicBezierBatch.newtonSteps
 }
 
-/// The six polynomial coefficients of each curve in `Float`: `[ax, bx, cx, ay, by, cy]` per curve.
+/// The scaled control points of each curve in `Float`, the first four entries of
+/// ``CubicBezierBatch/coefficients``: `[3x1, 3x2, 3y1, 3y2, 0, 0]` per curve (stride 6).
 let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
-  [c.ax, c.bx, c.cx, c.ay, c.by, c.cy].map { Float($0) }
+  [3 * c.x1, 3 * c.x2, 3 * c.y1, 3 * c.y2, 0, 0].map { Float($0) }
 }
 
 // MARK: - SIMD path
 
-/// The kernel's lane vector: 16 layers per step (one AVX-512 register). The standard library has
-/// concrete (builtin-backed) operations up to `SIMD16`; `SIMD32` falls back to generic code.
-typealias StackVector = SIMD16<Float>
-typealias StackMask = SIMDMask<SIMD16<Int32>>
+/// The kernel's lane vector: 16 layers per step (the shared batch lane type, `Lanes`).
+typealias StackVector = Lanes
+typealias StackMask = LaneMask
 
-/// `mask ? whenTrue : whenFalse` lane by lane, through the C shim's vector select (the standard
-/// library's `replacing(with:where:)` is a per-lane loop that LLVM does not always turn into a
-/// blend).
+/// `mask ? whenTrue : whenFalse` lane by lane (`SIMDMath.select`).
 @inline(always)
 func stackSelect(_ mask: StackMask, _ whenTrue: StackVector, _ whenFalse: StackVector)
   -> StackVector
 {
-  segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
+  SIMDMath.select(mask, whenTrue, whenFalse)
 }
 
 /// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
 @inline(always)
 func stackSelect(_ mask: StackMask, _ whenTrue: Float, _ whenFalse: StackVector) -> StackVector {
-  stackSelect(mask, StackVector(repeating: whenTrue), whenFalse)
+  SIMDMath.select(mask, whenTrue, whenFalse)
 }
 
 /// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
@@ -332,116 +316,25 @@ extension StackEvaluationJob {
       scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
   }
 
-  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with `X(s) ≈ x` and `y = Y(s)` (see the type's
-  /// documentation, step 2). Lanes are independent.
+  /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with
+  /// `X(s) ≈ x` and `y = Y(s)` (see the type's documentation, step 2): the shared
+  /// `CubicBezierBatch.solveUnit` over the workload's coefficients (`[3x1, 3x2, 3y1, 3y2, 0, 0]`
+  /// per curve). Lanes are independent.
   @inline(always)
   static func solveTiming(
     x: StackVector, curve: StackVector, coefficients: UnsafePointer<Float>, curveCount: Int,
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> (s: StackVector, y: StackVector) {
-    typealias V = StackVector
-    typealias K = StackConstants
-    // Coefficients per lane, by blending the (few) curves.
-    var ax = V(repeating: coefficients[0])
-    var bx = V(repeating: coefficients[1])
-    var cx = V(repeating: coefficients[2])
-    var ay = V(repeating: coefficients[3])
-    var by = V(repeating: coefficients[4])
-    var cy = V(repeating: coefficients[5])
-    if curveCount > 1 {
-      for c in 1..<curveCount {
-        let m = curve .== Float(c)
-        let p = coefficients + 6 * c
-        ax = stackSelect(m, p[0], ax)
-        bx = stackSelect(m, p[1], bx)
-        cx = stackSelect(m, p[2], cx)
-        ay = stackSelect(m, p[3], ay)
-        by = stackSelect(m, p[4], by)
-        cy = stackSelect(m, p[5], cy)
-      }
-    }
-    // First guess from the inverse table. Everything stays in Float lanes (integer SIMD
-    // comparisons are scalarised by the standard library): floor(x·n) by the rounding trick.
-    let segments = StackCurveTables.segments
-    let f = x * Float(segments)
-    var cell = (f + K.roundingMagic) - K.roundingMagic
-    cell = stackSelect(cell .> f, cell - 1, cell)
-    cell = stackSelect(cell .> Float(segments - 1), Float(segments - 1), cell)
-    let frac = f - cell
-    let base = curve * Float(segments + 1) + cell
-    UnsafeMutableRawPointer(scratch).storeBytes(of: base, as: V.self)
-    let width = V.scalarCount
-    var half = 0
-    while half < width {
-      segue_gather_pairs_f32x16(
-        table, scratch + half, scratch + width + half, scratch + 2 * width + half)
-      half += 16
-    }
-    let lo = UnsafeRawPointer(scratch + width).load(as: V.self)
-    let hi = UnsafeRawPointer(scratch + 2 * width).load(as: V.self)
-    var s = lo + (hi - lo) * frac
-    let ax3 = 3 * ax
-    let bx2 = 2 * bx
-    for _ in 0..<K.newtonSteps {
-      let e = ((ax * s + bx) * s + cx) * s - x
-      var d = (ax3 * s + bx2) * s + cx
-      let flat = d * d .< K.flatSquared
-      d = stackSelect(flat, 1, d)
-      var step = e / d
-      step = stackSelect(flat, 0, step)
-      s = s - step
-      s = stackSelect(.!(s .>= 0), 0, s)
-      s = stackSelect(s .> 1, 1, s)
-    }
-    let e = ((ax * s + bx) * s + cx) * s - x
-    let e2 = e * e
-    let fail = e2 .>= K.toleranceSquared
-    if any(fail) {
-      var a = V(repeating: 0)
-      var b = V(repeating: 1)
-      var best = s
-      var bestE2 = e2
-      for _ in 0..<K.bisectionSteps {
-        let mid = (a + b) * 0.5
-        let em = ((ax * mid + bx) * mid + cx) * mid - x
-        let below = em .< 0
-        a = stackSelect(below, mid, a)
-        b = stackSelect(.!below, mid, b)
-        let em2 = em * em
-        let better = em2 .< bestE2
-        best = stackSelect(better, mid, best)
-        bestE2 = stackSelect(better, em2, bestE2)
-      }
-      s = stackSelect(fail, best, s)
-    }
-    return (s, ((ay * s + by) * s + cy) * s)
+    CubicBezierBatch.solveUnit(
+      x: x, curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount,
+      table: table, scratch: scratch)
   }
 
-  /// `(sin r, cos r)` for a lane vector: Cody–Waite reduction modulo π/2 (three-part constant), Cephes
-  /// `sinf`/`cosf` polynomials on `[−π/4, π/4]`, quadrant fix-up by blends. About 1 ulp for
-  /// `|r| < 2²¹`.
+  /// `(sin r, cos r)` for a lane vector: the shared `SIMDMath.sinCos` (Cody–Waite
+  /// reduction, Cephes polynomials, about 1 ulp for `|r| < 2¹⁴`).
   @inline(always)
   static func sinCos(_ rot: StackVector) -> (sin: StackVector, cos: StackVector) {
-    typealias K = StackConstants
-    let kr = rot * K.twoOverPi + K.roundingMagic
-    let k = kr - K.roundingMagic
-    // Quadrant q = k mod 4 in Float lanes: k − 4·floor(k/4).
-    let k4 = k * 0.25
-    var floor4 = (k4 + K.roundingMagic) - K.roundingMagic
-    floor4 = stackSelect(floor4 .> k4, floor4 - 1, floor4)
-    let quadrant = k - 4 * floor4
-    let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
-    let z = r * r
-    let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
-    let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
-    let swap = (quadrant .== 1) .| (quadrant .== 3)
-    var sine = ps
-    sine = stackSelect(swap, pc, sine)
-    var cosine = pc
-    cosine = stackSelect(swap, ps, cosine)
-    sine = stackSelect(quadrant .>= 2, -sine, sine)
-    cosine = stackSelect((quadrant .== 1) .| (quadrant .== 2), -cosine, cosine)
-    return (sine, cosine)
+    SIMDMath.sinCos(rot)
   }
 
   /// The 17 output vectors of a block, in value order.
@@ -627,11 +520,22 @@ extension StackEvaluationJob {
     if !(x >= 0) { x = 0 }
     if x > 1 { x = 1 }
     let p = coefficients + 6 * curve
-    let (ax, bx, cx, ay, by, cy) = (p[0], p[1], p[2], p[3], p[4], p[5])
+    let (p1, p2, q1, q2) = (p[0], p[1], p[2], p[3])
+    let p21 = 2 * (p2 - p1)
+    let p3 = 3 - p2
+    // The Bernstein form of CubicBezierBatch.bernstein, operation for operation.
+    func bernstein(_ s: Float, _ a: Float, _ b: Float) -> Float {
+      let u = 1 - s
+      return u * s * (a * u + b * s) + s * s * s
+    }
+    func slope(_ s: Float) -> Float {
+      let u = 1 - s
+      return u * (u * p1 + p21 * s) + p3 * (s * s)
+    }
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
-    let rounded = f + K.roundingMagic
-    var cellFloat = rounded - K.roundingMagic
+    let rounded = f + SIMDMath.roundingMagic
+    var cellFloat = rounded - SIMDMath.roundingMagic
     if cellFloat > f { cellFloat -= 1 }
     if cellFloat >= Float(segments) { cellFloat = Float(segments - 1) }
     let cell = Int(cellFloat)
@@ -641,30 +545,41 @@ extension StackEvaluationJob {
     let hi = table[b + 1]
     var s = lo + (hi - lo) * frac
     for _ in 0..<K.newtonSteps {
-      let e = ((ax * s + bx) * s + cx) * s - x
-      let d = (3 * ax * s + 2 * bx) * s + cx
+      let e = bernstein(s, p1, p2) - x
+      let d = slope(s)
       if !(d * d < K.flatSquared) { s = s - e / d }
       if !(s >= 0) { s = 0 }
       if s > 1 { s = 1 }
     }
-    let e = ((ax * s + bx) * s + cx) * s - x
-    if e * e >= K.toleranceSquared {
-      var a: Float = 0
-      var c: Float = 1
+    let e = bernstein(s, p1, p2) - x
+    let d = slope(s)
+    if e * e >= K.toleranceSquared && e * e >= CubicBezierBatch.slopeToleranceSquared * (d * d) {
+      // The SIMD kernel's safeguarded Newton fallback, lane for lane.
+      var a = min(max(lo - CubicBezierBatch.bracketMargin, 0), 1)
+      var c = min(max(hi + CubicBezierBatch.bracketMargin, 0), 1)
       var best = s
       var bestE2 = e * e
-      for _ in 0..<K.bisectionSteps {
-        let mid = (a + c) * 0.5
-        let em = ((ax * mid + bx) * mid + cx) * mid - x
-        if em < 0 { a = mid } else { c = mid }
-        if em * em < bestE2 {
-          best = mid
-          bestE2 = em * em
+      var t = s > a && s < c ? s : (a + c) * 0.5
+      for _ in 0..<CubicBezierBatch.fallbackSteps {
+        let et = bernstein(t, p1, p2) - x
+        let et2 = et * et
+        if et2 < bestE2 {
+          best = t
+          bestE2 = et2
+        }
+        if et < 0 { a = t } else { c = t }
+        let dt = slope(t)
+        let newton = t - et / dt
+        t = newton > a && newton < c ? newton : (a + c) * 0.5
+        if et2 < K.toleranceSquared || et2 < CubicBezierBatch.slopeToleranceSquared * (dt * dt)
+          || c - a <= CubicBezierBatch.bracketResolution
+        {
+          break
         }
       }
       s = best
     }
-    let y = ((ay * s + by) * s + cy) * s
+    let y = bernstein(s, q1, q2)
     let segment = (y >= K.key1 ? 1 : 0) + (y >= K.key2 ? 1 : 0)
     let v: Float
     switch segment {
@@ -747,23 +662,11 @@ extension StackEvaluationJob {
   }
 }
 
-/// `(sin r, cos r)` in `Float` by the same Cody–Waite reduction and Cephes polynomials as the SIMD
-/// kernel; accurate to about 1 ulp for `|r| < 2²¹`.
+/// `(sin r, cos r)` in `Float`: the scalar twin of the SIMD kernel's, bitwise equal to it
+/// (`SIMDMath.sinCos`).
 @inline(always)
 func stackSinCos(_ rot: Float) -> (sin: Float, cos: Float) {
-  typealias K = StackConstants
-  let kr = rot * K.twoOverPi + K.roundingMagic
-  let quadrant = Int32(bitPattern: kr.bitPattern) & 3
-  let k = kr - K.roundingMagic
-  let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
-  let z = r * r
-  let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
-  let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
-  var sine = quadrant & 1 != 0 ? pc : ps
-  var cosine = quadrant & 1 != 0 ? ps : pc
-  if quadrant & 2 != 0 { sine = -sine }
-  if (quadrant + 1) & 2 != 0 { cosine = -cosine }
-  return (sine, cosine)
+  SIMDMath.sinCos(rot)
 }
 
 extension StackBatch {

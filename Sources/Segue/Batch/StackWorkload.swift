@@ -120,34 +120,11 @@ public struct StackBatch: Sendable {
   }
 }
 
-/// Per-curve lookup tables for a vectorised first guess of the bezier solve: for each curve,
-/// ``segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`, in `Float`, computed once
-/// in `Double` by bisection (so `X(s(x)) = x` to ~1e-16 before rounding).
-///
-/// The guess `s ≈ lerp(table[i], table[i + 1], frac)` is within about 1e-3 of the root for the
-/// smooth parts of the four curves (worse next to `x = 1` for `easeIn`, where `X'(1) = 0`); the
-/// Newton steps that follow do the rest. This is the "per-curve lookup table" the workload allows to
-/// precompute (WebKit's `UnitBezier` samples `X(i/10)` instead; a uniform grid in `x` avoids the
-/// search).
-public struct StackCurveTables: Sendable {
-  /// Number of intervals per curve (64); each curve has `segments + 1` entries.
-  public static let segments = 64
-  /// The inverse samples, curve after curve: `inverse[curve·(segments + 1) + i] ≈ s(i/segments)`.
-  public let inverse: [Float]
-
-  /// Builds the tables for `curves`.
-  public init(curves: [CubicBezier]) {
-    let n = Self.segments
-    var table = [Float]()
-    table.reserveCapacity(curves.count * (n + 1))
-    for curve in curves {
-      for i in 0...n {
-        table.append(Float(curve.parameter(forX: Double(i) / Double(n))))
-      }
-    }
-    inverse = table
-  }
-}
+/// Per-curve lookup tables for a vectorised first guess of the bezier solve: the workload's name
+/// for ``CubicBezierBatch`` (its ``CubicBezierBatch/inverse`` table holds, per curve,
+/// ``CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
+/// the "per-curve lookup table" the workload allows to precompute.
+public typealias StackCurveTables = CubicBezierBatch
 
 /// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
 struct SplitMix64 {
