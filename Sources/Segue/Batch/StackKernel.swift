@@ -182,20 +182,6 @@ enum StackConstants {
   static let flatSquared: Float = 1e-14
   static let newtonSteps = 2
   static let bisectionSteps = 32
-  // Cody–Waite split of π/2 (Cephes DP1…DP3 times 2): P1 has 8 significant bits so k·P1 is exact.
-  static let twoOverPi: Float = 0.636_619_77
-  static let halfPi1: Float = 1.570_312_5
-  static let halfPi2: Float = 4.837_512_969_970_703_125e-4
-  static let halfPi3: Float = 7.549_789_954_891_882_16e-8
-  /// 1.5·2²³: adding it rounds a Float of magnitude < 2²² to an integer kept in the low mantissa.
-  static let roundingMagic: Float = 12_582_912
-  // Cephes sinf / cosf minimax coefficients on [−π/4, π/4].
-  static let s1: Float = -1.666_665_461_1e-1
-  static let s2: Float = 8.332_160_873_6e-3
-  static let s3: Float = -1.951_529_589_1e-4
-  static let c1: Float = 4.166_664_568_298_827e-2
-  static let c2: Float = -1.388_731_625_493_765e-3
-  static let c3: Float = 2.443_315_711_809_948e-5
 }
 
 /// The six polynomial coefficients of each curve in `Float`: `[ax, bx, cx, ay, by, cy]` per curve.
@@ -205,25 +191,22 @@ let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
 
 // MARK: - SIMD path
 
-/// The kernel's lane vector: 16 layers per step (one AVX-512 register). The standard library has
-/// concrete (builtin-backed) operations up to `SIMD16`; `SIMD32` falls back to generic code.
-typealias StackVector = SIMD16<Float>
-typealias StackMask = SIMDMask<SIMD16<Int32>>
+/// The kernel's lane vector: 16 layers per step (the shared batch lane type, `Lanes`).
+typealias StackVector = Lanes
+typealias StackMask = LaneMask
 
-/// `mask ? whenTrue : whenFalse` lane by lane, through the C shim's vector select (the standard
-/// library's `replacing(with:where:)` is a per-lane loop that LLVM does not always turn into a
-/// blend).
+/// `mask ? whenTrue : whenFalse` lane by lane (`SIMDMath.select`).
 @inline(always)
 func stackSelect(_ mask: StackMask, _ whenTrue: StackVector, _ whenFalse: StackVector)
   -> StackVector
 {
-  segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
+  SIMDMath.select(mask, whenTrue, whenFalse)
 }
 
 /// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
 @inline(always)
 func stackSelect(_ mask: StackMask, _ whenTrue: Float, _ whenFalse: StackVector) -> StackVector {
-  stackSelect(mask, StackVector(repeating: whenTrue), whenFalse)
+  SIMDMath.select(mask, whenTrue, whenFalse)
 }
 
 /// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
@@ -364,7 +347,7 @@ extension StackEvaluationJob {
     // comparisons are scalarised by the standard library): floor(x·n) by the rounding trick.
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
-    var cell = (f + K.roundingMagic) - K.roundingMagic
+    var cell = (f + SIMDMath.roundingMagic) - SIMDMath.roundingMagic
     cell = stackSelect(cell .> f, cell - 1, cell)
     cell = stackSelect(cell .> Float(segments - 1), Float(segments - 1), cell)
     let frac = f - cell
@@ -417,31 +400,11 @@ extension StackEvaluationJob {
     return (s, ((ay * s + by) * s + cy) * s)
   }
 
-  /// `(sin r, cos r)` for a lane vector: Cody–Waite reduction modulo π/2 (three-part constant), Cephes
-  /// `sinf`/`cosf` polynomials on `[−π/4, π/4]`, quadrant fix-up by blends. About 1 ulp for
-  /// `|r| < 2²¹`.
+  /// `(sin r, cos r)` for a lane vector: the shared `SIMDMath.sinCos` (Cody–Waite
+  /// reduction, Cephes polynomials, about 1 ulp for `|r| < 2¹⁴`).
   @inline(always)
   static func sinCos(_ rot: StackVector) -> (sin: StackVector, cos: StackVector) {
-    typealias K = StackConstants
-    let kr = rot * K.twoOverPi + K.roundingMagic
-    let k = kr - K.roundingMagic
-    // Quadrant q = k mod 4 in Float lanes: k − 4·floor(k/4).
-    let k4 = k * 0.25
-    var floor4 = (k4 + K.roundingMagic) - K.roundingMagic
-    floor4 = stackSelect(floor4 .> k4, floor4 - 1, floor4)
-    let quadrant = k - 4 * floor4
-    let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
-    let z = r * r
-    let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
-    let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
-    let swap = (quadrant .== 1) .| (quadrant .== 3)
-    var sine = ps
-    sine = stackSelect(swap, pc, sine)
-    var cosine = pc
-    cosine = stackSelect(swap, ps, cosine)
-    sine = stackSelect(quadrant .>= 2, -sine, sine)
-    cosine = stackSelect((quadrant .== 1) .| (quadrant .== 2), -cosine, cosine)
-    return (sine, cosine)
+    SIMDMath.sinCos(rot)
   }
 
   /// The 17 output vectors of a block, in value order.
@@ -630,8 +593,8 @@ extension StackEvaluationJob {
     let (ax, bx, cx, ay, by, cy) = (p[0], p[1], p[2], p[3], p[4], p[5])
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
-    let rounded = f + K.roundingMagic
-    var cellFloat = rounded - K.roundingMagic
+    let rounded = f + SIMDMath.roundingMagic
+    var cellFloat = rounded - SIMDMath.roundingMagic
     if cellFloat > f { cellFloat -= 1 }
     if cellFloat >= Float(segments) { cellFloat = Float(segments - 1) }
     let cell = Int(cellFloat)
@@ -747,23 +710,11 @@ extension StackEvaluationJob {
   }
 }
 
-/// `(sin r, cos r)` in `Float` by the same Cody–Waite reduction and Cephes polynomials as the SIMD
-/// kernel; accurate to about 1 ulp for `|r| < 2²¹`.
+/// `(sin r, cos r)` in `Float`: the scalar twin of the SIMD kernel's, bitwise equal to it
+/// (`SIMDMath.sinCos`).
 @inline(always)
 func stackSinCos(_ rot: Float) -> (sin: Float, cos: Float) {
-  typealias K = StackConstants
-  let kr = rot * K.twoOverPi + K.roundingMagic
-  let quadrant = Int32(bitPattern: kr.bitPattern) & 3
-  let k = kr - K.roundingMagic
-  let r = ((rot - k * K.halfPi1) - k * K.halfPi2) - k * K.halfPi3
-  let z = r * r
-  let ps = r + r * z * (K.s1 + z * (K.s2 + z * K.s3))
-  let pc = 1 - 0.5 * z + z * z * (K.c1 + z * (K.c2 + z * K.c3))
-  var sine = quadrant & 1 != 0 ? pc : ps
-  var cosine = quadrant & 1 != 0 ? ps : pc
-  if quadrant & 2 != 0 { sine = -sine }
-  if (quadrant + 1) & 2 != 0 { cosine = -cosine }
-  return (sine, cosine)
+  SIMDMath.sinCos(rot)
 }
 
 extension StackBatch {
