@@ -161,7 +161,7 @@ public struct Transform3DConcatenationJob: @unchecked Sendable {
     let pb = b.baseAddress!
     let po = output.baseAddress!
     let stride = self.stride
-    let lanes = LaneVector.scalarCount
+    let lanes = Lanes.scalarCount
     var j = 0
     while j + lanes <= count {
       let x = LaneMatrix(load: pa + j, stride: stride)
@@ -325,11 +325,11 @@ public struct LayerMatrixJob: @unchecked Sendable {
     let o = output.baseAddress!
     let stride = self.stride
     let kind = self.kind
-    let lanes = LaneVector.scalarCount
+    let lanes = Lanes.scalarCount
     var j = 0
     while j + lanes <= count {
       laneLayerMatrix(kind) {
-        UnsafeRawPointer(p + $0 * stride + j).loadUnaligned(as: LaneVector.self)
+        UnsafeRawPointer(p + $0 * stride + j).loadUnaligned(as: Lanes.self)
       }
       .store(to: o + j, stride: stride)
       j += lanes
@@ -344,33 +344,30 @@ public struct LayerMatrixJob: @unchecked Sendable {
 
 // MARK: - Lane helpers (shared by the batch kernels of the geometry, interpolation and tree stages)
 
-/// The lane vector of the geometry batch kernels: sixteen layers per step, as ``StackVector``.
-typealias LaneVector = SIMD16<Float>
-
 /// The first `lanes` values at `p` in a vector, the other lanes `fill`.
 @inline(always)
-func laneLoad(_ p: UnsafePointer<Float>, lanes: Int, fill: Float = 0) -> LaneVector {
-  var v = LaneVector(repeating: fill)
+func laneLoad(_ p: UnsafePointer<Float>, lanes: Int, fill: Float = 0) -> Lanes {
+  var v = Lanes(repeating: fill)
   for l in 0..<lanes { v[l] = p[l] }
   return v
 }
 
 /// Writes the first `lanes` values of `v` at `p`.
 @inline(always)
-func laneStore(_ v: LaneVector, _ p: UnsafeMutablePointer<Float>, lanes: Int) {
+func laneStore(_ v: Lanes, _ p: UnsafeMutablePointer<Float>, lanes: Int) {
   for l in 0..<lanes { p[l] = v[l] }
 }
 
 /// Sixteen 4×4 matrices, one per lane, field by field.
 struct LaneMatrix {
-  var m11: LaneVector, m12: LaneVector, m13: LaneVector, m14: LaneVector
-  var m21: LaneVector, m22: LaneVector, m23: LaneVector, m24: LaneVector
-  var m31: LaneVector, m32: LaneVector, m33: LaneVector, m34: LaneVector
-  var m41: LaneVector, m42: LaneVector, m43: LaneVector, m44: LaneVector
+  var m11: Lanes, m12: Lanes, m13: Lanes, m14: Lanes
+  var m21: Lanes, m22: Lanes, m23: Lanes, m24: Lanes
+  var m31: Lanes, m32: Lanes, m33: Lanes, m34: Lanes
+  var m41: Lanes, m42: Lanes, m43: Lanes, m44: Lanes
 
   /// Builds the matrix from `field(k)` for `k = 0…15` (`m11 … m44`).
   @inline(always)
-  init(_ field: (Int) -> LaneVector) {
+  init(_ field: (Int) -> Lanes) {
     m11 = field(0)
     m12 = field(1)
     m13 = field(2)
@@ -392,7 +389,7 @@ struct LaneMatrix {
   /// Sixteen full lanes from planar storage at `p` (plane `k` at `p + k·stride`).
   @inline(always)
   init(load p: UnsafePointer<Float>, stride: Int) {
-    self.init { k in UnsafeRawPointer(p + k * stride).loadUnaligned(as: LaneVector.self) }
+    self.init { k in UnsafeRawPointer(p + k * stride).loadUnaligned(as: Lanes.self) }
   }
 
   /// The first `lanes` lanes from planar storage at `p`, the rest zero.
@@ -403,7 +400,7 @@ struct LaneMatrix {
 
   /// Field `k` (`0…15`).
   @inline(always)
-  func field(_ k: Int) -> LaneVector {
+  func field(_ k: Int) -> Lanes {
     switch k {
     case 0: m11
     case 1: m12
@@ -428,7 +425,7 @@ struct LaneMatrix {
   @inline(always)
   func store(to p: UnsafeMutablePointer<Float>, stride: Int) {
     for k in 0..<16 {
-      UnsafeMutableRawPointer(p + k * stride).storeBytes(of: field(k), as: LaneVector.self)
+      UnsafeMutableRawPointer(p + k * stride).storeBytes(of: field(k), as: Lanes.self)
     }
   }
 
@@ -466,8 +463,8 @@ struct LaneMatrix {
   /// `n_i4·p_j` is added to columns 1–3.
   @inline(always)
   func aboutPivot(
-    _ ax: LaneVector, _ ay: LaneVector, _ az: LaneVector, then px: LaneVector, _ py: LaneVector,
-    _ pz: LaneVector
+    _ ax: Lanes, _ ay: Lanes, _ az: Lanes, then px: Lanes, _ py: Lanes,
+    _ pz: Lanes
   ) -> LaneMatrix {
     var n = self
     n.m41 = m41 - ax * m11 - ay * m21 - az * m31
@@ -493,7 +490,7 @@ struct LaneMatrix {
 /// The ``LayerMatrixKind`` matrix of sixteen layers whose property plane `p` (``LayerPlanes``) is
 /// `load(p)`, with `A = (minX + anchorPoint.x·width, minY + anchorPoint.y·height, anchorPointZ)`.
 @inline(always)
-func laneLayerMatrix(_ kind: LayerMatrixKind, _ load: (Int) -> LaneVector) -> LaneMatrix {
+func laneLayerMatrix(_ kind: LayerMatrixKind, _ load: (Int) -> Lanes) -> LaneMatrix {
   typealias P = LayerPlanes
   let ax = load(P.boundsMinX) + load(P.anchorPointX) * load(P.boundsWidth)
   let ay = load(P.boundsMinY) + load(P.anchorPointY) * load(P.boundsHeight)

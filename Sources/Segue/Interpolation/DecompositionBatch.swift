@@ -165,7 +165,7 @@ public struct DecompositionBatch: Hashable, Sendable {
 ///    `Float`); the discrete path gives `from` for `t < 0.5`, else `to`.
 /// 2. Every stored component is lerped as `(1 − t)·a + t·b`.
 /// 3. 3D path: the quaternion is `wa·a + wb·b` with `wb = sin(tθ)/sin θ`, `wa = cos(tθ) − d·wb`
-///    (`sin`/`cos` by the stack kernel's Cody–Waite reduction and Cephes polynomials), or the
+///    (`SIMDMath.sinCos`: Cody–Waite reduction and Cephes polynomials), or the
 ///    normalised lerp `((1 − t)·a + t·b)/|…|` for the flagged layers; then
 ///    ``DecomposedTransform3D/recomposed()`` in `Float` and the division by `m44` when
 ///    `m44 ∉ {0, 1}` (then `m44 = 1`).
@@ -194,8 +194,9 @@ public struct DecompositionBatchJob: @unchecked Sendable {
   /// The layers to evaluate, a subrange of `0..<batch.count`.
   public var range: Range<Int>
 
-  /// The largest accepted `|fraction|`, `1e4`: the 3D rotation's `sin`/`cos` reduction is accurate
-  /// only for moderate arguments, and no animation extrapolates that far.
+  /// The largest accepted `|fraction|`, `1e4`: the 3D rotation's `sin(tθ)`, `cos(tθ)` (`θ ≤ π/2`)
+  /// keep `SIMDMath`'s accuracy bound of 2.6e-7 only for arguments up to 2¹⁴, and no animation
+  /// extrapolates that far.
   public static let maximumFraction: Float = 1e4
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``. `stride` defaults to
@@ -254,15 +255,15 @@ public struct DecompositionBatchJob: @unchecked Sendable {
     let stride = self.stride
     let out = output.baseAddress!
     let f = fractions.baseAddress!
-    let lanes = LaneVector.scalarCount
+    let lanes = Lanes.scalarCount
     batch.planes.withUnsafeBufferPointer { planeBuffer in
       let planes = planeBuffer.baseAddress!
       var j = range.lowerBound
       while j + lanes <= range.upperBound {
-        let t = UnsafeRawPointer(f + j).loadUnaligned(as: LaneVector.self)
+        let t = UnsafeRawPointer(f + j).loadUnaligned(as: Lanes.self)
         let first = j
         Self.evaluateBlock(t: t) {
-          UnsafeRawPointer(planes + $0 * n + first).loadUnaligned(as: LaneVector.self)
+          UnsafeRawPointer(planes + $0 * n + first).loadUnaligned(as: Lanes.self)
         }.store(to: out + j, stride: stride)
         j += lanes
       }
@@ -278,8 +279,8 @@ public struct DecompositionBatchJob: @unchecked Sendable {
 
   /// Sixteen layers at fractions `t`; `load(p)` gives plane `p` of ``DecompositionBatch``.
   @inline(always)
-  static func evaluateBlock(t: LaneVector, load: (Int) -> LaneVector) -> LaneMatrix {
-    typealias V = LaneVector
+  static func evaluateBlock(t: Lanes, load: (Int) -> Lanes) -> LaneMatrix {
+    typealias V = Lanes
     typealias B = DecompositionBatch
     let code = load(B.codePlane)
     let is2D = code .== 1
@@ -290,19 +291,19 @@ public struct DecompositionBatchJob: @unchecked Sendable {
     if any(is3D) {
       // Slerp weights.
       let theta = load(B.thetaPlane)
-      let (s, c) = StackEvaluationJob.sinCos(t * theta)
+      let (s, c) = SIMDMath.sinCos(t * theta)
       let nlerp = load(B.nlerpPlane) .== 1
       var wb = s * load(B.inverseSinPlane)
       var wa = c - load(B.dotPlane) * wb
-      wa = stackSelect(nlerp, u, wa)
-      wb = stackSelect(nlerp, t, wb)
+      wa = SIMDMath.select(nlerp, u, wa)
+      wb = SIMDMath.select(nlerp, t, wb)
       var qx = wa * load(B.fromPlane + 13) + wb * load(B.toPlane + 13)
       var qy = wa * load(B.fromPlane + 14) + wb * load(B.toPlane + 14)
       var qz = wa * load(B.fromPlane + 15) + wb * load(B.toPlane + 15)
       var qw = wa * load(B.fromPlane + 16) + wb * load(B.toPlane + 16)
       if any(nlerp) {
         let length = (qx * qx + qy * qy + qz * qz + qw * qw).squareRoot()
-        let k = stackSelect(nlerp, 1 / length, V(repeating: 1))
+        let k = SIMDMath.select(nlerp, 1 / length, V(repeating: 1))
         qx *= k
         qy *= k
         qz *= k
@@ -345,14 +346,14 @@ public struct DecompositionBatchJob: @unchecked Sendable {
       // Normalise by m44 where it is neither 0 nor 1.
       let normalise = (m.m44 .!= 0) .& (m.m44 .!= 1)
       if any(normalise) {
-        let k = stackSelect(normalise, 1 / m.m44, V(repeating: 1))
+        let k = SIMDMath.select(normalise, 1 / m.m44, V(repeating: 1))
         m = LaneMatrix { m.field($0) * k }
-        m.m44 = stackSelect(normalise, 1, m.m44)
+        m.m44 = SIMDMath.select(normalise, 1, m.m44)
       }
-      result = LaneMatrix { stackSelect(is3D, m.field($0), result.field($0)) }
+      result = LaneMatrix { SIMDMath.select(is3D, m.field($0), result.field($0)) }
     }
     if any(is2D) {
-      let (sn, cs) = StackEvaluationJob.sinCos(lerp(4))
+      let (sn, cs) = SIMDMath.sinCos(lerp(4))
       let (res11, res12, res21, res22) = (lerp(5), lerp(6), lerp(7), lerp(8))
       let (sx, sy) = (lerp(2), lerp(3))
       let zero = V()
@@ -366,7 +367,7 @@ public struct DecompositionBatchJob: @unchecked Sendable {
       m.m44 = one
       m.m41 = lerp(0)
       m.m42 = lerp(1)
-      result = LaneMatrix { stackSelect(is2D, m.field($0), result.field($0)) }
+      result = LaneMatrix { SIMDMath.select(is2D, m.field($0), result.field($0)) }
     }
     // Ends, the discrete rule, and the overflow fallback to it.
     // x − x is 0 for finite x and NaN for ±∞ or NaN.
@@ -385,7 +386,8 @@ public struct DecompositionBatchJob: @unchecked Sendable {
       let from = LaneMatrix { load(B.fromMatrixPlane + $0) }
       let to = LaneMatrix { load(B.toMatrixPlane + $0) }
       result = LaneMatrix { k in
-        stackSelect(pickFrom, from.field(k), stackSelect(pickTo, to.field(k), result.field(k)))
+        SIMDMath.select(
+          pickFrom, from.field(k), SIMDMath.select(pickTo, to.field(k), result.field(k)))
       }
     }
     return result

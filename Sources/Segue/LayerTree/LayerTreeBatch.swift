@@ -367,7 +367,7 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
   public func run() throws(ValidationError) {
     try validate()
     guard parents.count > 0 else { return }
-    let lanes = LaneVector.scalarCount
+    let lanes = Lanes.scalarCount
     for level in 0..<(levelStarts.count - 1) {
       let end = Int(levelStarts[level + 1])
       var j = Int(levelStarts[level])
@@ -386,7 +386,7 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
   /// One block of `lanes` layers of one level starting at position `first`.
   @inline(always)
   private func runBlock(first j: Int, lanes: Int, topLevel: Bool) {
-    typealias V = LaneVector
+    typealias V = Lanes
     typealias P = LayerPlanes
     let full = lanes == V.scalarCount
     let stride = self.stride
@@ -404,9 +404,7 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       }
     }
     let own = laneLayerMatrix(.inSuperlayer) { load(props, $0) }
-    var alpha = load(props, P.opacity)
-    alpha = stackSelect(.!(alpha .>= 0), 0, alpha)
-    alpha = stackSelect(alpha .> 1, 1, alpha)
+    var alpha = SIMDMath.clamp(load(props, P.opacity), 0, 1)
     let localMatrix: LaneMatrix
     let world: LaneMatrix
     if topLevel {
@@ -453,7 +451,7 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       let cy = x * world.m12 + y * world.m22 + world.m42
       let cz = x * world.m13 + y * world.m23 + world.m43
       let cw = x * world.m14 + y * world.m24 + world.m44
-      let divisor = stackSelect(.!(cw .> minimumW), minimumW, cw)
+      let divisor = SIMDMath.select(.!(cw .> minimumW), minimumW, cw)
       store(cx / divisor, out, 4 * c)
       store(cy / divisor, out, 4 * c + 1)
       store(cz / divisor, out, 4 * c + 2)
