@@ -240,7 +240,8 @@ public struct LayerTreeBatchResult: Hashable, Sendable {
 /// and for a top-level layer `local = matrix = own`, `opacity = clamp(opacity, 0, 1)`. Level 0 is
 /// evaluated first; each later level gathers its parents' matrices, opacities and sublayer terms
 /// (lane by lane: scalar loads, the parents are not contiguous) from the outputs already written,
-/// then runs the products sixteen layers at a time; a level's final partial block is padded.
+/// then runs the products sixteen layers at a time (a block whose layers share one parent loads
+/// each parent value once and broadcasts it); a level's final partial block is padded.
 ///
 /// Corners: the bounds corners TL `(minX, minY)`, TR `(maxX, minY)`, BR `(maxX, maxY)`, BL
 /// `(minX, maxY)` at z = 0 through `matrix` with the homogeneous divide as
@@ -411,11 +412,19 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       localMatrix = own
       world = own
     } else {
-      // Parent columns; padding lanes repeat the first lane's parent (always in range).
-      var index = SIMD16<Int32>(repeating: parents[j])
-      for l in 0..<lanes { index[l] = parents[j + l] }
+      // Parent columns; padding lanes repeat the first lane's parent (always in range). When the
+      // whole block shares one parent (siblings are contiguous in level order), a gather is a
+      // single load and a broadcast.
+      let firstParent = parents[j]
+      var index = SIMD16<Int32>(repeating: firstParent)
+      var shared = true
+      for l in 0..<lanes {
+        index[l] = parents[j + l]
+        shared = shared && index[l] == firstParent
+      }
       @inline(always) func gather(_ base: UnsafePointer<Float>, _ plane: Int) -> V {
         let p = base + plane * stride
+        if shared { return V(repeating: p[Int(firstParent)]) }
         var v = V()
         for l in 0..<V.scalarCount { v[l] = p[Int(index[l])] }
         return v

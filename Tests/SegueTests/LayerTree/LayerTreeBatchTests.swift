@@ -150,6 +150,18 @@ struct LayerTreeBatchTests {
     try Self.expectMatches(tree)
   }
 
+  /// Wide fan-outs: one root with 40 sublayers and one of those with 37 (blocks whose lanes all
+  /// share one parent take the kernel's broadcast path; the tails mix parents).
+  @Test func sharedParentBlocks() throws {
+    var r = S.Random(seed: 4)
+    var tree = LayerTree()
+    try tree.add(S.randomLayer(&r, id: "root"))
+    for s in 0..<40 { try tree.add(S.randomLayer(&r, id: "a\(s)"), parent: "root") }
+    for s in 0..<37 { try tree.add(S.randomLayer(&r, id: "b\(s)"), parent: "a3") }
+    try tree.add(S.randomLayer(&r, id: "c"), parent: "a5")
+    try Self.expectMatches(tree)
+  }
+
   /// The default views of every preset and their presented trees while animating (push and pop, at
   /// several times), including the 3D presets' perspective and rotations.
   @Test(arguments: TransitionPreset.allCases)
