@@ -97,7 +97,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       name: "event time of the wrong type",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
       files: ["events.json": #"[{"time": "0", "update": 0.5}]"#], status: data,
-      mentions: ["--events: $[0].time", "must be a number"]),
+      mentions: ["--events: $[0].time", "expected a number, found a string"]),
     BadInput(
       name: "events out of order",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
@@ -105,7 +105,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         "events.json":
           #"[{"time": 0, "update": 0.1}, {"time": 0.3, "update": 0.2}, {"time": 0.1, "finish": true}]"#
       ], status: data,
-      mentions: ["--events: $[2].time: 0.1 is before the previous event (0.3)"]),
+      mentions: ["--events: $[2].time", "0.1 is earlier than the event before it (0.3)"]),
     BadInput(
       name: "negative event time",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
