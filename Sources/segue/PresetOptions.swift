@@ -100,7 +100,7 @@ struct PresetOptions: ParsableArguments {
     guard let preset = preset ?? fallback else {
       throw CLIError(
         .usage, "--preset",
-        "missing; choose one of "
+        "missing; give --spec FILE or choose one of "
           + TransitionPreset.allCases.map(\.rawValue).joined(separator: ", "))
     }
     return preset

@@ -26,22 +26,22 @@ struct RenderCommand: ParsableCommand {
     commandName: "render",
     abstract: "Render frames of a preset or spec file as PNG files, plus a filmstrip.",
     discussion: """
-      The source and times are those of 'segue sample' (--preset with its options or --spec \\
-      FILE; --events FILE; --times or --fps), except that the default is a spec's sampleTimes, \\
+      The source and times are those of 'segue sample' (--preset with its options or --spec \
+      FILE; --events FILE; --times or --fps), except that the default is a spec's sampleTimes, \
       else --fps 10.
 
-      Each frame is the transition's layers drawn through their full 3D matrices \\
-      (perspective-correct, 4×4 supersampled) over white, with CATransition fade as a true \\
-      cross-dissolve: the old and new snapshots weighted (1 − q) and q. Frame k is written as \\
-      OUTPUT-DIR/frame-NNNN.png (k zero-padded to 4 digits or more), each image \\
+      Each frame is the transition's layers drawn through their full 3D matrices \
+      (perspective-correct, 4×4 supersampled) over white, with CATransition fade as a true \
+      cross-dissolve: the old and new snapshots weighted (1 − q) and q. Frame k is written as \
+      OUTPUT-DIR/frame-NNNN.png (k zero-padded to 4 digits or more), each image \
       round(scale·W) × round(scale·H) pixels for a W × H point container (at most 2^24 pixels).
 
-      --filmstrip FILE.png: a contact sheet of the frames, --columns per row, each captioned \\
-      with its time. --filmstrip FILE.svg: the same sheet with each layer as a polygon through \\
+      --filmstrip FILE.png: a contact sheet of the frames, --columns per row, each captioned \
+      with its time. --filmstrip FILE.svg: the same sheet with each layer as a polygon through \
       its projected corners (not available for interactive runs).
 
-      All files are written to temporary names first and renamed into place only when every \\
-      frame succeeded; on failure nothing is left behind. A progress bar is drawn on stdout \\
+      All files are written to temporary names first and renamed into place only when every \
+      frame succeeded; on failure nothing is left behind. A progress bar is drawn on stdout \
       when it is a terminal; a one-line summary is printed at the end.
       """ + "\n\n" + exitCodesHelp)
 
