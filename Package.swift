@@ -59,6 +59,7 @@ let package = Package(
       name: "segue",
       dependencies: [
         "Segue",
+        "SegueSpec",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/segue",
@@ -67,7 +68,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue"],
+      dependencies: ["segue", "Segue", "SegueSpec"],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),

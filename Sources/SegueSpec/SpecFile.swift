@@ -122,7 +122,8 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `dampingRatio` (with `initialVelocity`): ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
 ///   over the animation's `duration`.
 /// - `timingFunction`: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`, or the
-///   `kCAMediaTimingFunction…` constants), `{"controlPoints": [x1, y1, x2, y2]}`,
+///   `kCAMediaTimingFunction…` constants), `"cubic-bezier(x1, y1, x2, y2)"`, `[x1, y1, x2, y2]`,
+///   `{"controlPoints": [x1, y1, x2, y2]}`,
 ///   `{"steps": n, "position": "jumpEnd"}` or `{"linear": [output | [output, input], …]}`.
 ///   Absent: linear pacing, as a `CAAnimation` without one. Not allowed on springs.
 /// - `CAMediaTiming`: `beginTime` (seconds from the start of the transition, default 0),
@@ -169,6 +170,32 @@ public enum SpecFile {
   public static func decode(_ json: JSONValue) throws(SpecError) -> SpecDocument {
     var decoder = SpecDecoder()
     return try decoder.document(Node(value: json, path: "$"))
+  }
+
+  /// Parses `text` as the value of a spec's `"interaction"` on its own (see Interaction above):
+  /// an array of events, or an object with `events` and the completion settings. Paths in errors
+  /// start at the text's root, `$` (`$[2].time`, `$.events[0].finish.completionSpeed`).
+  ///
+  /// - Parameters:
+  ///   - text: the JSON text.
+  ///   - duration: the transition's duration in seconds, `> 0` (the timeline's
+  ///     ``InteractionTimeline/duration``).
+  /// - Returns: the percent-driven history, every event appended in order.
+  /// - Throws: ``SpecError``: malformed JSON with its line and column; an unknown key, a value of
+  ///   the wrong type, a missing `time` or action, more than one action, events out of time
+  ///   order, a negative time; and the library's rejections (a non-positive completion speed, an
+  ///   event after a finish or cancel, …) at the event's path.
+  public static func decodeInteraction(text: String, duration: Double) throws(SpecError)
+    -> InteractionTimeline
+  {
+    try decodeInteraction(JSONValue.parse(text), duration: duration)
+  }
+
+  /// Decodes a parsed interaction (``decodeInteraction(text:duration:)``).
+  public static func decodeInteraction(_ json: JSONValue, duration: Double) throws(SpecError)
+    -> InteractionTimeline
+  {
+    try SpecDecoder().readInteraction(Node(value: json, path: "$"), duration: duration)
   }
 }
 

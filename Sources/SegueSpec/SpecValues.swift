@@ -123,7 +123,7 @@ extension SpecFile {
   // MARK: Timing functions
 
   /// The names accepted for timing functions, and their functions.
-  static let timingFunctionNames: [(String, TimingFunction)] = [
+  static let namedTimingFunctions: [(String, TimingFunction)] = [
     ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut),
     ("easeInEaseOut", .easeInEaseOut), ("default", .systemDefault),
     ("kCAMediaTimingFunctionLinear", .linear), ("kCAMediaTimingFunctionEaseIn", .easeIn),
@@ -132,41 +132,100 @@ extension SpecFile {
     ("kCAMediaTimingFunctionDefault", .systemDefault),
   ]
 
+  /// The short names of the five named timing functions, Core Animation's
+  /// `CAMediaTimingFunctionName` raw values: `linear`, `easeIn`, `easeOut`, `easeInEaseOut`,
+  /// `default`. Each is also accepted as its `kCAMediaTimingFunction…` constant name.
+  public static let timingFunctionNames = namedTimingFunctions.prefix(5).map(\.0)
+
   static let stepPositions: [(String, StepsEasing.JumpPosition)] = [
     ("jumpStart", .jumpStart), ("jumpEnd", .jumpEnd), ("jumpNone", .jumpNone),
     ("jumpBoth", .jumpBoth), ("start", .jumpStart), ("end", .jumpEnd),
   ]
 
-  /// Reads a timing function: a name, `{"controlPoints": [x1, y1, x2, y2]}`,
-  /// `{"steps": n, "position": "jumpEnd"}` or `{"linear": [stop, …]}` with each stop a number
-  /// (output) or `[output, input]` or `[output, start, end]`.
-  static func readTimingFunction(_ node: Node) throws(SpecError) -> TimingFunction {
-    if case .string(let name) = node.value {
-      guard let f = timingFunctionNames.first(where: { $0.0 == name })?.1 else {
-        throw node.fail(
-          "unknown timing function '\(name)' (known: linear, easeIn, easeOut, easeInEaseOut, default and their kCAMediaTimingFunction names)"
-        )
-      }
-      return f
+  /// Parses a timing function written as text, the form used in spec strings and on the command
+  /// line:
+  ///
+  /// - a name of ``timingFunctionNames`` or its `kCAMediaTimingFunction…` constant;
+  /// - `cubic-bezier(x1, y1, x2, y2)` (CSS), the control points of
+  ///   ``TimingFunction/cubicBezier(_:_:_:_:)`` with `x1, x2 ∈ [0, 1]`;
+  /// - when `allowsBareNumbers` is `true`, also the four numbers `x1,y1,x2,y2` alone (the
+  ///   command line's short form; not accepted in spec files).
+  ///
+  /// Spaces around the text and around each number are ignored.
+  ///
+  /// - Throws: ``SpecError`` at path `$`: without ``SpecError/validation`` when the text is not
+  ///   one of these forms (unknown name, wrong count, a non-number); with it, wrapping the
+  ///   library's error naming `controlPoint1.x` … `controlPoint2.y`, when the control points are
+  ///   rejected (an `x` outside `[0, 1]`, a non-finite value).
+  public static func timingFunction(text: String, allowsBareNumbers: Bool = false)
+    throws(SpecError) -> TimingFunction
+  {
+    let trimmed = trimmingSpaces(Substring(text))
+    if let f = namedTimingFunctions.first(where: { $0.0 == trimmed })?.1 { return f }
+    var body = trimmed
+    let isFunction = body.hasPrefix("cubic-bezier(") && body.hasSuffix(")")
+    if isFunction { body = body.dropFirst("cubic-bezier(".count).dropLast() }
+    let items = body.split(separator: ",", omittingEmptySubsequences: false)
+    let numbers = items.compactMap { Double(trimmingSpaces($0)) }
+    guard isFunction || allowsBareNumbers, items.count == 4, numbers.count == 4 else {
+      throw SpecError(
+        path: "$",
+        message: "unknown timing function '\(text)' (known: "
+          + timingFunctionNames.joined(separator: ", ")
+          + ", their kCAMediaTimingFunction names, or cubic-bezier(x1, y1, x2, y2))")
     }
+    return try building("$") { () throws(ValidationError) in
+      try TimingFunction.cubicBezier(numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+  }
+
+  /// `text` without leading and trailing spaces.
+  private static func trimmingSpaces(_ text: Substring) -> Substring {
+    var s = text
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return s
+  }
+
+  /// The cubic Bézier of four control-point numbers read from `node`, an array; an error names
+  /// the offending entry of the array rather than CubicBezier's field.
+  static func controlPoints(_ node: Node) throws(SpecError) -> TimingFunction {
+    let v = try node.numbers(count: [4], what: "[x1, y1, x2, y2]")
+    do throws(ValidationError) {
+      return try TimingFunction.cubicBezier(v[0], v[1], v[2], v[3])
+    } catch {
+      let fields = ["controlPoint1.x", "controlPoint1.y", "controlPoint2.x", "controlPoint2.y"]
+      var e = error
+      e.field = ""
+      e.index = nil
+      let path = fields.firstIndex(of: error.field).map { JSONPath.element(node.path, $0) }
+      throw SpecError(wrapping: e, at: path ?? node.path)
+    }
+  }
+
+  /// Reads a timing function: a string (``timingFunction(text:allowsBareNumbers:)``: a name or
+  /// `cubic-bezier(x1, y1, x2, y2)`), an array `[x1, y1, x2, y2]` of control points,
+  /// `{"controlPoints": [x1, y1, x2, y2]}`, `{"steps": n, "position": "jumpEnd"}` or
+  /// `{"linear": [stop, …]}` with each stop a number (output) or `[output, input]` or
+  /// `[output, start, end]`.
+  static func readTimingFunction(_ node: Node) throws(SpecError) -> TimingFunction {
+    if case .string(let text) = node.value {
+      do {
+        return try timingFunction(text: text)
+      } catch {
+        var e = error
+        e.path = node.path + (error.path == "$" ? "" : String(error.path.dropFirst()))
+        throw e
+      }
+    }
+    if case .array = node.value { return try controlPoints(node) }
     guard case .object = node.value else {
-      throw node.wrongType("a timing function name or object")
+      throw node.wrongType("a timing function name, [x1, y1, x2, y2] or object")
     }
     let o = try node.object(allowed: ["controlPoints", "steps", "position", "linear"])
     if let cp = o["controlPoints"] {
       try o.check(allowed: ["controlPoints"], context: "with 'controlPoints'")
-      let v = try cp.numbers(count: [4], what: "[x1, y1, x2, y2]")
-      do throws(ValidationError) {
-        return try TimingFunction.cubicBezier(v[0], v[1], v[2], v[3])
-      } catch {
-        // Name the offending entry of the array rather than CubicBezier's field.
-        let fields = ["controlPoint1.x", "controlPoint1.y", "controlPoint2.x", "controlPoint2.y"]
-        var e = error
-        e.field = ""
-        e.index = nil
-        let path = fields.firstIndex(of: error.field).map { JSONPath.element(cp.path, $0) }
-        throw SpecError(wrapping: e, at: path ?? cp.path)
-      }
+      return try controlPoints(cp)
     }
     if let s = o["steps"] {
       try o.check(allowed: ["steps", "position"], context: "with 'steps'")
@@ -212,7 +271,7 @@ extension SpecFile {
   /// Writes a timing function: the short Core Animation name when it is one of the five named
   /// curves, else its object form.
   static func writeTimingFunction(_ f: TimingFunction) -> JSONValue {
-    for (name, named) in timingFunctionNames.prefix(5) where named == f { return .string(name) }
+    for (name, named) in namedTimingFunctions.prefix(5) where named == f { return .string(name) }
     switch f {
     case .cubicBezier(let c):
       return .object([("controlPoints", numbers([c.x1, c.y1, c.x2, c.y2]))])

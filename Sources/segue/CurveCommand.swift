@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueSpec
 
 /// What `segue curve` plots.
 enum CurveSubject {
@@ -29,7 +30,7 @@ struct CurveCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A timing function: \(timingFunctionNames.joined(separator: ", ")), "
+      "A timing function: \(SpecFile.timingFunctionNames.joined(separator: ", ")), "
         + "cubic-bezier(x1,y1,x2,y2) or x1,y1,x2,y2.", valueName: "timing"))
   var timing: String?
 

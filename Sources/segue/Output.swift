@@ -40,6 +40,59 @@ enum OutputTarget {
   private static func writeAtomically(_ bytes: [UInt8], to path: String, argument: String)
     throws(CLIError)
   {
+    var batch = FileBatch()
+    try batch.add(bytes, to: path, argument: argument)
+    try batch.commit()
+  }
+}
+
+/// Files written together or not at all: each is written to a temporary file `.NAME.XXXXXX` in
+/// its destination's directory; ``commit()`` renames them all into place. On any failure every
+/// temporary file (and, if a rename fails, every destination already renamed) is removed, so no
+/// partial output is ever left behind.
+struct FileBatch {
+  /// The temporary files written so far and their destinations.
+  private var pending: [(temporary: String, path: String, argument: String)] = []
+
+  /// Writes `bytes` to a temporary file beside `path`.
+  ///
+  /// - Throws: ``CLIError`` ``ExitStatus/cannotCreate`` naming `argument` (after discarding the
+  ///   whole batch).
+  mutating func add(_ bytes: [UInt8], to path: String, argument: String) throws(CLIError) {
+    do {
+      pending.append(
+        (try Self.writeTemporary(bytes, for: path, argument: argument), path, argument))
+    } catch {
+      discard()
+      throw error
+    }
+  }
+
+  /// Renames every temporary file over its destination, in order.
+  ///
+  /// - Throws: ``CLIError`` ``ExitStatus/cannotCreate`` naming the failed file's argument; the
+  ///   destinations already renamed and the remaining temporary files are removed first.
+  mutating func commit() throws(CLIError) {
+    for (k, file) in pending.enumerated() where rename(file.temporary, file.path) != 0 {
+      let reason = errorText()
+      for done in pending[..<k] { unlink(done.path) }
+      for rest in pending[k...] { unlink(rest.temporary) }
+      pending = []
+      throw CLIError(.cannotCreate, file.argument, "cannot create '\(file.path)': \(reason)")
+    }
+    pending = []
+  }
+
+  /// Removes every temporary file written so far.
+  mutating func discard() {
+    for file in pending { unlink(file.temporary) }
+    pending = []
+  }
+
+  /// Writes `bytes` to a new temporary file in `path`'s directory and returns its path.
+  private static func writeTemporary(_ bytes: [UInt8], for path: String, argument: String)
+    throws(CLIError) -> String
+  {
     guard !path.isEmpty else {
       throw CLIError(.cannotCreate, argument, "the path is empty")
     }
@@ -48,6 +101,12 @@ enum OutputTarget {
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     guard !name.isEmpty else {
       throw CLIError(.cannotCreate, argument, "'\(path)' names a directory, not a file")
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw CLIError(.cannotCreate, argument, "cannot create '\(path)': it is a directory")
     }
     var template = Array((directory + "/." + name + ".XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -84,11 +143,7 @@ enum OutputTarget {
       unlink(temporary)
       throw CLIError(.cannotCreate, argument, "cannot write '\(path)': \(reason)")
     }
-    guard rename(temporary, path) == 0 else {
-      let reason = errorText()
-      unlink(temporary)
-      throw CLIError(.cannotCreate, argument, "cannot create '\(path)': \(reason)")
-    }
+    return temporary
   }
 }
 
@@ -98,7 +153,7 @@ private func errorText() -> String {
   return String(validatingCString: text) ?? "error \(errno)"
 }
 
-/// `write(2)`, outside ``OutputTarget`` whose methods shadow the name.
+/// `write(2)`, outside ``OutputTarget`` and ``FileBatch`` whose methods shadow the name.
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, buffer, count)
 }
@@ -119,4 +174,16 @@ func readInputFile(_ path: String, argument: String) throws(CLIError) -> Data {
     throw CLIError(.noInput, argument, "cannot read '\(path)': permission denied or I/O error")
   }
   return data
+}
+
+/// Reads a whole input file as UTF-8 text.
+///
+/// - Throws: ``CLIError``: ``ExitStatus/noInput`` as ``readInputFile(_:argument:)``;
+///   ``ExitStatus/dataError`` when the bytes are not valid UTF-8.
+func readInputText(_ path: String, argument: String) throws(CLIError) -> String {
+  let data = try readInputFile(path, argument: argument)
+  guard let text = String(validating: data, as: UTF8.self) else {
+    throw CLIError(.dataError, argument, "'\(path)' is not UTF-8 text")
+  }
+  return text
 }

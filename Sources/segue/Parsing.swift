@@ -1,4 +1,5 @@
 import Segue
+import SegueSpec
 
 /// Parses a comma-separated list of numbers (`"390,844"`, `"0,0.1,0.25"`); spaces around items
 /// are ignored. `nan` and `inf` parse (as Swift's `Double(_:)` reads them) and are left for the
@@ -55,55 +56,22 @@ func requirePositive(_ value: Double, _ argument: String) throws(CLIError) {
   }
 }
 
-/// Why a timing function specification was rejected.
-enum TimingParseError: Error {
-  /// Not a known name nor a `cubic-bezier(…)` form; the text lists what is accepted.
-  case malformed(String)
-  /// Well formed, but the library rejects the control points.
-  case invalid(Segue.ValidationError)
-}
-
-/// The names accepted for timing functions (Core Animation's `CAMediaTimingFunctionName` raw
-/// values).
-let timingFunctionNames = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"]
-
-/// Parses a timing function: a name of ``timingFunctionNames``, `cubic-bezier(x1,y1,x2,y2)`, or the
-/// four numbers `x1,y1,x2,y2`.
-func parseTimingFunction(_ text: String) throws(TimingParseError) -> TimingFunction {
-  let trimmed = String(Substring(text).trimmingSpaces())
-  if timingFunctionNames.contains(trimmed) {
-    do { return try TimingFunction.named(trimmed) } catch { throw .invalid(error) }
-  }
-  var body = Substring(trimmed)
-  if body.hasPrefix("cubic-bezier(") && body.hasSuffix(")") {
-    body = body.dropFirst("cubic-bezier(".count).dropLast()
-  }
-  let items = body.split(separator: ",", omittingEmptySubsequences: false)
-  let numbers = items.compactMap { Double($0.trimmingSpaces()) }
-  guard items.count == 4, numbers.count == 4 else {
-    throw .malformed(
-      "'\(text)' is not a timing function; expected one of "
-        + timingFunctionNames.joined(separator: ", ") + ", or cubic-bezier(x1,y1,x2,y2)")
-  }
-  do {
-    return try TimingFunction.cubicBezier(numbers[0], numbers[1], numbers[2], numbers[3])
-  } catch {
-    throw .invalid(error)
-  }
-}
-
-/// ``parseTimingFunction(_:)`` for a command line option: a malformed value is a usage error, a
-/// rejected one a data error.
+/// Parses a timing function option with SegueSpec's text form
+/// (``SpecFile/timingFunction(text:allowsBareNumbers:)``): a name, `cubic-bezier(x1,y1,x2,y2)`,
+/// or the four numbers `x1,y1,x2,y2`. A malformed value is a usage error; control points the
+/// library rejects are a data error naming the control point.
 func parseTimingOption(_ text: String, argument: String) throws(CLIError) -> TimingFunction {
   do {
-    return try parseTimingFunction(text)
+    return try SpecFile.timingFunction(text: text, allowsBareNumbers: true)
   } catch {
-    switch error {
-    case .malformed(let message): throw CLIError(.usage, argument, message)
-    case .invalid(let error): throw CLIError.data(argument, error)
-    }
+    if let validation = error.validation { throw CLIError.data(argument, validation) }
+    throw CLIError(.usage, argument, error.message)
   }
 }
+
+/// The accepted timing function forms, for help texts.
+let timingFunctionForms =
+  SpecFile.timingFunctionNames.joined(separator: ", ") + " or cubic-bezier(x1,y1,x2,y2)"
 
 /// Shortest round-trip decimal text of a double (Swift's `description`: `0.5`, `1e-05`, `nan`),
 /// without a trailing `.0` (`1`, `390`); `-0.0` stays `-0`.

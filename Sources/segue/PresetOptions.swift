@@ -12,12 +12,14 @@ struct PresetOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "The operation; pop and dismiss run the preset in reverse.",
+      "The operation; pop and dismiss run the preset in reverse (default push).",
       valueName: "operation"))
-  var operation: TransitionOperation = .push
+  var operation: TransitionOperation?
 
-  @Option(help: ArgumentHelp("Container width and height in points.", valueName: "W,H"))
-  var container: String = "390,844"
+  @Option(
+    help: ArgumentHelp(
+      "Container width and height in points (default 390,844).", valueName: "W,H"))
+  var container: String?
 
   @Option(
     help: ArgumentHelp(
@@ -34,8 +36,8 @@ struct PresetOptions: ParsableArguments {
   @Option(
     name: .customLong("ca-timing"),
     help: ArgumentHelp(
-      "CATransition presets: the timing function: \(timingFunctionNames.joined(separator: ", ")) "
-        + "or cubic-bezier(x1,y1,x2,y2) (default: none, linear).", valueName: "timing"))
+      "CATransition presets: the timing function: \(timingFunctionForms) "
+        + "(default: none, linear).", valueName: "timing"))
   var caTiming: String?
 
   @Option(
@@ -80,12 +82,25 @@ struct PresetOptions: ParsableArguments {
     "subtype": "--subtype", "preset": "--preset", "operation": "--operation",
   ]
 
+  /// The names of the options given on the command line (none of them applies to a spec file).
+  var givenOptions: [String] {
+    let given: [(String, Bool)] = [
+      ("--preset", preset != nil), ("--operation", operation != nil),
+      ("--container", container != nil), ("--subtype", subtype != nil),
+      ("--ca-duration", caDuration != nil), ("--ca-timing", caTiming != nil),
+      ("--hero-selected-row", heroSelectedRow != nil), ("--hero-row-height", heroRowHeight != nil),
+      ("--hero-list-top", heroListTop != nil), ("--hero-header-height", heroHeaderHeight != nil),
+      ("--hero-cell-count", heroCellCount != nil), ("--hero-cell-height", heroCellHeight != nil),
+    ]
+    return given.filter(\.1).map(\.0)
+  }
+
   /// The chosen preset, or `fallback` when `--preset` was not given (`nil`: it is required).
   func chosenPreset(fallback: TransitionPreset? = nil) throws(CLIError) -> TransitionPreset {
     guard let preset = preset ?? fallback else {
       throw CLIError(
         .usage, "--preset",
-        "missing; choose one of "
+        "missing; give --spec FILE or choose one of "
           + TransitionPreset.allCases.map(\.rawValue).joined(separator: ", "))
     }
     return preset
@@ -95,7 +110,8 @@ struct PresetOptions: ParsableArguments {
   ///
   /// - Throws: usage for a malformed list, data error unless both are finite and `> 0`.
   func containerSize() throws(CLIError) -> Size {
-    let values = try parseNumberList(container, argument: "--container", count: 2...2)
+    let values = try parseNumberList(
+      container ?? "390,844", argument: "--container", count: 2...2)
     for (i, v) in values.enumerated() {
       guard v.isFinite && v > 0 else {
         throw CLIError(
@@ -179,7 +195,7 @@ extension PresetOptions {
     let preset = try chosenPreset(fallback: fallbackPreset)
     let parameters = try parameters(for: preset)
     return PresetSetup(
-      animator: PresetAnimator(preset, parameters: parameters), operation: operation,
+      animator: PresetAnimator(preset, parameters: parameters), operation: operation ?? .push,
       containerSize: try containerSize())
   }
 }

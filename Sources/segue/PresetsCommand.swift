@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueSpec
 
 /// One preset parameter as listed by `segue presets`.
 struct ParameterInfo: Encodable {
@@ -74,7 +75,8 @@ struct PresetsCommand: ParsableCommand {
         ParameterInfo(
           option: "--ca-timing", name: "caTimingFunction",
           default: d.caTimingFunction == nil ? "none (linear)" : "set",
-          accepts: timingFunctionNames.joined(separator: "|") + "|cubic-bezier(x1,y1,x2,y2)"),
+          accepts: SpecFile.timingFunctionNames.joined(separator: "|")
+            + "|cubic-bezier(x1,y1,x2,y2)"),
       ]
     }
     if preset == .hero {

@@ -1,33 +1,149 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueSpec
 
-/// Where the transition to sample comes from. One case per kind of input, so that a spec file
-/// source can be added beside the presets: each case only has to produce a ``TransitionScene``
-/// and its description.
-enum SampleSource {
-  /// A catalog preset with its parameters.
-  case preset(PresetSetup)
+/// The transition a command samples or renders: a preset's scene or a spec file's, with its
+/// interactive history, if any.
+struct LoadedTransition {
+  /// The scene.
+  var scene: TransitionScene
+  /// The percent-driven history (`--events`, or the spec's `interaction`), or `nil`.
+  var interaction: InteractionTimeline?
+  /// The preset's name (preset sources only).
+  var preset: String?
+  /// The operation (preset sources only).
+  var operation: String?
+  /// The spec file's path (spec sources only).
+  var spec: String?
+  /// The spec's `sampleTimes` (spec sources only).
+  var specTimes: [Double]?
 
-  /// Builds the scene.
-  func scene() throws(CLIError) -> TransitionScene {
-    switch self {
-    case .preset(let setup): try setup.scene()
+  /// The transition at wall-clock `time` seconds: ``TransitionScene/sample(at:interaction:)``
+  /// with a history, else ``TransitionScene/sample(at:)``.
+  func sample(at time: Double) throws(Segue.ValidationError) -> TransitionSample {
+    if let interaction { return try scene.sample(at: time, interaction: interaction) }
+    return try scene.sample(at: time)
+  }
+
+  /// The last moment worth sampling: the duration, or with a history the latest of the
+  /// duration, the last event and the moment the completion fires.
+  var endTime: Double {
+    guard let interaction, let last = interaction.events.last else { return scene.duration }
+    var end = max(scene.duration, last.time)
+    if let completion = try? interaction.state(at: last.time).completionTime {
+      end = max(end, completion)
+    }
+    return end
+  }
+}
+
+/// The options that choose the transition and its times, shared by `sample` and `render`: a
+/// preset (``PresetOptions``) or `--spec FILE`, an optional `--events FILE`, and `--times` or
+/// `--fps`.
+struct TransitionInput: ParsableArguments {
+  @OptionGroup var presetOptions: PresetOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "A spec file (JSON, see 'Spec files' in the README) instead of a preset.",
+      valueName: "file"))
+  var spec: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "An interactive events script (JSON); replaces a spec's interaction.", valueName: "file"))
+  var events: String?
+
+  @Option(help: ArgumentHelp("Comma-separated times in seconds.", valueName: "t1,t2,…"))
+  var times: String?
+
+  @Option(help: ArgumentHelp("Frames per second from 0 to the end.", valueName: "N"))
+  var fps: Double?
+
+  /// The most samples one run produces.
+  static let maximumSampleCount = 1_000_000
+
+  func validate() throws {
+    if times != nil && fps != nil {
+      throw ArgumentParser.ValidationError("give either --times or --fps, not both")
     }
   }
 
-  /// Keys describing the source in the JSON output.
-  var preset: String? {
-    switch self {
-    case .preset(let setup): setup.animator.preset.rawValue
+  /// Reads the preset or the spec file, and the events script.
+  ///
+  /// - Throws: ``CLIError``: usage for a preset option given with `--spec` or neither given; no
+  ///   input (66) for a missing or unreadable file; data error (65) naming `--spec` or `--events`
+  ///   and the JSON path for a file whose content is wrong.
+  func load() throws(CLIError) -> LoadedTransition {
+    var loaded: LoadedTransition
+    if let spec {
+      if let option = presetOptions.givenOptions.first {
+        throw CLIError(.usage, option, "cannot be combined with --spec (a spec file is the scene)")
+      }
+      let text = try readInputText(spec, argument: "--spec")
+      let document: SpecDocument
+      do { document = try SpecFile.decode(text: text) } catch {
+        throw CLIError.spec("--spec", error)
+      }
+      loaded = LoadedTransition(
+        scene: document.scene, interaction: document.interaction, spec: spec,
+        specTimes: document.sampleTimes)
+    } else {
+      let setup = try presetOptions.setup()
+      loaded = LoadedTransition(
+        scene: try setup.scene(), preset: setup.animator.preset.rawValue,
+        operation: setup.operation.rawValue)
     }
+    if let events {
+      let text = try readInputText(events, argument: "--events")
+      do {
+        loaded.interaction = try SpecFile.decodeInteraction(
+          text: text, duration: loaded.scene.duration)
+      } catch {
+        throw CLIError.spec("--events", error)
+      }
+    }
+    return loaded
   }
 
-  /// The operation, when the source has one.
-  var operation: String? {
-    switch self {
-    case .preset(let setup): setup.operation.rawValue
+  /// The times: `--times`, else `--fps` (0…end inclusive), else the spec's `sampleTimes`, else
+  /// `defaultFPS` frames per second.
+  func sampleTimes(for transition: LoadedTransition, defaultFPS: Double) throws(CLIError)
+    -> [Double]
+  {
+    if let times {
+      let values = try parseNumberList(times, argument: "--times")
+      for (i, t) in values.enumerated() { try requireNonNegative(t, "--times", index: i) }
+      guard values.count <= Self.maximumSampleCount else {
+        throw CLIError(
+          .dataError, "--times", "more than \(Self.maximumSampleCount) times (\(values.count))")
+      }
+      return values
     }
+    if fps == nil, let specTimes = transition.specTimes { return specTimes }
+    let rate = fps ?? defaultFPS
+    let end = transition.endTime
+    try requirePositive(rate, "--fps")
+    let frames = (end * rate).rounded(.down)
+    guard frames < Double(Self.maximumSampleCount) else {
+      throw CLIError(
+        .dataError, "--fps",
+        "\(decimal(rate)) frames per second over \(decimal(end)) s is more than "
+          + "\(Self.maximumSampleCount) samples")
+    }
+    // k/N is correctly rounded, so a frame that lands on the end equals it exactly.
+    var last = Int(frames)
+    if Double(last + 1) / rate <= end { last += 1 }
+    while last > 0 && Double(last) / rate > end { last -= 1 }
+    var result = (0...last).map { Double($0) / rate }
+    if result[result.count - 1] < end { result.append(end) }
+    return result
+  }
+
+  /// The argument the sample times came from, for errors about one of them.
+  var timesArgument: String {
+    times != nil ? "--times" : fps != nil || spec == nil ? "--fps" : "--spec"
   }
 }
 
@@ -70,6 +186,7 @@ struct SampleRecord: Encodable {
 struct SampleDocument: Encodable {
   var preset: String?
   var operation: String?
+  var spec: String?
   var duration: Double
   var container: [Double]
   var interactive: Bool
@@ -80,36 +197,32 @@ struct SampleDocument: Encodable {
 struct SampleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sample",
-    abstract: "Sample a transition preset at given times, optionally driven by an events script.",
+    abstract: "Sample a transition preset or spec file at given times, optionally interactively.",
     discussion: """
-      Times: --times t1,t2,… (seconds, finite, ≥ 0) or --fps N (frames k/N for k = 0, 1, … up \
-      to the end, and the end itself; default 60). The end is the duration, or with --events \
-      the latest of the duration, the last event and the moment the completion fires.
+      Source: --preset NAME with its options, or --spec FILE (a spec file; no preset option \
+      applies). Times: --times t1,t2,… (seconds, finite, ≥ 0) or --fps N (frames k/N for k = 0, \
+      1, … up to the end, and the end itself); by default a spec's sampleTimes, else --fps 60. \
+      The end is the duration, or with an interaction the latest of the duration, the last \
+      event and the moment the completion fires.
 
-      --events FILE: a JSON array of {"time": t, ACTION} with ACTION one of "update": p, \
-      "pause": true, "finish": SETTINGS, "cancel": SETTINGS; SETTINGS is true or \
-      {"completionSpeed": s, "completionCurve": "easeOut" | "cubic-bezier(…)" | [x1,y1,x2,y2]}. \
+      --events FILE: an interaction in the spec format: a JSON array of {"time": t, ACTION} \
+      with ACTION one of "update": p, "pause": true, "finish": SETTINGS, "cancel": SETTINGS; \
+      SETTINGS is true or {"completionSpeed": s, "completionCurve": c} with c a timing function \
+      ("easeOut", "cubic-bezier(x1, y1, x2, y2)", [x1, y1, x2, y2], {"controlPoints": […]}, …). \
       Or an object {"events": [...], "wantsInteractiveStart": false, "completionSpeed": s, \
-      "completionCurve": c}. Times are wall-clock seconds and must not decrease.
+      "completionCurve": c}. Times are wall-clock seconds and must not decrease. It replaces \
+      the interaction of a spec.
 
-      JSON output: {"preset", "operation", "duration", "container": [W, H], "interactive", \
-      "samples": [{"time", "progress", "completed", "cancelled", "phase" (interactive only), \
-      "layers": [{"id", "opacity", "transform": [m11…m44], "corners": [[x, y] × 4], "order", \
-      "blend", "behindEye" (only when a corner is behind the eye)}]}]}.
+      JSON output: {"preset", "operation" (presets) or "spec" (the file), "duration", \
+      "container": [W, H], "interactive", "samples": [{"time", "progress", "completed", \
+      "cancelled", "phase" (interactive only), "layers": [{"id", "opacity", "transform": \
+      [m11…m44], "corners": [[x, y] × 4], "order", "blend", "behindEye" (only when a corner is \
+      behind the eye)}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
       cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3.
       """ + "\n\n" + exitCodesHelp)
 
-  @OptionGroup var presetOptions: PresetOptions
-
-  @Option(help: ArgumentHelp("Comma-separated sample times in seconds.", valueName: "t1,t2,…"))
-  var times: String?
-
-  @Option(help: ArgumentHelp("Samples per second from 0 to the end (default 60).", valueName: "N"))
-  var fps: Double?
-
-  @Option(help: ArgumentHelp("An interactive events script (JSON).", valueName: "file"))
-  var events: String?
+  @OptionGroup var input: TransitionInput
 
   @Option(help: "Output format: json or csv.")
   var format: DataFormat = .json
@@ -117,53 +230,35 @@ struct SampleCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
   var output: String?
 
-  /// The most samples one run produces.
-  static let maximumSampleCount = 1_000_000
-
-  func validate() throws {
-    if times != nil && fps != nil {
-      throw ArgumentParser.ValidationError("give either --times or --fps, not both")
-    }
-  }
-
   func run() throws {
     try reportingErrors("sample") {
-      let source = SampleSource.preset(try presetOptions.setup())
-      let bytes = try render(source: source)
+      let bytes = try render(input.load())
       try OutputTarget(output).write(bytes)
     }
   }
 
-  /// Samples `source` and encodes the result.
-  func render(source: SampleSource) throws -> [UInt8] {
-    let scene = try source.scene()
-    let script: EventsScript? = try events.map { path throws(CLIError) in
-      try EventsScript(json: readInputFile(path, argument: "--events"))
-    }
-    let timeline = try script?.timeline(duration: scene.duration)
-    let sampleTimes = try self.sampleTimes(end: Self.endTime(scene: scene, timeline: timeline))
+  /// Samples `transition` and encodes the result.
+  func render(_ transition: LoadedTransition) throws -> [UInt8] {
+    let scene = transition.scene
+    let timeline = transition.interaction
+    let sampleTimes = try input.sampleTimes(for: transition, defaultFPS: 60)
     var records: [SampleRecord] = []
     records.reserveCapacity(sampleTimes.count)
     for (i, t) in sampleTimes.enumerated() {
       do {
-        let sample: TransitionSample
-        var phase: String?
-        if let timeline {
-          sample = try scene.sample(at: t, interaction: timeline)
-          phase = try timeline.state(at: t).phase.rawValue
-        } else {
-          sample = try scene.sample(at: t)
-        }
+        let sample = try transition.sample(at: t)
+        let phase = try timeline?.state(at: t).phase.rawValue
         records.append(
           SampleRecord(
             time: sample.time, progress: sample.progress, completed: sample.completed,
             cancelled: sample.cancelled, phase: phase, layers: sample.layers.map(LayerRecord.init)))
       } catch {
-        throw CLIError.data(times != nil ? "--times" : "--fps", error, prefix: "item \(i): ")
+        throw CLIError.data(input.timesArgument, error, prefix: "item \(i): ")
       }
     }
     let document = SampleDocument(
-      preset: source.preset, operation: source.operation, duration: scene.duration,
+      preset: transition.preset, operation: transition.operation, spec: transition.spec,
+      duration: scene.duration,
       container: [scene.containerSize.width, scene.containerSize.height],
       interactive: timeline != nil, samples: records)
     switch format {
@@ -176,46 +271,6 @@ struct SampleCommand: ParsableCommand {
     case .csv:
       return Array(Self.csv(document).utf8)
     }
-  }
-
-  /// The last moment worth sampling: the duration, or for an interactive run the latest of the
-  /// duration, the last event and the completion time.
-  static func endTime(scene: TransitionScene, timeline: InteractionTimeline?) -> Double {
-    guard let timeline, let last = timeline.events.last else { return scene.duration }
-    var end = max(scene.duration, last.time)
-    if let completion = try? timeline.state(at: last.time).completionTime {
-      end = max(end, completion)
-    }
-    return end
-  }
-
-  /// The sample times from `--times` or `--fps` (0…`end` inclusive).
-  func sampleTimes(end: Double) throws(CLIError) -> [Double] {
-    if let times {
-      let values = try parseNumberList(times, argument: "--times")
-      for (i, t) in values.enumerated() { try requireNonNegative(t, "--times", index: i) }
-      guard values.count <= Self.maximumSampleCount else {
-        throw CLIError(
-          .dataError, "--times", "more than \(Self.maximumSampleCount) times (\(values.count))")
-      }
-      return values
-    }
-    let rate = fps ?? 60
-    try requirePositive(rate, "--fps")
-    let frames = (end * rate).rounded(.down)
-    guard frames < Double(Self.maximumSampleCount) else {
-      throw CLIError(
-        .dataError, "--fps",
-        "\(decimal(rate)) frames per second over \(decimal(end)) s is more than "
-          + "\(Self.maximumSampleCount) samples")
-    }
-    // k/N is correctly rounded, so a frame that lands on the end equals it exactly.
-    var last = Int(frames)
-    if Double(last + 1) / rate <= end { last += 1 }
-    while last > 0 && Double(last) / rate > end { last -= 1 }
-    var result = (0...last).map { Double($0) / rate }
-    if result[result.count - 1] < end { result.append(end) }
-    return result
   }
 
   /// The CSV text: header, then a row per sample and layer.

@@ -8,6 +8,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueSpec
 
 /// The process exit codes (BSD sysexits.h values), documented in every command's help.
 enum ExitStatus: Int32, CaseIterable {
@@ -24,7 +25,7 @@ enum ExitStatus: Int32, CaseIterable {
   case noInput = 66
   /// `EX_SOFTWARE`: an internal error (a bug in segue or Segue).
   case internalError = 70
-  /// `EX_CANTCREAT`: the output file cannot be created or written.
+  /// `EX_CANTCREAT`: an output file or directory cannot be created or written.
   case cannotCreate = 73
 }
 
@@ -35,10 +36,11 @@ let exitCodesHelp = """
     64  usage: unknown subcommand, option or name; a value of the wrong form; missing or \
   conflicting options
     65  bad input data: NaN, negative or out-of-range values (e.g. --fps 0), or an input file \
-  whose content is wrong (malformed JSON, wrong type, unknown key, events out of order)
+  whose content is wrong (malformed JSON, wrong type, unknown key or key path, missing or \
+  cyclic parent, duplicate id, events out of order)
     66  an input file is missing or unreadable
     70  internal error
-    73  the output file cannot be created or written (nothing is left behind)
+    73  an output file or directory cannot be created or written (nothing is left behind)
   Errors are printed on stderr as 'segue SUBCOMMAND: ARGUMENT: what is wrong'.
   """
 
@@ -65,6 +67,13 @@ struct CLIError: Error, CustomStringConvertible {
     -> CLIError
   {
     CLIError(.dataError, argument, prefix + error.description)
+  }
+
+  /// A rejected input file (`--spec`, `--events`), as bad data: `malformed JSON: line L, column
+  /// C: …` for a syntax error, else `JSONPATH: what is wrong`.
+  static func spec(_ argument: String, _ error: SpecError) -> CLIError {
+    let text = error.line != nil ? "malformed JSON: \(error)" : error.description
+    return CLIError(.dataError, argument, text)
   }
 }
 
@@ -93,10 +102,12 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
 struct SegueCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "segue",
-    abstract: "Sample, plot and profile Segue's headless Core Animation / UIKit transitions.",
+    abstract:
+      "Sample, render, plot and profile Segue's headless Core Animation / UIKit transitions.",
     discussion: exitCodesHelp,
     subcommands: [
-      PresetsCommand.self, SampleCommand.self, CurveCommand.self, ProfileCommand.self,
+      PresetsCommand.self, SampleCommand.self, RenderCommand.self, CurveCommand.self,
+      ProfileCommand.self,
     ])
 }
 

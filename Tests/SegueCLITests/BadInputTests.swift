@@ -29,6 +29,118 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     ["sample", "--output", "$DIR/out.json"] + extra
   }
 
+  /// `segue sample --spec $DIR/spec.json` writing to `$DIR/out.json`, the spec being `text`.
+  static func spec(_ name: String, _ text: String, _ mentions: [String], status: Int32 = data)
+    -> BadInput
+  {
+    BadInput(
+      name: name, arguments: sample(["--spec", "$DIR/spec.json"]), files: ["spec.json": text],
+      status: status, mentions: ["--spec"] + mentions)
+  }
+
+  /// A valid spec with layers `a` and `b` (child of `a`), into which a case splices a fault.
+  static func specText(layers: String = validLayers, extra: String = "") -> String {
+    #"{"version": 1, "duration": 1, "container": [20, 10], "layers": ["# + layers + "]" + extra
+      + "}"
+  }
+
+  static let validLayers =
+    #"{"id": "a", "bounds": [0, 0, 20, 10], "backgroundColor": [1, 0, 0, 1]}, {"id": "b", "parent": "a"}"#
+
+  /// `segue render` of a small preset into `$DIR`, plus `extra`.
+  static func render(_ extra: [String]) -> [String] {
+    [
+      "render", "--preset", "ca-fade", "--container", "20,10", "--times", "0,0.1", "--output-dir",
+      "$DIR",
+    ] + extra
+  }
+
+  static let specCases: [BadInput] = [
+    spec("malformed spec JSON", #"{"version": 1, "layers": [}"#, ["malformed JSON", "line 1"]),
+    spec("NaN in a spec", specText(extra: #", "sampleTimes": [NaN]"#), ["malformed JSON"]),
+    spec(
+      "unknown spec key", specText(extra: #", "colour": 1"#), ["$.colour", "unknown key 'colour'"]),
+    spec(
+      "unknown key path",
+      specText(
+        layers: #"{"id": "a", "animations": [{"keyPath": "wobble", "type": "basic"}]}"#),
+      ["$.layers[0].animations[0].keyPath", "unknown key path 'wobble'"]),
+    spec(
+      "wrong type in a spec", #"{"version": 1, "duration": "long", "layers": [{"id": "a"}]}"#,
+      ["$.duration", "expected a number, found a string"]),
+    spec(
+      "missing parent", specText(layers: #"{"id": "a"}, {"id": "b", "parent": "nobody"}"#),
+      ["$.layers[1].parent", "no layer has the id 'nobody'"]),
+    spec(
+      "cyclic parents",
+      specText(layers: #"{"id": "a", "parent": "b"}, {"id": "b", "parent": "a"}"#),
+      ["$.layers[0].parent", "cycle"]),
+    spec(
+      "duplicate ids", specText(layers: #"{"id": "a"}, {"id": "a"}"#),
+      ["$.layers[1].id", "duplicate layer id 'a'"]),
+    spec(
+      "spec events out of order",
+      specText(
+        extra:
+          #", "events": [{"time": 0.5, "remove": "b"}, {"time": 0.2, "layer": "a", "keyPath": "opacity", "value": 0}]"#
+      ), ["$.events[1].time", "time order"]),
+    spec(
+      "spec interaction out of order",
+      specText(
+        extra: #", "interaction": [{"time": 0.5, "update": 0.2}, {"time": 0.2, "pause": true}]"#),
+      ["$.interaction[1].time", "time order"]),
+    spec(
+      "spec of the wrong version", #"{"version": 2, "layers": []}"#,
+      ["$.version", "unsupported version"]),
+    BadInput(
+      name: "missing spec file", arguments: sample(["--spec", "$DIR/nowhere.json"]),
+      status: noInput, mentions: ["--spec", "nowhere.json"]),
+    BadInput(
+      name: "preset option with a spec",
+      arguments: sample(["--spec", "$DIR/spec.json", "--container", "20,10"]),
+      files: ["spec.json": specText()], status: usage, mentions: ["--container", "--spec"]),
+    BadInput(
+      name: "render into a missing directory",
+      arguments: ["render", "--preset", "system", "--times", "0", "--output-dir", "$DIR/missing"],
+      status: cannotCreate, mentions: ["--output-dir", "missing"]),
+    BadInput(
+      name: "render filmstrip in a missing directory",
+      arguments: render(["--filmstrip", "$DIR/missing/strip.png"]), status: cannotCreate,
+      mentions: ["--filmstrip", "missing"]),
+    BadInput(
+      name: "render filmstrip is a directory", arguments: render(["--filmstrip", "$DIR/sub.png"]),
+      files: ["sub.png/keep": ""], status: cannotCreate, mentions: ["--filmstrip", "directory"]),
+    BadInput(
+      name: "render scale 0", arguments: render(["--scale", "0"]), status: data,
+      mentions: ["--scale", "greater than 0"]),
+    BadInput(
+      name: "render too many pixels", arguments: render(["--scale", "1000"]), status: data,
+      mentions: ["--scale", "pixelCount"]),
+    BadInput(
+      name: "render columns 0", arguments: render(["--columns", "0", "--filmstrip", "$DIR/s.png"]),
+      status: data, mentions: ["--columns"]),
+    BadInput(
+      name: "render NaN time",
+      arguments: ["render", "--preset", "system", "--times", "0,nan", "--output-dir", "$DIR"],
+      status: data, mentions: ["--times", "not finite"]),
+    BadInput(
+      name: "render filmstrip of another format", arguments: render(["--filmstrip", "$DIR/s.gif"]),
+      status: usage, mentions: ["--filmstrip", ".png or .svg"]),
+    BadInput(
+      name: "render nothing", arguments: render(["--no-frames"]), status: usage,
+      mentions: ["--no-frames", "--filmstrip"]),
+    BadInput(
+      name: "render SVG filmstrip of an interactive run",
+      arguments: render(["--events", "$DIR/events.json", "--filmstrip", "$DIR/s.svg"]),
+      files: ["events.json": #"[{"time": 0, "update": 0.5}]"#], status: usage,
+      mentions: ["--filmstrip", "interactive"]),
+    BadInput(
+      name: "render bad spec",
+      arguments: ["render", "--spec", "$DIR/spec.json", "--output-dir", "$DIR"],
+      files: ["spec.json": specText(layers: #"{"id": "a"}, {"id": "a"}"#)], status: data,
+      mentions: ["segue render: --spec: $.layers[1].id"]),
+  ]
+
   static let cases: [BadInput] = [
     BadInput(
       name: "unknown preset", arguments: sample(["--preset", "wobble"]), status: usage,
@@ -97,7 +209,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       name: "event time of the wrong type",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
       files: ["events.json": #"[{"time": "0", "update": 0.5}]"#], status: data,
-      mentions: ["--events: $[0].time", "must be a number"]),
+      mentions: ["--events: $[0].time", "expected a number, found a string"]),
     BadInput(
       name: "events out of order",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
@@ -105,7 +217,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         "events.json":
           #"[{"time": 0, "update": 0.1}, {"time": 0.3, "update": 0.2}, {"time": 0.1, "finish": true}]"#
       ], status: data,
-      mentions: ["--events: $[2].time: 0.1 is before the previous event (0.3)"]),
+      mentions: ["--events: $[2].time", "0.1 is earlier than the event before it (0.3)"]),
     BadInput(
       name: "negative event time",
       arguments: sample(["--preset", "system", "--events", "$DIR/events.json"]),
@@ -167,7 +279,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       status: usage, mentions: ["--workload"]),
   ]
 
-  @Test(arguments: cases)
+  @Test(arguments: cases + specCases)
   func rejected(_ input: BadInput) throws {
     let directory = try TemporaryDirectory()
     for (name, content) in input.files {

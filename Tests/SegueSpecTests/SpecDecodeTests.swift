@@ -229,3 +229,103 @@ struct SpecDecodeTests {
     #expect(samples[3].completed && samples[3].cancelled)
   }
 }
+
+/// The public entry points shared with the command line: the text form of timing functions and
+/// an interaction on its own.
+@Suite("Spec text entry points")
+struct SpecTextEntryPointTests {
+  @Test func timingFunctionNamesAndBezierForms() throws {
+    #expect(
+      SpecFile.timingFunctionNames == ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"])
+    #expect(try SpecFile.timingFunction(text: "easeOut") == .easeOut)
+    #expect(try SpecFile.timingFunction(text: " kCAMediaTimingFunctionEaseIn ") == .easeIn)
+    #expect(
+      try SpecFile.timingFunction(text: "cubic-bezier(0.25, 0.1, 0.25, 1)")
+        == .cubicBezier(0.25, 0.1, 0.25, 1))
+    #expect(
+      try SpecFile.timingFunction(text: "0.1,0.2,0.3,0.4", allowsBareNumbers: true)
+        == .cubicBezier(0.1, 0.2, 0.3, 0.4))
+  }
+
+  @Test func bareNumbersNeedTheFlag() {
+    #expect(throws: SpecError.self) { try SpecFile.timingFunction(text: "0.1,0.2,0.3,0.4") }
+  }
+
+  @Test func unknownTimingTextIsNotAValidationError() throws {
+    do {
+      _ = try SpecFile.timingFunction(text: "cubic-bezier(0.1, 0.2, 0.3)")
+      Issue.record("accepted three numbers")
+    } catch {
+      #expect(error.validation == nil)
+      #expect(error.message.contains("unknown timing function"))
+    }
+  }
+
+  @Test func rejectedControlPointWrapsTheLibraryError() throws {
+    do {
+      _ = try SpecFile.timingFunction(text: "cubic-bezier(0.1, 0, 1.5, 1)")
+      Issue.record("accepted x2 = 1.5")
+    } catch {
+      #expect(error.validation?.field == "controlPoint2.x")
+      #expect(error.path == "$.controlPoint2.x")
+    }
+  }
+
+  @Test func specStringsAndArraysAreTimingFunctions() throws {
+    // A layer with a basic animation whose timingFunction is given as a CSS string, and one as
+    // an array; both must decode to the same curve as the object form.
+    func document(_ f: String) -> String {
+      #"{"version": 1, "layers": [{"id": "a", "animations": [{"keyPath": "opacity", "type": "basic", "fromValue": 0, "toValue": 1, "duration": 1, "timingFunction": "#
+        + f + "}]}]}"
+    }
+    let reference = try SpecFile.decode(text: document(#"{"controlPoints": [0.3, 0, 0.7, 1]}"#))
+    for form in [#""cubic-bezier(0.3, 0, 0.7, 1)""#, "[0.3, 0, 0.7, 1]"] {
+      let other = try SpecFile.decode(text: document(form))
+      for t in [0.2, 0.5, 0.8] {
+        #expect(try other.sample(at: t) == reference.sample(at: t), "\(form) at \(t)")
+      }
+    }
+  }
+
+  @Test func specArrayControlPointErrorNamesTheEntry() {
+    let text =
+      #"{"version": 1, "duration": 1, "layers": [{"id": "a", "animations": [{"keyPath": "opacity", "type": "basic", "timingFunction": [0, 0, 2, 1]}]}]}"#
+    #expect {
+      try SpecFile.decode(text: text)
+    } throws: { error in
+      (error as? SpecError)?.path == "$.layers[0].animations[0].timingFunction[2]"
+    }
+  }
+
+  @Test func decodeInteractionEqualsTheTimelineBuiltByHand() throws {
+    let timeline = try SpecFile.decodeInteraction(
+      text: """
+        {"completionSpeed": 2, "events": [{"time": 0, "update": 0.25},
+         {"time": 0.1, "finish": {"completionCurve": "easeOut"}}]}
+        """, duration: 0.5)
+    var expected = try InteractionTimeline(duration: 0.5, completionSpeed: 2)
+    try expected.append(.update(time: 0, percent: 0.25))
+    try expected.setCompletionCurve(.easeOut)
+    try expected.append(.finish(time: 0.1))
+    for t in [0, 0.05, 0.1, 0.15, 0.2, 0.3] {
+      #expect(try timeline.state(at: t) == expected.state(at: t), "t = \(t)")
+    }
+  }
+
+  @Test func decodeInteractionReportsPathsFromItsRoot() {
+    #expect {
+      try SpecFile.decodeInteraction(
+        text: #"[{"time": 0.2, "update": 0.1}, {"time": 0.1, "pause": true}]"#, duration: 1)
+    } throws: { error in
+      (error as? SpecError)?.path == "$[1].time"
+    }
+  }
+
+  @Test func decodeInteractionReportsMalformedJSON() {
+    #expect {
+      try SpecFile.decodeInteraction(text: "[{\"time\": 0,", duration: 1)
+    } throws: { error in
+      (error as? SpecError)?.line == 1
+    }
+  }
+}

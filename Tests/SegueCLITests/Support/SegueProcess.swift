@@ -22,6 +22,13 @@ enum SegueProcess {
     var text: String { String(decoding: stdout, as: UTF8.self) }
   }
 
+  /// The package root (found from this file's path).
+  static let packageRoot: String = {
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { root.deleteLastPathComponent() }
+    return root.path
+  }()
+
   /// The path of the `segue` executable, or `nil` if none was found.
   static let binary: String? = locate()
 
@@ -36,9 +43,7 @@ enum SegueProcess {
       candidates.append((bundle.bundlePath as NSString).deletingLastPathComponent + "/segue")
     }
     // #filePath = <root>/Tests/SegueCLITests/Support/SegueProcess.swift
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { root.deleteLastPathComponent() }
-    candidates.append(root.appendingPathComponent(".build/debug/segue").path)
+    candidates.append(packageRoot + "/.build/debug/segue")
     return candidates.first { fm.isExecutableFile(atPath: $0) }
   }
 
