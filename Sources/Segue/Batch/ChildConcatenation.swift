@@ -50,13 +50,13 @@ public struct ChildConcatenationJob: @unchecked Sendable {
     BatchProductShape(rows: 4 * children.rows, inner: 4, columns: 4)
   }
 
-  /// The parent's sixteen entries `m11 … m44` rounded to `Float`.
-  public var parentEntries: [Float] {
+  /// The parent's sixteen entries `m11 … m44` rounded to `Float`, in lanes 0…15.
+  public var parentEntries: SIMD16<Float> {
     let p = parent
-    return [
-      p.m11, p.m12, p.m13, p.m14, p.m21, p.m22, p.m23, p.m24,
-      p.m31, p.m32, p.m33, p.m34, p.m41, p.m42, p.m43, p.m44,
-    ].map { Float($0) }
+    return SIMD16<Float>(
+      SIMD16<Double>(
+        p.m11, p.m12, p.m13, p.m14, p.m21, p.m22, p.m23, p.m24,
+        p.m31, p.m32, p.m33, p.m34, p.m41, p.m42, p.m43, p.m44))
   }
 
   /// Checks the job without running it.
@@ -77,7 +77,8 @@ public struct ChildConcatenationJob: @unchecked Sendable {
         field: "children.rows",
         reason: .outOfRange(lower: 1, upper: Double(BatchBLAS.maximumDimension / 4)))
     }
-    for (e, x) in parentEntries.enumerated() where !x.isFinite {
+    let p = parentEntries
+    for e in 0..<16 where !p[e].isFinite {
       throw ValidationError(field: "parent", index: e, reason: .notFinite)
     }
     try BatchOutput.check(output, rows: children.rows, columns: 16)
@@ -101,23 +102,23 @@ public struct ChildConcatenationJob: @unchecked Sendable {
   }
 
   /// Children `range` on `path`; validated by the caller.
-  func runUnchecked(children range: Range<Int>, parent p: [Float], path: BatchPath) {
+  func runUnchecked(children range: Range<Int>, parent: SIMD16<Float>, path: BatchPath) {
     guard !range.isEmpty else { return }
     let out = output.baseAddress! + 16 * range.lowerBound
+    var p = parent
     children.elements.withUnsafeBufferPointer { c in
-      p.withUnsafeBufferPointer { pb in
+      withUnsafeBytes(of: &p) { raw in
         let src = c.baseAddress! + 16 * range.lowerBound
         if path == .blas {
           BatchBLAS.sgemm(
-            m: 4 * range.count, n: 4, k: 4, a: src, lda: 4, b: pb.baseAddress!, ldb: 4, c: out,
-            ldc: 4)
+            m: 4 * range.count, n: 4, k: 4, a: src, lda: 4,
+            b: raw.baseAddress!.assumingMemoryBound(to: Float.self), ldb: 4, c: out, ldc: 4)
           return
         }
-        let pr = UnsafeRawPointer(pb.baseAddress!)
-        let p0 = pr.loadUnaligned(fromByteOffset: 0, as: SIMD4<Float>.self)
-        let p1 = pr.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-        let p2 = pr.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
-        let p3 = pr.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+        let p0 = parent.lowHalf.lowHalf
+        let p1 = parent.lowHalf.highHalf
+        let p2 = parent.highHalf.lowHalf
+        let p3 = parent.highHalf.highHalf
         let streaming = streamingStores && BatchOutput.isAligned(out)
         @inline(__always) func row(_ x: SIMD4<Float>) -> SIMD4<Float> {
           var r = x[0] * p0

@@ -74,16 +74,20 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
     BatchProductShape(rows: fractions.count, inner: 2, columns: images.columns)
   }
 
-  /// The `F × 2` weight rows `[1 − q, q]`, `q = Float(q_f)`.
+  /// The `F × 2` weight rows `[1 − q, q]`, `q = Float(q_f)`, row-major.
   public var weights: [Float] {
-    var w = [Float]()
-    w.reserveCapacity(2 * fractions.count)
-    for f in fractions {
-      let q = Float(f)
-      w.append(1 - q)
-      w.append(q)
-    }
+    var w = [Float](repeating: 0, count: 2 * fractions.count)
+    w.withUnsafeMutableBufferPointer { fillWeights($0) }
     return w
+  }
+
+  /// Writes ``weights`` into `w` (`2F` entries).
+  func fillWeights(_ w: UnsafeMutableBufferPointer<Float>) {
+    for (f, fraction) in fractions.enumerated() {
+      let q = Float(fraction)
+      w[2 * f] = 1 - q
+      w[2 * f + 1] = q
+    }
   }
 
   /// Checks the job without running it.
@@ -118,9 +122,14 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
     try validate()
     let ran = path.resolved(for: shape)
     let job = self
-    let w = weights
-    try BatchThreads.forEachChunk(of: 0..<images.columns, threads: threads) { chunk in
-      job.runUnchecked(columns: chunk, weights: w, path: ran)
+    // The weights on the stack (no allocation for a few thousand frames).
+    try withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * fractions.count) {
+      buffer throws(ValidationError) in
+      job.fillWeights(buffer)
+      let w = ReadOnlyFloats(buffer: UnsafeBufferPointer(buffer))
+      try BatchThreads.forEachChunk(of: 0..<images.columns, threads: threads) { chunk in
+        job.runUnchecked(columns: chunk, weights: w.buffer, path: ran)
+      }
     }
     return ran
   }
@@ -129,12 +138,12 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   static let tileColumns = 1024
 
   /// Components `columns` of every frame on `path`; validated by the caller.
-  func runUnchecked(columns: Range<Int>, weights: [Float], path: BatchPath) {
+  func runUnchecked(columns: Range<Int>, weights wb: UnsafeBufferPointer<Float>, path: BatchPath) {
     guard !columns.isEmpty else { return }
     let n = images.columns
     let frames = fractions.count
     let out = output.baseAddress!
-    weights.withUnsafeBufferPointer { wb in
+    do {
       images.elements.withUnsafeBufferPointer { ib in
         let w = wb.baseAddress!
         let a = ib.baseAddress!
@@ -176,4 +185,9 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
       }
     }
   }
+}
+
+/// Read-only floats shared with the worker threads (which only read them).
+private struct ReadOnlyFloats: @unchecked Sendable {
+  let buffer: UnsafeBufferPointer<Float>
 }
