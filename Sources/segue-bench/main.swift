@@ -623,6 +623,7 @@ extension SegueBench {
       ("pathRan", "\"\(ran.rawValue)\""),
       ("bestOutputGBPerSecond", "\(bestGB)"),
       ("openblasCoretype", "\"\(environment("OPENBLAS_CORETYPE") ?? "")\""),
+      ("openblasCore", openBLASCoreName().map { "\"\($0)\"" } ?? "null"),
     ]
     if format == .json {
       var json = report.json
@@ -634,9 +635,20 @@ extension SegueBench {
           + "\npath ran       \(ran.rawValue)"
           + "\nshape          frames \(extra[0].1)  keys \(extra[1].1)  channels \(extra[2].1)"
           + "\nbest GB/s      \(fixed(bestGB, 2))"
-          + "\nOPENBLAS_CORETYPE \(environment("OPENBLAS_CORETYPE") ?? "(unset)")")
+          + "\nOPENBLAS_CORETYPE \(environment("OPENBLAS_CORETYPE") ?? "(unset)")"
+          + "\nOpenBLAS core \(openBLASCoreName() ?? "(not OpenBLAS)")")
     }
   }
+}
+
+/// The kernel set OpenBLAS picked (`openblas_get_corename()`, e.g. "SkylakeX" or the "Prescott"
+/// that OpenBLAS 0.3.21 misdetects on this CPU), or `nil` when the loaded BLAS is not OpenBLAS.
+func openBLASCoreName() -> String? {
+  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "openblas_get_corename") else {
+    return nil
+  }
+  typealias CoreName = @convention(c) () -> UnsafePointer<CChar>?
+  return unsafeBitCast(symbol, to: CoreName.self)().map { String(cString: $0) }
 }
 
 /// The value of an environment variable, or `nil`.

@@ -169,9 +169,11 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
             let dst = out + f * n
             var j = tileStart
             while j < vectorEnd {
-              let v = p * load16(a + j) + q * load16(b + j)
-              BatchOutput.store(
-                v.clamped(lowerBound: zero, upperBound: one), at: dst + j, streaming: streaming)
+              var v = p * load16(a + j) + q * load16(b + j)
+              // clamp to [0, 1] through the C shim's blend (`clamped` is a per-lane loop here).
+              v = stackSelect(v .< zero, zero, v)
+              v = stackSelect(v .> one, one, v)
+              BatchOutput.store(v, at: dst + j, streaming: streaming)
               j += 16
             }
             while j < tileEnd {

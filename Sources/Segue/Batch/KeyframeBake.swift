@@ -150,7 +150,7 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
 ///
 /// Paths (``BatchPath``): BLAS is one `cblas_sgemm` (F × K)·(K × N) per column chunk; SIMD walks
 /// column tiles of 1024 values (so a tile's `K` key rows stay in L1 while all `F` frames of it are
-/// written), sixteen columns per `SIMD16<Float>`, the sum taken in key order `k = 0, 1, …`
+/// written), sixteen columns per `SIMD16<Float>` and four frames per pass over the keys, the sum taken in key order `k = 0, 1, …`
 /// without fused multiply-adds.
 ///
 /// **Accuracy.** Against the exact value `Σₖ W[f][k]·v_k` of the `Float` keys (which is what
@@ -265,7 +265,47 @@ public struct KeyframeBakeJob: @unchecked Sendable {
     while tileStart < columns.upperBound {
       let tileEnd = Swift.min(tileStart + tileColumns, columns.upperBound)
       let vectorEnd = tileStart + (tileEnd - tileStart) / 16 * 16
-      for f in 0..<frames {
+      // Four frames at a time share each load of a key row's sixteen values.
+      var f = 0
+      while f + 4 <= frames {
+        let r0 = weights + f * keys
+        let r1 = r0 + keys
+        let r2 = r1 + keys
+        let r3 = r2 + keys
+        let d0 = output + f * outputStride
+        let d1 = d0 + outputStride
+        let d2 = d1 + outputStride
+        let d3 = d2 + outputStride
+        var j = tileStart
+        while j < vectorEnd {
+          let v0 = load16(values + j)
+          var a0 = SIMD16<Float>(repeating: r0[0]) * v0
+          var a1 = SIMD16<Float>(repeating: r1[0]) * v0
+          var a2 = SIMD16<Float>(repeating: r2[0]) * v0
+          var a3 = SIMD16<Float>(repeating: r3[0]) * v0
+          var k = 1
+          while k < keys {
+            let v = load16(values + k * valueStride + j)
+            a0 += SIMD16<Float>(repeating: r0[k]) * v
+            a1 += SIMD16<Float>(repeating: r1[k]) * v
+            a2 += SIMD16<Float>(repeating: r2[k]) * v
+            a3 += SIMD16<Float>(repeating: r3[k]) * v
+            k += 1
+          }
+          BatchOutput.store(a0, at: d0 + j, streaming: streaming)
+          BatchOutput.store(a1, at: d1 + j, streaming: streaming)
+          BatchOutput.store(a2, at: d2 + j, streaming: streaming)
+          BatchOutput.store(a3, at: d3 + j, streaming: streaming)
+          j += 16
+        }
+        for i in 0..<4 {
+          scalarTail(
+            row: weights + (f + i) * keys, keys: keys, values: values, valueStride: valueStride,
+            columns: j..<tileEnd, output: output + (f + i) * outputStride)
+        }
+        f += 4
+      }
+      while f < frames {
         let row = weights + f * keys
         let dst = output + f * outputStride
         var j = tileStart
@@ -279,16 +319,31 @@ public struct KeyframeBakeJob: @unchecked Sendable {
           BatchOutput.store(acc, at: dst + j, streaming: streaming)
           j += 16
         }
-        while j < tileEnd {
-          var acc = row[0] * values[j]
-          for k in 1..<Swift.max(keys, 1) { acc += row[k] * values[k * valueStride + j] }
-          dst[j] = acc
-          j += 1
-        }
+        scalarTail(
+          row: row, keys: keys, values: values, valueStride: valueStride, columns: j..<tileEnd,
+          output: dst)
+        f += 1
       }
       tileStart = tileEnd
     }
     if streaming { segue_store_fence() }
+  }
+
+  /// The scalar columns after the last whole vector, summed in the same order as the vectors.
+  @inline(__always)
+  static func scalarTail(
+    row: UnsafePointer<Float>, keys: Int, values: UnsafePointer<Float>, valueStride: Int,
+    columns: Range<Int>, output: UnsafeMutablePointer<Float>
+  ) {
+    for j in columns {
+      var acc = row[0] * values[j]
+      var k = 1
+      while k < keys {
+        acc += row[k] * values[k * valueStride + j]
+        k += 1
+      }
+      output[j] = acc
+    }
   }
 }
 
