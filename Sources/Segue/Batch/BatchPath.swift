@@ -1,6 +1,10 @@
 import CBLAS
 import SegueSIMDSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Which implementation a BLAS-shaped batch job runs: ``KeyframeBakeJob``,
 /// ``ChildConcatenationJob`` and ``FilmstripDissolveJob`` are each one matrix product
 /// `C (m × n) = A (m × k) · B (k × n)` in `Float`, which either a Swift SIMD loop or one
@@ -45,34 +49,65 @@ public struct BatchProductShape: Hashable, Sendable {
     self.columns = columns
   }
 
-  /// Inner dimension from which ``preferredPath`` picks BLAS: 32.
-  ///
-  /// The rule: **BLAS only when `inner ≥ 32` and `rows ≥ 8`, SIMD otherwise**; every shape this
-  /// library's three jobs produce in practice (keys `K ≤ 16`, inner 4 for children, 2 for a
-  /// dissolve) therefore runs SIMD.
-  ///
-  /// Why (measured on this project's 2-core AVX-512 Xeon, release build with
-  /// `-Xswiftc -target-cpu -Xswiftc native`, one thread, best of 5 on a busy machine, e.g.
-  /// `swift run -c release -Xswiftc -target-cpu -Xswiftc native segue-bench --workload bake
-  /// --frames 60 --keys 8 --n 100000 --path blas` with reference BLAS and with OpenBLAS 0.3.21
-  /// (`OPENBLAS_CORETYPE=SkylakeX`, `OPENBLAS_NUM_THREADS=1`) through `LD_LIBRARY_PATH`): all
-  /// three products are tall-skinny with an inner dimension of 2…8, so each output element costs
-  /// 2…8 multiply-adds and one 4-byte store; both paths are bound by writing the output, and the
-  /// SIMD path (tiled, optionally with streaming stores) wrote it 1.3–8× faster than either
-  /// BLAS at every measured shape (bake F = 60, 120 × K = 4, 8 × L·C = 1e4…1e6; children
-  /// M = 1e3…1e6; dissolve 1080p × F = 8…60). Reference BLAS is a plain Fortran triple loop;
-  /// OpenBLAS's sgemm packs A and B into panels first, which costs an extra pass over B that
-  /// only pays back once `inner` is large enough for the arithmetic to dominate the stores.
-  /// The threshold 32 is where a product stops being store-bound on this machine (32 FMAs per
-  /// 4-byte store ≈ 16 Gflop/s at 2 GB/s of output); it is an extrapolation beyond the measured
-  /// shapes, not a measured crossover.
+  /// Inner dimension from which ``preferredPath`` picks BLAS when an optimised BLAS is loaded: 32.
   public static let blasMinimumInner = 32
 
-  /// The path ``BatchPath/automatic`` runs for this shape: ``BatchPath/blas`` when
-  /// `inner ≥` ``blasMinimumInner`` and `rows ≥ 8`, else ``BatchPath/simd``.
+  /// The path ``BatchPath/automatic`` runs for this shape with the BLAS library loaded in this
+  /// process: ``preferredPath(optimizedBLAS:)`` with `optimizedBLAS` = whether OpenBLAS provides
+  /// `cblas_sgemm` (``BatchPath/openBLASCore`` is not `nil`).
   public var preferredPath: BatchPath {
-    inner >= Self.blasMinimumInner && rows >= 8 ? .blas : .simd
+    preferredPath(optimizedBLAS: BatchPath.openBLASCore != nil)
   }
+
+  /// The rule: **``BatchPath/blas`` only when an optimised BLAS (OpenBLAS) is loaded and
+  /// `inner ≥` ``blasMinimumInner`` (32); ``BatchPath/simd`` otherwise.** Rows and columns do
+  /// not enter the rule: at the measured sizes they moved the ratio less than the run-to-run
+  /// noise of the shared machine.
+  ///
+  /// Measured with `segue-bench` (release, `-Xswiftc -target-cpu -Xswiftc native`, one thread,
+  /// best of 5 timed passes; the 2-core AVX-512 Xeon was busy with other builds, load 5–7), e.g.
+  ///
+  ///     swift run -c release -Xswiftc -target-cpu -Xswiftc native segue-bench \
+  ///       --workload bake --frames 60 --keys 32 --n 100000 --path blas
+  ///
+  /// with Debian's reference BLAS 3.11 and with OpenBLAS 0.3.21 (`LD_LIBRARY_PATH` at its
+  /// `libblas.so.3`, `OPENBLAS_CORETYPE=SkylakeX`, `OPENBLAS_NUM_THREADS=1`). Best output GB/s,
+  /// SIMD / OpenBLAS / reference, F = 60:
+  ///
+  /// | shape                         | SIMD | OpenBLAS | reference |
+  /// |-------------------------------|------|----------|-----------|
+  /// | bake K = 4, N = 1e4…1e6       | 27…8.6 | 19…2.2 | 2.3…0.85 |
+  /// | bake K = 8, N = 1e4…1e6       | 19…7.3 | 15…2.2 | 1.1…0.39 |
+  /// | bake K = 16, N = 1e4 / 1e5 / 1e6 | 9.4 / 9.7 / 5.7 | 12 / 9.3 / 5.0 | ≤ 0.7 |
+  /// | bake K = 32, N = 1e5 / 1e6    | 4.6 / 2.2 | 7.0 / 2.2 | 0.21 / 0.09 |
+  /// | bake K = 64, N = 1e5 / 1e6    | 1.5 / 1.1 | 3.1 / 1.1 | 0.12 / 0.04 |
+  /// | children (inner 4), M = 1e3…1e6 | 15…3.2 | 8.3…1.5 | 0.84…0.35 |
+  /// | dissolve (inner 2), 1080p, F = 8…60 | 6.8…8.4 | 2.5…3.4 | 0.9 |
+  ///
+  /// So the crossover is at inner ≈ 16…32 with OpenBLAS (from 32 it wins by 1.5–2.5× while the
+  /// output fits the caches and ties when the store bandwidth bounds both), and never with the
+  /// reference BLAS, a plain loop that runs at 0.04–2.3 GB/s on these shapes. The tall-skinny
+  /// products (inner 2…8) are store-bound: the SIMD path writes with streaming stores, tiles so
+  /// that the inputs are read once, and needs no packing pass.
+  public func preferredPath(optimizedBLAS: Bool) -> BatchPath {
+    optimizedBLAS && inner >= Self.blasMinimumInner ? .blas : .simd
+  }
+}
+
+extension BatchPath {
+  /// The kernel set of the OpenBLAS that provides `cblas_sgemm` in this process
+  /// (`openblas_get_corename()`, e.g. `"SkylakeX"`, or `"Prescott"` when OpenBLAS 0.3.21
+  /// misdetects this machine's CPU and `OPENBLAS_CORETYPE` is not set), or `nil` when the loaded
+  /// BLAS is not OpenBLAS (Debian's reference BLAS). Looked up once.
+  public static let openBLASCore: String? = {
+    #if canImport(Glibc)
+      guard let symbol = dlsym(nil, "openblas_get_corename") else { return nil }
+      typealias CoreName = @convention(c) () -> UnsafePointer<CChar>?
+      return unsafeBitCast(symbol, to: CoreName.self)().map { String(cString: $0) }
+    #else
+      return nil
+    #endif
+  }()
 }
 
 /// A dense row-major `Float` matrix whose every element is finite: the validated input of the

@@ -149,8 +149,8 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
 /// `output[f·N + j] = Σₖ W[f][k]·V[k][j]`, in `Float`.
 ///
 /// Paths (``BatchPath``): BLAS is one `cblas_sgemm` (F × K)·(K × N) per column chunk; SIMD walks
-/// column tiles of 1024 values (so a tile's `K` key rows stay in L1 while all `F` frames of it are
-/// written), sixteen columns per `SIMD16<Float>` and four frames per pass over the keys, the sum taken in key order `k = 0, 1, …`
+/// column tiles of at most 1024 values whose `K` key rows fit 32 KB (so they stay in L1 while
+/// all `F` frames of the tile are written), sixteen columns per `SIMD16<Float>` and four frames per pass over the keys, the sum taken in key order `k = 0, 1, …`
 /// without fused multiply-adds.
 ///
 /// **Accuracy.** Against the exact value `Σₖ W[f][k]·v_k` of the `Float` keys (which is what
@@ -251,8 +251,12 @@ public struct KeyframeBakeJob: @unchecked Sendable {
     }
   }
 
-  /// Columns per tile of the SIMD path.
-  static let tileColumns = 1024
+  /// Columns per tile of the SIMD path for `keys` key rows: the tile's `K` rows fill at most
+  /// 32 KB (so they stay in L1 while every frame is written), between 128 and 1024 columns, a
+  /// multiple of 16.
+  static func tileColumns(keys: Int) -> Int {
+    Swift.min(Swift.max(8192 / Swift.max(keys, 1), 128), 1024) / 16 * 16
+  }
 
   /// `output[f·outputStride + j] = Σₖ weights[f·keys + k]·values[k·valueStride + j]` for `j` in
   /// `columns`, tile by tile; sixteen columns per vector, a scalar tail in the same order.
@@ -261,9 +265,10 @@ public struct KeyframeBakeJob: @unchecked Sendable {
     valueStride: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
     outputStride: Int, streaming: Bool
   ) {
+    let tile = tileColumns(keys: keys)
     var tileStart = columns.lowerBound
     while tileStart < columns.upperBound {
-      let tileEnd = Swift.min(tileStart + tileColumns, columns.upperBound)
+      let tileEnd = Swift.min(tileStart + tile, columns.upperBound)
       let vectorEnd = tileStart + (tileEnd - tileStart) / 16 * 16
       // Four frames at a time share each load of a key row's sixteen values.
       var f = 0

@@ -4,21 +4,28 @@ import Testing
 
 @Suite("BatchPath rule and BatchMatrix")
 struct BatchPathTests {
-  /// The documented rule: BLAS only when inner ≥ 32 and rows ≥ 8.
+  /// The documented rule: BLAS only with an optimised BLAS and inner ≥ 32.
   @Test func ruleByShape() {
-    #expect(BatchProductShape(rows: 60, inner: 8, columns: 1_000_000).preferredPath == .simd)
-    #expect(BatchProductShape(rows: 4_000_000, inner: 4, columns: 4).preferredPath == .simd)
-    #expect(BatchProductShape(rows: 60, inner: 2, columns: 8_294_400).preferredPath == .simd)
-    #expect(BatchProductShape(rows: 60, inner: 32, columns: 1000).preferredPath == .blas)
-    #expect(BatchProductShape(rows: 7, inner: 64, columns: 1000).preferredPath == .simd)
-    #expect(BatchProductShape(rows: 8, inner: 31, columns: 1000).preferredPath == .simd)
+    let bake8 = BatchProductShape(rows: 60, inner: 8, columns: 1_000_000)
+    let children = BatchProductShape(rows: 4_000_000, inner: 4, columns: 4)
+    let dissolve = BatchProductShape(rows: 60, inner: 2, columns: 8_294_400)
+    let bake31 = BatchProductShape(rows: 60, inner: 31, columns: 1000)
+    let bake32 = BatchProductShape(rows: 60, inner: 32, columns: 1000)
+    for shape in [bake8, children, dissolve, bake31, bake32] {
+      #expect(shape.preferredPath(optimizedBLAS: false) == .simd)
+    }
+    for shape in [bake8, children, dissolve, bake31] {
+      #expect(shape.preferredPath(optimizedBLAS: true) == .simd)
+    }
+    #expect(bake32.preferredPath(optimizedBLAS: true) == .blas)
   }
 
-  /// Explicit paths are kept; automatic resolves to the rule's choice.
+  /// Explicit paths are kept; automatic resolves to the rule's choice for the loaded library.
   @Test func resolution() {
     let big = BatchProductShape(rows: 100, inner: 100, columns: 100)
     let small = BatchProductShape(rows: 100, inner: 4, columns: 100)
-    #expect(BatchPath.automatic.resolved(for: big) == .blas)
+    let optimized = BatchPath.openBLASCore != nil
+    #expect(BatchPath.automatic.resolved(for: big) == (optimized ? .blas : .simd))
     #expect(BatchPath.automatic.resolved(for: small) == .simd)
     #expect(BatchPath.simd.resolved(for: big) == .simd)
     #expect(BatchPath.blas.resolved(for: small) == .blas)
