@@ -60,35 +60,36 @@ public struct BatchProductShape: Hashable, Sendable {
   }
 
   /// The rule: **``BatchPath/blas`` only when an optimised BLAS (OpenBLAS) is loaded and
-  /// `inner ≥` ``blasMinimumInner`` (32); ``BatchPath/simd`` otherwise.** Rows and columns do
-  /// not enter the rule: at the measured sizes they moved the ratio less than the run-to-run
-  /// noise of the shared machine.
+  /// `inner ≥` ``blasMinimumInner`` (32); ``BatchPath/simd`` otherwise.**
   ///
   /// Measured with `segue-bench` (release, `-Xswiftc -target-cpu -Xswiftc native`, one thread,
-  /// best of 5 timed passes; the 2-core AVX-512 Xeon was busy with other builds, load 5–7), e.g.
+  /// best of 5 timed passes; the 2-core AVX-512 Xeon was shared with other builds), e.g.
   ///
-  ///     swift run -c release -Xswiftc -target-cpu -Xswiftc native segue-bench \
-  ///       --workload bake --frames 60 --keys 32 --n 100000 --path blas
+  ///     swift build -c release -Xswiftc -target-cpu -Xswiftc native
+  ///     .build/release/segue-bench --workload bake --frames 60 --keys 32 --n 100000 --path blas
   ///
   /// with Debian's reference BLAS 3.11 and with OpenBLAS 0.3.21 (`LD_LIBRARY_PATH` at its
   /// `libblas.so.3`, `OPENBLAS_CORETYPE=SkylakeX`, `OPENBLAS_NUM_THREADS=1`). Best output GB/s,
-  /// SIMD / OpenBLAS / reference, F = 60:
+  /// SIMD (streaming stores above 8 MB of output) / OpenBLAS / reference BLAS, F = 60:
   ///
-  /// | shape                         | SIMD | OpenBLAS | reference |
-  /// |-------------------------------|------|----------|-----------|
-  /// | bake K = 4, N = 1e4…1e6       | 27…8.6 | 19…2.2 | 2.3…0.85 |
-  /// | bake K = 8, N = 1e4…1e6       | 19…7.3 | 15…2.2 | 1.1…0.39 |
-  /// | bake K = 16, N = 1e4 / 1e5 / 1e6 | 9.4 / 9.7 / 5.7 | 12 / 9.3 / 5.0 | ≤ 0.7 |
-  /// | bake K = 32, N = 1e5 / 1e6    | 4.6 / 2.2 | 7.0 / 2.2 | 0.21 / 0.09 |
-  /// | bake K = 64, N = 1e5 / 1e6    | 1.5 / 1.1 | 3.1 / 1.1 | 0.12 / 0.04 |
-  /// | children (inner 4), M = 1e3…1e6 | 15…3.2 | 8.3…1.5 | 0.84…0.35 |
-  /// | dissolve (inner 2), 1080p, F = 8…60 | 6.8…8.4 | 2.5…3.4 | 0.9 |
+  /// | shape (inner = K, 4, 2)            | N = 1e4          | N = 1e5          | N = 1e6          |
+  /// |------------------------------------|------------------|------------------|------------------|
+  /// | bake K = 4                         | 25.8 / 17.8 / 2.2 | 19.0 / 10.5 / 1.2 | 10.2 / 3.6 / 0.85 |
+  /// | bake K = 8                         | 15.3 / 14.4 / 1.1 | 17.0 / 10.5 / 0.74 | 7.5 / 4.9 / 0.55 |
+  /// | bake K = 16                        | 8.2 / 9.6 / 0.58 | 9.2 / 2.6 / 0.52 | 5.8 / 4.6 / 0.32 |
+  /// | bake K = 32                        | 4.1 / 6.0 / 0.28 | 4.2 / 4.5 / 0.27 | 3.4 / 3.5 / 0.15 |
+  /// | bake K = 64                        | 1.7 / 3.3 / 0.14 | 2.0 / 2.5 / 0.07 | 1.9 / 1.4 / 0.08 |
+  /// | children, M = 1e4 / 1e5 / 1e6      | 14.3 / 11.6 / 0.68 | 11.5 / 4.2 / 0.76 | 5.3 / 2.7 / 0.78 |
+  /// | dissolve 1080p, F = 8 / 30 / 60    | 13.8 / 5.0 / 1.7 | 14.2 / 5.2 / 1.8 | 18.6 / 5.5 / 1.4 |
   ///
-  /// So the crossover is at inner ≈ 16…32 with OpenBLAS (from 32 it wins by 1.5–2.5× while the
-  /// output fits the caches and ties when the store bandwidth bounds both), and never with the
-  /// reference BLAS, a plain loop that runs at 0.04–2.3 GB/s on these shapes. The tall-skinny
-  /// products (inner 2…8) are store-bound: the SIMD path writes with streaming stores, tiles so
-  /// that the inputs are read once, and needs no packing pass.
+  /// So with OpenBLAS the crossover is at inner ≈ 16…32: from 32 keys OpenBLAS is ahead by up to
+  /// 1.9× while the output stays in the caches; once the output spills to memory the two are
+  /// level (K = 32) or SIMD is ahead (1.4× at K = 64, N = 1e6). The rule ignores rows and
+  /// columns (a simplification: it costs at most that 1.4× on the measured shapes). With the
+  /// reference BLAS, a plain loop at 0.07–2.2 GB/s here, SIMD wins everywhere. The tall-skinny
+  /// products (inner 2…8) are store-bound: the SIMD path tiles so that the inputs are read once,
+  /// writes with streaming stores (the machine's single-core store bound, measured alongside:
+  /// ≈ 6–9 GB/s plain, ≈ 16–17 GB/s streaming) and needs no packing pass.
   public func preferredPath(optimizedBLAS: Bool) -> BatchPath {
     optimizedBLAS && inner >= Self.blasMinimumInner ? .blas : .simd
   }
