@@ -53,10 +53,9 @@ public struct BatchProductShape: Hashable, Sendable {
   public static let blasMinimumInner = 32
 
   /// The path ``BatchPath/automatic`` runs for this shape with the BLAS library loaded in this
-  /// process: ``preferredPath(optimizedBLAS:)`` with `optimizedBLAS` = whether OpenBLAS provides
-  /// `cblas_sgemm` (``BatchPath/openBLASCore`` is not `nil`).
+  /// process: ``preferredPath(optimizedBLAS:)`` with ``BatchPath/optimizedBLASLoaded``.
   public var preferredPath: BatchPath {
-    preferredPath(optimizedBLAS: BatchPath.openBLASCore != nil)
+    preferredPath(optimizedBLAS: BatchPath.optimizedBLASLoaded)
   }
 
   /// The rule: **``BatchPath/blas`` only when an optimised BLAS (OpenBLAS) is loaded and
@@ -109,6 +108,12 @@ extension BatchPath {
       return nil
     #endif
   }()
+
+  /// Whether the loaded BLAS counts as optimised for ``BatchProductShape/preferredPath``: OpenBLAS
+  /// with any kernel set but `"Prescott"` (the SSE3 kernels OpenBLAS 0.3.21 falls back to on this
+  /// machine's CPU without `OPENBLAS_CORETYPE`, measured 4–6× slower than SkylakeX on the bake:
+  /// 0.72 against 3.3 GB/s at F = 60, K = 32, N = 1e5). `false` for the reference BLAS.
+  public static let optimizedBLASLoaded: Bool = openBLASCore.map { $0 != "Prescott" } ?? false
 }
 
 /// A dense row-major `Float` matrix whose every element is finite: the validated input of the

@@ -24,7 +24,7 @@ struct BatchPathTests {
   @Test func resolution() {
     let big = BatchProductShape(rows: 100, inner: 100, columns: 100)
     let small = BatchProductShape(rows: 100, inner: 4, columns: 100)
-    let optimized = BatchPath.openBLASCore != nil
+    let optimized = BatchPath.optimizedBLASLoaded
     #expect(BatchPath.automatic.resolved(for: big) == (optimized ? .blas : .simd))
     #expect(BatchPath.automatic.resolved(for: small) == .simd)
     #expect(BatchPath.simd.resolved(for: big) == .simd)
