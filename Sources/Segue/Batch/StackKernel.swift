@@ -454,19 +454,38 @@ extension StackEvaluationJob {
     switch layout {
     case .planar(let stride):
       if lanes == width {
-        for k in 0..<17 {
+        // Seventeen whole-vector stores, written out so that each value is a constant or a
+        // register (a loop over k compiles to a jump table per store).
+        @inline(always) func put(_ k: Int) {
           let p = out + k * stride + first
+          let v = outputVector(result, k)
           if streaming {
-            let v = outputVector(result, k)
             var half = 0
             while half < width {
               segue_stream_f32x16(p + half, stackHalf(v, half / 16))
               half += 16
             }
           } else {
-            UnsafeMutableRawPointer(p).storeBytes(of: outputVector(result, k), as: StackVector.self)
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: StackVector.self)
           }
         }
+        put(0)
+        put(1)
+        put(2)
+        put(3)
+        put(4)
+        put(5)
+        put(6)
+        put(7)
+        put(8)
+        put(9)
+        put(10)
+        put(11)
+        put(12)
+        put(13)
+        put(14)
+        put(15)
+        put(16)
       } else {
         for k in 0..<17 {
           let v = outputVector(result, k)
