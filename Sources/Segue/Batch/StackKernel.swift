@@ -466,7 +466,7 @@ extension StackEvaluationJob {
               half += 16
             }
           } else {
-            UnsafeMutableRawPointer(p).storeBytes(of: v, as: StackVector.self)
+            segue_store_f32x16(p, v)
           }
         }
         put(0)

@@ -17,6 +17,12 @@ static inline __attribute__((always_inline)) void segue_stream_f32x16(float *dst
   __builtin_nontemporal_store(value, (segue_f32x16 *)dst);
 }
 
+/// Stores `value` at `dst` (any alignment), always inlined: one `vmovups zmm` with AVX-512.
+static inline __attribute__((always_inline)) void segue_store_f32x16(float *dst,
+                                                                     segue_f32x16 value) {
+  __builtin_memcpy(dst, &value, sizeof(value));
+}
+
 /// Sixteen 32-bit integers, imported into Swift as `SIMD16<Int32>` (a lane mask: 0 or −1).
 typedef int32_t segue_i32x16 __attribute__((ext_vector_type(16)));
 
