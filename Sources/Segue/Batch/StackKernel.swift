@@ -228,26 +228,23 @@ struct StackBlockResult {
 }
 
 extension StackEvaluationJob {
-  /// The block kernel: one lane vector of layers whose inputs are given as vectors (`key(p)` returns key plane `p`
-  /// = `channel·4 + key`).
+  /// The block kernel: one lane vector of layers whose inputs are given as vectors (`key(p)`
+  /// returns key plane `p` = `channel·4 + key`); `curves` holds the lanes' prepared timing curves
+  /// (``CubicBezierBatch/lanes(curve:coefficients:stride:curveCount:)``).
   @inline(always)
   static func evaluateBlock(
-    time: Float, start: StackVector, duration: StackVector, curve: StackVector,
-    coefficients: UnsafePointer<Float>, curveCount: Int, table: UnsafePointer<Float>,
-    scratch: UnsafeMutablePointer<Float>, stage: StackStage = .frame, key: (Int) -> StackVector
+    time: Float, start: StackVector, duration: StackVector, curves: BezierLanes,
+    table: UnsafePointer<Float>, stage: StackStage = .frame, key: (Int) -> StackVector
   ) -> StackBlockResult {
     typealias V = StackVector
     typealias K = StackConstants
     // 1. Progress.
     var x = (V(repeating: time) - start) / duration
-    x.replace(with: 0, where: .!(x .>= 0))  // also maps NaN to 0
+    x = stackSelect(.!(x .>= 0), 0, x)  // also maps NaN to 0
     x = stackSelect(x .> 1, 1, x)
 
     // 2. Timing curve.
-    let y = solveTiming(
-      x: x, curve: curve, coefficients: coefficients, curveCount: curveCount, table: table,
-      scratch: scratch
-    ).y
+    let y = CubicBezierBatch.solveUnit(x: x, lanes: curves, table: table).y
     if stage == .timing {
       return StackBlockResult(
         scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y)
@@ -275,20 +272,14 @@ extension StackEvaluationJob {
     let wb = h00 - 0.5 * h11
     let wc = h01 + 0.5 * h10
     let wd = 0.5 * h11
-    var w0 = wa + wb
-    w0 = stackSelect(ge1, wa, w0)
-    w0 = stackSelect(ge2, 0, w0)
-    var w1 = wc
-    w1 = stackSelect(ge1, wb, w1)
-    w1 = stackSelect(ge2, wa, w1)
-    var w2 = wd
-    w2 = stackSelect(ge1, wc, w2)
-    w2 = stackSelect(ge2, wb, w2)
-    var w3 = V(repeating: 0)
-    w3 = stackSelect(ge1, wd, w3)
-    w3 = stackSelect(ge2, wc + wd, w3)
+    let w0 = stackSelect(ge2, 0, stackSelect(ge1, wa, wa + wb))
+    let w1 = stackSelect(ge2, wa, stackSelect(ge1, wb, wc))
+    let w2 = stackSelect(ge2, wb, stackSelect(ge1, wc, wd))
+    let w3 = stackSelect(ge2, wc + wd, stackSelect(ge1, wd, V(repeating: 0)))
     @inline(always) func channel(_ c: Int) -> V {
-      w0 * key(4 * c) + w1 * key(4 * c + 1) + w2 * key(4 * c + 2) + w3 * key(4 * c + 3)
+      let a = segue_fma_f32x16(w1, key(4 * c + 1), w0 * key(4 * c))
+      let b = segue_fma_f32x16(w3, key(4 * c + 3), w2 * key(4 * c + 2))
+      return a + b
     }
     let tx = channel(0)
     let ty = channel(1)
@@ -384,58 +375,65 @@ extension StackEvaluationJob {
           batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
             batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
               stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * lanes) {
-                  scratchBuffer in
-                  let starts = startBuffer.baseAddress!
-                  let durations = durationBuffer.baseAddress!
-                  let keys = keyBuffer.baseAddress!
-                  let curves = curveBuffer.baseAddress!
-                  let table = tableBuffer.baseAddress!
-                  let coefficients = coefficientBuffer.baseAddress!
-                  let scratch = scratchBuffer.baseAddress!
-                  @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
-                    UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
+                let starts = startBuffer.baseAddress!
+                let durations = durationBuffer.baseAddress!
+                let keys = keyBuffer.baseAddress!
+                let curves = curveBuffer.baseAddress!
+                let table = tableBuffer.baseAddress!
+                let coefficients = coefficientBuffer.baseAddress!
+                @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
+                  UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
+                }
+                @inline(always) func prepare(_ curve: StackVector) -> BezierLanes {
+                  CubicBezierBatch.lanes(
+                    curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount)
+                }
+                // The lanes' curves are prepared once and reused while consecutive blocks have
+                // the same curve in every lane (the workload's j mod 4 pattern: always).
+                var j = lower
+                var lastCurves = (UInt64.max, UInt64.max)
+                var prepared = prepare(StackVector(repeating: 0))
+                while j < fullEnd {
+                  let curveWords = UnsafeRawPointer(curves + j).loadUnaligned(
+                    as: (UInt64, UInt64).self)
+                  if curveWords != lastCurves {
+                    lastCurves = curveWords
+                    prepared = prepare(
+                      SIMDMath.lanes(
+                        UnsafeRawPointer(curves + j).loadUnaligned(as: SIMD16<UInt8>.self)))
                   }
-                  var j = lower
-                  while j < fullEnd {
-                    let curveBytes = UnsafeRawPointer(curves + j).loadUnaligned(
-                      as: SIMD16<UInt8>.self)
-                    let result = Self.evaluateBlock(
-                      time: time, start: load(starts + j), duration: load(durations + j),
-                      curve: StackVector(curveBytes),
-                      coefficients: coefficients, curveCount: curveCount, table: table,
-                      scratch: scratch, stage: stage,
-                      key: { load(keys + ($0 &* n &+ j)) })
-                    Self.storeBlock(
-                      result, layout: layout, out: out, first: j, lanes: lanes,
-                      streaming: streaming)
-                    j += lanes
+                  let result = Self.evaluateBlock(
+                    time: time, start: load(starts + j), duration: load(durations + j),
+                    curves: prepared, table: table, stage: stage,
+                    key: { load(keys + ($0 &* n &+ j)) })
+                  Self.storeBlock(
+                    result, layout: layout, out: out, first: j, lanes: lanes,
+                    streaming: streaming)
+                  j += lanes
+                }
+                if j < upper {
+                  // Tail: pad a local copy of the inputs (s = 0, d = 1, keys 0, curve 0).
+                  let valid = upper - j
+                  var s = StackVector(repeating: 0)
+                  var d = StackVector(repeating: 1)
+                  var c = StackVector(repeating: 0)
+                  for l in 0..<valid {
+                    s[l] = starts[j + l]
+                    d[l] = durations[j + l]
+                    c[l] = Float(curves[j + l])
                   }
-                  if j < upper {
-                    // Tail: pad a local copy of the inputs (s = 0, d = 1, keys 0, curve 0).
-                    let valid = upper - j
-                    var s = StackVector(repeating: 0)
-                    var d = StackVector(repeating: 1)
-                    var c = StackVector(repeating: 0)
-                    for l in 0..<valid {
-                      s[l] = starts[j + l]
-                      d[l] = durations[j + l]
-                      c[l] = Float(curves[j + l])
-                    }
-                    let first = j
-                    let result = Self.evaluateBlock(
-                      time: time, start: s, duration: d, curve: c,
-                      coefficients: coefficients, curveCount: curveCount, table: table,
-                      scratch: scratch, stage: stage,
-                      key: { plane in
-                        var v = StackVector(repeating: 0)
-                        for l in 0..<valid { v[l] = keys[plane * n + first + l] }
-                        return v
-                      })
-                    Self.storeBlock(
-                      result, layout: layout, out: out, first: j, lanes: valid,
-                      streaming: false)
-                  }
+                  let first = j
+                  let result = Self.evaluateBlock(
+                    time: time, start: s, duration: d, curves: prepare(c), table: table,
+                    stage: stage,
+                    key: { plane in
+                      var v = StackVector(repeating: 0)
+                      for l in 0..<valid { v[l] = keys[plane * n + first + l] }
+                      return v
+                    })
+                  Self.storeBlock(
+                    result, layout: layout, out: out, first: j, lanes: valid,
+                    streaming: false)
                 }
               }
             }
@@ -456,19 +454,38 @@ extension StackEvaluationJob {
     switch layout {
     case .planar(let stride):
       if lanes == width {
-        for k in 0..<17 {
+        // Seventeen whole-vector stores, written out so that each value is a constant or a
+        // register (a loop over k compiles to a jump table per store).
+        @inline(always) func put(_ k: Int) {
           let p = out + k * stride + first
+          let v = outputVector(result, k)
           if streaming {
-            let v = outputVector(result, k)
             var half = 0
             while half < width {
               segue_stream_f32x16(p + half, stackHalf(v, half / 16))
               half += 16
             }
           } else {
-            UnsafeMutableRawPointer(p).storeBytes(of: outputVector(result, k), as: StackVector.self)
+            segue_store_f32x16(p, v)
           }
         }
+        put(0)
+        put(1)
+        put(2)
+        put(3)
+        put(4)
+        put(5)
+        put(6)
+        put(7)
+        put(8)
+        put(9)
+        put(10)
+        put(11)
+        put(12)
+        put(13)
+        put(14)
+        put(15)
+        put(16)
       } else {
         for k in 0..<17 {
           let v = outputVector(result, k)
@@ -526,11 +543,11 @@ extension StackEvaluationJob {
     // The Bernstein form of CubicBezierBatch.bernstein, operation for operation.
     func bernstein(_ s: Float, _ a: Float, _ b: Float) -> Float {
       let u = 1 - s
-      return u * s * (a * u + b * s) + s * s * s
+      return segue_fma_f32(u * s, segue_fma_f32(b, s, a * u), s * s * s)
     }
     func slope(_ s: Float) -> Float {
       let u = 1 - s
-      return u * (u * p1 + p21 * s) + p3 * (s * s)
+      return segue_fma_f32(u, segue_fma_f32(p21, s, u * p1), p3 * (s * s))
     }
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
@@ -543,7 +560,7 @@ extension StackEvaluationJob {
     let b = curve * (segments + 1) + cell
     let lo = table[b]
     let hi = table[b + 1]
-    var s = lo + (hi - lo) * frac
+    var s = segue_fma_f32(hi - lo, frac, lo)
     for _ in 0..<K.newtonSteps {
       let e = bernstein(s, p1, p2) - x
       let d = slope(s)
@@ -607,7 +624,8 @@ extension StackEvaluationJob {
     default: (w0, w1, w2, w3) = (0, wa, wb, wc + wd)
     }
     func channel(_ c: Int) -> Float {
-      w0 * key(4 * c) + w1 * key(4 * c + 1) + w2 * key(4 * c + 2) + w3 * key(4 * c + 3)
+      segue_fma_f32(w1, key(4 * c + 1), w0 * key(4 * c))
+        + segue_fma_f32(w3, key(4 * c + 3), w2 * key(4 * c + 2))
     }
     let tx = channel(0)
     let ty = channel(1)

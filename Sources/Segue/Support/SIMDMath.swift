@@ -90,6 +90,20 @@ enum SIMDMath {
     segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
   }
 
+  /// Whether any lane of `mask` is set: one OR reduction in the C shim (the standard library's
+  /// `any(_:)` on a 16-lane mask is an out-of-line generic `min` call).
+  @inline(__always)
+  static func any(_ mask: LaneMask) -> Bool {
+    segue_any_i32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self)) != 0
+  }
+
+  /// Sixteen bytes (for example curve indices) as integer-valued `Float` lanes, through the C
+  /// shim's vector conversion (the standard library's converting initialiser is a generic loop).
+  @inline(__always)
+  static func lanes(_ bytes: SIMD16<UInt8>) -> Lanes {
+    segue_u8x16_to_f32x16(bytes)
+  }
+
   /// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
   @inline(__always)
   static func select(_ mask: LaneMask, _ whenTrue: Float, _ whenFalse: Lanes) -> Lanes {

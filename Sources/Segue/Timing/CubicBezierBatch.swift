@@ -64,6 +64,20 @@ struct BezierLaneCoefficients {
   var y2: Lanes
 }
 
+/// Everything the unit solve needs about a lane vector of curves, prepared once and reusable for
+/// every block with the same curve per lane (a batch whose curves repeat with a period dividing
+/// the block width, like the `stack` workload's `j mod 4`, prepares it once per run).
+struct BezierLanes {
+  /// `3x1, 3x2, 3y1, 3y2` per lane.
+  var coefficients: BezierLaneCoefficients
+  /// `2·(3x2 − 3x1)`, the middle term of `X'`.
+  var p21: Lanes
+  /// `3 − 3x2`, the last term of `X'`.
+  var p3: Lanes
+  /// The lane's first table entry, `curve·(segments + 1)`.
+  var tableBase: Lanes
+}
+
 extension CubicBezierBatch {
   /// The solver's tolerance on `|X(s) − x|`, compared as a square (`(1e-7)²`).
   static let toleranceSquared: Float = 1e-14
@@ -87,12 +101,12 @@ extension CubicBezierBatch {
   static let blendLimit = 4
 
   /// Loads coefficients `first` and `first + 1` of each lane's curve (`curve` holds curve
-  /// indices as integer-valued floats): a broadcast for one curve, blends for a few, two AVX-512
-  /// gathers (or a scalar loop) for more. `scratch` holds 3 lane vectors.
+  /// indices as integer-valued floats): a broadcast for one curve, blends for a few, two inline
+  /// gathers (`segue_gather_f32x16`) for more. `scratch` is unused (kept for callers).
   @inline(__always)
   static func lanePair(
     _ first: Int, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
-    scratch: UnsafeMutablePointer<Float>
+    scratch: UnsafeMutablePointer<Float>? = nil
   ) -> (Lanes, Lanes) {
     if curveCount <= blendLimit {
       var a = Lanes(repeating: coefficients[first])
@@ -106,13 +120,10 @@ extension CubicBezierBatch {
       }
       return (a, b)
     }
-    let width = Lanes.scalarCount
-    let index = curve * Float(stride) + Float(first)
-    UnsafeMutableRawPointer(scratch).storeBytes(of: index, as: Lanes.self)
-    segue_gather_pairs_f32x16(coefficients, scratch, scratch + width, scratch + 2 * width)
+    let index = curve * Float(stride)
     return (
-      UnsafeRawPointer(scratch + width).load(as: Lanes.self),
-      UnsafeRawPointer(scratch + 2 * width).load(as: Lanes.self)
+      segue_gather_f32x16(coefficients + first, index),
+      segue_gather_f32x16(coefficients + first + 1, index)
     )
   }
 
@@ -120,30 +131,64 @@ extension CubicBezierBatch {
   @inline(__always)
   static func laneCoefficients(
     curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
-    scratch: UnsafeMutablePointer<Float>
+    scratch: UnsafeMutablePointer<Float>? = nil
   ) -> BezierLaneCoefficients {
     let (x1, x2) = lanePair(
-      0, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount,
-      scratch: scratch)
+      0, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
     let (y1, y2) = lanePair(
-      2, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount,
-      scratch: scratch)
+      2, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
     return BezierLaneCoefficients(x1: x1, x2: x2, y1: y1, y2: y2)
   }
 
+  /// Prepares the per-lane curve data of ``solveUnit(x:lanes:table:)`` (see ``lanePair``).
+  @inline(__always)
+  static func lanes(
+    curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int
+  ) -> BezierLanes {
+    let k = laneCoefficients(
+      curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
+    return BezierLanes(
+      coefficients: k, p21: 2 * (k.x2 - k.x1), p3: 3 - k.x2,
+      tableBase: curve * Float(segments + 1))
+  }
+
   /// `B(s) = u·s·(p1·u + p2·s) + s³`, `u = 1 − s`: the Bernstein form of a unit cubic Bézier
-  /// coordinate with scaled control values `p1 = 3·P1`, `p2 = 3·P2`.
+  /// coordinate with scaled control values `p1 = 3·P1`, `p2 = 3·P2` (the inner sum and the
+  /// final sum fused where the build targets FMA: `fma(u·s, fma(p2, s, p1·u), s²·s)`).
   @inline(__always)
   static func bernstein(_ s: Lanes, _ p1: Lanes, _ p2: Lanes) -> Lanes {
     let u = 1 - s
-    return u * s * (p1 * u + p2 * s) + s * s * s
+    let inner = segue_fma_f32x16(p2, s, p1 * u)
+    return segue_fma_f32x16(u * s, inner, s * s * s)
+  }
+
+  /// `X'(s) = u·(u·p1 + p21·s) + p3·s²` with `u = 1 − s` (fused like ``bernstein(_:_:_:)``).
+  @inline(__always)
+  static func slope(_ s: Lanes, _ p1: Lanes, _ p21: Lanes, _ p3: Lanes) -> Lanes {
+    let u = 1 - s
+    let inner = segue_fma_f32x16(p21, s, u * p1)
+    return segue_fma_f32x16(u, inner, p3 * (s * s))
+  }
+
+  /// The unit solve with the curve coefficients looked up per call (see
+  /// ``solveUnit(x:lanes:table:)``). `scratch` is unused (kept for callers).
+  @inline(__always)
+  static func solveUnit(
+    x: Lanes, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
+    table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>? = nil
+  ) -> (s: Lanes, y: Lanes) {
+    solveUnit(
+      x: x,
+      lanes: lanes(
+        curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount),
+      table: table)
   }
 
   /// The branch-free solve for `x ∈ [0, 1]` per lane (lanes independent): `s` with `X(s) ≈ x` and
   /// `y = Y(s)`.
   ///
   /// 1. First guess from the curve's inverse table: cell `⌊x·segments⌋` (by the rounding trick,
-  ///    in `Float` lanes), both ends fetched by a gather, linear interpolation.
+  ///    in `Float` lanes), both ends fetched by inline gathers, linear interpolation.
   /// 2. ``newtonSteps`` Newton steps `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
   ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`.
   /// 3. Only if some lane's residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` (the second bound is
@@ -152,43 +197,30 @@ extension CubicBezierBatch {
   ///    shrunk by the residual's sign) until every failing lane converges, at most
   ///    ``fallbackSteps`` iterations; the best point seen is used in the failing lanes only.
   ///
-  /// `X`, `X'` and `Y` are evaluated in Bernstein form (see the type's description);
-  /// `X'(s) = u·(u·p1 + 2s·(p2 − p1)) + s²·(3 − p2)`.
-  ///
-  /// `curve` holds curve indices as integer-valued floats; `coefficients` has `stride` floats
-  /// per curve starting `[3x1, 3x2, 3y1, 3y2]`; `table` is ``inverse``; `scratch` holds 3
-  /// lane vectors.
+  /// `X`, `X'` and `Y` are evaluated in Bernstein form (see the type's description) with fused
+  /// multiply-adds where the build targets FMA (`segue_fma_f32x16`);
+  /// `X'(s) = u·(u·p1 + 2s·(p2 − p1)) + s²·(3 − p2)`. `table` is ``inverse``.
   @inline(__always)
-  static func solveUnit(
-    x: Lanes, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
-    table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
-  ) -> (s: Lanes, y: Lanes) {
-    let k = laneCoefficients(
-      curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount,
-      scratch: scratch)
-    let (p1, p2) = (k.x1, k.x2)
-    let p21 = 2 * (p2 - p1)
-    let p3 = 3 - p2
+  static func solveUnit(x: Lanes, lanes: BezierLanes, table: UnsafePointer<Float>) -> (
+    s: Lanes, y: Lanes
+  ) {
+    let p1 = lanes.coefficients.x1
+    let p2 = lanes.coefficients.x2
+    let p21 = lanes.p21
+    let p3 = lanes.p3
     // First guess from the inverse table; floor(x·n) by the rounding trick (x ≥ 0 here).
     let f = x * Float(segments)
     var cell = (f + SIMDMath.roundingMagic) - SIMDMath.roundingMagic
     cell = SIMDMath.select(cell .> f, cell - 1, cell)
     cell = SIMDMath.select(cell .> Float(segments - 1), Float(segments - 1), cell)
     let frac = f - cell
-    let base = curve * Float(segments + 1) + cell
-    let width = Lanes.scalarCount
-    UnsafeMutableRawPointer(scratch).storeBytes(of: base, as: Lanes.self)
-    segue_gather_pairs_f32x16(table, scratch, scratch + width, scratch + 2 * width)
-    let lo = UnsafeRawPointer(scratch + width).load(as: Lanes.self)
-    let hi = UnsafeRawPointer(scratch + 2 * width).load(as: Lanes.self)
-    var s = lo + (hi - lo) * frac
-    @inline(__always) func slope(_ s: Lanes) -> Lanes {
-      let u = 1 - s
-      return u * (u * p1 + p21 * s) + p3 * (s * s)
-    }
+    let base = lanes.tableBase + cell
+    let lo = segue_gather_f32x16(table, base)
+    let hi = segue_gather_f32x16(table + 1, base)
+    var s = segue_fma_f32x16(hi - lo, frac, lo)
     for _ in 0..<newtonSteps {
       let e = bernstein(s, p1, p2) - x
-      var d = slope(s)
+      var d = slope(s, p1, p21, p3)
       let flat = d * d .< flatSquared
       d = SIMDMath.select(flat, 1, d)
       var step = e / d
@@ -199,41 +231,53 @@ extension CubicBezierBatch {
     }
     let e = bernstein(s, p1, p2) - x
     let e2 = e * e
-    let d = slope(s)
+    let d = slope(s, p1, p21, p3)
     let fail = (e2 .>= toleranceSquared) .& (e2 .>= slopeToleranceSquared * (d * d))
-    if any(fail) {
-      // Safeguarded Newton on the table cell's bracket (widened by the table's rounding):
-      // a Newton step when it stays inside the bracket, else the midpoint; the bracket shrinks
-      // by the sign of the residual; the best point seen wins. Blocks leave as soon as every
-      // failing lane has converged (or its bracket is down to Float resolution).
-      var a = SIMDMath.clamp(lo - bracketMargin, 0, 1)
-      var b = SIMDMath.clamp(hi + bracketMargin, 0, 1)
-      var best = s
-      var bestE2 = e2
-      var active = fail
-      var t = SIMDMath.select((s .> a) .& (s .< b), s, (a + b) * 0.5)
-      for _ in 0..<fallbackSteps {
-        let et = bernstein(t, p1, p2) - x
-        let et2 = et * et
-        let better = et2 .< bestE2
-        best = SIMDMath.select(better, t, best)
-        bestE2 = SIMDMath.select(better, et2, bestE2)
-        let below = et .< 0
-        a = SIMDMath.select(below, t, a)
-        b = SIMDMath.select(below, b, t)
-        let dt = slope(t)
-        let newton = t - et / dt
-        let inside = (newton .> a) .& (newton .< b)
-        t = SIMDMath.select(inside, newton, (a + b) * 0.5)
-        let converged = (et2 .< toleranceSquared) .| (et2 .< slopeToleranceSquared * (dt * dt))
-        let narrow = b - a .<= bracketResolution
-        let pending = .!(converged .| narrow)
-        active .&= pending
-        if !any(active) { break }
-      }
-      s = SIMDMath.select(fail, best, s)
+    if SIMDMath.any(fail) {
+      s = fallback(x: x, s: s, e2: e2, fail: fail, lo: lo, hi: hi, lanes: lanes)
     }
-    return (s, bernstein(s, k.y1, k.y2))
+    return (s, bernstein(s, lanes.coefficients.y1, lanes.coefficients.y2))
+  }
+
+  /// Safeguarded Newton on the table cell's bracket (widened by the table's rounding): a Newton
+  /// step when it stays inside the bracket, else the midpoint; the bracket shrinks by the sign of
+  /// the residual; the best point seen wins. Leaves as soon as every failing lane has converged
+  /// (or its bracket is down to `Float` resolution). Rare (a few per cent of blocks), so kept out
+  /// of line to leave the hot loop's registers alone.
+  @inline(never)
+  static func fallback(
+    x: Lanes, s: Lanes, e2: Lanes, fail: LaneMask, lo: Lanes, hi: Lanes, lanes: BezierLanes
+  ) -> Lanes {
+    let p1 = lanes.coefficients.x1
+    let p2 = lanes.coefficients.x2
+    let p21 = lanes.p21
+    let p3 = lanes.p3
+    var a = SIMDMath.clamp(lo - bracketMargin, 0, 1)
+    var b = SIMDMath.clamp(hi + bracketMargin, 0, 1)
+    var best = s
+    var bestE2 = e2
+    var active = fail
+    var t = SIMDMath.select((s .> a) .& (s .< b), s, (a + b) * 0.5)
+    for _ in 0..<fallbackSteps {
+      let et = bernstein(t, p1, p2) - x
+      let et2 = et * et
+      let better = et2 .< bestE2
+      best = SIMDMath.select(better, t, best)
+      bestE2 = SIMDMath.select(better, et2, bestE2)
+      let below = et .< 0
+      a = SIMDMath.select(below, t, a)
+      b = SIMDMath.select(below, b, t)
+      let dt = slope(t, p1, p21, p3)
+      let newton = t - et / dt
+      let inside = (newton .> a) .& (newton .< b)
+      t = SIMDMath.select(inside, newton, (a + b) * 0.5)
+      let converged = (et2 .< toleranceSquared) .| (et2 .< slopeToleranceSquared * (dt * dt))
+      let narrow = b - a .<= bracketResolution
+      let pending = .!(converged .| narrow)
+      active .&= pending
+      if !SIMDMath.any(active) { break }
+    }
+    return SIMDMath.select(fail, best, s)
   }
 
   /// ``CubicBezier/solve(_:)`` for a lane vector of finite `x`: the unit solve on `x` clamped to
@@ -252,10 +296,9 @@ extension CubicBezierBatch {
     ).y
     let below = x .<= 0
     let above = x .>= 1
-    if any(below .| above) {
+    if SIMDMath.any(below .| above) {
       let (g0, g1) = lanePair(
-        4, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount,
-        scratch: scratch)
+        4, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
       y = SIMDMath.select(below, g0 * x, y)
       y = SIMDMath.select(above, 1 + g1 * (x - 1), y)
     }
