@@ -1,6 +1,11 @@
+import Synchronization
+
 /// The scratch memory of ``SceneBatchEvaluationJob``: one slot per thread, each sized for the
 /// largest block of the batch it was made for. Allocated once by the caller, reused by every run,
 /// so a run allocates nothing of its own. A context must not be used by two runs at once.
+///
+/// A running chunk claims a free slot (an atomic flag per slot) and frees it when done, so no two
+/// chunks running at the same time share scratch, whichever threads run them.
 public final class SceneBatchContext: @unchecked Sendable {
   /// The number of slots: the most threads a run may use.
   public let slots: Int
@@ -10,6 +15,8 @@ public final class SceneBatchContext: @unchecked Sendable {
   let doubles: UnsafeMutablePointer<Double>
   let bytesPerSlot: Int
   let bytes: UnsafeMutablePointer<UInt8>
+  /// One flag per slot: 1 while a chunk uses the slot.
+  let claims: UnsafeMutablePointer<Atomic<Int32>>
 
   /// Scratch for running `batch` on up to `threads` threads.
   ///
@@ -28,6 +35,8 @@ public final class SceneBatchContext: @unchecked Sendable {
     doubles.initialize(repeating: 0, count: max(c.instances * threads, 1))
     bytes = .allocate(capacity: max(bytesPerSlot * threads, 1))
     bytes.initialize(repeating: 0, count: max(bytesPerSlot * threads, 1))
+    claims = .allocate(capacity: threads)
+    for s in 0..<threads { (claims + s).initialize(to: Atomic(0)) }
   }
 
   /// The bytes this context holds.
@@ -37,7 +46,23 @@ public final class SceneBatchContext: @unchecked Sendable {
     floats.deallocate()
     doubles.deallocate()
     bytes.deallocate()
+    claims.deinitialize(count: slots)
+    claims.deallocate()
   }
+
+  /// Claims a free slot. At most ``slots`` chunks run at once (a run's `threads` is at most
+  /// ``slots``), so a free slot exists; the scan repeats only if another chunk is just freeing one.
+  func claimSlot() -> Int {
+    while true {
+      for s in 0..<slots
+      where claims[s].compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+        return s
+      }
+    }
+  }
+
+  /// Frees a slot claimed by ``claimSlot()``.
+  func releaseSlot(_ s: Int) { claims[s].store(0, ordering: .releasing) }
 
   func slot(_ s: Int) -> SceneBatchSlot {
     SceneBatchSlot(
@@ -201,8 +226,8 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
 
   /// Validates, then evaluates the (frame, block) items split into chunks over `threads` threads
   /// (``BatchThreads/forEachChunk(of:threads:chunkSize:_:)``; `chunkSize` counts blocks, default
-  /// about a quarter of an even share). Chunk `c` uses context slot `c mod threads`: the workers run
-  /// chunks `w, w + threads, …`, so no two running chunks share a slot. Every block is evaluated by
+  /// about a quarter of an even share). Each running chunk claims a free context slot, so no two
+  /// running chunks share scratch whichever threads run them. Every block is evaluated by
   /// the same code whatever the split, so the outputs are bitwise the same for every `threads` and
   /// `chunkSize`.
   ///
@@ -228,8 +253,10 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     }
     let job = self
     try BatchThreads.forEachChunk(of: 0..<items, threads: threads, chunkSize: size) { chunk in
-      let slot = job.context.slot((chunk.lowerBound / size) % threads)
+      let s = job.context.claimSlot()
+      let slot = job.context.slot(s)
       for item in chunk { job.evaluate(item: item, slot: slot) }
+      job.context.releaseSlot(s)
     }
   }
 
