@@ -599,8 +599,6 @@ struct SceneBatchBlock: Sendable {
   }
 }
 
-let stepOneOnly = true
-
 /// Keyframe tracks of one block that share a layout, evaluated channel by channel by
 /// ``KeyframeEvaluationJob``: lane `l` is contribution `lanes[l]`, whose channel `ch` goes to
 /// `values[offsets[l] + ch]`.
@@ -629,7 +627,6 @@ struct SceneKeyframeLayout: Hashable {
 /// channel-wise), colours, and tracks with a steps or `linear(…)` timing function (only cubic
 /// Béziers are batched).
 func batchableLayout(_ values: KeyframeValues) -> (SceneKeyframeLayout, CompiledKeyframeTrack)? {
-  if stepOneOnly { return nil }
   let track: CompiledKeyframeTrack
   switch values {
   case .numbers(let t): track = t.compiled
