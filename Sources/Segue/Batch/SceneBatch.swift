@@ -37,10 +37,22 @@ public enum SceneClock: Hashable, Sendable {
 /// * the animations, in their order, grouped into buckets that are one stage-kernel call per frame:
 ///   Bézier timing functions (``CubicBezierBatch``), spring progress (``SpringBatch``), transforms by
 ///   decomposition (``DecompositionBatch``), channel-wise lerps for numbers, points, sizes and
-///   rectangles; keyframe tracks and steps / `linear(…)` timing functions are evaluated by the
-///   scalar `Double` code (``KeyframeValues/value(at:)``, ``TimingFunction/transform(_:)``) and
-///   rounded to `Float`; the media timing (``MediaTiming/iterationProgress(atParent:)``) runs in
-///   `Double` per animation, so phase boundaries are exactly those of the reference.
+///   rectangles; the media timing of every animation (``MediaTimingBatch``, one
+///   ``MediaTimingEvaluationJob`` call per frame with each animation's instance time as its
+///   lane's parent time); keyframe tracks grouped by shared layout (``KeyframeBatch`` per
+///   channel, one ``KeyframeEvaluationJob`` call per group and channel). Keyframe tracks the
+///   kernel cannot take (transforms in the linear and paced modes, which interpolate by
+///   decomposition; steps or `linear(…)` timing functions inside the track) and steps / `linear(…)`
+///   timing functions of animations are evaluated by the scalar `Double` code
+///   (``KeyframeValues/value(at:)``, ``TimingFunction/transform(_:)``) and rounded to `Float`;
+///   ``scalarKeyframeTrackCount`` counts those tracks.
+///
+/// Media timing: each animation's local time `t = (τ − beginTime)·speed + timeOffset` is formed
+/// in `Double` and rounded to a `Float` on the same side of `0` and of the active duration as `t`
+/// (a plain rounding would move, for example, `0.7 − 0.2 = 0.49999999999999994` onto the end
+/// `0.5` of a 0.5 s animation, turning the reference's last step of a steps function into the
+/// removed model value); the kernel then computes pass, progress and phase in `Float`. Only pass
+/// boundaries of repeating animations keep the kernel's `Float` resolution there.
 ///
 /// Not supported (compile throws ``ValidationError`` on field `"instances"` with the instance index
 /// and ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path): animations and
@@ -74,6 +86,14 @@ public struct SceneBatch: Sendable {
   let instanceLayerIndices: [[Int]]
   /// The largest block's sizes (scratch capacity of a context slot).
   let capacity: SceneBatchCapacity
+  /// The number of keyframe animations evaluated in `Float` lanes by ``KeyframeEvaluationJob``
+  /// (grouped by shared layout within each block).
+  public let batchedKeyframeTrackCount: Int
+  /// The number of keyframe animations that fell back to the scalar `Double` code
+  /// (``KeyframeValues/value(at:)``, rounded to `Float`): transforms in the linear and paced
+  /// modes (decomposition), tracks with steps or `linear(…)` timing functions, and groups whose
+  /// values do not fit in `Float`.
+  public let scalarKeyframeTrackCount: Int
 
   /// Compiles `instances`.
   ///
@@ -126,6 +146,10 @@ public struct SceneBatch: Sendable {
     self.blocks = blocks
     self.instanceLayerIndices = instanceLayerIndices
     self.capacity = capacity
+    self.batchedKeyframeTrackCount = blocks.reduce(0) {
+      $0 + $1.keyframeGroups.reduce(0) { $0 + $1.lanes.count }
+    }
+    self.scalarKeyframeTrackCount = blocks.reduce(0) { $0 + $1.scalarKeyframeCount }
   }
 
   /// The output index of the layer `layerID` of instance `instance`, or `nil` when there is no
@@ -250,13 +274,25 @@ struct SceneBatchBlock: Sendable {
   var cancelled: [SceneWrite]
   var writeValues: [Float]
   var contributions: [SceneContribution]
-  var timings: [MediaTiming]
+  /// The media timing of every contribution, in contribution order (lane `c` is contribution
+  /// `c`), with `beginTime = 0`, `speed = 1`, `timeOffset = 0`: the lanes get local times.
+  var timings: MediaTimingBatch
+  /// Per contribution, the `Double` `beginTime`, `speed`, `timeOffset` and active duration `D`
+  /// (the local time and its phase are decided in `Double`).
+  var localBegin: [Double]
+  var localSpeed: [Double]
+  var localOffset: [Double]
+  var activeDurations: [Double]
   var scalarTimings: [TimingFunction]
   var curves: CubicBezierBatch
   var curveIndices: [UInt16]
   var springs: SpringBatch
   var transforms: DecompositionBatch
   var keyframes: [KeyframeValues]
+  /// Keyframe tracks evaluated by ``KeyframeEvaluationJob``, one group per shared layout.
+  var keyframeGroups: [SceneKeyframeGroup]
+  /// Keyframe contributions left to the scalar `Double` code (``keyframes``).
+  var scalarKeyframeCount: Int
   var fromValues: [Float]
   var toValues: [Float]
   var writtenCount: Int
@@ -323,6 +359,8 @@ struct SceneBatchBlock: Sendable {
     var transformFrom: [Transform3D] = []
     var transformTo: [Transform3D] = []
     var keyframes: [KeyframeValues] = []
+    var groupIndex: [SceneKeyframeLayout: Int] = [:]
+    var candidates: [[(contribution: Int, track: CompiledKeyframeTrack)]] = []
     var fromValues: [Float] = []
     var toValues: [Float] = []
     var writtenCount = 0
@@ -474,6 +512,17 @@ struct SceneBatchBlock: Sendable {
           c.kind = .keyframes
           c.keyframeSlot = Int32(keyframes.count)
           keyframes.append(values)
+          if let (layout, track) = batchableLayout(values) {
+            let g: Int
+            if let existing = groupIndex[layout] {
+              g = existing
+            } else {
+              g = candidates.count
+              groupIndex[layout] = g
+              candidates.append([])
+            }
+            candidates[g].append((contributions.count, track))
+          }
           // Reserve the channels in the value arrays (the scratch output uses the same offsets).
           for _ in 0..<target.channels {
             fromValues.append(0)
@@ -484,6 +533,27 @@ struct SceneBatchBlock: Sendable {
         timings.append(animation.timing)
       }
     }
+    // Keyframe groups: one KeyframeBatch per channel; a group the kernel rejects (a value or
+    // tangent beyond Float) stays on the scalar path.
+    var groups: [SceneKeyframeGroup] = []
+    for members in candidates {
+      let tracks = members.map(\.track)
+      var batches: [KeyframeBatch] = []
+      for ch in 0..<tracks[0].channelCount {
+        guard let batch = try? KeyframeBatch(tracks: tracks, channel: ch) else { break }
+        batches.append(batch)
+      }
+      guard batches.count == tracks[0].channelCount else { continue }
+      groups.append(
+        SceneKeyframeGroup(
+          lanes: members.map { Int32($0.contribution) },
+          offsets: members.map { contributions[$0.contribution].valueOffset }, channels: batches))
+      for member in members { contributions[member.contribution].keyframeSlot = -1 }
+    }
+    self.keyframeGroups = groups
+    self.scalarKeyframeCount = contributions.count(where: {
+      $0.kind == .keyframes && $0.keyframeSlot >= 0
+    })
     self.modelPlanes = model
     self.removedAt = removedAt
     self.presentFinished = presentFinished
@@ -493,7 +563,24 @@ struct SceneBatchBlock: Sendable {
     self.cancelled = cancelled
     self.writeValues = writeValues
     self.contributions = contributions
-    self.timings = timings
+    self.localBegin = timings.map(\.beginTime)
+    self.localSpeed = timings.map(\.speed)
+    self.localOffset = timings.map(\.timeOffset)
+    self.activeDurations = timings.map(\.activeDuration)
+    do {
+      self.timings = try MediaTimingBatch(
+        timings: timings.map {
+          var local = $0
+          local.beginTime = 0
+          local.speed = 1
+          local.timeOffset = 0
+          return local
+        })
+    } catch {
+      // The lane index is the contribution's: report its instance.
+      let k = error.index.map { Int(contributions[$0].instance) } ?? 0
+      throw ValidationError(field: "instances", index: range.lowerBound + k, reason: error.reason)
+    }
     self.scalarTimings = scalarTimings
     self.curves = CubicBezierBatch(curves: curves)
     self.curveIndices = curveIndices
@@ -510,6 +597,60 @@ struct SceneBatchBlock: Sendable {
     self.toValues = toValues
     self.writtenCount = writtenCount
   }
+}
+
+/// Keyframe tracks of one block that share a layout, evaluated channel by channel by
+/// ``KeyframeEvaluationJob``: lane `l` is contribution `lanes[l]`, whose channel `ch` goes to
+/// `values[offsets[l] + ch]`.
+struct SceneKeyframeGroup: Sendable {
+  var lanes: [Int32]
+  var offsets: [Int32]
+  /// One batch per channel.
+  var channels: [KeyframeBatch]
+}
+
+/// What tracks must share to be one ``KeyframeBatch``: calculation mode, key and channel counts,
+/// key times (outside the paced modes), the resolved per-segment timing functions and the
+/// track's own timing function.
+struct SceneKeyframeLayout: Hashable {
+  var mode: CalculationMode
+  var keyCount: Int
+  var channelCount: Int
+  var keyTimes: [Double]
+  var segmentFunctions: [TimingFunction?]
+  var timingFunction: TimingFunction?
+  var samplesPerSegment: Int
+}
+
+/// The batch layout of `values` and its compiled track, or `nil` when the track stays on the
+/// scalar path: transforms in the linear and paced modes (interpolated by decomposition, not
+/// channel-wise), colours, and tracks with a steps or `linear(…)` timing function (only cubic
+/// Béziers are batched).
+func batchableLayout(_ values: KeyframeValues) -> (SceneKeyframeLayout, CompiledKeyframeTrack)? {
+  let track: CompiledKeyframeTrack
+  switch values {
+  case .numbers(let t): track = t.compiled
+  case .points(let t): track = t.compiled
+  case .sizes(let t): track = t.compiled
+  case .rects(let t): track = t.compiled
+  case .transforms(let t):
+    guard t.calculationMode != .linear, t.calculationMode != .paced else { return nil }
+    track = t.compiled
+  case .colors: return nil
+  }
+  for function in track.timingFunctions + (track.timingFunction.map { [$0] } ?? []) {
+    guard case .cubicBezier = function else { return nil }
+  }
+  let paced = track.calculationMode == .paced || track.calculationMode == .cubicPaced
+  let layout = SceneKeyframeLayout(
+    mode: track.calculationMode, keyCount: track.keyCount, channelCount: track.channelCount,
+    keyTimes: paced ? [] : track.keyTimes,
+    segmentFunctions: track.segmentTimingFunctionIndices.map {
+      $0 >= 0 ? track.timingFunctions[$0] : nil
+    },
+    timingFunction: track.timingFunction,
+    samplesPerSegment: track.calculationMode == .cubicPaced ? track.samplesPerSegment : 0)
+  return (layout, track)
 }
 
 /// The 43 property values of `layer` in ``LayerPlanes`` order, except bounds as the signed

@@ -87,6 +87,11 @@ struct SceneBatchSlot: @unchecked Sendable {
   let transformIn: UnsafeMutablePointer<Float>
   let transformOut: UnsafeMutablePointer<Float>
   let values: UnsafeMutablePointer<Float>
+  let parentTimes: UnsafeMutablePointer<Float>
+  let progress: UnsafeMutablePointer<Float>
+  let phase: UnsafeMutablePointer<Float>
+  let keyframeIn: UnsafeMutablePointer<Float>
+  let keyframeOut: UnsafeMutablePointer<Float>
   let times: UnsafeMutablePointer<Double>
   let state: UnsafeMutablePointer<UInt8>
   let active: UnsafeMutablePointer<UInt8>
@@ -94,7 +99,7 @@ struct SceneBatchSlot: @unchecked Sendable {
   let written: UnsafeMutablePointer<UInt8>
 
   static func floatCount(_ c: SceneBatchCapacity) -> Int {
-    (LayerPlanes.count + 16 * 3 + 1) * c.layers + 2 * c.contributions + 2 * c.beziers + 2
+    (LayerPlanes.count + 16 * 3 + 1) * c.layers + 7 * c.contributions + 2 * c.beziers + 2
       * c.springs + 17 * c.transforms + c.values
   }
 
@@ -121,6 +126,11 @@ struct SceneBatchSlot: @unchecked Sendable {
     transformIn = take(c.transforms)
     transformOut = take(16 * c.transforms)
     values = take(c.values)
+    parentTimes = take(c.contributions)
+    progress = take(c.contributions)
+    phase = take(c.contributions)
+    keyframeIn = take(c.contributions)
+    keyframeOut = take(c.contributions)
     self.times = times
     state = bytes
     active = bytes + c.instances
@@ -131,7 +141,8 @@ struct SceneBatchSlot: @unchecked Sendable {
 
 /// Evaluates a ``SceneBatch`` at one or more frame times into caller-owned buffers, in the style
 /// of ozz-animation's runtime jobs: the job owns nothing, ``run()`` allocates nothing (the
-/// ``context`` holds the scratch; keyframe tracks are evaluated by the scalar library code).
+/// ``context`` holds the scratch; keyframe tracks the kernel cannot take are evaluated by the
+/// scalar library code, see ``SceneBatch/scalarKeyframeTrackCount``).
 ///
 /// Outputs for frame `f` (time `times[f]`, seconds on the batch clock) and layer output index `i`
 /// (``SceneBatch/layerIndex(instance:layerID:)``), with `N = batch.layerCount`:
@@ -148,7 +159,9 @@ struct SceneBatchSlot: @unchecked Sendable {
 /// Accuracy against ``TransitionScene/sample(at:)`` (`SceneBatchTests`, random instances of every
 /// preset, push and pop, custom keyframe and spring scenes, interactive instances): every matrix
 /// field within `1e-5·(1 + max |mᵢⱼ|)` of the `Double` matrix and every opacity within `1e-5`.
-/// The budget: times and media timing are exact (`Double`); eased and spring progress carry about
+/// The budget: instance times and the media-timing phases are exact (`Double`), the progress
+/// within a pass comes from the `Float` kernel (about
+/// `2⁻²²·(1 + |t|/d)` of progress, ``MediaTimingEvaluationJob``); eased and spring progress carry about
 /// `3e-7` (the stage kernels' bounds, up to `1.1e-6` on steep Bézier stretches), which a lerp
 /// multiplies by `|to − from|` (at most the matrix magnitude for translations); decomposition adds
 /// `2e-6·(1 + max |mᵢⱼ|)`, the tree products `2e-6·(1 + max |mᵢⱼ|)` per level.
@@ -306,8 +319,37 @@ extension SceneBatchBlock {
         }
       }
     }
-    // 2. Media timing (Double) and the scalar timing functions.
+    // 2. Media timing: the local time `t = (τ − beginTime)·speed + timeOffset` in `Double` and
+    // rounded to a `Float` on the same side of `0` and of the active duration `D` as `t` (so the
+    // phase is the reference's even where `t` is within a `Float` ulp of a boundary), then one
+    // MediaTimingEvaluationJob call (its timings have beginTime 0, speed 1, timeOffset 0) for
+    // the progress and phase codes; the phase code drives activity (removed lanes show the
+    // model) and the backwards-fill rule. Then the scalar timing functions.
     let cs = contributions.count
+    let big = Float.greatestFiniteMagnitude
+    timings.activeEnd.withUnsafeBufferPointer { ends in
+      for c in 0..<cs {
+        let t =
+          (s.times[Int(contributions[c].instance)] - localBegin[c]) * localSpeed[c]
+          + localOffset[c]
+        var f = min(max(Float(t), -big), big)
+        if t < 0 {
+          f = min(f, -Float.leastNonzeroMagnitude)
+        } else if t < activeDurations[c] {
+          f = min(max(f, 0), ends[c].nextDown)
+        } else {
+          f = max(f, ends[c])
+        }
+        s.parentTimes[c] = f
+      }
+    }
+    if cs > 0 {
+      MediaTimingEvaluationJob(
+        timings: timings, parentTimes: UnsafeBufferPointer(start: s.parentTimes, count: cs),
+        progress: UnsafeMutableBufferPointer(start: s.progress, count: cs),
+        phase: UnsafeMutableBufferPointer(start: s.phase, count: cs)
+      ).runUnchecked()
+    }
     for c in 0..<cs {
       let contribution = contributions[c]
       let k = Int(contribution.instance)
@@ -315,18 +357,18 @@ extension SceneBatchBlock {
       s.active[c] = 0
       s.before[c] = 0
       if contribution.bezierSlot >= 0 { s.bezierIn[Int(contribution.bezierSlot)] = 0 }
-      guard s.state[k] != Self.finished,
-        let progress = timings[c].iterationProgress(atParent: s.times[k])
-      else { continue }
+      let phase = s.phase[c]
+      guard s.state[k] != Self.finished, phase != MediaTimingBatch.removedCode else { continue }
       s.active[c] = 1
-      s.before[c] = progress.phase == .before ? 1 : 0
+      s.before[c] = phase == MediaTimingBatch.beforeCode ? 1 : 0
+      let progress = s.progress[c]
       if contribution.bezierSlot >= 0 {
-        s.bezierIn[Int(contribution.bezierSlot)] = Float(progress.progress)
+        s.bezierIn[Int(contribution.bezierSlot)] = progress
       } else if contribution.scalarTimingSlot >= 0 {
         s.eased[c] = Float(
-          scalarTimings[Int(contribution.scalarTimingSlot)].transform(progress.progress))
+          scalarTimings[Int(contribution.scalarTimingSlot)].transform(Double(progress)))
       } else {
-        s.eased[c] = Float(progress.progress)
+        s.eased[c] = progress
       }
     }
     // 3. Bézier bucket.
@@ -375,7 +417,19 @@ extension SceneBatchBlock {
         output: UnsafeMutableBufferPointer(start: s.transformOut, count: 16 * transforms.count)
       ).run()
     }
-    // 6. Channel values: lerps and keyframe tracks.
+    // 6. Channel values: keyframe groups (gather the eased progress, one KeyframeEvaluationJob
+    // per channel, scatter), then lerps and the scalar keyframe tracks.
+    for group in keyframeGroups {
+      let lanes = group.lanes.count
+      for l in 0..<lanes { s.keyframeIn[l] = s.eased[Int(group.lanes[l])] }
+      for (ch, channel) in group.channels.enumerated() {
+        KeyframeEvaluationJob(
+          keyframes: channel, input: UnsafeBufferPointer(start: s.keyframeIn, count: lanes),
+          output: UnsafeMutableBufferPointer(start: s.keyframeOut, count: lanes)
+        ).runUnchecked()
+        for l in 0..<lanes { s.values[Int(group.offsets[l]) + ch] = s.keyframeOut[l] }
+      }
+    }
     fromValues.withUnsafeBufferPointer { from in
       toValues.withUnsafeBufferPointer { to in
         for c in 0..<cs where s.active[c] == 1 {
@@ -391,6 +445,7 @@ extension SceneBatchBlock {
               s.values[ch] = f == 0 ? a : (f == 1 ? b : a * (1 - f) + b * f)
             }
           case .keyframes:
+            guard contribution.keyframeSlot >= 0 else { break }
             let value = keyframes[Int(contribution.keyframeSlot)].value(at: Double(s.eased[c]))
             store(value, to: s.values + offset)
           case .basicTransform, .springTransform:

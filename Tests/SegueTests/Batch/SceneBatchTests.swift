@@ -293,6 +293,140 @@ import Testing
     #expect(batch.layerIndex(instance: scenes.count, layerID: "to") == nil)
   }
 
+  /// A scene of keyframe tracks in every calculation mode, `v ∈ [0, 1]` varying the values (so
+  /// instances share layouts but not values; paced knots differ per instance). Per instance seven
+  /// tracks the kernel takes and two that stay scalar: the linear transform track
+  /// (decomposition) and the track with a steps segment function.
+  static func keyframeScene(_ v: Double) throws -> TransitionScene {
+    var b = SceneBuilder()
+    try b.add(
+      Layer(
+        id: "root", bounds: Rect(x: 0, y: 0, width: 390, height: 844),
+        position: Point(x: 195, y: 422)))
+    for id in ["a", "b", "c", "d"] {
+      try b.add(
+        Layer(
+          id: id, bounds: Rect(x: 0, y: 0, width: 100, height: 80),
+          position: Point(x: 120, y: 200)),
+        parent: "root")
+    }
+    // Batched: discrete numbers, 3 keys.
+    try b.animate(
+      "a", .opacity,
+      keyframes: .numbers(
+        try KeyframeTrack(values: [1, 0.3 + 0.2 * v, 0.7], calculationMode: .discrete)),
+      duration: 0.9)
+    // Batched: linear points, key times and per-segment Bézier functions.
+    try b.animate(
+      "a", .position,
+      keyframes: .points(
+        try KeyframeTrack(
+          values: [Point(x: 120, y: 200), Point(x: 300 * v, y: 50), Point(x: 200, y: 700)],
+          keyTimes: [0, 0.2, 1], timingFunctions: [.easeIn, .easeOut])),
+      beginTime: 0.05, duration: 0.8, timingFunction: .easeInEaseOut)
+    // Batched: paced points (knots differ per instance).
+    try b.animate(
+      "b", .position,
+      keyframes: .points(
+        try KeyframeTrack(
+          values: [Point(x: 0, y: 0), Point(x: 100 + 200 * v, y: 40), Point(x: 350, y: 600)],
+          calculationMode: .paced)),
+      duration: 1)
+    // Batched: cubicPaced numbers.
+    try b.animate(
+      "b", .opacity,
+      keyframes: .numbers(
+        try KeyframeTrack(values: [0.2, 1, 0.5 + 0.1 * v], calculationMode: .cubicPaced)),
+      beginTime: 0.1, duration: 0.7)
+    // Batched: cubic transforms (channel-wise Hermite).
+    try b.animate(
+      "c", .transform,
+      keyframes: .transforms(
+        try KeyframeTrack(
+          values: [.identity, .makeScale(1 + 0.3 * v, 0.8, 1), .makeRotation(0.4, 0, 0, 1)],
+          calculationMode: .cubic)),
+      duration: 0.9)
+    // Batched: linear rectangles with the track's own timing function.
+    try b.animate(
+      "c", .bounds,
+      keyframes: .rects(
+        try KeyframeTrack(
+          values: [
+            Rect(x: 0, y: 0, width: 100, height: 80),
+            Rect(x: 10, y: 5, width: 160 + 40 * v, height: 90),
+            Rect(x: 0, y: 0, width: 60, height: 120),
+          ], timingFunction: .easeInEaseOut)),
+      duration: 0.6)
+    // Scalar: linear transforms interpolate by decomposition.
+    try b.animate(
+      "d", .transform,
+      keyframes: .transforms(
+        try KeyframeTrack(values: [
+          .identity, .makeRotation(0.5 + v, 0, 1, 0), .makeScale(0.5, 0.5, 1),
+        ])),
+      duration: 0.8)
+    // Scalar: a steps segment function.
+    try b.animate(
+      "d", .opacity,
+      keyframes: .numbers(
+        try KeyframeTrack(
+          values: [1, 0.4, 0.8 * v],
+          timingFunctions: [.steps(try StepsEasing(steps: 3, position: .jumpEnd)), .linear])),
+      duration: 0.7)
+    // Batched: cubic sizes.
+    try b.animate(
+      "d", .boundsSize,
+      keyframes: .sizes(
+        try KeyframeTrack(
+          values: [
+            Size(width: 100, height: 80), Size(width: 140, height: 60 + 30 * v),
+            Size(width: 90, height: 90),
+          ],
+          calculationMode: .cubic)),
+      beginTime: 0.2, duration: 0.5)
+    return try b.scene(duration: 1, containerSize: Size(width: 390, height: 844))
+  }
+
+  @Test func keyframeTracksAreBatchedByLayoutOrCountedAsScalar() throws {
+    // customScene: cubic numbers and linear points batched, linear transforms scalar.
+    let custom = try SceneBatch([
+      .init(scene: try Self.customScene(), clock: .timed(start: 0, speed: 1))
+    ])
+    #expect(custom.batchedKeyframeTrackCount == 2)
+    #expect(custom.scalarKeyframeTrackCount == 1)
+    // 20 instances of keyframeScene: 7 batched and 2 scalar tracks each.
+    let instances = try (0..<20).map {
+      SceneBatch.Instance(
+        scene: try Self.keyframeScene(Double($0) / 19), clock: .timed(start: 0, speed: 1))
+    }
+    let batch = try SceneBatch(instances)
+    #expect(batch.batchedKeyframeTrackCount == 140)
+    #expect(batch.scalarKeyframeTrackCount == 40)
+  }
+
+  @Test func batchedKeyframeModesMatchTheScalarSampler() throws {
+    // 20 instances (groups of 20 lanes: one full lane vector and a tail), each on its own clock.
+    var instances: [SceneBatch.Instance] = []
+    for i in 0..<20 {
+      instances.append(
+        .init(
+          scene: try Self.keyframeScene(Double(i) / 19),
+          clock: .timed(start: Double(i) * 0.011 - 0.05, speed: 0.8 + Double(i) * 0.02)))
+    }
+    let batch = try SceneBatch(instances, layersPerBlock: 100)
+    let times = (0...45).map { Double($0) * 0.027 }
+    let output = try Self.evaluate(batch, at: times)
+    var worst = 0.0
+    for (f, t) in times.enumerated() {
+      let samples = try instances.map { instance -> TransitionSample in
+        guard case .timed(let start, let speed) = instance.clock else { fatalError() }
+        return try instance.scene.sample(at: max((t - start) * speed, 0))
+      }
+      worst = max(worst, Self.compare(batch, frame: f, output: output, samples: samples))
+    }
+    #expect(worst > 0)
+  }
+
   // MARK: Rejected input
 
   static func oneInstance(_ clock: SceneClock) throws -> [SceneBatch.Instance] {
