@@ -769,6 +769,21 @@ extension SegueBench {
     for j in 0..<n { maxError = max(maxError, abs(Double(output[j]) - reference[j])) }
     let sorted = passSeconds.sorted()
     let median = sorted[sorted.count / 2]
+    if format == .json {
+      // The keys every workload prints (one "layer evaluation" is one kernel evaluation here),
+      // then the kernel's own.
+      let fields: [(String, String)] = [
+        ("workload", "\"\(workload)\""), ("n", "\(n)"), ("t", "null"), ("threads", "1"),
+        ("path", "\"simd\""), ("layerEvalsPerSecond", "\(Double(n) / median)"),
+        ("bestLayerEvalsPerSecond", "\(Double(n) / sorted[0])"),
+        ("nsPerLayer", "\(median / Double(n) * 1e9)"), ("passes", "\(sorted.count)"),
+        ("maxError", "\(maxError)"),
+        ("checksum", "\(output.reduce(0.0) { $0 + Double($1) })"),
+        ("cpuFeatures", "\"\(CPUFeatures.runtime.description)\""),
+      ]
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+      return
+    }
     print(
       """
       workload \(workload)  n \(n)  threads 1  passes \(sorted.count)
