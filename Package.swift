@@ -77,6 +77,7 @@ let package = Package(
       dependencies: [
         "Segue",
         "CBLAS",
+        "SegueBenchSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -11,9 +11,11 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 static uint64_t segue_allocations = 0;
+static _Thread_local uint64_t segue_thread_allocations = 0;
 
 static inline void segue_count(void) {
   __atomic_fetch_add(&segue_allocations, 1, __ATOMIC_RELAXED);
+  segue_thread_allocations += 1;
 }
 
 void *malloc(size_t size) {
@@ -56,11 +58,15 @@ uint64_t segue_allocation_count(void) {
   return __atomic_load_n(&segue_allocations, __ATOMIC_RELAXED);
 }
 
+uint64_t segue_thread_allocation_count(void) { return segue_thread_allocations; }
+
 int segue_allocation_counting_available(void) { return 1; }
 
 #else
 
 uint64_t segue_allocation_count(void) { return UINT64_MAX; }
+
+uint64_t segue_thread_allocation_count(void) { return UINT64_MAX; }
 
 int segue_allocation_counting_available(void) { return 0; }
 

@@ -879,11 +879,14 @@ extension SegueBench {
       throw ValidationError("workload presets supports --path scalar or simd")
     }
     try pass()
+    var maxAllocations: UInt64 = 0
     let start = now()
     while true {
+      let a0 = segue_allocation_count()
       let t0 = now()
       try pass()
       let t1 = now()
+      maxAllocations = max(maxAllocations, segue_allocation_count() &- a0)
       passSeconds.append(t1 - t0)
       if let seconds {
         if t1 - start >= seconds && passSeconds.count >= repeats { break }
@@ -901,6 +904,7 @@ extension SegueBench {
       layer-evals/s median \(evals / median / 1e6) M  best \(evals / sorted[0] / 1e6) M  \
       ns/layer \(median / evals * 1e9)
       compile \(compileSeconds) s  output+context \(Double(bytes) / 1e6) MB  checksum \(checksum)
+      allocations    \(segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames)) per frame (\(maxAllocations) per pass)" : "not counted on this platform")
       """)
   }
 }

@@ -1,4 +1,5 @@
-// Support for the segue-bench executable only (never linked into the library): a counting malloc
+// Support for the segue-bench executable and the SegueTests allocation tests only (never linked
+// into the library): a counting malloc
 // interposer. The executable defines malloc, calloc, realloc, free, posix_memalign, aligned_alloc
 // and memalign; each forwards to glibc's __libc_* entry point and bumps a relaxed atomic counter.
 #ifndef SEGUE_BENCH_SUPPORT_H
@@ -9,6 +10,11 @@
 /// Number of allocation calls (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign)
 /// made by the process so far, or UINT64_MAX when counting is not available on this platform.
 uint64_t segue_allocation_count(void);
+
+/// Number of allocation calls made by the calling thread so far (a thread-local counter, so
+/// allocations of other threads, e.g. tests running in parallel, are not counted), or UINT64_MAX
+/// when counting is not available on this platform.
+uint64_t segue_thread_allocation_count(void);
 
 /// 1 when the interposer is active (glibc), else 0.
 int segue_allocation_counting_available(void);
