@@ -227,23 +227,8 @@ struct SegueBench: ParsableCommand {
 
     // Warm-up, then timed passes.
     for t in ts { try frame(t) }
-    var passSeconds: [Double] = []
-    var maxAllocationsPerFrame: UInt64 = 0
-    let start = now()
-    while true {
-      let before = segue_allocation_count()
-      let t0 = now()
-      for t in ts { try frame(t) }
-      let t1 = now()
-      let after = segue_allocation_count()
-      passSeconds.append(t1 - t0)
-      maxAllocationsPerFrame = max(maxAllocationsPerFrame, (after &- before) / UInt64(ts.count))
-      if let seconds {
-        if t1 - start >= seconds && passSeconds.count >= repeats { break }
-      } else if passSeconds.count >= repeats {
-        break
-      }
-    }
+    let (passSeconds, maxAllocationsPerPass) = try timedPasses { for t in ts { try frame(t) } }
+    let maxAllocationsPerFrame = maxAllocationsPerPass / UInt64(ts.count)
 
     // Checksums, one per time (the buffer holds the last time; recompute the others untimed).
     var checksums: [Double] = []
@@ -592,22 +577,7 @@ extension SegueBench {
     }
 
     var ran = try pass()  // warm-up
-    var passSeconds: [Double] = []
-    var maxAllocations: UInt64 = 0
-    let start = now()
-    while true {
-      let before = segue_allocation_count()
-      let t0 = now()
-      ran = try pass()
-      let t1 = now()
-      maxAllocations = max(maxAllocations, segue_allocation_count() &- before)
-      passSeconds.append(t1 - t0)
-      if let seconds {
-        if t1 - start >= seconds && passSeconds.count >= repeats { break }
-      } else if passSeconds.count >= repeats {
-        break
-      }
-    }
+    let (passSeconds, maxAllocations) = try timedPasses { ran = try pass() }
     var checksum = 0.0
     for x in output { checksum += Double(x) }
 
@@ -752,19 +722,7 @@ extension SegueBench {
       }
     }
     try pass()
-    var passSeconds: [Double] = []
-    let start = now()
-    while true {
-      let t0 = now()
-      try pass()
-      let t1 = now()
-      passSeconds.append(t1 - t0)
-      if let seconds {
-        if t1 - start >= seconds && passSeconds.count >= repeats { break }
-      } else if passSeconds.count >= repeats {
-        break
-      }
-    }
+    let (passSeconds, _) = try timedPasses { try pass() }
     var maxError = 0.0
     for j in 0..<n { maxError = max(maxError, abs(Double(output[j]) - reference[j])) }
     let sorted = passSeconds.sorted()
@@ -835,7 +793,6 @@ extension SegueBench {
       layers += scene.model.count
     }
     let frames = ts.count
-    var passSeconds: [Double] = []
     var compileSeconds = 0.0
     var bytes = 0
     var checksum = 0.0
@@ -879,21 +836,7 @@ extension SegueBench {
       throw ValidationError("workload presets supports --path scalar or simd")
     }
     try pass()
-    var maxAllocations: UInt64 = 0
-    let start = now()
-    while true {
-      let a0 = segue_allocation_count()
-      let t0 = now()
-      try pass()
-      let t1 = now()
-      maxAllocations = max(maxAllocations, segue_allocation_count() &- a0)
-      passSeconds.append(t1 - t0)
-      if let seconds {
-        if t1 - start >= seconds && passSeconds.count >= repeats { break }
-      } else if passSeconds.count >= repeats {
-        break
-      }
-    }
+    let (passSeconds, maxAllocations) = try timedPasses { try pass() }
     let sorted = passSeconds.sorted()
     let median = sorted[sorted.count / 2]
     let evals = Double(layers * frames)
@@ -1099,22 +1042,7 @@ extension SegueBench {
 
     // Make the destination unique before timing (the first write copies it away from `b`).
     try pass()
-    var passSeconds: [Double] = []
-    var maxAllocations: UInt64 = 0
-    let start = now()
-    while true {
-      let before = segue_allocation_count()
-      let t0 = now()
-      try pass()
-      let t1 = now()
-      maxAllocations = max(maxAllocations, segue_allocation_count() &- before)
-      passSeconds.append(t1 - t0)
-      if let seconds {
-        if t1 - start >= seconds && passSeconds.count >= repeats { break }
-      } else if passSeconds.count >= repeats {
-        break
-      }
-    }
+    let (passSeconds, maxAllocations) = try timedPasses { try pass() }
     restore()
     try pass()
     let sum = checksum()
@@ -1188,5 +1116,32 @@ extension SegueBench {
       Swift built for \(CPUFeatures.compiled.description)
       checksum       \(sci(sum, digits: 12))
       """)
+  }
+}
+
+extension SegueBench {
+  /// Times `pass` (already warmed up by the caller) `repeats` times, or until `--seconds` have
+  /// elapsed and at least `repeats` passes ran; returns each pass's seconds and the most
+  /// allocation calls one pass made.
+  func timedPasses(_ pass: () throws -> Void) rethrows -> (
+    seconds: [Double], maxAllocations: UInt64
+  ) {
+    var passSeconds: [Double] = []
+    var maxAllocations: UInt64 = 0
+    let start = now()
+    while true {
+      let before = segue_allocation_count()
+      let t0 = now()
+      try pass()
+      let t1 = now()
+      maxAllocations = max(maxAllocations, segue_allocation_count() &- before)
+      passSeconds.append(t1 - t0)
+      if let seconds {
+        if t1 - start >= seconds && passSeconds.count >= repeats { break }
+      } else if passSeconds.count >= repeats {
+        break
+      }
+    }
+    return (passSeconds, maxAllocations)
   }
 }
