@@ -171,8 +171,8 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
             while j < vectorEnd {
               var v = p * load16(a + j) + q * load16(b + j)
               // clamp to [0, 1] through the C shim's blend (`clamped` is a per-lane loop here).
-              v = stackSelect(v .< zero, zero, v)
-              v = stackSelect(v .> one, one, v)
+              v = SIMDMath.select(v .< zero, zero, v)
+              v = SIMDMath.select(v .> one, one, v)
               BatchOutput.store(v, at: dst + j, streaming: streaming)
               j += 16
             }

@@ -196,20 +196,6 @@ let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
 typealias StackVector = Lanes
 typealias StackMask = LaneMask
 
-/// `mask ? whenTrue : whenFalse` lane by lane (`SIMDMath.select`).
-@inline(always)
-func stackSelect(_ mask: StackMask, _ whenTrue: StackVector, _ whenFalse: StackVector)
-  -> StackVector
-{
-  SIMDMath.select(mask, whenTrue, whenFalse)
-}
-
-/// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
-@inline(always)
-func stackSelect(_ mask: StackMask, _ whenTrue: Float, _ whenFalse: StackVector) -> StackVector {
-  SIMDMath.select(mask, whenTrue, whenFalse)
-}
-
 /// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
 @inline(always)
 func stackHalf(_ v: StackVector, _ index: Int) -> SIMD16<Float> {
@@ -240,8 +226,8 @@ extension StackEvaluationJob {
     typealias K = StackConstants
     // 1. Progress.
     var x = (V(repeating: time) - start) / duration
-    x = stackSelect(.!(x .>= 0), 0, x)  // also maps NaN to 0
-    x = stackSelect(x .> 1, 1, x)
+    x = SIMDMath.select(.!(x .>= 0), 0, x)  // also maps NaN to 0
+    x = SIMDMath.select(x .> 1, 1, x)
 
     // 2. Timing curve.
     let y = CubicBezierBatch.solveUnit(x: x, lanes: curves, table: table).y
@@ -254,11 +240,11 @@ extension StackEvaluationJob {
     let ge1 = y .>= K.key1
     let ge2 = y .>= K.key2
     var keyStart = V(repeating: 0)
-    keyStart = stackSelect(ge1, K.key1, keyStart)
-    keyStart = stackSelect(ge2, K.key2, keyStart)
+    keyStart = SIMDMath.select(ge1, K.key1, keyStart)
+    keyStart = SIMDMath.select(ge2, K.key2, keyStart)
     var inverseSpan = V(repeating: K.inverseSpan0)
-    inverseSpan = stackSelect(ge1, K.inverseSpan1, inverseSpan)
-    inverseSpan = stackSelect(ge2, K.inverseSpan2, inverseSpan)
+    inverseSpan = SIMDMath.select(ge1, K.inverseSpan1, inverseSpan)
+    inverseSpan = SIMDMath.select(ge2, K.inverseSpan2, inverseSpan)
     let v = (y - keyStart) * inverseSpan
 
     // 4. Catmull–Rom weights on the four keys.
@@ -272,10 +258,10 @@ extension StackEvaluationJob {
     let wb = h00 - 0.5 * h11
     let wc = h01 + 0.5 * h10
     let wd = 0.5 * h11
-    let w0 = stackSelect(ge2, 0, stackSelect(ge1, wa, wa + wb))
-    let w1 = stackSelect(ge2, wa, stackSelect(ge1, wb, wc))
-    let w2 = stackSelect(ge2, wb, stackSelect(ge1, wc, wd))
-    let w3 = stackSelect(ge2, wc + wd, stackSelect(ge1, wd, V(repeating: 0)))
+    let w0 = SIMDMath.select(ge2, 0, SIMDMath.select(ge1, wa, wa + wb))
+    let w1 = SIMDMath.select(ge2, wa, SIMDMath.select(ge1, wb, wc))
+    let w2 = SIMDMath.select(ge2, wb, SIMDMath.select(ge1, wc, wd))
+    let w3 = SIMDMath.select(ge2, wc + wd, SIMDMath.select(ge1, wd, V(repeating: 0)))
     @inline(always) func channel(_ c: Int) -> V {
       let a = segue_fma_f32x16(w1, key(4 * c + 1), w0 * key(4 * c))
       let b = segue_fma_f32x16(w3, key(4 * c + 3), w2 * key(4 * c + 2))
@@ -301,8 +287,8 @@ extension StackEvaluationJob {
     let w = 1 + K.q * tz
     let m41 = tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX
     let m42 = ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY
-    opacity = stackSelect(.!(opacity .>= 0), 0, opacity)
-    opacity = stackSelect(opacity .> 1, 1, opacity)
+    opacity = SIMDMath.select(.!(opacity .>= 0), 0, opacity)
+    opacity = SIMDMath.select(opacity .> 1, 1, opacity)
     return StackBlockResult(
       scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
   }
