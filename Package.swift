@@ -1,13 +1,32 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Products by what they need from the system:
+// * `Segue` (the engine) and `SegueSpec` (spec files): the Swift toolchain only. With the `BLAS`
+//   trait (on by default) `Segue` also links Debian's CBLAS (`libblas-dev`) for the BLAS paths of
+//   its matrix-product jobs; a consumer without BLAS depends on Segue with `traits: []`.
+// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers): zlib (`zlib1g-dev`).
+// * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
+// * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
   name: "Segue",
   products: [
     .library(name: "Segue", targets: ["Segue"]),
     .library(name: "SegueSpec", targets: ["SegueSpec"]),
+    .library(name: "SegueRender", targets: ["SegueRender"]),
+    // The benchmark workloads (the `stack` workload, its naive and reference implementations and
+    // its kernel), shared by segue-bench, the tests and the package-benchmark suite; not for apps.
+    .library(name: "SegueBenchSupport", targets: ["SegueBenchSupport"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
     .executable(name: "segue", targets: ["segue"]),
+  ],
+  traits: [
+    .trait(
+      name: "BLAS",
+      description:
+        "Link the system CBLAS (Debian: libblas-dev) for BatchPath.blas; without it every batch job runs its SIMD path."
+    ),
+    .default(enabledTraits: ["BLAS"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,21 +40,35 @@ let package = Package(
       pkgConfig: "blas",
       providers: [.apt(["libblas-dev"])]
     ),
+    .systemLibrary(
+      name: "CZlib",
+      path: "Sources/CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .target(
       name: "SegueSIMDSupport",
       path: "Sources/SegueSIMDSupport"
     ),
     .target(
-      name: "SegueBenchSupport",
-      path: "Sources/SegueBenchSupport"
+      name: "SegueMallocCounter",
+      path: "Sources/SegueMallocCounter"
     ),
     .target(
       name: "Segue",
       dependencies: [
-        "CBLAS",
+        .target(name: "CBLAS", condition: .when(traits: ["BLAS"])),
         "SegueSIMDSupport",
         .product(name: "RealModule", package: "swift-numerics"),
       ],
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .define("SEGUE_BLAS", .when(traits: ["BLAS"])),
+      ]
+    ),
+    .target(
+      name: "SegueRender",
+      dependencies: ["Segue", "CZlib"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
@@ -44,13 +77,19 @@ let package = Package(
       exclude: ["Schema", "Examples"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueBenchSupport",
+      dependencies: ["Segue", "SegueSIMDSupport"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .executableTarget(
       name: "segue-bench",
       dependencies: [
         "Segue",
+        "SegueRender",
         "SegueSIMDSupport",
         "SegueBenchSupport",
-        "CBLAS",
+        "SegueMallocCounter",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -60,6 +99,8 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueSpec",
+        "SegueRender",
+        "SegueBenchSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/segue",
@@ -68,7 +109,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec"],
+      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport"],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
@@ -76,7 +117,29 @@ let package = Package(
       name: "SegueTests",
       dependencies: [
         "Segue",
-        "CBLAS",
+        "SegueBenchSupport",
+        "SegueMallocCounter",
+        .target(name: "CBLAS", condition: .when(traits: ["BLAS"])),
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .define("SEGUE_BLAS", .when(traits: ["BLAS"])),
+      ]
+    ),
+    .testTarget(
+      name: "SegueRenderTests",
+      dependencies: [
+        "Segue",
+        "SegueRender",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueBenchSupportTests",
+      dependencies: [
+        "Segue",
         "SegueBenchSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],

@@ -17,6 +17,7 @@ let package = Package(
       name: "SegueBenchmarks",
       dependencies: [
         .product(name: "Segue", package: "Segue"),
+        .product(name: "SegueBenchSupport", package: "Segue"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ],
       path: "SegueBenchmarks",

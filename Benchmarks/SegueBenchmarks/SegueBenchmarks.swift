@@ -35,6 +35,7 @@
 
 import Benchmark
 import Segue
+import SegueBenchSupport
 
 let layerCount = 16_384
 let time: Float = 0.3

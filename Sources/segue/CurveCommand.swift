@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueRender
 import SegueSpec
 
 /// What `segue curve` plots.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueBenchSupport
 
 #if canImport(Glibc)
   import Glibc

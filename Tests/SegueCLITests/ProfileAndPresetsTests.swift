@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueBenchSupport
 import Testing
 
 /// `segue profile`: short runs print every stage.

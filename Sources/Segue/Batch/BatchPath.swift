@@ -1,5 +1,8 @@
-import CBLAS
 import SegueSIMDSupport
+
+#if SEGUE_BLAS
+  import CBLAS
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -16,14 +19,36 @@ public enum BatchPath: String, Hashable, Sendable, CaseIterable {
   /// Swift `SIMD16<Float>` loops, tiled so the inputs are read from memory once.
   case simd
   /// One `cblas_sgemm` per chunk through the `CBLAS` system library (reference BLAS or whatever
-  /// library provides `libblas.so.3` at run time, e.g. OpenBLAS).
+  /// library provides `libblas.so.3` at run time, e.g. OpenBLAS). Only in builds with the
+  /// package's `BLAS` trait (``isBLASAvailable``); a job asked for it in a build without BLAS
+  /// throws from `validate()`.
   case blas
   /// Chosen per shape by ``BatchProductShape/preferredPath``.
   case automatic
 
-  /// `self`, with ``automatic`` replaced by the rule's choice for `shape`.
+  /// `self`, with ``automatic`` replaced by the rule's choice for `shape` (always ``simd`` in a
+  /// build without BLAS).
   public func resolved(for shape: BatchProductShape) -> BatchPath {
     self == .automatic ? shape.preferredPath : self
+  }
+
+  /// Whether this build of Segue links CBLAS: `true` with the package trait `BLAS` (the
+  /// default), `false` when a consumer turned the trait off (`traits: []`). Without it
+  /// ``automatic`` always resolves to ``simd`` and ``blas`` is rejected by the jobs' `validate()`.
+  #if SEGUE_BLAS
+    public static let isBLASAvailable = true
+  #else
+    public static let isBLASAvailable = false
+  #endif
+
+  /// Throws `"path"` ``ValidationError/Reason/invalidState(_:)`` when `self` is ``blas`` in a
+  /// build without BLAS (``isBLASAvailable`` is `false`).
+  func checkAvailable() throws(ValidationError) {
+    guard self == .blas && !Self.isBLASAvailable else { return }
+    throw ValidationError(
+      field: "path",
+      reason: .invalidState(
+        "is blas, but this build of Segue has no BLAS (the package trait BLAS is off)"))
   }
 }
 
@@ -106,6 +131,34 @@ extension BatchPath {
       return unsafeBitCast(symbol, to: CoreName.self)().map { String(cString: $0) }
     #else
       return nil
+    #endif
+  }()
+
+  /// The shared objects whose file name contains "blas" mapped into this process once
+  /// `cblas_sdot` has been called (Debian's alternatives pick the reference BLAS or OpenBLAS for
+  /// `libblas.so.3`; `LD_LIBRARY_PATH` can override it), e.g.
+  /// `["/usr/lib/x86_64-linux-gnu/blas/libblas.so.3.11.0"]`; empty without BLAS or where
+  /// `/proc/self/maps` cannot be read. Looked up once.
+  public static let loadedBLASLibraries: [String] = {
+    #if SEGUE_BLAS && canImport(Glibc)
+      let x: [Float] = [1, 2]
+      guard cblas_sdot(2, x, 1, x, 1) == 5, let file = fopen("/proc/self/maps", "r") else {
+        return []
+      }
+      defer { fclose(file) }
+      var found: [String] = []
+      var line: UnsafeMutablePointer<CChar>? = nil
+      var capacity = 0
+      defer { free(line) }
+      while getline(&line, &capacity, file) > 0, let line {
+        let text = String(cString: line)
+        guard let slash = text.firstIndex(of: "/") else { continue }
+        let path = String(text[slash...].dropLast(text.hasSuffix("\n") ? 1 : 0))
+        if path.lowercased().contains("blas") && !found.contains(path) { found.append(path) }
+      }
+      return found
+    #else
+      return []
     #endif
   }()
 
@@ -197,9 +250,13 @@ enum BatchBLAS {
     m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
     c: UnsafeMutablePointer<Float>, ldc: Int
   ) {
-    cblas_sgemm(
-      CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(lda),
-      b, Int32(ldb), 0, c, Int32(ldc))
+    #if SEGUE_BLAS
+      cblas_sgemm(
+        CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a,
+        Int32(lda), b, Int32(ldb), 0, c, Int32(ldc))
+    #else
+      preconditionFailure("BatchPath.blas ran in a build without BLAS (validate() rejects it)")
+    #endif
   }
 
   /// Throws `"<field>"` ``ValidationError/Reason/outOfRange(lower:upper:)`` when `value` exceeds

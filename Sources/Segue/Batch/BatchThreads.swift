@@ -128,7 +128,7 @@ public final class BatchContext: Sendable {
     // The caller's non-escaping closure (its context on the caller's stack) is handed to the
     // workers by address; they use it only between this call's wake-up and completion signals.
     // (When the optimiser specialises a caller's closure into this function it may box one small
-    // context per call; ``StackEvaluationJob``'s runs avoid closures altogether.)
+    // context per call; kernels that pass themselves to `run(range:chunkSize:invoke:context:)` avoid closures.)
     withoutActuallyEscaping(body) { body in
       withUnsafePointer(to: body) { pointer in
         run(
@@ -142,9 +142,11 @@ public final class BatchContext: Sendable {
   }
 
   /// Runs `invoke(context, lower, upper)` once per chunk `lower..<upper` of `range` (chunks of
-  /// `size` items) on up to ``threads`` threads. No closure, so nothing to box: allocates nothing.
-  /// `context` must stay valid until the call returns.
-  func run(
+  /// `size ≥ 1` items) on up to ``threads`` threads. No closure, so nothing to box: allocates
+  /// nothing. `context` must stay valid until the call returns; `invoke` must only touch data
+  /// that belongs to its chunk (or read shared data). This is the entry point for a kernel's own
+  /// job type that passes itself by address (see `StackEvaluationJob` in `SegueBenchSupport`).
+  public func run(
     range: Range<Int>, chunkSize size: Int, invoke: BatchChunkFunction,
     context: UnsafeRawPointer
   ) {
@@ -171,8 +173,9 @@ public final class BatchContext: Sendable {
       lowerBound: lowerBound, upperBound: upperBound, size: size, chunks: chunks)
   }
 
-  /// The process-wide context for `threads` threads (`≥ 2`), created at its first use.
-  static func shared(threads: Int) -> BatchContext {
+  /// The process-wide context for `threads` threads (`≥ 1`, capped at 1024), created at its first
+  /// use and kept for the life of the process.
+  public static func shared(threads: Int) -> BatchContext {
     sharedContexts.withLock { contexts in
       if let context = contexts[threads] { return context }
       // `threads` was validated by the caller (`chunkSize(for:threads:)`); cap absurd counts.
@@ -185,7 +188,7 @@ public final class BatchContext: Sendable {
 
 /// A chunk of work without a closure: `invoke(context, lower, upper)` runs items
 /// `lower..<upper`.
-typealias BatchChunkFunction = @convention(c) (UnsafeRawPointer, Int, Int) -> Void
+public typealias BatchChunkFunction = @convention(c) (UnsafeRawPointer, Int, Int) -> Void
 
 /// A chunk function and its context, handed to Dispatch's workers on the fallback path.
 struct UncheckedChunkCall: @unchecked Sendable {
@@ -275,62 +278,5 @@ final class BatchWorkerState: @unchecked Sendable {
   func stop() {
     stopping = true
     for semaphore in wake { semaphore.signal() }
-  }
-}
-
-extension StackEvaluationJob {
-  /// Validates, then runs the job split into chunks over `threads` threads on the shared
-  /// ``BatchContext`` for that count (created at the first call, so later calls allocate nothing).
-  /// The output is bitwise the same for every `threads` and `chunkSize`: each layer is computed
-  /// independently of the others.
-  ///
-  /// - Throws: what ``validate()`` throws, and `"threads"` / `"chunkSize"`
-  ///   ``ValidationError/Reason/notPositive``.
-  public func run(threads: Int, chunkSize: Int? = nil) throws(ValidationError) {
-    try validate()
-    let size = try BatchThreads.chunkSize(for: range, threads: threads, chunkSize: chunkSize)
-    if threads == 1 || range.count <= size {
-      runChunks(size: size)
-      return
-    }
-    runChunks(on: BatchContext.shared(threads: threads), size: size)
-  }
-
-  /// Validates, then runs the job split into chunks on a caller-owned `context` (chunks as
-  /// ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
-  /// thread count): allocates nothing. The output is bitwise the same as ``run()``'s for every
-  /// thread count and `chunkSize`.
-  ///
-  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``ValidationError/Reason/notPositive``.
-  public func run(context: BatchContext, chunkSize: Int? = nil) throws(ValidationError) {
-    try validate()
-    let size = try BatchThreads.chunkSize(
-      for: range, threads: context.threads, chunkSize: chunkSize)
-    runChunks(on: context, size: size)
-  }
-
-  /// Runs the validated job in chunks of `size` layers on the calling thread, in order.
-  func runChunks(size: Int) {
-    var lower = range.lowerBound
-    while lower < range.upperBound {
-      var part = self
-      part.range = lower..<min(lower + size, range.upperBound)
-      part.runUnchecked()
-      lower += size
-    }
-  }
-
-  /// Runs the validated job in chunks of `size` layers on `context`, passing the job by address
-  /// to a closure-free chunk function.
-  func runChunks(on context: BatchContext, size: Int) {
-    withUnsafePointer(to: self) { job in
-      context.run(
-        range: range, chunkSize: size,
-        invoke: { job, lower, upper in
-          var part = job.assumingMemoryBound(to: StackEvaluationJob.self).pointee
-          part.range = lower..<upper
-          part.runUnchecked()
-        }, context: UnsafeRawPointer(job))
-    }
   }
 }

@@ -61,13 +61,15 @@ public struct ChildConcatenationJob: @unchecked Sendable {
 
   /// Checks the job without running it.
   ///
-  /// - Throws: ``ValidationError``: `"children.columns"`
+  /// - Throws: ``ValidationError``: `"path"` ``ValidationError/Reason/invalidState(_:)`` for
+  ///   ``BatchPath/blas`` in a build without BLAS; `"children.columns"`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)`` unless 16; `"children.rows"`
   ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` when `4M` exceeds CBLAS's 32-bit
   ///   `int`; `"parent"` ``ValidationError/Reason/notFinite`` with the entry index (`0` = `m11`
   ///   … `15` = `m44`) when an entry is not finite in `Float`; `"output"`
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter than `16·M`.
   public func validate() throws(ValidationError) {
+    try path.checkAvailable()
     guard children.columns == 16 else {
       throw ValidationError(
         field: "children.columns", reason: .countMismatch(expected: 16, actual: children.columns))

@@ -45,7 +45,8 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   /// The two images' pixels (row padding dropped) stacked into the `2 × 4P` matrix ``images``
   /// expects, `P = width·height`.
   ///
-  /// - Throws: ``ValidationError``: `"to.width"` / `"to.height"`
+  /// - Throws: ``ValidationError``: `"path"` ``ValidationError/Reason/invalidState(_:)`` for
+  ///   ``BatchPath/blas`` in a build without BLAS; `"to.width"` / `"to.height"`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)`` when the sizes differ;
   ///   `"from.width"` ``ValidationError/Reason/notPositive`` for an empty image.
   public static func stacking(_ from: PixelBufferRGBAFloat, _ to: PixelBufferRGBAFloat)
@@ -99,6 +100,7 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/notFinite`` / ``ValidationError/Reason/outOfRange(lower:upper:)``
   ///   with the frame index; `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``.
   public func validate() throws(ValidationError) {
+    try path.checkAvailable()
     guard images.rows == 2 else {
       throw ValidationError(
         field: "images.rows", reason: .countMismatch(expected: 2, actual: images.rows))

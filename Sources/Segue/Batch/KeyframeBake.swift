@@ -158,7 +158,7 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
 /// `|out − exact| ≤ (K + 2)·2⁻²⁴·Σₖ |W[f][k]|·|v_k|` — one rounding of each weight to `Float`,
 /// `K` roundings in the sum (either path; BLAS may fuse, which only removes roundings).
 ///
-/// Like ``StackEvaluationJob`` the job owns no output memory and allocates nothing while running.
+/// Like every batch job the job owns no output memory and allocates nothing while running.
 public struct KeyframeBakeJob: @unchecked Sendable {
   /// The template (shape and frames).
   public var template: KeyframeBakeTemplate
@@ -193,12 +193,14 @@ public struct KeyframeBakeJob: @unchecked Sendable {
 
   /// Checks the job without running it.
   ///
-  /// - Throws: ``ValidationError``: `"values.rows"`
+  /// - Throws: ``ValidationError``: `"path"` ``ValidationError/Reason/invalidState(_:)`` for
+  ///   ``BatchPath/blas`` in a build without BLAS; `"values.rows"`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)`` unless `V` has `K` rows;
   ///   `"values.columns"` / `"progress"` ``ValidationError/Reason/outOfRange(lower:upper:)`` when
   ///   `N` or `F` exceeds CBLAS's 32-bit `int`; `"output"`
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is shorter than `F·N`.
   public func validate() throws(ValidationError) {
+    try path.checkAvailable()
     guard values.rows == template.keyCount else {
       throw ValidationError(
         field: "values.rows",

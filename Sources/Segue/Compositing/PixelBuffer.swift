@@ -138,7 +138,7 @@ public struct PixelBufferRGBAFloat: Hashable, Sendable {
   /// The components, `stride·height` Floats: `R, G, B, A` per pixel, premultiplied. Read-only
   /// outside the library so that every Float a kernel reads is finite; write pixels with
   /// ``setPixel(_:x:y:)``.
-  public internal(set) var components: [Float]
+  public package(set) var components: [Float]
 
   /// Creates a buffer filled with the premultiplied pixel `fill` (default transparent black).
   ///
@@ -252,17 +252,17 @@ public struct PixelBufferRGBAFloat: Hashable, Sendable {
 }
 
 /// Size limits shared by both buffer types.
-enum PixelBufferLimits {
+package enum PixelBufferLimits {
   /// Largest width or height, 2²⁴ pixels.
-  static let maximumSide = 1 << 24
+  package static let maximumSide = 1 << 24
   /// Largest stride, 2²⁶ components.
-  static let maximumStride = 1 << 26
+  package static let maximumStride = 1 << 26
   /// Largest `stride·height`, 2³¹ components.
-  static let maximumCount = 1 << 31
+  package static let maximumCount = 1 << 31
 
   /// The size checks of ``check(width:height:stride:)``, then that wrapped components hold
   /// exactly `stride·height` entries (`.countMismatch` naming `components`).
-  static func check(width: Int, height: Int, stride: Int, componentCount: Int)
+  package static func check(width: Int, height: Int, stride: Int, componentCount: Int)
     throws(ValidationError)
   {
     try check(width: width, height: height, stride: stride)
@@ -273,7 +273,7 @@ enum PixelBufferLimits {
     }
   }
 
-  static func check(width: Int, height: Int, stride: Int) throws(ValidationError) {
+  package static func check(width: Int, height: Int, stride: Int) throws(ValidationError) {
     guard width >= 0 && width <= maximumSide else {
       throw ValidationError(
         field: "width", reason: .outOfRange(lower: 0, upper: Double(maximumSide)))
@@ -293,7 +293,7 @@ enum PixelBufferLimits {
     }
   }
 
-  static func checkSameSize(
+  package static func checkSameSize(
     _ width: Int, _ height: Int, _ otherWidth: Int, _ otherHeight: Int, _ field: String
   ) throws(ValidationError) {
     guard otherWidth == width else {

@@ -36,7 +36,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Clamps each finite component into `[0, 1]` (NaN becomes 0).
-  init(clamping r: Double, _ g: Double, _ b: Double, _ a: Double) {
+  package init(clamping r: Double, _ g: Double, _ b: Double, _ a: Double) {
     func clamp(_ v: Double) -> Double { v.isNaN ? 0 : Swift.min(Swift.max(v, 0), 1) }
     red = clamp(r)
     green = clamp(g)

@@ -8,10 +8,10 @@ import SegueSIMDSupport
 /// `replacing(with:where:)` are lowered to per-lane loops by the standard library, so the kernels
 /// keep indices and flags in `Float` lanes, compare in `Float`, and blend through
 /// `SIMDMath.select` (the C shim's vector select).
-typealias Lanes = SIMD16<Float>
+@usableFromInline package typealias Lanes = SIMD16<Float>
 
 /// A lane mask, the result of comparing two ``Lanes`` (each lane 0 or −1 as `Int32`).
-typealias LaneMask = SIMDMask<SIMD16<Int32>>
+@usableFromInline package typealias LaneMask = SIMDMask<SIMD16<Int32>>
 
 /// Branch-free elementary functions on ``Lanes`` for the batch kernels, each with a scalar `Float`
 /// twin where a kernel has a scalar path that must agree bit for bit.
@@ -20,101 +20,101 @@ typealias LaneMask = SIMDMask<SIMD16<Int32>>
 /// lanes per range): `sin`/`cos` ≤ 9.1e-8 absolute for `|x| ≤ 1000`, ≤ 2.6e-7 for `|x| ≤ 2¹⁴`;
 /// `exp` ≤ 1.05 ulp relative over `[−86.9, 88.72]`; `expm1` ≤ 1.5 ulp relative (also for tiny
 /// `x`); `acos` ≤ 2.9e-7 absolute (1.2 ulp); `atan2` ≤ 2.6e-7 absolute.
-enum SIMDMath {
+@usableFromInline package enum SIMDMath {
   // MARK: Constants
 
   /// 1.5·2²³: adding it rounds a `Float` of magnitude `< 2²²` to an integer held in the low
   /// mantissa bits (round to nearest even); subtracting it again gives that integer as a `Float`.
-  static let roundingMagic: Float = 12_582_912
+  @usableFromInline package static let roundingMagic: Float = 12_582_912
   /// 2²³: every `Float` of at least this magnitude is an integer.
-  static let integerThreshold: Float = 8_388_608
+  @usableFromInline package static let integerThreshold: Float = 8_388_608
 
   // Cody–Waite split of π/2 (Cephes DP1…DP3 times 2): halfPi1 has 8 significant bits, so k·halfPi1
   // is exact for |k| < 2¹⁶.
-  static let twoOverPi: Float = 0.636_619_77
-  static let halfPi1: Float = 1.570_312_5
-  static let halfPi2: Float = 4.837_512_969_970_703_125e-4
-  static let halfPi3: Float = 7.549_789_954_891_882_16e-8
+  @usableFromInline package static let twoOverPi: Float = 0.636_619_77
+  @usableFromInline package static let halfPi1: Float = 1.570_312_5
+  @usableFromInline package static let halfPi2: Float = 4.837_512_969_970_703_125e-4
+  @usableFromInline package static let halfPi3: Float = 7.549_789_954_891_882_16e-8
   // Cephes sinf / cosf minimax coefficients on [−π/4, π/4].
-  static let s1: Float = -1.666_665_461_1e-1
-  static let s2: Float = 8.332_160_873_6e-3
-  static let s3: Float = -1.951_529_589_1e-4
-  static let c1: Float = 4.166_664_568_298_827e-2
-  static let c2: Float = -1.388_731_625_493_765e-3
-  static let c3: Float = 2.443_315_711_809_948e-5
+  @usableFromInline package static let s1: Float = -1.666_665_461_1e-1
+  @usableFromInline package static let s2: Float = 8.332_160_873_6e-3
+  @usableFromInline package static let s3: Float = -1.951_529_589_1e-4
+  @usableFromInline package static let c1: Float = 4.166_664_568_298_827e-2
+  @usableFromInline package static let c2: Float = -1.388_731_625_493_765e-3
+  @usableFromInline package static let c3: Float = 2.443_315_711_809_948e-5
 
   // exp: Cody–Waite split of ln 2 (Cephes C1, C2) and the expf minimax polynomial on
   // [−ln2/2, ln2/2]: exp(r) = 1 + r + r²·P(r).
-  static let log2e: Float = 1.442_695_04
-  static let ln2Hi: Float = 0.693_359_375
-  static let ln2Lo: Float = -2.121_944_4e-4
-  static let e0: Float = 1.987_569_150_0e-4
-  static let e1: Float = 1.398_199_950_7e-3
-  static let e2: Float = 8.333_451_907_3e-3
-  static let e3: Float = 4.166_579_589_4e-2
-  static let e4: Float = 1.666_666_545_9e-1
-  static let e5: Float = 5.000_000_120_1e-1
+  @usableFromInline package static let log2e: Float = 1.442_695_04
+  @usableFromInline package static let ln2Hi: Float = 0.693_359_375
+  @usableFromInline package static let ln2Lo: Float = -2.121_944_4e-4
+  @usableFromInline package static let e0: Float = 1.987_569_150_0e-4
+  @usableFromInline package static let e1: Float = 1.398_199_950_7e-3
+  @usableFromInline package static let e2: Float = 8.333_451_907_3e-3
+  @usableFromInline package static let e3: Float = 4.166_579_589_4e-2
+  @usableFromInline package static let e4: Float = 1.666_666_545_9e-1
+  @usableFromInline package static let e5: Float = 5.000_000_120_1e-1
   /// Above this `exp` overflows: `ln(Float.greatestFiniteMagnitude)`.
-  static let expOverflow: Float = 88.722_839
+  @usableFromInline package static let expOverflow: Float = 88.722_839
   /// Below this `exp` is flushed to 0 (`e^−86.9 ≈ 1.9e-38`, just above the smallest normal
   /// `Float`, 1.18e-38), which keeps the scale factor `2ⁿ⁻¹` a normal number.
-  static let expUnderflow: Float = -86.9
+  @usableFromInline package static let expUnderflow: Float = -86.9
 
   // asinf minimax polynomial (Cephes) on [0, 0.5]: asin(x) = x + x·z·Q(z), z = x².
-  static let a0: Float = 4.216_319_904_8e-2
-  static let a1: Float = 2.418_131_104_9e-2
-  static let a2: Float = 4.547_002_599_8e-2
-  static let a3: Float = 7.495_300_268_6e-2
-  static let a4: Float = 1.666_675_242_2e-1
+  @usableFromInline package static let a0: Float = 4.216_319_904_8e-2
+  @usableFromInline package static let a1: Float = 2.418_131_104_9e-2
+  @usableFromInline package static let a2: Float = 4.547_002_599_8e-2
+  @usableFromInline package static let a3: Float = 7.495_300_268_6e-2
+  @usableFromInline package static let a4: Float = 1.666_675_242_2e-1
   // atanf minimax polynomial (Cephes) on [0, tan(π/8)]: atan(x) = x + x·z·T(z).
-  static let t0: Float = 8.053_744_495_38e-2
-  static let t1: Float = -1.387_768_560_32e-1
-  static let t2: Float = 1.997_771_064_78e-1
-  static let t3: Float = -3.333_294_915_39e-1
-  static let tanPiOver8: Float = 0.414_213_562_373_095_0
-  static let pi: Float = 3.141_592_653_589_793
+  @usableFromInline package static let t0: Float = 8.053_744_495_38e-2
+  @usableFromInline package static let t1: Float = -1.387_768_560_32e-1
+  @usableFromInline package static let t2: Float = 1.997_771_064_78e-1
+  @usableFromInline package static let t3: Float = -3.333_294_915_39e-1
+  @usableFromInline package static let tanPiOver8: Float = 0.414_213_562_373_095_0
+  @usableFromInline package static let pi: Float = 3.141_592_653_589_793
   /// `π − Float(π)`, the low part of a two-term π.
-  static let piLo: Float = -8.742_278e-8
-  static let halfPi: Float = 1.570_796_326_794_896_6
+  @usableFromInline package static let piLo: Float = -8.742_278e-8
+  @usableFromInline package static let halfPi: Float = 1.570_796_326_794_896_6
   /// `π/2 − Float(π/2)`.
-  static let halfPiLo: Float = -4.371_139e-8
-  static let quarterPi: Float = 0.785_398_163_397_448_3
+  @usableFromInline package static let halfPiLo: Float = -4.371_139e-8
+  @usableFromInline package static let quarterPi: Float = 0.785_398_163_397_448_3
 
   // MARK: Select, floor, clamp
 
   /// `mask ? whenTrue : whenFalse` lane by lane, through the C shim's vector select (the standard
   /// library's `replacing(with:where:)` is a per-lane loop that LLVM does not always turn into a
   /// blend).
-  @inline(__always)
-  static func select(_ mask: LaneMask, _ whenTrue: Lanes, _ whenFalse: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func select(_ mask: LaneMask, _ whenTrue: Lanes, _ whenFalse: Lanes) -> Lanes {
     segue_select_f32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self), whenTrue, whenFalse)
   }
 
   /// Whether any lane of `mask` is set: one OR reduction in the C shim (the standard library's
   /// `any(_:)` on a 16-lane mask is an out-of-line generic `min` call).
-  @inline(__always)
-  static func any(_ mask: LaneMask) -> Bool {
+  @inlinable @inline(__always)
+  package static func any(_ mask: LaneMask) -> Bool {
     segue_any_i32x16(unsafeBitCast(mask, to: SIMD16<Int32>.self)) != 0
   }
 
   /// Sixteen bytes (for example curve indices) as integer-valued `Float` lanes, through the C
   /// shim's vector conversion (the standard library's converting initialiser is a generic loop).
-  @inline(__always)
-  static func lanes(_ bytes: SIMD16<UInt8>) -> Lanes {
+  @inlinable @inline(__always)
+  package static func lanes(_ bytes: SIMD16<UInt8>) -> Lanes {
     segue_u8x16_to_f32x16(bytes)
   }
 
   /// `mask ? whenTrue : whenFalse` with a scalar `whenTrue` broadcast to every lane.
-  @inline(__always)
-  static func select(_ mask: LaneMask, _ whenTrue: Float, _ whenFalse: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func select(_ mask: LaneMask, _ whenTrue: Float, _ whenFalse: Lanes) -> Lanes {
     select(mask, Lanes(repeating: whenTrue), whenFalse)
   }
 
   /// `⌊x⌋` lane by lane by the rounding trick: `r = (x + m) − m` with `m = ±2²³` (the sign of
   /// `x`) rounds to nearest, then `r − 1` where `r > x`. Exact for every finite `x` (lanes with
   /// `|x| ≥ 2²³` are already integers and pass through); NaN stays NaN, `±∞` stay `±∞`.
-  @inline(__always)
-  static func floor(_ x: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func floor(_ x: Lanes) -> Lanes {
     let m = select(x .< 0, -integerThreshold, Lanes(repeating: integerThreshold))
     var r = (x + m) - m
     r = select(r .> x, r - 1, r)
@@ -123,8 +123,8 @@ enum SIMDMath {
   }
 
   /// `min(max(x, lower), upper)` lane by lane with NaN mapped to `lower`.
-  @inline(__always)
-  static func clamp(_ x: Lanes, _ lower: Float, _ upper: Float) -> Lanes {
+  @inlinable @inline(__always)
+  package static func clamp(_ x: Lanes, _ lower: Float, _ upper: Float) -> Lanes {
     let low = select(.!(x .>= lower), lower, x)
     return select(low .> upper, upper, low)
   }
@@ -136,8 +136,8 @@ enum SIMDMath {
   /// `[−π/4, π/4]`, and the quadrant `k mod 4` applied by blends. Within 9.1e-8 absolute for
   /// `|x| ≤ 1000` rad and 2.6e-7 for `|x| ≤ 2¹⁴` (the reduction's residual grows with `|x|`);
   /// meaningless for `|x| ≥ 2²²`. NaN gives NaN.
-  @inline(__always)
-  static func sinCos(_ x: Lanes) -> (sin: Lanes, cos: Lanes) {
+  @inlinable @inline(__always)
+  package static func sinCos(_ x: Lanes) -> (sin: Lanes, cos: Lanes) {
     let kr = x * twoOverPi + roundingMagic
     let k = kr - roundingMagic
     return sinCos(reduced: ((x - k * halfPi1) - k * halfPi2) - k * halfPi3, quadrant: k)
@@ -147,8 +147,8 @@ enum SIMDMath {
   /// for `|r| ≤ π/4` (a little more is harmless) and `k` an integer-valued `Float` with
   /// `|k| < 2²²`. Kernels that reduce more precisely (for example a compensated phase `ω·t`)
   /// call this directly.
-  @inline(__always)
-  static func sinCos(reduced r: Lanes, quadrant k: Lanes) -> (sin: Lanes, cos: Lanes) {
+  @inlinable @inline(__always)
+  package static func sinCos(reduced r: Lanes, quadrant k: Lanes) -> (sin: Lanes, cos: Lanes) {
     // Quadrant q = k mod 4 in Float lanes: k − 4·floor(k/4).
     let k4 = k * 0.25
     var floor4 = (k4 + roundingMagic) - roundingMagic
@@ -166,17 +166,17 @@ enum SIMDMath {
   }
 
   /// `sin x` lane by lane (`sinCos(_:)`).
-  @inline(__always)
-  static func sin(_ x: Lanes) -> Lanes { sinCos(x).sin }
+  @inlinable @inline(__always)
+  package static func sin(_ x: Lanes) -> Lanes { sinCos(x).sin }
 
   /// `cos x` lane by lane (`sinCos(_:)`).
-  @inline(__always)
-  static func cos(_ x: Lanes) -> Lanes { sinCos(x).cos }
+  @inlinable @inline(__always)
+  package static func cos(_ x: Lanes) -> Lanes { sinCos(x).cos }
 
   /// The scalar twin of `sinCos(_:)`: the same operations in the same order, so the
   /// result is bitwise equal to any lane of the vector version.
-  @inline(__always)
-  static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
+  @inlinable @inline(__always)
+  package static func sinCos(_ x: Float) -> (sin: Float, cos: Float) {
     let kr = x * twoOverPi + roundingMagic
     let quadrant = Int32(bitPattern: kr.bitPattern) & 3
     let k = kr - roundingMagic
@@ -198,8 +198,8 @@ enum SIMDMath {
   /// (so `eʳ = 1 + q`, with `q` accurate relative to itself), and `half = 2ⁿ⁻¹` built from the
   /// exponent bits (half the scale, so that `n = 128` does not overflow before the final `·2`).
   /// `x` must already be clamped to `[expUnderflow, expOverflow]`.
-  @inline(__always)
-  static func expParts(_ x: Lanes) -> (q: Lanes, half: Lanes) {
+  @inlinable @inline(__always)
+  package static func expParts(_ x: Lanes) -> (q: Lanes, half: Lanes) {
     let n = (x * log2e + roundingMagic) - roundingMagic
     let r = (x - n * ln2Hi) - n * ln2Lo
     let z = r * r
@@ -218,8 +218,8 @@ enum SIMDMath {
   /// `x ∈ [−86.9, 88.72]`; `x > 88.7228` (overflow) gives `+∞`, `x < −86.9` (results below
   /// about 1.9e-38, at the bottom of the normal range) gives 0; `exp(0) = 1` exactly; NaN gives
   /// NaN.
-  @inline(__always)
-  static func exp(_ x: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func exp(_ x: Lanes) -> Lanes {
     let clamped = clamp(x, expUnderflow, expOverflow)
     let (q, half) = expParts(clamped)
     var y = (half + half * q) * 2
@@ -233,8 +233,8 @@ enum SIMDMath {
   /// `h = 2ⁿ⁻¹` from the parts of ``exp(_:)`` (for `n = 0` this is exactly the polynomial
   /// `q = r + r²·P(r)`). Within 1.5 ulp relative (measured) for `x ∈ [−86.9, 88.72]`;
   /// `x > 88.7228` gives `+∞`, `x < −86.9` gives −1; NaN gives NaN.
-  @inline(__always)
-  static func expm1(_ x: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func expm1(_ x: Lanes) -> Lanes {
     let clamped = clamp(x, expUnderflow, expOverflow)
     let (q, half) = expParts(clamped)
     var y = (half * q + (half - 0.5)) * 2
@@ -246,8 +246,8 @@ enum SIMDMath {
   // MARK: acos and atan2
 
   /// `asin s` for `s ∈ [0, 0.5]` (lane by lane): the Cephes `asinf` polynomial.
-  @inline(__always)
-  static func asinKernel(_ s: Lanes, _ z: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func asinKernel(_ s: Lanes, _ z: Lanes) -> Lanes {
     s + s * z * ((((a0 * z + a1) * z + a2) * z + a3) * z + a4)
   }
 
@@ -255,8 +255,8 @@ enum SIMDMath {
   /// `π/2 − asin x`; otherwise `2·asin √((1 − |x|)/2)`, mirrored to `π − …` for `x < 0`. Inputs are
   /// clamped to `[−1, 1]` first (so a dot product that rounds to `1 + ε` gives 0, not NaN); NaN
   /// gives NaN. Within 2.9e-7 absolute (1.2 ulp, measured) over `[−1, 1]`.
-  @inline(__always)
-  static func acos(_ x: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func acos(_ x: Lanes) -> Lanes {
     let c = select(x .> 1, 1, select(x .< -1, -1, x))
     let negative = c .< 0
     let a = select(negative, -c, c)
@@ -279,8 +279,8 @@ enum SIMDMath {
   /// fix-ups `π/2 − θ` (`|y| > |x|`), `π − θ` (`x < 0`) and the sign of `y`. `(0, 0)` gives 0
   /// (whatever the signs of the zeros); infinite arguments are not supported. Within 2.6e-7
   /// absolute (measured, about 1 ulp of π) over finite inputs.
-  @inline(__always)
-  static func atan2(y: Lanes, x: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func atan2(y: Lanes, x: Lanes) -> Lanes {
     let ax = select(x .< 0, -x, x)
     let ay = select(y .< 0, -y, y)
     let steep = ay .> ax

@@ -57,54 +57,69 @@ public struct CubicBezierBatch: Sendable {
 }
 
 /// The scaled control points `3x1, 3x2, 3y1, 3y2` of a lane vector of curves.
-struct BezierLaneCoefficients {
-  var x1: Lanes
-  var x2: Lanes
-  var y1: Lanes
-  var y2: Lanes
+@frozen @usableFromInline package struct BezierLaneCoefficients {
+  @usableFromInline package var x1: Lanes
+  @usableFromInline package var x2: Lanes
+  @usableFromInline package var y1: Lanes
+  @usableFromInline package var y2: Lanes
+
+  @inlinable package init(x1: Lanes, x2: Lanes, y1: Lanes, y2: Lanes) {
+    self.x1 = x1
+    self.x2 = x2
+    self.y1 = y1
+    self.y2 = y2
+  }
 }
 
 /// Everything the unit solve needs about a lane vector of curves, prepared once and reusable for
 /// every block with the same curve per lane (a batch whose curves repeat with a period dividing
 /// the block width, like the `stack` workload's `j mod 4`, prepares it once per run).
-struct BezierLanes {
+@frozen @usableFromInline package struct BezierLanes {
   /// `3x1, 3x2, 3y1, 3y2` per lane.
-  var coefficients: BezierLaneCoefficients
+  @usableFromInline package var coefficients: BezierLaneCoefficients
   /// `2·(3x2 − 3x1)`, the middle term of `X'`.
-  var p21: Lanes
+  @usableFromInline package var p21: Lanes
   /// `3 − 3x2`, the last term of `X'`.
-  var p3: Lanes
+  @usableFromInline package var p3: Lanes
   /// The lane's first table entry, `curve·(segments + 1)`.
-  var tableBase: Lanes
+  @usableFromInline package var tableBase: Lanes
+
+  @inlinable
+  package init(coefficients: BezierLaneCoefficients, p21: Lanes, p3: Lanes, tableBase: Lanes) {
+    self.coefficients = coefficients
+    self.p21 = p21
+    self.p3 = p3
+    self.tableBase = tableBase
+  }
 }
 
 extension CubicBezierBatch {
   /// The solver's tolerance on `|X(s) − x|`, compared as a square (`(1e-7)²`).
-  static let toleranceSquared: Float = 1e-14
+  @usableFromInline package static let toleranceSquared: Float = 1e-14
   /// The relative part of the tolerance, squared: a residual within `6e-8·|X'(s)|` (half an ulp
   /// of `s` near 1 carried through the slope) is as good as `Float` can represent, so it counts
   /// as converged too; without it steep stretches would send most blocks to the fallback.
-  static let slopeToleranceSquared: Float = 3.6e-15
+  @usableFromInline package static let slopeToleranceSquared: Float = 3.6e-15
   /// `X'(s)²` below which a Newton step is skipped (`|X'| < 1e-7`).
-  static let flatSquared: Float = 1e-14
+  @usableFromInline package static let flatSquared: Float = 1e-14
   /// Newton steps after the table guess.
-  static let newtonSteps = 2
+  @usableFromInline package static let newtonSteps = 2
   /// Most iterations of the safeguarded fallback (each one a Newton step or a halving of the
   /// bracket; after 24 halvings a bracket is below `Float` resolution).
-  static let fallbackSteps = 32
+  @usableFromInline package static let fallbackSteps = 32
   /// The table entries are `Float` roundings of the exact inverse: the fallback's bracket is the
   /// table cell widened by this much on each side.
-  static let bracketMargin: Float = 2.5e-7
+  @usableFromInline package static let bracketMargin: Float = 2.5e-7
   /// A bracket this narrow (two `Float` steps of `s` near 1) counts as converged.
-  static let bracketResolution: Float = 1.2e-7
+  @usableFromInline package static let bracketResolution: Float = 1.2e-7
   /// Curve counts up to this blend the coefficients by comparisons; more gather them.
-  static let blendLimit = 4
+  @usableFromInline package static let blendLimit = 4
 
   /// Loads coefficients `first` and `first + 1` of each lane's curve (`curve` holds curve
   /// indices as integer-valued floats): a broadcast for one curve, blends for a few, two inline
   /// gathers (`segue_gather_f32x16`) for more. `scratch` is unused (kept for callers).
-  @inline(__always)
-  static func lanePair(
+  @inlinable @inline(__always)
+  package static func lanePair(
     _ first: Int, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
     scratch: UnsafeMutablePointer<Float>? = nil
   ) -> (Lanes, Lanes) {
@@ -128,8 +143,8 @@ extension CubicBezierBatch {
   }
 
   /// The scaled control points of each lane's curve (see ``lanePair``).
-  @inline(__always)
-  static func laneCoefficients(
+  @inlinable @inline(__always)
+  package static func laneCoefficients(
     curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
     scratch: UnsafeMutablePointer<Float>? = nil
   ) -> BezierLaneCoefficients {
@@ -141,8 +156,8 @@ extension CubicBezierBatch {
   }
 
   /// Prepares the per-lane curve data of ``solveUnit(x:lanes:table:)`` (see ``lanePair``).
-  @inline(__always)
-  static func lanes(
+  @inlinable @inline(__always)
+  package static func lanes(
     curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int
   ) -> BezierLanes {
     let k = laneCoefficients(
@@ -155,16 +170,16 @@ extension CubicBezierBatch {
   /// `B(s) = u·s·(p1·u + p2·s) + s³`, `u = 1 − s`: the Bernstein form of a unit cubic Bézier
   /// coordinate with scaled control values `p1 = 3·P1`, `p2 = 3·P2` (the inner sum and the
   /// final sum fused where the build targets FMA: `fma(u·s, fma(p2, s, p1·u), s²·s)`).
-  @inline(__always)
-  static func bernstein(_ s: Lanes, _ p1: Lanes, _ p2: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func bernstein(_ s: Lanes, _ p1: Lanes, _ p2: Lanes) -> Lanes {
     let u = 1 - s
     let inner = segue_fma_f32x16(p2, s, p1 * u)
     return segue_fma_f32x16(u * s, inner, s * s * s)
   }
 
   /// `X'(s) = u·(u·p1 + p21·s) + p3·s²` with `u = 1 − s` (fused like ``bernstein(_:_:_:)``).
-  @inline(__always)
-  static func slope(_ s: Lanes, _ p1: Lanes, _ p21: Lanes, _ p3: Lanes) -> Lanes {
+  @inlinable @inline(__always)
+  package static func slope(_ s: Lanes, _ p1: Lanes, _ p21: Lanes, _ p3: Lanes) -> Lanes {
     let u = 1 - s
     let inner = segue_fma_f32x16(p21, s, u * p1)
     return segue_fma_f32x16(u, inner, p3 * (s * s))
@@ -172,8 +187,8 @@ extension CubicBezierBatch {
 
   /// The unit solve with the curve coefficients looked up per call (see
   /// ``solveUnit(x:lanes:table:)``). `scratch` is unused (kept for callers).
-  @inline(__always)
-  static func solveUnit(
+  @inlinable @inline(__always)
+  package static func solveUnit(
     x: Lanes, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>? = nil
   ) -> (s: Lanes, y: Lanes) {
@@ -200,8 +215,8 @@ extension CubicBezierBatch {
   /// `X`, `X'` and `Y` are evaluated in Bernstein form (see the type's description) with fused
   /// multiply-adds where the build targets FMA (`segue_fma_f32x16`);
   /// `X'(s) = u·(u·p1 + 2s·(p2 − p1)) + s²·(3 − p2)`. `table` is ``inverse``.
-  @inline(__always)
-  static func solveUnit(x: Lanes, lanes: BezierLanes, table: UnsafePointer<Float>) -> (
+  @inlinable @inline(__always)
+  package static func solveUnit(x: Lanes, lanes: BezierLanes, table: UnsafePointer<Float>) -> (
     s: Lanes, y: Lanes
   ) {
     let p1 = lanes.coefficients.x1
@@ -245,7 +260,8 @@ extension CubicBezierBatch {
   /// (or its bracket is down to `Float` resolution). Rare (a few per cent of blocks), so kept out
   /// of line to leave the hot loop's registers alone.
   @inline(never)
-  static func fallback(
+  @inlinable
+  package static func fallback(
     x: Lanes, s: Lanes, e2: Lanes, fail: LaneMask, lo: Lanes, hi: Lanes, lanes: BezierLanes
   ) -> Lanes {
     let p1 = lanes.coefficients.x1
@@ -283,8 +299,8 @@ extension CubicBezierBatch {
   /// ``CubicBezier/solve(_:)`` for a lane vector of finite `x`: the unit solve on `x` clamped to
   /// `[0, 1]`, then the extrapolation `startGradient·x` for `x ≤ 0` and
   /// `1 + endGradient·(x − 1)` for `x ≥ 1` (so `x = 0` gives exactly 0 and `x = 1` exactly 1).
-  @inline(__always)
-  static func solve(
+  @inlinable @inline(__always)
+  package static func solve(
     x: Lanes, curve: Lanes, coefficients: UnsafePointer<Float>, curveCount: Int,
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> Lanes {

@@ -2,6 +2,14 @@ import Testing
 
 @testable import Segue
 
+/// The paths the matrix-product jobs can run in this build: both with the `BLAS` trait (the
+/// package default), only SIMD without it.
+let availableBatchPaths: [BatchPath] = BatchPath.isBLASAvailable ? [.simd, .blas] : [.simd]
+
+/// ``BatchPath/blas`` in a build with BLAS, ``BatchPath/simd`` without (for the tests that compare
+/// the two paths or check validation order on the BLAS path).
+let blasWhereAvailable: BatchPath = BatchPath.isBLASAvailable ? .blas : .simd
+
 @Suite("BatchPath rule and BatchMatrix")
 struct BatchPathTests {
   /// The documented rule: BLAS only with an optimised BLAS and inner ≥ 32.
@@ -29,6 +37,32 @@ struct BatchPathTests {
     #expect(BatchPath.automatic.resolved(for: small) == .simd)
     #expect(BatchPath.simd.resolved(for: big) == .simd)
     #expect(BatchPath.blas.resolved(for: small) == .blas)
+  }
+
+  /// Without the `BLAS` trait an explicit `.blas` is a typed error naming the path, and
+  /// `.automatic` runs SIMD; with it, `.blas` runs BLAS.
+  @Test func blasPathFollowsTheTrait() throws {
+    let template = try KeyframeBakeTemplate(keyCount: 2, progress: [0.5])
+    let values = try BatchMatrix(rows: 2, columns: 1, elements: [0, 2])
+    var out = [Float](repeating: 0, count: 1)
+    try out.withUnsafeMutableBufferPointer { buffer throws in
+      let job = KeyframeBakeJob(template: template, values: values, output: buffer, path: .blas)
+      if BatchPath.isBLASAvailable {
+        #expect(try job.run() == .blas)
+      } else {
+        #expect(BatchPath.loadedBLASLibraries.isEmpty)
+        #expect(
+          throws: ValidationError(
+            field: "path",
+            reason: .invalidState(
+              "is blas, but this build of Segue has no BLAS (the package trait BLAS is off)"))
+        ) { try job.run() }
+        var automatic = job
+        automatic.path = .automatic
+        #expect(try automatic.run() == .simd)
+      }
+    }
+    #expect(out == [1])
   }
 
   @Test func zeroRowsAreRejected() {

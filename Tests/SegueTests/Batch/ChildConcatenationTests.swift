@@ -24,7 +24,7 @@ struct ChildConcatenationTests {
   /// child 0 = scale 3, parent = translation (10, 0, 0) → diagonal (3, 3, 3, 1) and m41 = 10 (the
   /// other order would give m41 = 30); child 1 = translation (1, 2, 3) → row 4 = [1, 2, 3, 1]·P =
   /// [11, 2, 3, 1], the rest identity.
-  @Test(arguments: [BatchPath.simd, .blas])
+  @Test(arguments: availableBatchPaths)
   func childTimesParentByHand(path: BatchPath) throws {
     let scale: [Float] = [3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 1]
     let move: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1]
@@ -47,7 +47,7 @@ struct ChildConcatenationTests {
       let entries = (0..<(16 * m)).map { _ in rng.float(-2, 2) }
       let parent = try! Transform3D(fields: (0..<16).map { _ in rng.float(-2, 2) })
       let children = try! BatchMatrix(rows: m, columns: 16, doubles: entries)
-      for path in [BatchPath.simd, .blas] {
+      for path in availableBatchPaths {
         let out = try! runChildren(children, parent: parent, path: path).out
         for i in 0..<m {
           let child = try! Transform3D(fields: Array(entries[(16 * i)..<(16 * i + 16)]))
@@ -71,8 +71,9 @@ struct ChildConcatenationTests {
     let one = try runChildren(children, parent: parent, path: .simd).out
     #expect(try runChildren(children, parent: parent, path: .simd, threads: 2).out == one)
     #expect(try runChildren(children, parent: parent, path: .simd, streaming: true).out == one)
-    let blas = try runChildren(children, parent: parent, path: .blas).out
-    #expect(try runChildren(children, parent: parent, path: .blas, threads: 2).out == blas)
+    let blas = try runChildren(children, parent: parent, path: blasWhereAvailable).out
+    #expect(
+      try runChildren(children, parent: parent, path: blasWhereAvailable, threads: 2).out == blas)
   }
 
   /// Inner dimension 4: the rule picks SIMD.
@@ -97,7 +98,7 @@ struct ChildConcatenationTests {
     var parent = Transform3D.identity
     parent.m23 = .nan
     #expect(throws: ValidationError(field: "parent", index: 6, reason: .notFinite)) {
-      try runChildren(children, parent: parent, path: .blas)
+      try runChildren(children, parent: parent, path: blasWhereAvailable)
     }
   }
 

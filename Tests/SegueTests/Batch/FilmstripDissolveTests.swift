@@ -39,7 +39,7 @@ func randomImage(width: Int, height: Int, _ rng: inout BatchTestRandom) throws
 struct FilmstripDissolveTests {
   /// By hand: A = opaque red (1, 0, 0, 1), B = opaque blue (0, 0, 1, 1); q = 0.25 gives
   /// 0.75·A + 0.25·B = (0.75, 0, 0.25, 1), q = 0 gives A, q = 1 gives B (all exact in Float).
-  @Test(arguments: [BatchPath.simd, .blas])
+  @Test(arguments: availableBatchPaths)
   func dissolveByHand(path: BatchPath) throws {
     let images = try BatchMatrix(rows: 2, columns: 4, elements: [1, 0, 0, 1, 0, 0, 1, 1])
     let (out, ran) = try runFilmstrip(images, fractions: [0.25, 0, 1], path: path)
@@ -61,7 +61,7 @@ struct FilmstripDissolveTests {
       let images = try! FilmstripDissolveJob.stacking(a, b)
       let n = 4 * width * height
       let simd = try! runFilmstrip(images, fractions: fractions, path: .simd).out
-      let blas = try! runFilmstrip(images, fractions: fractions, path: .blas).out
+      let blas = try! runFilmstrip(images, fractions: fractions, path: blasWhereAvailable).out
       for (f, q) in fractions.enumerated() {
         var frame = try! PixelBufferRGBAFloat(width: width, height: height)
         try! BlendKernels.crossDissolveFloat(a, b, fraction: q, into: &frame)
@@ -143,7 +143,7 @@ struct FilmstripDissolveTests {
   @Test func nanFractionIsRejected() throws {
     let images = try BatchMatrix(rows: 2, columns: 4, elements: [Float](repeating: 0, count: 8))
     #expect(throws: ValidationError(field: "fractions", index: 1, reason: .notFinite)) {
-      try runFilmstrip(images, fractions: [0.5, .nan], path: .blas)
+      try runFilmstrip(images, fractions: [0.5, .nan], path: blasWhereAvailable)
     }
   }
 

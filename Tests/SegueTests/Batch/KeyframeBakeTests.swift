@@ -73,7 +73,7 @@ struct KeyframeBakeTests {
 
   /// The bake itself on hand values: keys [10, 20, 40] (one channel, two layers: second layer's
   /// keys [0, −4, 4]), linear, u = [0.25, 0.75]. Layer 0: 15, 30; layer 1: −2, 0.
-  @Test(arguments: [BatchPath.simd, .blas])
+  @Test(arguments: availableBatchPaths)
   func linearBakeByHand(path: BatchPath) throws {
     let t = try KeyframeBakeTemplate(keyCount: 3, progress: [0.25, 0.75])
     let v = try KeyframeBakeTemplate.keyValues([[10.0, 20, 40], [0.0, -4, 4]])
@@ -126,7 +126,7 @@ struct KeyframeBakeTests {
           timingFunction: overall, tensionValues: tension, biasValues: bias, progress: progress)
         let values = try KeyframeBakeTemplate.keyValues(keys.map { $0 })
         let n = values.columns
-        for path in [BatchPath.simd, .blas] {
+        for path in availableBatchPaths {
           let (out, _) = try runBake(template, values, path: path)
           for column in 0..<n {
             let track = try KeyframeTrack<Double>(
@@ -160,8 +160,8 @@ struct KeyframeBakeTests {
       let one = try runBake(t, v, path: .simd).out
       #expect(try runBake(t, v, path: .simd, threads: 2).out == one)
       #expect(try runBake(t, v, path: .simd, streaming: true).out == one)
-      let blas = try runBake(t, v, path: .blas).out
-      #expect(try runBake(t, v, path: .blas, threads: 2).out == blas)
+      let blas = try runBake(t, v, path: blasWhereAvailable).out
+      #expect(try runBake(t, v, path: blasWhereAvailable, threads: 2).out == blas)
     }
   }
 
@@ -244,7 +244,7 @@ struct KeyframeBakeTests {
     let t = try KeyframeBakeTemplate(keyCount: 2, progress: [0, 1])
     let v = try BatchMatrix(rows: 2, columns: 4, elements: [Float](repeating: 0, count: 8))
     #expect(throws: ValidationError(field: "output", reason: .tooFew(minimum: 8, actual: 7))) {
-      try runBake(t, v, path: .blas, outputCount: 7)
+      try runBake(t, v, path: blasWhereAvailable, outputCount: 7)
     }
   }
 

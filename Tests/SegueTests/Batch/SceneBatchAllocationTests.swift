@@ -1,4 +1,4 @@
-import SegueBenchSupport
+import SegueMallocCounter
 import Testing
 
 @testable import Segue

@@ -1,4 +1,5 @@
 import PropertyBased
+import SegueBenchSupport
 import Testing
 
 @testable import Segue

@@ -1,5 +1,6 @@
 import PropertyBased
 import RealModule
+import SegueBenchSupport
 import Testing
 
 @testable import Segue

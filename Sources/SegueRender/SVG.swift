@@ -1,3 +1,5 @@
+import Segue
+
 /// A tiny SVG 1.1 writer for curve plots and filmstrips: rectangles, polylines, polygons and
 /// text, in a y-down user space of `width × height` (the same orientation as UIKit).
 ///

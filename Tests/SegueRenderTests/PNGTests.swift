@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueRender
 import Testing
 
 /// The path of a `python3` executable on `PATH`, or nil.

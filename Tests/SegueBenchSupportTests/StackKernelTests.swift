@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import Segue
+@testable import SegueBenchSupport
 
 /// Runs `path` for `batch` at `time` and returns the output (`layout`), through `run()`.
 func stackRun(

@@ -1,4 +1,5 @@
 import RealModule
+import Segue
 
 /// One evaluated layer of the `stack` workload: its transform `M` and clamped opacity.
 public struct StackLayerValues: Hashable, Sendable {

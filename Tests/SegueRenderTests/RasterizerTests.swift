@@ -1,6 +1,7 @@
 import PropertyBased
 import RealModule
 import Segue
+import SegueRender
 import Testing
 
 private let red = try! Color(red: 1, green: 0, blue: 0)

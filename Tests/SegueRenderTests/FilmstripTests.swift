@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueRender
 import Testing
 
 private let red = try! Color(red: 1, green: 0, blue: 0)
@@ -259,7 +260,7 @@ struct FilmstripTests {
 struct FilmstripResourceTests {
   static let resources = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/Segue/Segue.docc/Resources")
+    .appendingPathComponent("Sources/Segue/Segue.docc/Resources")
 
   static let film = Filmstrip(
     renderer: SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8), columns: 6)

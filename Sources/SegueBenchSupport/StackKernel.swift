@@ -1,3 +1,4 @@
+import Segue
 import SegueSIMDSupport
 
 /// Where a `stack` evaluation writes value `k` (`0…16`: `m11 … m44`, then the opacity) of layer `j`.
@@ -691,5 +692,64 @@ extension StackBatch {
       for k in 0..<Self.valuesPerLayer { sum += Double(output[layout.index(layer: j, value: k)]) }
     }
     return sum
+  }
+}
+
+// MARK: - Threads
+
+extension StackEvaluationJob {
+  /// Validates, then runs the job split into chunks over `threads` threads on the shared
+  /// ``BatchContext`` for that count (created at the first call, so later calls allocate nothing).
+  /// The output is bitwise the same for every `threads` and `chunkSize`: each layer is computed
+  /// independently of the others.
+  ///
+  /// - Throws: what ``validate()`` throws, and `"threads"` / `"chunkSize"`
+  ///   ``ValidationError/Reason/notPositive``.
+  public func run(threads: Int, chunkSize: Int? = nil) throws(ValidationError) {
+    try validate()
+    let size = try BatchThreads.chunkSize(for: range, threads: threads, chunkSize: chunkSize)
+    if threads == 1 || range.count <= size {
+      runChunks(size: size)
+      return
+    }
+    runChunks(on: BatchContext.shared(threads: threads), size: size)
+  }
+
+  /// Validates, then runs the job split into chunks on a caller-owned `context` (chunks as
+  /// ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
+  /// thread count): allocates nothing. The output is bitwise the same as ``run()``'s for every
+  /// thread count and `chunkSize`.
+  ///
+  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``ValidationError/Reason/notPositive``.
+  public func run(context: BatchContext, chunkSize: Int? = nil) throws(ValidationError) {
+    try validate()
+    let size = try BatchThreads.chunkSize(
+      for: range, threads: context.threads, chunkSize: chunkSize)
+    runChunks(on: context, size: size)
+  }
+
+  /// Runs the validated job in chunks of `size` layers on the calling thread, in order.
+  func runChunks(size: Int) {
+    var lower = range.lowerBound
+    while lower < range.upperBound {
+      var part = self
+      part.range = lower..<min(lower + size, range.upperBound)
+      part.runUnchecked()
+      lower += size
+    }
+  }
+
+  /// Runs the validated job in chunks of `size` layers on `context`, passing the job by address
+  /// to a closure-free chunk function.
+  func runChunks(on context: BatchContext, size: Int) {
+    withUnsafePointer(to: self) { job in
+      context.run(
+        range: range, chunkSize: size,
+        invoke: { job, lower, upper in
+          var part = job.assumingMemoryBound(to: StackEvaluationJob.self).pointee
+          part.range = lower..<upper
+          part.runUnchecked()
+        }, context: UnsafeRawPointer(job))
+    }
   }
 }

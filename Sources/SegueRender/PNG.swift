@@ -1,3 +1,5 @@
+import Segue
+
 /// A self-contained PNG encoder (no external library): 8-bit RGBA with straight alpha, one zlib
 /// stream, CRC-32 and Adler-32 computed here.
 ///

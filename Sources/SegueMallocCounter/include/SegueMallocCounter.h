@@ -1,9 +1,8 @@
-// Support for the segue-bench executable and the SegueTests allocation tests only (never linked
-// into the library): a counting malloc
-// interposer. The executable defines malloc, calloc, realloc, free, posix_memalign, aligned_alloc
+// The allocation counter of segue-bench and the allocation tests (never linked into the library):
+// a counting malloc interposer. The executable defines malloc, calloc, realloc, free, posix_memalign, aligned_alloc
 // and memalign; each forwards to glibc's __libc_* entry point and bumps a relaxed atomic counter.
-#ifndef SEGUE_BENCH_SUPPORT_H
-#define SEGUE_BENCH_SUPPORT_H
+#ifndef SEGUE_MALLOC_COUNTER_H
+#define SEGUE_MALLOC_COUNTER_H
 
 #include <stdint.h>
 
@@ -16,7 +15,7 @@ uint64_t segue_allocation_count(void);
 /// when counting is not available on this platform.
 uint64_t segue_thread_allocation_count(void);
 
-/// 1 when the interposer is active (glibc), else 0.
+/// 1 when the interposer is active (glibc, no sanitizer), else 0.
 int segue_allocation_counting_available(void);
 
-#endif  // SEGUE_BENCH_SUPPORT_H
+#endif  // SEGUE_MALLOC_COUNTER_H

@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import Segue
+@testable import SegueBenchSupport
 
 /// `|a − b| ≤ tolerance · max(1, |b|)`: the workload's per-value comparison.
 func stackClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {

@@ -1,3 +1,5 @@
+import Segue
+
 /// What a layer shows, for the software renderer: its bounds filled with a solid colour or a
 /// vertical gradient, optionally with a text label drawn in a built-in 3×5 block font.
 ///

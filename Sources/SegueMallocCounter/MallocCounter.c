@@ -1,6 +1,19 @@
-#include "SegueBenchSupport.h"
+#include "SegueMallocCounter.h"
 
-#if defined(__linux__) && defined(__GLIBC__)
+// Under AddressSanitizer or ThreadSanitizer the sanitizer runtime owns malloc and free: defining
+// them here as well would bypass its bookkeeping (and crash at start-up), so counting is off and
+// segue_allocation_counting_available() answers 0.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define SEGUE_UNDER_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SEGUE_UNDER_SANITIZER 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(SEGUE_UNDER_SANITIZER)
 #include <errno.h>
 #include <stddef.h>
 

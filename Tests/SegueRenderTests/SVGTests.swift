@@ -1,4 +1,5 @@
 import Segue
+import SegueRender
 import Testing
 
 /// The SVG writer: exact output for a small document, number and colour formatting, escaping,

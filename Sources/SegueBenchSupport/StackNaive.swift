@@ -1,4 +1,5 @@
 import RealModule
+import Segue
 
 /// The `stack` workload written the way the seed articles write animation code: one object per
 /// layer, a protocol for "an animation" whose interpolation is a stored closure, `Double`

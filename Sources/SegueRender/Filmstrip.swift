@@ -1,3 +1,5 @@
+import Segue
+
 /// A contact sheet of a transition: frames at chosen times laid out in a grid, each with its time
 /// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of the layers'
 /// projected quads (``svg(_:times:)``).

@@ -1,3 +1,5 @@
+import Segue
+
 /// One snapshot of a cross-dissolve: a layer and its sublayers rendered alone onto a cleared image,
 /// then added to the other snapshots with a weight.
 ///

@@ -1,3 +1,5 @@
+import Segue
+
 /// The `stack` benchmark workload (v1): N independent layers, each with one six-channel keyframe
 /// animation, evaluated at one global time into a `CATransform3D`-style 4×4 matrix and an opacity.
 ///
@@ -127,11 +129,15 @@ public struct StackBatch: Sendable {
 public typealias StackCurveTables = CubicBezierBatch
 
 /// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
-struct SplitMix64 {
-  var state: UInt64
+public struct SplitMix64: Sendable {
+  /// The generator's state; the first draw advances it before mixing.
+  public var state: UInt64
+
+  /// A generator whose first draw is the workload's first draw for seed `state`.
+  public init(state: UInt64) { self.state = state }
 
   /// The next 64 random bits.
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -140,7 +146,7 @@ struct SplitMix64 {
   }
 
   /// The next double in `[0, 1)`: the top 53 bits times 2⁻⁵³.
-  mutating func nextUnit() -> Double {
+  public mutating func nextUnit() -> Double {
     Double(next() >> 11) * 0x1.0p-53
   }
 }

@@ -1,0 +1,277 @@
+import ArgumentParser
+import Segue
+import SegueBenchSupport
+import SegueMallocCounter
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+// MARK: - Compositing workload (blend)
+//
+// `blend`: one of the `BlendKernels` over a W×H frame (W = `--width`, H = N / W, N = `--n`
+// pixels, default 1920×1080 = 2 073 600), single thread, into a preallocated destination:
+//
+// * over8:         `overRGBA8(source, opacity:, onto: &destination)`, in place;
+// * overFloat:     `overFloat(source, opacity:, onto: &destination)`, in place;
+// * dissolve8:     `crossDissolveRGBA8(from, to, fraction:, into: &destination)`;
+// * dissolveFloat: `crossDissolveFloat(from, to, fraction:, into: &destination)`.
+//
+// Inputs (not timed): splitmix64 seeded with 42; the source has a random alpha per pixel and
+// colour components ≤ alpha (valid premultiplied), the destination and the dissolve images are
+// random and opaque. One pass = one call (validation included); after one untimed warm-up pass,
+// `repeats` passes are timed (or until `--seconds`). "over" runs in place, so later passes
+// composite onto earlier results; the kernels have no data-dependent branches, so the timing does
+// not depend on it. The checksum is taken after restoring the destination and running one more
+// pass (so it does not depend on the number of passes), and for the RGBA8 kernels every 97th pixel
+// is compared with the `Blend` reference rule (`mismatches`).
+//
+// Bytes moved per pixel: over reads source and destination and writes the destination (RGBA8
+// 8 + 4, Float 32 + 16); dissolve reads two images and writes one (RGBA8 8 + 4, Float 32 + 16).
+// The memory bound printed with it is a simple model from the single-core bandwidths measured on
+// the development machine (README: ≈ 15 GB/s read, ≈ 8.5 GB/s plain store): a pass cannot take
+// less than `read/15 GB/s + written/8.5 GB/s` if reads and writes do not overlap, nor less than
+// `max(read/15, written/8.5)` if they overlap perfectly. On a machine with a large last-level
+// cache (300 MB here) a 1080p frame fits in it, so the kernel can beat the DRAM model.
+
+/// The compositing kernels of the `blend` workload.
+enum BlendKernel: String, ExpressibleByArgument, CaseIterable {
+  case over8, overFloat, dissolve8, dissolveFloat
+
+  /// Bytes read and written per pixel.
+  var bytesPerPixel: (read: Int, written: Int) {
+    switch self {
+    case .over8, .dissolve8: (8, 4)
+    case .overFloat, .dissolveFloat: (32, 16)
+    }
+  }
+
+  var isOver: Bool { self == .over8 || self == .overFloat }
+}
+
+/// The single-core bandwidths (bytes/s) of the development machine that the blend report compares
+/// with (README, "Benchmarks"): reads, plain stores, streaming stores.
+let blendMemoryBandwidth = (read: 15e9, store: 8.5e9, streamingStore: 20e9)
+
+/// The options of the `blend` workload (parsed with the others, used only by it).
+struct BlendOptions: ParsableArguments {
+  @Option(
+    help:
+      "Kernel of the blend workload: \(BlendKernel.allCases.map(\.rawValue).joined(separator: "|"))."
+  )
+  var blend: BlendKernel = .over8
+
+  @Option(help: "Layer opacity of the blend over kernels, in [0, 1].")
+  var opacity: Double = 0.8
+
+  @Option(help: "Eased progress q of the blend dissolve kernels, in [0, 1].")
+  var fraction: Double = 0.5
+
+  @Option(help: "Frame width W of the blend workload (N must be a multiple of W).")
+  var width: Int = 1920
+}
+
+extension SegueBench {
+  /// The default pixel count of `blend` when `--n` is not given (1920×1080).
+  static let blendDefaultPixels = 1920 * 1080
+
+  /// N for the blend workload: `--n`, or 1920×1080 when it was not given.
+  var blendPixelCount: Int {
+    CommandLine.arguments.contains(where: { $0 == "--n" || $0.hasPrefix("--n=") })
+      ? layerCount : Self.blendDefaultPixels
+  }
+
+  /// Checks the options of `blend` (called from `validate()`).
+  func validateBlendWorkload() throws {
+    let o = blendOptions
+    guard o.opacity.isFinite && o.opacity >= 0 && o.opacity <= 1 else {
+      throw ValidationError("--opacity must be in [0, 1] (got \(o.opacity))")
+    }
+    guard o.fraction.isFinite && o.fraction >= 0 && o.fraction <= 1 else {
+      throw ValidationError("--fraction must be in [0, 1] (got \(o.fraction))")
+    }
+    let n = blendPixelCount
+    guard o.width >= 1 && o.width <= 1 << 24 else {
+      throw ValidationError("--width must be in 1…16777216 (got \(o.width))")
+    }
+    guard n % o.width == 0 else {
+      throw ValidationError(
+        "--n (\(n) pixels) must be a multiple of --width (\(o.width)); e.g. --n 2073600 for "
+          + "1920×1080")
+    }
+    guard threads == 1 else {
+      throw ValidationError("--threads does not apply to 'blend' (the kernels run on one core)")
+    }
+    guard path == .simd else {
+      throw ValidationError("--path \(path.rawValue) does not apply to 'blend' (simd only)")
+    }
+    if time != nil || times != nil {
+      throw ValidationError("--t/--times do not apply to 'blend'")
+    }
+  }
+
+  /// Runs the blend workload and prints the report.
+  func runBlendWorkload() throws {
+    let options = blendOptions
+    let kernel = options.blend
+    let n = blendPixelCount
+    let width = options.width
+    let height = n / width
+    var state: UInt64 = 42
+    func byte() -> UInt8 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return UInt8(truncatingIfNeeded: (z ^ (z >> 31)) >> 56)
+    }
+    /// Premultiplied pixels: a random alpha and components ≤ alpha, or opaque.
+    func image(opaque: Bool) -> [UInt8] {
+      var data = [UInt8](repeating: 0, count: 4 * n)
+      for p in 0..<n {
+        let a = opaque ? 255 : byte()
+        for c in 0..<3 { data[4 * p + c] = UInt8(UInt16(byte()) * UInt16(a) / 255) }
+        data[4 * p + 3] = a
+      }
+      return data
+    }
+    let first = image(opaque: !kernel.isOver)
+    let second = image(opaque: true)
+    let pass: () throws -> Void
+    let restore: () -> Void
+    let checksum: () -> Double
+    var mismatches: Int? = nil
+    do {
+      switch kernel {
+      case .over8, .dissolve8:
+        let a = try PixelBufferRGBA8(width: width, height: height, components: first)
+        let b = try PixelBufferRGBA8(width: width, height: height, components: second)
+        var destination = kernel.isOver ? b : try PixelBufferRGBA8(width: width, height: height)
+        let opacity = options.opacity
+        let fraction = options.fraction
+        pass =
+          kernel == .over8
+          ? { try BlendKernels.overRGBA8(a, opacity: opacity, onto: &destination) }
+          : { try BlendKernels.crossDissolveRGBA8(a, b, fraction: fraction, into: &destination) }
+        restore = { if kernel.isOver { destination = b } }
+        checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
+        let check: () throws -> Int = {
+          let o = try Blend.opacityByte(opacity)
+          let k = try Blend.dissolveWeight(fraction)
+          var count = 0
+          for p in Swift.stride(from: 0, to: n, by: 97) {
+            func pixel(_ data: [UInt8]) -> SIMD4<UInt8> {
+              SIMD4(data[4 * p], data[4 * p + 1], data[4 * p + 2], data[4 * p + 3])
+            }
+            let expected =
+              kernel == .over8
+              ? Blend.overRGBA8(pixel(first), onto: pixel(second), opacity: o)
+              : Blend.crossDissolveRGBA8(pixel(first), pixel(second), weight: k)
+            if pixel(destination.components) != expected { count += 1 }
+          }
+          return count
+        }
+        try pass()
+        restore()
+        try pass()
+        mismatches = try check()
+      case .overFloat, .dissolveFloat:
+        let a = try PixelBufferRGBAFloat(
+          width: width, height: height, components: first.map { Float($0) / 255 })
+        let b = try PixelBufferRGBAFloat(
+          width: width, height: height, components: second.map { Float($0) / 255 })
+        var destination =
+          kernel.isOver ? b : try PixelBufferRGBAFloat(width: width, height: height)
+        let opacity = options.opacity
+        let fraction = options.fraction
+        pass =
+          kernel == .overFloat
+          ? { try BlendKernels.overFloat(a, opacity: opacity, onto: &destination) }
+          : { try BlendKernels.crossDissolveFloat(a, b, fraction: fraction, into: &destination) }
+        restore = { if kernel.isOver { destination = b } }
+        checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
+      }
+    } catch {
+      throw ValidationError("\(error)")
+    }
+
+    // Make the destination unique before timing (the first write copies it away from `b`).
+    try pass()
+    let (passSeconds, maxAllocations) = try timedPasses { try pass() }
+    restore()
+    try pass()
+    let sum = checksum()
+
+    let sorted = passSeconds.sorted()
+    let median =
+      sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    let best = sorted[0]
+    let (readPerPixel, writtenPerPixel) = kernel.bytesPerPixel
+    let read = Double(n * readPerPixel)
+    let written = Double(n * writtenPerPixel)
+    let bw = blendMemoryBandwidth
+    // Pixel rates of the memory model: reads and writes serialised, or fully overlapped.
+    let boundSerial = Double(n) / (read / bw.read + written / bw.store)
+    let boundOverlap = Double(n) / max(read / bw.read, written / bw.store)
+    let allocations =
+      segue_allocation_counting_available() != 0 ? Int(maxAllocations) : nil
+    let setting = kernel.isOver ? options.opacity : options.fraction
+    let fields: [(String, String)] = [
+      ("workload", "\"blend\""),
+      ("blend", "\"\(kernel.rawValue)\""),
+      ("n", "\(n)"),
+      ("width", "\(width)"),
+      ("height", "\(height)"),
+      (kernel.isOver ? "opacity" : "fraction", "\(setting)"),
+      ("threads", "1"),
+      ("path", "\"simd\""),
+      ("passes", "\(passSeconds.count)"),
+      ("medianSeconds", "\(median)"),
+      ("bestSeconds", "\(best)"),
+      ("pixelsPerSecond", "\(Double(n) / median)"),
+      ("bestPixelsPerSecond", "\(Double(n) / best)"),
+      ("nsPerPixel", "\(median / Double(n) * 1e9)"),
+      ("bytesReadPerPixel", "\(readPerPixel)"),
+      ("bytesWrittenPerPixel", "\(writtenPerPixel)"),
+      ("GBPerSecond", "\((read + written) / median / 1e9)"),
+      ("bestGBPerSecond", "\((read + written) / best / 1e9)"),
+      ("memoryReadGBPerSecond", "\(bw.read / 1e9)"),
+      ("memoryStoreGBPerSecond", "\(bw.store / 1e9)"),
+      ("memoryStreamingStoreGBPerSecond", "\(bw.streamingStore / 1e9)"),
+      ("memoryBoundPixelsPerSecondSerial", "\(boundSerial)"),
+      ("memoryBoundPixelsPerSecondOverlapped", "\(boundOverlap)"),
+      ("allocationsPerPass", allocations.map { "\($0)" } ?? "null"),
+      ("allocationsPerFrame", allocations.map { "\($0)" } ?? "null"),
+      ("referenceMismatches", mismatches.map { "\($0)" } ?? "null"),
+      ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
+      ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
+      ("checksum", "\(sum)"),
+    ]
+    if format == .json {
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+      return
+    }
+    print(
+      """
+      workload blend  kernel \(kernel.rawValue)  \(width)×\(height) = \(n) pixels  \
+      \(kernel.isOver ? "opacity" : "fraction") \(setting)  threads 1
+      pixels/s       median \(sci(Double(n) / median))  best \(sci(Double(n) / best))  \
+      (\(passSeconds.count) timed passes)
+      ns per pixel   \(fixed(median / Double(n) * 1e9, 3))
+      GB/s moved     median \(fixed((read + written) / median / 1e9, 2))  best \
+      \(fixed((read + written) / best / 1e9, 2))  (read \(readPerPixel) + written \
+      \(writtenPerPixel) B/pixel)
+      memory bound   \(sci(boundSerial)) pixels/s (reads then stores) … \(sci(boundOverlap)) \
+      (overlapped), from ≈ \(fixed(bw.read / 1e9, 1)) GB/s read, \(fixed(bw.store / 1e9, 1)) \
+      GB/s store (\(fixed(bw.streamingStore / 1e9, 0)) streaming)
+      allocations    \(allocations.map { "\($0) per pass" } ?? "not counted on this platform")
+      reference      \(mismatches.map { "\($0) mismatches in every 97th pixel" } ?? "not checked (Float)")
+      CPU (runtime)  \(CPUFeatures.runtime.description)
+      Swift built for \(CPUFeatures.compiled.description)
+      checksum       \(sci(sum, digits: 12))
+      """)
+  }
+}

@@ -1,0 +1,160 @@
+// What segue-bench prints, and the helpers every workload shares.
+
+import ArgumentParser
+import Segue
+import SegueBenchSupport
+import SegueMallocCounter
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Everything printed.
+struct Report {
+  var workload: String
+  var n: Int
+  var times: [Double]
+  var threads: Int
+  var path: String
+  var layout: String
+  var streaming: Bool
+  var passes: Int
+  var medianSeconds: Double
+  var bestSeconds: Double
+  var layerEvalsPerSecond: Double
+  var bestLayerEvalsPerSecond: Double
+  var nsPerLayer: Double
+  var outputGBPerSecond: Double
+  var allocationsPerFrame: Int?
+  var blasLibrary: String
+  var cpuRuntime: String
+  var swiftCompiledFor: String
+  var checksums: [Double]
+
+  var text: String {
+    let timesText = times.map { "\($0)" }.joined(separator: ",")
+    return """
+      workload \(workload)  n \(n)  t \(timesText)  threads \(threads)  path \(path)  \
+      layout \(layout)  streaming \(streaming ? "on" : "off")
+      layer-evals/s  median \(sci(layerEvalsPerSecond))  best \(sci(bestLayerEvalsPerSecond))  \
+      (\(passes) timed passes)
+      ns per layer   \(fixed(nsPerLayer, 3))
+      output GB/s    \(fixed(outputGBPerSecond, 2))
+      allocations    \(allocationsPerFrame.map { "\($0) per frame" } ?? "not counted on this platform")
+      BLAS           \(blasLibrary)
+      CPU (runtime)  \(cpuRuntime)
+      Swift built for \(swiftCompiledFor)
+      checksum       \(checksums.map { sci($0, digits: 12) }.joined(separator: " "))
+      """
+  }
+
+  var json: String {
+    func string(_ s: String) -> String {
+      "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+    func number(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
+    let fields: [(String, String)] = [
+      ("workload", string(workload)),
+      ("n", "\(n)"),
+      ("t", number(times[0])),
+      ("times", "[" + times.map(number).joined(separator: ",") + "]"),
+      ("threads", "\(threads)"),
+      ("path", string(path)),
+      ("layout", string(layout)),
+      ("streaming", "\(streaming)"),
+      ("passes", "\(passes)"),
+      ("medianSeconds", number(medianSeconds)),
+      ("bestSeconds", number(bestSeconds)),
+      ("layerEvalsPerSecond", number(layerEvalsPerSecond)),
+      ("bestLayerEvalsPerSecond", number(bestLayerEvalsPerSecond)),
+      ("nsPerLayer", number(nsPerLayer)),
+      ("outputGBPerSecond", number(outputGBPerSecond)),
+      ("allocationsPerFrame", allocationsPerFrame.map { "\($0)" } ?? "null"),
+      ("blasLibrary", string(blasLibrary)),
+      ("cpuRuntime", string(cpuRuntime)),
+      ("swiftCompiledFor", string(swiftCompiledFor)),
+      ("checksum", number(checksums[0])),
+      ("checksums", "[" + checksums.map(number).joined(separator: ",") + "]"),
+    ]
+    return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+  }
+}
+
+/// Seconds on the monotonic clock.
+func now() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// `x` in scientific notation with `digits` significant digits (no Foundation).
+func sci(_ x: Double, digits: Int = 4) -> String {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    _ = withVaList([Int32(digits - 1), x]) { vsnprintf(buffer.baseAddress!, 64, "%.*e", $0) }
+    return String(cString: buffer.baseAddress!)
+  }
+}
+
+/// `x` with `decimals` digits after the point.
+func fixed(_ x: Double, _ decimals: Int) -> String {
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    _ = withVaList([Int32(decimals), x]) { vsnprintf(buffer.baseAddress!, 64, "%.*f", $0) }
+    return String(cString: buffer.baseAddress!)
+  }
+}
+
+/// The BLAS shared objects loaded in this process (``BatchPath/loadedBLASLibraries``), for the
+/// report.
+func loadedBLASLibrary() -> String {
+  guard BatchPath.isBLASAvailable else { return "none (built without the BLAS trait)" }
+  let found = BatchPath.loadedBLASLibraries
+  return found.isEmpty ? "none found in /proc/self/maps" : found.joined(separator: ", ")
+}
+
+extension Substring {
+  /// Without leading and trailing spaces.
+  func trimmingCharacters() -> Substring {
+    var s = self
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return s
+  }
+}
+
+extension String {
+  /// Every occurrence of `target` replaced by `replacement`.
+  func replacingAll(_ target: Character, with replacement: String) -> String {
+    var result = ""
+    for c in self { if c == target { result += replacement } else { result.append(c) } }
+    return result
+  }
+}
+
+extension SegueBench {
+  /// Times `pass` (already warmed up by the caller) `repeats` times, or until `--seconds` have
+  /// elapsed and at least `repeats` passes ran; returns each pass's seconds and the most
+  /// allocation calls one pass made.
+  func timedPasses(_ pass: () throws -> Void) rethrows -> (
+    seconds: [Double], maxAllocations: UInt64
+  ) {
+    var passSeconds: [Double] = []
+    var maxAllocations: UInt64 = 0
+    let start = now()
+    while true {
+      let before = segue_allocation_count()
+      let t0 = now()
+      try pass()
+      let t1 = now()
+      maxAllocations = max(maxAllocations, segue_allocation_count() &- before)
+      passSeconds.append(t1 - t0)
+      if let seconds {
+        if t1 - start >= seconds && passSeconds.count >= repeats { break }
+      } else if passSeconds.count >= repeats {
+        break
+      }
+    }
+    return (passSeconds, maxAllocations)
+  }
+}

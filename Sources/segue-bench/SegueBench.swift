@@ -1,0 +1,177 @@
+// segue-bench: throughput of Segue's batch kernels on a standard workload.
+//
+// One pass evaluates all N layers at every requested time (one frame per time) into a
+// preallocated buffer; after one untimed warm-up pass, `repeats` passes are timed (or passes are
+// repeated until `--seconds` have elapsed). Reported: layer-evals/s (median and best), ns per
+// layer, GB/s of output written, allocation calls per frame, the BLAS library loaded, the CPU
+// features, and the workload checksum.
+
+import ArgumentParser
+import Segue
+import SegueBenchSupport
+import SegueMallocCounter
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Execution paths the command line accepts.
+enum BenchPath: String, ExpressibleByArgument, CaseIterable {
+  case naive, scalar, simd, reference, blas
+}
+
+/// Output formats.
+enum BenchFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json
+}
+
+/// Output layouts.
+enum BenchLayout: String, ExpressibleByArgument, CaseIterable {
+  case interleaved, planar
+}
+
+/// When to use non-temporal stores.
+enum BenchStreaming: String, ExpressibleByArgument, CaseIterable {
+  case auto, on, off
+}
+
+@main
+struct SegueBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "segue-bench",
+    abstract: "Measure Segue's batch evaluation throughput on a standard workload.",
+    discussion: """
+      Timed: evaluating all N layers at each time into a preallocated buffer (the workload's §5). \
+      Not timed: generating the layers, allocating the output, computing the checksum.
+      """)
+
+  @Option(
+    help:
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); or blend (compositing, see --blend)."
+  )
+  var workload: String = "stack"
+
+  @Option(help: "Frames F of the bake and dissolve workloads.")
+  var frames: Int = 60
+
+  @Option(help: "Keys K of the bake workload's template.")
+  var keys: Int = 4
+
+  @Option(help: "Channels C per layer of the bake workload (columns = n·C).")
+  var channels: Int = 1
+
+  @Option(name: .customLong("n"), help: "Number of layers N, 1000…10000000 (1e6 is accepted).")
+  var count: String = "1000000"
+
+  @Option(name: .customLong("t"), help: "The global time t in seconds.")
+  var time: Double?
+
+  @Option(help: "A comma-separated list of times (seconds): one frame per time in each pass.")
+  var times: String?
+
+  @Option(help: "Threads (≥ 1); the layers are split into chunks over Dispatch.")
+  var threads: Int = 1
+
+  @Option(help: "Evaluation path: \(BenchPath.allCases.map(\.rawValue).joined(separator: "|")).")
+  var path: BenchPath = .simd
+
+  @Option(
+    help: "Output layout of the Float paths: interleaved (17 per layer) or planar (17 arrays).")
+  var layout: BenchLayout = .planar
+
+  @Option(help: "Non-temporal stores: auto (when the output exceeds 8 MB), on, off.")
+  var streaming: BenchStreaming = .auto
+
+  @Option(help: "Timed passes after one warm-up pass.")
+  var repeats: Int = 5
+
+  @Option(help: "Keep running timed passes until this many seconds have passed (for perf).")
+  var seconds: Double?
+
+  @Option(help: "Report format: text or json.")
+  var format: BenchFormat = .text
+
+  @OptionGroup(title: "Blend workload")
+  var blendOptions: BlendOptions
+
+  /// N parsed from `--n`.
+  var layerCount: Int {
+    if let n = Int(count) { return n }
+    if let d = Double(count), d.isFinite, d == d.rounded(), abs(d) < 1e12 { return Int(d) }
+    return -1
+  }
+
+  /// The frame times.
+  var frameTimes: [Double] {
+    if let times {
+      return times.split(separator: ",").map {
+        Double($0.trimmingCharacters()) ?? .nan
+      }
+    }
+    return [time ?? 0.3]
+  }
+
+  mutating func validate() throws {
+    guard
+      workload == "stack" || workload == "presets" || workload == "blend"
+        || Self.kernelWorkloads.contains(workload)
+        || batchWorkload != nil
+    else {
+      throw ValidationError(
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, "
+          + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    let n = layerCount
+    guard n >= 1000 && n <= 10_000_000 else {
+      throw ValidationError("--n must be an integer in 1000…10000000 (got '\(count)')")
+    }
+    if time != nil && times != nil {
+      throw ValidationError("give either --t or --times, not both")
+    }
+    let ts = frameTimes
+    guard !ts.isEmpty, ts.allSatisfy(\.isFinite) else {
+      throw ValidationError(
+        "times must be finite numbers (got '\(times ?? time.map { "\($0)" } ?? "")')")
+    }
+    guard threads >= 1 && threads <= 1024 else {
+      throw ValidationError("--threads must be in 1…1024 (got \(threads))")
+    }
+    if batchWorkload != nil {
+      try validateBatchWorkload()
+    } else if workload == "blend" {
+      try validateBlendWorkload()
+    } else if path == .blas {
+      // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
+      // weights nor its matrices are shared across layers: there is no large matrix product to
+      // hand to sgemm, only N independent 4×4 closed forms.
+      throw ValidationError(
+        "--path blas does not apply to 'stack': each layer has its own timing, keys and "
+          + "matrices, so no stage is one large shared-operand matrix product (only N "
+          + "independent 4×4 closed forms); use bake, children or dissolve for BLAS")
+    }
+    guard repeats >= 1 && repeats <= 100_000 else {
+      throw ValidationError("--repeats must be in 1…100000 (got \(repeats))")
+    }
+    if let seconds {
+      guard seconds.isFinite && seconds > 0 && seconds <= 3600 else {
+        throw ValidationError("--seconds must be in (0, 3600] (got \(seconds))")
+      }
+    }
+    if path == .naive || path == .reference, layout == .planar, layoutWasDefaulted {
+      layout = .interleaved
+    }
+  }
+
+  /// Naive and reference default to interleaved output, which is what they naturally produce.
+  var layoutWasDefaulted: Bool { !CommandLine.arguments.contains("--layout") }
+
+  func run() throws {
+    if let kind = batchWorkload { return try runBatchWorkload(kind) }
+    if Self.kernelWorkloads.contains(workload) { return try runKernelWorkload() }
+    if workload == "presets" { return try runPresetsWorkload() }
+    if workload == "blend" { return try runBlendWorkload() }
+    return try runStackWorkload()
+  }
+}
