@@ -359,7 +359,7 @@ struct SceneLaneGroup {
   // swift-format-ignore: NeverForceUnwrap
   @inline(__always)
   func evaluate(at t: Double, clocks: SceneLaneClocks, out: SceneOutputs) {
-    let P = program
+    let prog = program
     let s = slot
     let tau = s.times
     // 1. Clocks.
@@ -371,7 +371,7 @@ struct SceneLaneGroup {
         switch clocks.kinds[k] {
         case 0:
           time = max((t - clocks.start[k]) * clocks.speed[k], 0)
-          if time >= P.duration { state[l] = Self.finished }
+          if time >= prog.duration { state[l] = Self.finished }
         case 1:
           time = clocks.start[k]
         default:
@@ -380,7 +380,7 @@ struct SceneLaneGroup {
             if lane?.completed == true {
               state[l] = lane?.finished == true ? Self.finished : Self.cancelled
             } else {
-              time = (lane?.position ?? 0) * P.duration
+              time = (lane?.position ?? 0) * prog.duration
             }
           }
         }
@@ -391,35 +391,37 @@ struct SceneLaneGroup {
     let cancelled = state .== Self.cancelled
     let notFinished = .!finished
     // 2. Dynamic planes at the model, nothing written yet; removal masks (running lanes).
-    for d in 0..<P.dynamicCount { setVector(s.dynamic, d, Lanes(repeating: P.dynamicModel[d])) }
-    for w in 0..<P.writtenCount { setVector(s.written, w, Lanes()) }
-    for r in 0..<P.removalCount {
+    for d in 0..<prog.dynamicCount {
+      setVector(s.dynamic, d, Lanes(repeating: prog.dynamicModel[d]))
+    }
+    for w in 0..<prog.writtenCount { setVector(s.written, w, Lanes()) }
+    for r in 0..<prog.removalCount {
       var present = Lanes()
-      for l in 0..<16 where tau[l] < P.removals[r] { present[l] = 1 }
+      for l in 0..<16 where tau[l] < prog.removals[r] { present[l] = 1 }
       setVector(s.removals, r, present)
     }
     // 3. `.set` events at τ ≥ time (not in finished lanes).
-    for e in 0..<P.eventCount {
-      let event = P.events[e]
+    for e in 0..<prog.eventCount {
+      let event = prog.events[e]
       var hit = Lanes()
       for l in 0..<16 where tau[l] >= event.time { hit[l] = 1 }
       let mask = notFinished .& (hit .== 1)
       for c in 0..<Int(event.channels) {
         let d = Int(event.slot) + c
-        let v = Lanes(repeating: P.values[Int(event.valueOffset) + c])
+        let v = Lanes(repeating: prog.values[Int(event.valueOffset) + c])
         setVector(s.dynamic, d, SIMDMath.select(mask, v, vector(s.dynamic, d)))
       }
     }
     // 4. Animations in order.
-    for o in 0..<P.opCount {
-      evaluate(P.ops[o], notFinished: notFinished)
+    for o in 0..<prog.opCount {
+      evaluate(prog.ops[o], notFinished: notFinished)
     }
     // 5. Completion overrides.
-    override(P.finished, P.finishedCount, finished)
-    override(P.cancelled, P.cancelledCount, cancelled)
+    override(prog.finished, prog.finishedCount, finished)
+    override(prog.cancelled, prog.cancelledCount, cancelled)
     // 6. Bounds: signed origin and size → minX, minY, |width|, |height|.
-    for b in 0..<P.boundsCount {
-      let d = Int(P.boundsSlots[b])
+    for b in 0..<prog.boundsCount {
+      let d = Int(prog.boundsSlots[b])
       for axis in 0..<2 {
         let origin = vector(s.dynamic, d + axis)
         let size = vector(s.dynamic, d + 2 + axis)
@@ -528,19 +530,19 @@ struct SceneLaneGroup {
   // swift-format-ignore: NeverForceUnwrap
   @inline(__always)
   func evaluateTree(state: Lanes, out: SceneOutputs) {
-    let P = program
+    let prog = program
     let s = slot
-    let L = P.layerCount
+    let layerTotal = prog.layerCount
     let finished = state .== Self.finished
     let cancelled = state .== Self.cancelled
-    let rowStride = L
-    for q in 0..<L {
-      let node = P.nodes[q]
+    let rowStride = layerTotal
+    for q in 0..<layerTotal {
+      let node = prog.nodes[q]
       let i = Int(node.layer)
       let base = i * LayerPlanes.count
       @inline(__always) func load(_ p: Int) -> Lanes {
-        let d = P.planeSlots[base + p]
-        return d >= 0 ? vector(s.dynamic, Int(d)) : Lanes(repeating: P.staticPlanes[base + p])
+        let d = prog.planeSlots[base + p]
+        return d >= 0 ? vector(s.dynamic, Int(d)) : Lanes(repeating: prog.staticPlanes[base + p])
       }
       let world: LaneMatrix
       if node.worldConstant >= 0 {
@@ -552,7 +554,7 @@ struct SceneLaneGroup {
         if node.parent < 0 {
           world = own
         } else {
-          let parent = P.nodes[Int(node.parent)]
+          let parent = prog.nodes[Int(node.parent)]
           var local = own
           if parent.sublayerKind == 1 {
             local = own.concatenating(constant(parent.sublayerConstant))
