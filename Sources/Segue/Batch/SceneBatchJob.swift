@@ -159,6 +159,8 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   public var corners: UnsafeMutableBufferPointer<Float>?
   /// Optional output: `N` values per frame.
   public var presence: UnsafeMutableBufferPointer<Float>?
+  /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
+  package var stage: SceneBatchStage = .output
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
   public init(
@@ -210,7 +212,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   }
 
   /// Validates, then evaluates the (frame, lane group) items split into chunks over `threads`
-  /// threads (``BatchThreads/forEachChunk(of:threads:chunkSize:_:)``; `chunkSize` counts lane
+  /// threads (the shared ``BatchContext`` for `threads`, entered without a closure; `chunkSize` counts lane
   /// groups, default about a quarter of an even share). Each running chunk claims a free context
   /// slot, so no two running chunks share scratch whichever threads run them. Every lane group is
   /// evaluated by the same code whatever the split, so the outputs are bitwise the same for every
@@ -236,11 +238,26 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     } else {
       size = max(1, (items + 4 * threads - 1) / (4 * threads))
     }
-    let job = self
-    try BatchThreads.forEachChunk(of: 0..<items, threads: threads, chunkSize: size) { chunk in
-      let s = job.context.claimSlot()
-      job.evaluate(items: chunk, slot: job.context.slot(s))
-      job.context.releaseSlot(s)
+    if threads == 1 {
+      var lower = 0
+      while lower < items {
+        evaluate(items: lower..<min(lower + size, items), slot: context.slot(0))
+        lower += size
+      }
+      return
+    }
+    // The closure-free entry of the shared worker set: the job passes itself by address, so a
+    // run allocates nothing.
+    withUnsafePointer(to: self) { job in
+      BatchContext.shared(threads: threads).run(
+        range: 0..<items, chunkSize: size,
+        invoke: { job, lower, upper in
+          let job = job.assumingMemoryBound(to: SceneBatchEvaluationJob.self)
+          let context = job.pointee.context
+          let s = context.claimSlot()
+          job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
+          context.releaseSlot(s)
+        }, context: UnsafeRawPointer(job))
     }
   }
 
@@ -288,7 +305,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
             let first = 16 * j
             SceneLaneGroup(
               program: template.program, template: template, slot: slot, first: first,
-              valid: min(16, group.count - first)
+              valid: min(16, group.count - first), stage: stage
             ).evaluate(at: t, clocks: clocks, out: out)
           }
         }
@@ -321,6 +338,7 @@ struct SceneLaneGroup {
   let slot: SceneBatchSlot
   let first: Int
   let valid: Int
+  let stage: SceneBatchStage
 
   static let running: Float = 0
   static let finished: Float = 1
@@ -387,6 +405,7 @@ struct SceneLaneGroup {
       }
       tau[l] = time
     }
+    if stage == .clocks { return }
     let finished = state .== Self.finished
     let cancelled = state .== Self.cancelled
     let notFinished = .!finished
@@ -401,7 +420,7 @@ struct SceneLaneGroup {
       setVector(s.removals, r, present)
     }
     // 3. `.set` events at τ ≥ time (not in finished lanes).
-    for e in 0..<prog.eventCount {
+    for e in 0..<(stage >= .values ? prog.eventCount : 0) {
       let event = prog.events[e]
       var hit = Lanes()
       for l in 0..<16 where tau[l] >= event.time { hit[l] = 1 }
@@ -416,6 +435,7 @@ struct SceneLaneGroup {
     for o in 0..<prog.opCount {
       evaluate(prog.ops[o], notFinished: notFinished)
     }
+    if stage < .values { return }
     // 5. Completion overrides.
     override(prog.finished, prog.finishedCount, finished)
     override(prog.cancelled, prog.cancelledCount, cancelled)
@@ -459,7 +479,7 @@ struct SceneLaneGroup {
       reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
       forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress))
     let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
-    guard SIMDMath.any(active) else { return }
+    guard SIMDMath.any(active), stage > .mediaTiming else { return }
     let before = phase .== MediaTimingBatch.beforeCode
     var eased = progress
     switch op.easing {
@@ -473,6 +493,7 @@ struct SceneLaneGroup {
     default:
       break
     }
+    if stage == .curves { return }
     var fraction = eased
     if op.isSpring {
       fraction = SpringEvaluationJob.evaluate(
@@ -480,6 +501,12 @@ struct SceneLaneGroup {
         frequency: Lanes(repeating: op.frequency),
         frequencyLow: Lanes(repeating: op.frequencyLow),
         coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
+    }
+    switch (stage, op.content) {
+    case (.springs, _), (.keyframes, .lerp), (.keyframes, .transform),
+      (.keyframes, .scalarKeyframes), (.decomposition, .lerp), (.decomposition, .scalarKeyframes):
+      return
+    default: break
     }
     let w = Int(op.writtenSlot)
     let written = vector(s.written, w)
@@ -578,6 +605,7 @@ struct SceneLaneGroup {
       var alpha = SIMDMath.clamp(load(LayerPlanes.opacity), 0, 1)
       if node.parent >= 0 { alpha *= vector(s.alpha, Int(node.parent)) }
       setVector(s.alpha, q, alpha)
+      if stage == .layers { continue }
       var present =
         node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)
       present = SIMDMath.select(finished, node.presentFinished, present)
@@ -642,4 +670,31 @@ func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
   case .color:
     break
   }
+}
+
+/// How far ``SceneBatchEvaluationJob`` evaluates each lane group, for profiling (`segue profile
+/// --workload presets` times every prefix; the differences are the stages' costs). Each stage
+/// includes the ones before it.
+package enum SceneBatchStage: Int, Comparable, CaseIterable, Sendable {
+  /// Scene times and states of the instances.
+  case clocks
+  /// + every animation's local time (`Double`) and media timing (progress, phase).
+  case mediaTiming
+  /// + timing functions (Bézier solve, scalar steps / `linear(…)`).
+  case curves
+  /// + spring progress.
+  case springs
+  /// + keyframe tracks (kernel and scalar paths are both "values": kernel tracks here).
+  case keyframes
+  /// + decomposition of transform animations.
+  case decomposition
+  /// + lerps, scalar keyframe tracks, the masked plane writes, events, completion overrides,
+  /// bounds.
+  case values
+  /// + every layer's matrix (in the superlayer, sublayer terms, to the container) and opacity.
+  case layers
+  /// + presence and the rows (transposed stores of matrices, opacities, corners): the whole job.
+  case output
+
+  package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
