@@ -85,7 +85,7 @@ struct SceneBatchSlot: @unchecked Sendable {
   let keyframeScratch: UnsafeMutablePointer<Float>
 
   static func floatCount(_ c: SceneScratchSize) -> Int {
-    16 * (2 + c.dynamic + c.written + c.layers + c.removals + 16 * c.worlds + 16 * c.sublayers)
+    16 * (2 + c.dynamic + c.written + c.alphas + c.removals + 16 * c.worlds + 16 * c.sublayers)
       + 256 + 16 + 48
   }
 
@@ -98,7 +98,7 @@ struct SceneBatchSlot: @unchecked Sendable {
     times = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
     dynamic = take(c.dynamic)
     written = take(c.written)
-    alpha = take(c.layers)
+    alpha = take(c.alphas)
     removals = take(c.removals)
     worlds = take(16 * c.worlds)
     sublayers = take(16 * c.sublayers)
@@ -603,8 +603,8 @@ struct SceneLaneGroup {
           to: s.sublayers + 256 * Int(node.sublayerStore), stride: 16)
       }
       var alpha = SIMDMath.clamp(load(LayerPlanes.opacity), 0, 1)
-      if node.parent >= 0 { alpha *= vector(s.alpha, Int(node.parent)) }
-      setVector(s.alpha, q, alpha)
+      if node.parent >= 0 { alpha *= vector(s.alpha, Int(prog.nodes[Int(node.parent)].alphaStore)) }
+      if node.alphaStore >= 0 { setVector(s.alpha, Int(node.alphaStore), alpha) }
       if stage == .layers { continue }
       var present =
         node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)

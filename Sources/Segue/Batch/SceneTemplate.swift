@@ -106,7 +106,7 @@ final class SceneTemplateStorage: @unchecked Sendable {
 struct SceneScratchSize: Sendable {
   var dynamic = 0
   var written = 0
-  var layers = 0
+  var alphas = 0
   var removals = 0
   var worlds = 0
   var sublayers = 0
@@ -115,7 +115,7 @@ struct SceneScratchSize: Sendable {
   mutating func formUnion(_ o: SceneScratchSize) {
     dynamic = max(dynamic, o.dynamic)
     written = max(written, o.written)
-    layers = max(layers, o.layers)
+    alphas = max(alphas, o.alphas)
     removals = max(removals, o.removals)
     worlds = max(worlds, o.worlds)
     sublayers = max(sublayers, o.sublayers)
@@ -123,7 +123,7 @@ struct SceneScratchSize: Sendable {
   }
 
   func covers(_ o: SceneScratchSize) -> Bool {
-    dynamic >= o.dynamic && written >= o.written && layers >= o.layers
+    dynamic >= o.dynamic && written >= o.written && alphas >= o.alphas
       && removals >= o.removals && worlds >= o.worlds && sublayers >= o.sublayers
       && channels >= o.channels
   }
@@ -163,12 +163,13 @@ struct SceneProgram: @unchecked Sendable {
   var keyframeChannels: UnsafePointer<SceneKeyframeChannel>
   var worldCount: Int
   var sublayerCount: Int
+  var alphaCount: Int
   /// The most channels an animation writes (scratch for the scalar keyframe path).
   var maximumChannels: Int
 
   var scratch: SceneScratchSize {
     SceneScratchSize(
-      dynamic: dynamicCount, written: writtenCount, layers: layerCount, removals: removalCount,
+      dynamic: dynamicCount, written: writtenCount, alphas: alphaCount, removals: removalCount,
       worlds: worldCount, sublayers: sublayerCount, channels: maximumChannels)
   }
 }
@@ -193,6 +194,8 @@ struct SceneNode {
   /// Scratch index of the matrix to the container for the children, or −1 (no children, or
   /// constant).
   var worldStore: Int32
+  /// Scratch index of the presented opacity for the children, or −1 (no children).
+  var alphaStore: Int32
   /// Index of the removal time in ``SceneProgram/removals``, or −1.
   var removal: Int32
   var presentFinished: Float
@@ -553,8 +556,11 @@ struct SceneTemplateCompiler {
     var removalIndex: [Double: Int] = [:]
     var nodes: [SceneNode] = []
     nodes.reserveCapacity(n)
-    var worldCount = 0
-    var sublayerCount = 0
+    // Scratch stores of parents' values, reused once a parent's last child is done (so a chain
+    // needs two of each, whatever its depth).
+    var worlds = SceneStorePool()
+    var sublayers = SceneStorePool()
+    var alphas = SceneStorePool()
     let matrixPlanes = Array(0..<10) + Array(LayerPlanes.transform..<(LayerPlanes.transform + 16))
     let sublayerPlanes =
       Array(0..<7) + Array(LayerPlanes.sublayerTransform..<(LayerPlanes.sublayerTransform + 16))
@@ -576,8 +582,15 @@ struct SceneTemplateCompiler {
         layer: Int32(i), parent: p >= 0 ? Int32(nodeOf[p]) : -1,
         keepsDepth: p < 0 || model[p].isTransformLayer ? 1 : 0, ownConstant: -1,
         worldConstant: -1, sublayerKind: 0, sublayerConstant: -1, sublayerStore: -1,
-        worldStore: -1, removal: -1, presentFinished: presentFinished[i],
+        worldStore: -1, alphaStore: -1, removal: -1, presentFinished: presentFinished[i],
         presentCancelled: presentCancelled[i])
+      if p >= 0, children[p].last == i {
+        // The parent's last child: its stores are free once this layer has read them.
+        let parent = nodes[Int(node.parent)]
+        worlds.give(parent.worldStore)
+        sublayers.give(parent.sublayerStore)
+        alphas.give(parent.alphaStore)
+      }
       if matrixPlanes.allSatisfy({ !dynamic[b + $0] }) {
         node.ownConstant = constant(laneLayerMatrix(.inSuperlayer, broadcast(i)))
       }
@@ -589,8 +602,7 @@ struct SceneTemplateCompiler {
           if !identity { node.sublayerConstant = constant(s) }
         } else {
           node.sublayerKind = 2
-          node.sublayerStore = Int32(sublayerCount)
-          sublayerCount += 1
+          node.sublayerStore = sublayers.take()
         }
       }
       // The matrix to the container is constant when the own matrix, the parent's sublayer
@@ -610,9 +622,9 @@ struct SceneTemplateCompiler {
           }
         }
       }
-      if !children[i].isEmpty, node.worldConstant < 0 {
-        node.worldStore = Int32(worldCount)
-        worldCount += 1
+      if !children[i].isEmpty {
+        if node.worldConstant < 0 { node.worldStore = worlds.take() }
+        node.alphaStore = alphas.take()
       }
       if removedAt[i].isFinite {
         let r = removalIndex[removedAt[i]] ?? removalTimes.count
@@ -636,8 +648,8 @@ struct SceneTemplateCompiler {
       cancelled: UnsafePointer(storage.own(cancelled)), cancelledCount: cancelled.count,
       removals: UnsafePointer(storage.own(removalTimes)), removalCount: removalTimes.count,
       values: UnsafePointer(storage.own(values)),
-      keyframeChannels: UnsafePointer(storage.own(keyframeChannels)), worldCount: worldCount,
-      sublayerCount: sublayerCount, maximumChannels: maximumChannels)
+      keyframeChannels: UnsafePointer(storage.own(keyframeChannels)), worldCount: worlds.peak,
+      sublayerCount: sublayers.peak, alphaCount: alphas.peak, maximumChannels: maximumChannels)
     return SceneCompiled(
       program: program, storage: storage, scalarTimings: scalarTimings,
       scalarKeyframes: scalarKeyframes, batchedKeyframes: batchedKeyframes)
@@ -656,5 +668,23 @@ struct SceneTemplateCompiler {
       coefficients: own(b.curves.coefficients), table: own(b.curves.inverse),
       scratch: storage.own([Float](repeating: 0, count: 3 * Lanes.scalarCount)))
     return SceneKeyframeChannel(shape: KeyframeEvaluationJob.Shape(b), planes: planes)
+  }
+}
+
+/// Scratch store indices handed out at compile time, reused after release.
+struct SceneStorePool {
+  private var free: [Int32] = []
+  /// The number of stores ever needed at once.
+  private(set) var peak = 0
+
+  mutating func take() -> Int32 {
+    if let index = free.popLast() { return index }
+    peak += 1
+    return Int32(peak - 1)
+  }
+
+  /// Returns `index` (ignored when −1).
+  mutating func give(_ index: Int32) {
+    if index >= 0 { free.append(index) }
   }
 }
