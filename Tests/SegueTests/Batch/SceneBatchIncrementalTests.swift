@@ -105,7 +105,8 @@ import Testing
     let context = try SceneBatchContext(batch: batch)
     for k in 0..<50 {
       try batch.add(
-        batch.templates[k % batch.templates.count], clock: .timed(start: 0.01 * Double(k), speed: 1))
+        batch.templates[k % batch.templates.count], clock: .timed(start: 0.01 * Double(k), speed: 1)
+      )
     }
     try SceneBatchTests.runJob(
       batch, context: context, times: [0.2], matrices: 16 * batch.layerCount,
