@@ -363,7 +363,8 @@ struct SceneLaneGroup {
   }
 
   /// The local time of `op` at scene time `tau`, rounded to a `Float` on the same side of 0 and
-  /// of the active duration as the `Double` value (see ``SceneBatch``).
+  /// of the active duration as the `Double` value (see ``SceneBatch``): the scalar reference of
+  /// the lane version `segue_local_time_f32x16` (the C shim), which the kernel uses.
   @inline(__always)
   static func localTime(_ tau: Double, _ op: SceneOp) -> Float {
     let big = Float.greatestFiniteMagnitude
@@ -372,6 +373,15 @@ struct SceneLaneGroup {
     if t < 0 { return min(f, -Float.leastNonzeroMagnitude) }
     if t < op.activeDuration { return min(max(f, 0), op.activeEnd.nextDown) }
     return max(f, op.activeEnd)
+  }
+
+  /// ``localTime(_:_:)`` of sixteen scene times at `tau`, in lanes (the C shim
+  /// `segue_local_time_f32x16`, bitwise equal to the scalar reference).
+  @inline(__always)
+  static func localTimes(_ tau: UnsafePointer<Double>, _ op: SceneOp) -> Lanes {
+    segue_local_time_f32x16(
+      tau, op.beginTime, op.speed, op.timeOffset, op.activeDuration, op.activeEnd,
+      op.activeEnd.nextDown)
   }
 
   // swift-format-ignore: NeverForceUnwrap
@@ -471,8 +481,7 @@ struct SceneLaneGroup {
   func evaluate(_ op: SceneOp, notFinished: LaneMask) {
     let s = slot
     let tau = s.times
-    var local = Lanes()
-    for l in 0..<16 { local[l] = Self.localTime(tau[l], op) }
+    let local = Self.localTimes(tau, op)
     let (progress, phase) = MediaTimingEvaluationJob.evaluate(
       parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
       duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),

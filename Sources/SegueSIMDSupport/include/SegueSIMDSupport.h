@@ -105,6 +105,43 @@ static inline __attribute__((always_inline)) float segue_fma_f32(float a, float 
 #endif
 }
 
+/// Sixteen doubles (two AVX-512 registers, four AVX registers).
+typedef double segue_f64x16 __attribute__((ext_vector_type(16)));
+
+/// The media-timing local time of sixteen lanes, formed in `double` and rounded to `float` on the
+/// same side of 0 and of the active duration as the `double` value (Swift's
+/// `SceneLaneGroup.localTime(_:_:)` is the scalar reference, bitwise equal):
+///
+///     t = (tau[l] − begin)·speed + offset                     (no fused multiply-add)
+///     f = min(max(float(t), −FLT_MAX), FLT_MAX)
+///     t < 0:           min(f, −FLT_TRUE_MIN)
+///     0 ≤ t < active:  min(max(f, 0), end_down)
+///     t ≥ active:      max(f, end)
+///
+/// with Swift's `min`/`max` (`min(x, y) = y < x ? y : x`, `max(x, y) = y >= x ? y : x`); `end` is
+/// the active duration rounded up to `float`, `end_down` the float below it. Swift cannot select
+/// on `double` lanes without per-lane loops, hence this shim. `tau` points to 16 doubles.
+static inline __attribute__((always_inline)) segue_f32x16 segue_local_time_f32x16(
+    const double *tau, double begin, double speed, double offset, double active, float end,
+    float end_down) {
+#pragma clang fp contract(off)
+  segue_f64x16 x;
+  __builtin_memcpy(&x, tau, sizeof(x));
+  const segue_f64x16 t = (x - begin) * speed + offset;
+  const double big = 3.40282346638528859811704183484516925e+38;
+  segue_f64x16 c = -big >= t ? -big : t;
+  c = big < c ? big : c;
+  const segue_f32x16 f = __builtin_convertvector(c, segue_f32x16);
+  const float tiny = 1.40129846e-45f;
+  const segue_f32x16 negative = -tiny < f ? -tiny : f;
+  segue_f32x16 inside = 0.0f >= f ? 0.0f : f;
+  inside = end_down < inside ? end_down : inside;
+  const segue_f32x16 after = end >= f ? end : f;
+  const segue_i32x16 below = __builtin_convertvector(t < 0.0, segue_i32x16);
+  const segue_i32x16 within = __builtin_convertvector(t < active, segue_i32x16);
+  return below ? negative : (within ? inside : after);
+}
+
 /// One stage of the 16×16 transpose below: swaps the `k × k` off-diagonal blocks of every
 /// `2k × 2k` block of rows `a` (row `i`) and `b` (row `i + k`).
 #define SEGUE_TRANSPOSE_STAGE(a, b, lo, hi)                                                     \

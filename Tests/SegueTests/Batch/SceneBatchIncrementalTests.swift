@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 
 @testable import Segue
@@ -213,6 +214,45 @@ import Testing
       let bottom = try #require(batch.layerIndex(instance: 0, layerID: "l\(depth - 1)"))
       let x = 1 + 64 * min(t, 1) - 1 + Double(depth - 1) * 0.5
       #expect(Double(output.matrices[16 * (f * batch.layerCount + bottom) + 12]) == x)
+    }
+  }
+}
+
+/// The lane local time (`segue_local_time_f32x16`) against its scalar reference
+/// (``SceneLaneGroup/localTime(_:_:)``), bitwise, on random and boundary scene times.
+@Suite struct SceneLocalTimeTests {
+  @Test func laneLocalTimeEqualsTheScalarReference() async throws {
+    await propertyCheck(
+      count: 200, input: Gen.double(in: -2...2), Gen.double(in: 0.01...3), Gen.double(in: 0.1...4),
+      Gen.double(in: -1...1)
+    ) { begin, duration, speed, offset in
+      var timing = MediaTiming(duration: duration)
+      timing.beginTime = begin
+      timing.speed = speed
+      timing.timeOffset = offset
+      guard let batch = try? MediaTimingBatch(timings: [timing]) else { return }
+      let op = SceneOp(
+        beginTime: begin, speed: speed, timeOffset: offset, activeDuration: timing.activeDuration,
+        duration: batch.duration[0], activeEnd: batch.activeEnd[0], autoreverses: 0,
+        fillsBackwards: 0, fillsForwards: 0, afterProgress: 0, easing: 0, curveCoefficients: nil,
+        curveTable: nil, scalarTiming: -1, isSpring: false, springDuration: 0, rate: 0,
+        frequency: 0, frequencyLow: 0, coefficient: 0, springKind: 0, content: .lerp, channels: 1,
+        valueOffset: 0, keyframeChannel: -1, scalarIndex: -1, slot: 0, writtenSlot: 0)
+      // Scene times at the boundaries (local time 0 and D, and their neighbours), random ones,
+      // and huge ones (beyond Float).
+      let zero = begin - offset / speed
+      let end = begin + (timing.activeDuration - offset) / speed
+      var taus = [
+        zero, zero.nextUp, zero.nextDown, end, end.nextUp, end.nextDown, 0, 1e300, -1e300,
+      ]
+      var rng = Xoshiro(seed: UInt64(bitPattern: Int64(begin * 1e6)))
+      while taus.count < 16 { taus.append(Double(rng.next() % 10_000) / 2_000 - 1) }
+      let lanes = taus.withUnsafeBufferPointer { SceneLaneGroup.localTimes($0.baseAddress!, op) }
+      for l in 0..<16 {
+        #expect(
+          lanes[l].bitPattern == SceneLaneGroup.localTime(taus[l], op).bitPattern,
+          "tau \(taus[l]): \(lanes[l]) vs \(SceneLaneGroup.localTime(taus[l], op))")
+      }
     }
   }
 }
