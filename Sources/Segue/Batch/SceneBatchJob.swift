@@ -461,6 +461,7 @@ struct SceneLaneGroup {
       }
     }
     // 7. The layers, parent before child.
+    if stage < .layers { return }
     evaluateTree(state: state, out: out)
   }
 
