@@ -499,7 +499,10 @@ struct SceneLaneGroup {
         table: op.curveTable!, scratch: s.keyframeScratch)
     case 2:
       let function = template.scalarTimings[Int(op.scalarTiming)]
-      for l in 0..<16 { eased[l] = Float(function.transform(Double(progress[l]))) }
+      // Steps read CSS's before flag in the before phase (a backwards fill).
+      for l in 0..<16 {
+        eased[l] = Float(function.transform(Double(progress[l]), beforeFlag: before[l]))
+      }
     default:
       break
     }
@@ -553,7 +556,8 @@ struct SceneLaneGroup {
     case .scalarKeyframes:
       let keyframes = template.scalarKeyframes[Int(op.scalarIndex)]
       for l in 0..<16 where active[l] {
-        sceneStore(keyframes.value(at: Double(eased[l])), to: s.channels + 16 * l)
+        sceneStore(
+          keyframes.value(at: Double(eased[l]), beforeFlag: before[l]), to: s.channels + 16 * l)
       }
       for c in 0..<channels {
         var v = Lanes()

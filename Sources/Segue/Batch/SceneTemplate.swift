@@ -20,7 +20,7 @@
 /// * **The program.** The animations in their order, each with its media timing (kept in
 ///   `Double` for the phase decisions), its timing function (a Bézier compiled to one
 ///   ``CubicBezierBatch`` curve; steps and `linear(…)` evaluated by the scalar `Double`
-///   reference), its spring (``SpringBatch`` constants), and its content: a channel-wise lerp, a
+///   reference, with CSS's before flag in the before phase), its spring (``SpringBatch`` constants), and its content: a channel-wise lerp, a
 ///   decomposition (one ``DecompositionBatch`` pair, decomposed in `Double` once), or a keyframe
 ///   track (``KeyframeBatch`` per channel, all sixteen lanes holding the same track; tracks the
 ///   kernel cannot take are evaluated by the scalar `Double` code, see
@@ -40,7 +40,7 @@ public final class SceneTemplate: @unchecked Sendable {
   public let layerCount: Int
   /// Keyframe animations evaluated in `Float` lanes by the keyframe kernel.
   public let batchedKeyframeTrackCount: Int
-  /// Keyframe animations evaluated by the scalar `Double` code (``KeyframeValues/value(at:)``,
+  /// Keyframe animations evaluated by the scalar `Double` code (``KeyframeValues/value(at:beforeFlag:)``,
   /// rounded to `Float`): transforms in the linear and paced modes (decomposition), tracks with
   /// steps or `linear(…)` timing functions, and tracks whose values do not fit in `Float`.
   public let scalarKeyframeTrackCount: Int
