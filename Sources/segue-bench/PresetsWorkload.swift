@@ -83,19 +83,27 @@ extension SegueBench {
         remove \(fixed((a2 - a1) * us, 3)) µs per instance (\(k) each)
         """
       let total = batch.layerCount * frames
-      var matrices = [Float](repeating: 0, count: 16 * total)
-      var opacities = [Float](repeating: 0, count: total)
+      // 64-byte aligned outputs (never freed: the process ends after the report), so the job
+      // may write whole rows with streaming stores.
+      func aligned(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: 4 * max(count, 1), alignment: 64)
+          .bindMemory(to: Float.self, capacity: max(count, 1))
+        p.initialize(repeating: 0, count: max(count, 1))
+        return UnsafeMutableBufferPointer(start: p, count: count)
+      }
+      let matrices = aligned(16 * total)
+      let opacities = aligned(total)
       bytes = 4 * 17 * total + context.byteCount
       let frozen = batch
+      // --streaming on|off forces the choice; auto leaves it to the job (aligned and ≥ 4 MiB).
+      let choice: Bool? = streaming == .on ? true : (streaming == .off ? false : nil)
       pass = {
         try ts.withUnsafeBufferPointer { times in
-          try matrices.withUnsafeMutableBufferPointer { m in
-            try opacities.withUnsafeMutableBufferPointer { o in
-              try SceneBatchEvaluationJob(
-                batch: frozen, context: context, times: times, matrices: m, opacities: o
-              ).run(threads: threads)
-            }
-          }
+          var job = SceneBatchEvaluationJob(
+            batch: frozen, context: context, times: times, matrices: matrices,
+            opacities: opacities)
+          job.streamingStores = choice
+          try job.run(threads: threads)
         }
       }
       summarise = {
@@ -119,9 +127,10 @@ extension SegueBench {
       ns/layer \(median / evals * 1e9)  best \(sorted[0] / evals * 1e9)
       compile \(compileSeconds) s  \(fixed(compileSeconds / Double(instances.count) * 1e6, 3)) µs/instance  \
       output+context \(Double(bytes) / 1e6) MB  checksum \(checksum)
-      """ + (incremental.isEmpty ? "" : "\nincremental    " + incremental) + """
+      """ + (path == .simd ? "  streaming \(streaming.rawValue)" : "")
+        + (incremental.isEmpty ? "" : "\nincremental    " + incremental) + """
 
-        allocations    \(segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames)) per frame (\(maxAllocations) per pass)" : "not counted on this platform")
-        """)
+          allocations    \(segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames)) per frame (\(maxAllocations) per pass)" : "not counted on this platform")
+          """)
   }
 }

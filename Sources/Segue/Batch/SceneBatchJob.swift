@@ -159,6 +159,13 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   public var corners: UnsafeMutableBufferPointer<Float>?
   /// Optional output: `N` values per frame.
   public var presence: UnsafeMutableBufferPointer<Float>?
+  /// Whether full rows of matrices (and corners) are written with non-temporal stores, which
+  /// bypass the caches: `nil` (the default) chooses them when the output is 64-byte aligned and
+  /// at least ``streamingThreshold`` bytes (larger than a core's L2, so the rows would leave the
+  /// cache before anyone reads them); `true` asks for them wherever the output is aligned.
+  public var streamingStores: Bool?
+  /// The matrix output size (bytes) from which ``streamingStores`` `nil` streams: 4 MiB.
+  public static let streamingThreshold = 4 << 20
   /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
   package var stage: SceneBatchStage = .output
 
@@ -261,8 +268,22 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     }
   }
 
-  /// Items `frame·laneGroups + u`, in runs of one frame and one group.
+  /// Whether this run streams its rows (see ``streamingStores``).
+  // swift-format-ignore: NeverForceUnwrap
+  var streams: Bool {
+    guard let base = matrices.baseAddress, Int(bitPattern: base) % 64 == 0 else { return false }
+    if let corners, let c = corners.baseAddress, Int(bitPattern: c) % 64 != 0 { return false }
+    return streamingStores ?? (4 * matrices.count >= Self.streamingThreshold)
+  }
+
+  /// Items `frame·laneGroups + u`, in runs of one frame and one group (then a store fence when
+  /// streaming).
   func evaluate(items: Range<Int>, slot: SceneBatchSlot) {
+    evaluateRuns(items: items, slot: slot)
+    if streams { segue_store_fence() }
+  }
+
+  func evaluateRuns(items: Range<Int>, slot: SceneBatchSlot) {
     let perFrame = batch.laneGroupCount
     guard perFrame > 0 else { return }
     var item = items.lowerBound
@@ -291,6 +312,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     let group = batch.groups[g]
     let rows = frame * batch.layerCount + batch.groupRows[g]
     let out = SceneOutputs(
+      streaming: streams ? 1 : 0,
       matrices: matrices.baseAddress! + 16 * rows, opacities: opacities.baseAddress! + rows,
       corners: corners.map { $0.baseAddress! + 16 * rows },
       presence: presence.map { $0.baseAddress! + rows })
@@ -316,6 +338,8 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
 
 /// The output pointers at a group's first row.
 struct SceneOutputs {
+  /// 1 for non-temporal full-row stores.
+  var streaming: Int32
   var matrices: UnsafeMutablePointer<Float>
   var opacities: UnsafeMutablePointer<Float>
   var corners: UnsafeMutablePointer<Float>?
@@ -627,7 +651,8 @@ struct SceneLaneGroup {
       // Rows.
       let row = first * rowStride + i
       segue_store_transposed_f32x16(
-        out.matrices + 16 * row, 16 * rowStride, Int32(valid), world.m11, world.m12, world.m13,
+        out.matrices + 16 * row, 16 * rowStride, Int32(valid), out.streaming, world.m11, world.m12,
+        world.m13,
         world.m14, world.m21, world.m22, world.m23, world.m24, world.m31, world.m32, world.m33,
         world.m34, world.m41, world.m42, world.m43, world.m44)
       let opacity = alpha * present
@@ -640,7 +665,8 @@ struct SceneLaneGroup {
           world: world, minX: load(LayerPlanes.boundsMinX), minY: load(LayerPlanes.boundsMinY),
           width: load(LayerPlanes.boundsWidth), height: load(LayerPlanes.boundsHeight))
         segue_store_transposed_f32x16(
-          corners + 16 * row, 16 * rowStride, Int32(valid), c.values.0, c.values.1, c.values.2,
+          corners + 16 * row, 16 * rowStride, Int32(valid), out.streaming, c.values.0, c.values.1,
+          c.values.2,
           c.values.3, c.values.4, c.values.5, c.values.6, c.values.7, c.values.8, c.values.9,
           c.values.10, c.values.11, c.values.12, c.values.13, c.values.14, c.values.15)
       }

@@ -154,11 +154,13 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_local_time_f32x1
 
 /// Stores the transpose of sixteen lane vectors: `r0 … r15` hold field `k` of sixteen items
 /// (lane `l` = item `l`); item `l`'s sixteen fields go, as one row, to `dst + l·stride` (floats),
-/// for `l < lanes` (`0 … 16`). Four stages of two-source shuffles (`vpermt2ps` with AVX-512; lane
+/// for `l < lanes` (`0 … 16`); with `streaming` set and all 16 lanes, as non-temporal stores
+/// (every row address must then be 64-byte aligned; call ``segue_store_fence`` after the last).
+/// Four stages of two-source shuffles (`vpermt2ps` with AVX-512; lane
 /// swaps and in-lane shuffles with AVX2), 64 per 16 rows, then one 64-byte store per row; plain
 /// portable vector C (`__builtin_shufflevector`), no target flag.
 static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
-    float *dst, long stride, int lanes, segue_f32x16 r0, segue_f32x16 r1, segue_f32x16 r2,
+    float *dst, long stride, int lanes, int streaming, segue_f32x16 r0, segue_f32x16 r1, segue_f32x16 r2,
     segue_f32x16 r3, segue_f32x16 r4, segue_f32x16 r5, segue_f32x16 r6, segue_f32x16 r7,
     segue_f32x16 r8, segue_f32x16 r9, segue_f32x16 r10, segue_f32x16 r11, segue_f32x16 r12,
     segue_f32x16 r13, segue_f32x16 r14, segue_f32x16 r15) {
@@ -211,7 +213,11 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
 #undef SEGUE_LO1
 #undef SEGUE_HI1
   segue_f32x16 rows[16] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
-  if (lanes == 16) {
+  if (lanes == 16 && streaming) {
+    for (int l = 0; l < 16; l++) {
+      __builtin_nontemporal_store(rows[l], (segue_f32x16 *)(dst + l * stride));
+    }
+  } else if (lanes == 16) {
     for (int l = 0; l < 16; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
   } else {
     for (int l = 0; l < lanes; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));

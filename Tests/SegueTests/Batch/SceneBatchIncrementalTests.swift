@@ -124,6 +124,34 @@ import Testing
     }
   }
 
+  /// Streaming (non-temporal) row stores write the same bits as plain stores.
+  @Test func streamingStoresWriteTheSameRows() throws {
+    let scenes = try SceneBatchTests.allPresetScenes()
+    let batch = try SceneBatch(
+      (0..<70).map {
+        .init(scene: scenes[$0 % scenes.count], clock: .timed(start: Double($0) * 0.01, speed: 1))
+      })
+    let n = batch.layerCount
+    let context = try SceneBatchContext(batch: batch)
+    func run(_ streaming: Bool) throws -> [UInt32] {
+      let raw = UnsafeMutableRawPointer.allocate(byteCount: 4 * 17 * n, alignment: 64)
+      defer { raw.deallocate() }
+      let p = raw.bindMemory(to: Float.self, capacity: 17 * n)
+      p.initialize(repeating: .nan, count: 17 * n)
+      try [0.2].withUnsafeBufferPointer { t in
+        var job = SceneBatchEvaluationJob(
+          batch: batch, context: context, times: t,
+          matrices: UnsafeMutableBufferPointer(start: p, count: 16 * n),
+          opacities: UnsafeMutableBufferPointer(start: p + 16 * n, count: n))
+        job.streamingStores = streaming
+        #expect(job.streams == streaming)
+        try job.run()
+      }
+      return (0..<(17 * n)).map { p[$0].bitPattern }
+    }
+    #expect(try run(true) == run(false))
+  }
+
   @Test func rejectsRemovingAnUnknownInstance() throws {
     var batch = try SceneBatch(try SceneBatchTests.oneInstance(.timed(start: 0, speed: 1)))
     #expect(throws: ValidationError(field: "instance", reason: .unknown("1"))) {
