@@ -409,6 +409,8 @@ struct SpecDecoder {
           try interaction.state(at: last.time)
         }
         end = state.completionTime ?? (last.time + duration)
+        // A last event near the largest Double: keep the suggested times finite.
+        if !end.isFinite { end = .greatestFiniteMagnitude }
       }
       sampleTimes = (0...6).map { end * (Double($0) / 6) }
     }

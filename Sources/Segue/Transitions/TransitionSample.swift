@@ -49,6 +49,34 @@ public struct TransitionSample: Hashable, Sendable {
 
   /// The sampled layer named `id`, if present.
   public subscript(id: String) -> LayerSample? { layers.first { $0.id == id } }
+
+  /// Throws unless every layer's matrix, opacity and corners are finite: validated scenes can
+  /// still overflow `Double` (a chain of large scales, an overshooting curve extrapolating huge
+  /// values), and an overflow is reported, never returned as infinity or NaN.
+  ///
+  /// - Throws: ``ValidationError`` on field `"layers"` with the layer's index in ``layers`` and
+  ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer, the quantity and the time.
+  func checkFinite() throws(ValidationError) {
+    for (i, layer) in layers.enumerated() {
+      var what: String? = nil
+      if !layer.opacity.isFinite {
+        what = "opacity"
+      } else if !layer.matrix.fields.allSatisfy({ $0.isFinite }) {
+        what = "matrix to the container"
+      } else if !layer.corners.allSatisfy({
+        $0.point.x.isFinite && $0.point.y.isFinite && $0.z.isFinite && $0.w.isFinite
+      }) {
+        what = "corners"
+      }
+      if let what {
+        throw ValidationError(
+          field: "layers", index: i,
+          reason: .invalidState(
+            "layer '\(layer.id)': its \(what) overflows Double at t = \(time) s (the "
+              + "transforms, positions or animated values are too large)"))
+      }
+    }
+  }
 }
 
 extension TransitionScene {
@@ -57,14 +85,17 @@ extension TransitionScene {
   /// At `t ≥ duration` it is complete and finished: model values and the finish changes, every
   /// layer blending "over" (``blendModes`` apply only while the transition runs).
   /// - Throws: ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/negative`` on
-  ///   field `"time"`.
+  ///   field `"time"`; on `"layers"` (with the layer's index) when a layer's matrix, opacity or
+  ///   corners overflow `Double`.
   public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
     try Validate.nonNegative(t, "time")
     let completed = t >= duration
     let tree = presentation(at: t, completion: completed ? .finished : nil)
-    return TransitionSample(
+    let sample = TransitionSample(
       time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
       blendModes: completed ? [:] : blendModes)
+    try sample.checkFinite()
+    return sample
   }
 }
 
@@ -73,15 +104,18 @@ extension TransitionScene {
   /// its model values; cancelled, only **from**, exactly as at progress 0. Every layer blends
   /// "over". `time` is reported as given (seconds; finite and ≥ 0).
   ///
-  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative.
+  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative; on
+  ///   `"layers"` when a layer's geometry overflows `Double`.
   public func sample(at time: Double, completion: TransitionCompletion) throws(ValidationError)
     -> TransitionSample
   {
     try Validate.nonNegative(time, "time")
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: completion == .finished ? 1 : 0, completed: true,
       cancelled: completion == .cancelled, tree: presentation(at: 0, completion: completion),
       blendModes: [:])
+    try sample.checkFinite()
+    return sample
   }
 
   /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
@@ -92,7 +126,8 @@ extension TransitionScene {
   /// finished or cancelled state. `progress` is `p`.
   ///
   /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
-  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`), or a
+  ///   layer's geometry overflows `Double` (`"layers"`).
   public func sample(at time: Double, interaction: InteractionTimeline) throws(ValidationError)
     -> TransitionSample
   {
@@ -103,10 +138,12 @@ extension TransitionScene {
     let state = try interaction.state(at: time)
     let completion: TransitionCompletion? =
       state.completed ? (state.finished == true ? .finished : .cancelled) : nil
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: state.position, completed: state.completed,
       cancelled: completion == .cancelled,
       tree: presentation(at: state.position * duration, completion: completion),
       blendModes: completion == nil ? blendModes : [:])
+    try sample.checkFinite()
+    return sample
   }
 }

@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// libFuzzer targets for Segue's parsers, outside the main package so that its build is not
+// affected. Build and run (Linux, the Swift toolchain's libFuzzer), from the repository root:
+//
+//     swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
+//     mkdir -p .fuzz/json && Fuzz/.build/release/FuzzJSON .fuzz/json Fuzz/Corpus/json
+//
+// See "Fuzzing" in the README for every target and the options used.
+//
+// Each target is one file defining `LLVMFuzzerTestOneInput` plus the oracles shared with the
+// test suite's seeded mutation harness (FuzzOracles.swift, a symbolic link to
+// Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so libFuzzer
+// records the input as a crash.
+let package = Package(
+  name: "SegueFuzz",
+  dependencies: [.package(name: "Segue", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "FuzzJSON", dependencies: [.product(name: "SegueSpec", package: "Segue")],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .executableTarget(
+      name: "FuzzSpec",
+      dependencies: [
+        .product(name: "Segue", package: "Segue"), .product(name: "SegueSpec", package: "Segue"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .executableTarget(
+      name: "FuzzEvents",
+      dependencies: [
+        .product(name: "Segue", package: "Segue"), .product(name: "SegueSpec", package: "Segue"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+  ]
+)
