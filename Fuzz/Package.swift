@@ -2,16 +2,16 @@
 import PackageDescription
 
 // libFuzzer targets for Segue's parsers, outside the main package so that its build is not
-// affected. Build and run (Linux, the Swift toolchain's libFuzzer), from the repository root:
+// affected. Build with `Fuzz/build.sh` (AddressSanitizer, libFuzzer's coverage instrumentation,
+// the toolchain's libFuzzer without its main), then run, from the repository root:
 //
-//     swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
 //     mkdir -p .fuzz/json && Fuzz/.build/release/FuzzJSON .fuzz/json Fuzz/Corpus/json
 //
 // See "Fuzzing" in the README for every target and the options used.
 //
-// Each target is one file defining `LLVMFuzzerTestOneInput` plus the oracles shared with the
-// test suite's seeded mutation harness (FuzzOracles.swift, a symbolic link to
-// Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so libFuzzer
+// Each target is one file whose @main hands the command line to libFuzzer's driver, plus the
+// oracles shared with the test suite's seeded mutation harness (FuzzOracles.swift, a symbolic
+// link to Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so libFuzzer
 // records the input as a crash.
 let package = Package(
   name: "SegueFuzz",

@@ -1,8 +1,32 @@
-// libFuzzer entry point: one input through FuzzOracles.json(_:); a violation traps.
+// libFuzzer target: every input goes through FuzzOracles.json(_:); a violated oracle traps,
+// so libFuzzer records the input as a crash.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One input.
+func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   if let problem = FuzzOracles.json(bytes) { fatalError(problem) }
   return 0
+}
+
+/// libFuzzer's driver (in the runtime linked by `-sanitize=fuzzer`).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+  _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The entry point: hands the command line to libFuzzer (SwiftPM gives every executable its own
+/// `main`, so the runtime's is not used).
+@main
+enum FuzzJSONMain {
+  static func main() {
+    var argc = CommandLine.argc
+    var argv = CommandLine.unsafeArgv
+    exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzJSON(data, size) })
+  }
 }
