@@ -14,7 +14,7 @@ func fuzzEvents(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// libFuzzer's driver (in the runtime linked by `-sanitize=fuzzer`).
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
+func llvmFuzzerRunDriver(
   _ argc: UnsafeMutablePointer<CInt>,
   _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
   _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
@@ -27,6 +27,6 @@ enum FuzzEventsMain {
   static func main() {
     var argc = CommandLine.argc
     var argv = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzEvents(data, size) })
+    exit(llvmFuzzerRunDriver(&argc, &argv) { data, size in fuzzEvents(data, size) })
   }
 }
