@@ -9,27 +9,31 @@ import PackageDescription
 //
 // See "Fuzzing" in the README for every target and the options used.
 //
-// Each target is one file whose @main hands the command line to libFuzzer's driver, plus the
-// oracles shared with the test suite's seeded mutation harness (FuzzOracles.swift, a symbolic
-// link to Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so libFuzzer
-// records the input as a crash.
+// Each target is one @main that hands its oracle to FuzzDriver's runFuzzer (libFuzzer's driver),
+// plus the oracles shared with the test suite's seeded mutation harness (FuzzOracles.swift, a
+// symbolic link to Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so
+// libFuzzer records the input as a crash.
 let package = Package(
   name: "SegueFuzz",
   dependencies: [.package(name: "Segue", path: "..")],
   targets: [
+    .target(name: "FuzzDriver", swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
-      name: "FuzzJSON", dependencies: [.product(name: "SegueSpec", package: "Segue")],
+      name: "FuzzJSON",
+      dependencies: ["FuzzDriver", .product(name: "SegueSpec", package: "Segue")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzSpec",
       dependencies: [
-        .product(name: "Segue", package: "Segue"), .product(name: "SegueSpec", package: "Segue"),
+        "FuzzDriver", .product(name: "Segue", package: "Segue"),
+        .product(name: "SegueSpec", package: "Segue"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzEvents",
       dependencies: [
-        .product(name: "Segue", package: "Segue"), .product(name: "SegueSpec", package: "Segue"),
+        "FuzzDriver", .product(name: "Segue", package: "Segue"),
+        .product(name: "SegueSpec", package: "Segue"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]),
   ]
