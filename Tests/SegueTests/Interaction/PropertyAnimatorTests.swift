@@ -335,7 +335,9 @@ struct PropertyAnimatorTests {
     await propertyCheck(
       count: 150, input: Gen.double(in: 0.05...1.95), Gen.double(in: 0...1), Gen.int(in: 0...3)
     ) { t1, share, curveIndex in
-      guard var animator = try? PropertyAnimator(duration: 2, timingParameters: curves[curveIndex])
+      guard
+        var animator = try? PropertyAnimator(
+          duration: 2, timingParameters: .cubic(curves[curveIndex]))
       else { return }
       #expect((try? animator.startAnimation(at: 0)) != nil)
       #expect((try? animator.setReversed(true, at: t1)) != nil)
