@@ -76,6 +76,28 @@ extension SpecFile {
       o.append(("backgroundColor", writeValue(.color(layer.backgroundColor))))
     }
     if layer.isTransformLayer { o.append(("isTransformLayer", .bool(true))) }
+    if layer.cornerRadius != defaults.cornerRadius {
+      o.append(("cornerRadius", .number(layer.cornerRadius)))
+    }
+    if layer.masksToBounds { o.append(("masksToBounds", .bool(true))) }
+    if layer.borderWidth != defaults.borderWidth {
+      o.append(("borderWidth", .number(layer.borderWidth)))
+    }
+    if layer.borderColor != defaults.borderColor {
+      o.append(("borderColor", writeValue(.color(layer.borderColor))))
+    }
+    if layer.shadowOpacity != defaults.shadowOpacity {
+      o.append(("shadowOpacity", .number(layer.shadowOpacity)))
+    }
+    if layer.shadowRadius != defaults.shadowRadius {
+      o.append(("shadowRadius", .number(layer.shadowRadius)))
+    }
+    if layer.shadowOffset != defaults.shadowOffset {
+      o.append(("shadowOffset", writeValue(.size(layer.shadowOffset))))
+    }
+    if layer.shadowColor != defaults.shadowColor {
+      o.append(("shadowColor", writeValue(.color(layer.shadowColor))))
+    }
     if layer.transform != .identity {
       o.append(("transform", writeValue(.transform(layer.transform))))
     }

@@ -82,9 +82,12 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// `{"id": "to", "parent": "container-id" | null, "bounds": [x, y, w, h], "position": [x, y],
 /// "anchorPoint": [x, y], "anchorPointZ": z, "zPosition": z, "opacity": o,
 /// "backgroundColor": [r, g, b, a], "isTransformLayer": false, "transform": T,
-/// "sublayerTransform": T, "animations": [...]}`. Only `id` is required; the others default to
-/// `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
-/// background, identity transforms). Lengths in points, anchorPoint in unit coordinates, colour
+/// "sublayerTransform": T, "cornerRadius": r, "masksToBounds": false, "borderWidth": w,
+/// "borderColor": [r, g, b, a], "shadowOpacity": o, "shadowRadius": r, "shadowOffset": [w, h],
+/// "shadowColor": [r, g, b, a], "animations": [...]}`. Only `id` is required; the others default
+/// to `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
+/// background, identity transforms, corner radius and border width 0, black border and shadow,
+/// shadow opacity 0, shadow radius 3, shadow offset `[0, -3]`). Lengths in points, anchorPoint in unit coordinates, colour
 /// components in `[0, 1]` (clamped). Ids are unique; a `parent` must name another layer and
 /// following parents must not lead back to the layer (no cycles).
 ///
@@ -105,7 +108,9 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///
 /// - `keyPath` (required): a key path ``LayerProperty`` knows (`opacity`, `position`,
 ///   `position.x`, `position.y`, `zPosition`, `bounds`, `bounds.size`, `anchorPoint`, `transform`,
-///   `sublayerTransform`, `backgroundColor`, `transform.rotation.z`, `transform.scale`, …).
+///   `sublayerTransform`, `backgroundColor`, `cornerRadius`, `borderWidth`, `borderColor`,
+///   `shadowOpacity`, `shadowRadius`, `shadowOffset`, `shadowColor`, `transform.rotation.z`,
+///   `transform.scale`, …; `masksToBounds` is not animatable).
 ///   Values have the property's kind: a number, a point `[x, y]`, a size `[w, h]`, a rectangle
 ///   `[x, y, w, h]`, a transform `T`, or a colour `[r, g, b, a]`.
 /// - `type` (required): `"basic"` (`CABasicAnimation`), `"keyframe"` (`CAKeyframeAnimation`) or
@@ -210,7 +215,9 @@ struct SpecDecoder {
   ]
   static let layerKeys = [
     "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
-    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "animations",
+    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
+    "masksToBounds", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
+    "shadowOffset", "shadowColor", "animations",
   ]
   static let timingKeys = [
     "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
@@ -419,12 +426,24 @@ struct SpecDecoder {
     if let v = o["anchorPointZ"] { layer.anchorPointZ = try v.number() }
     if let v = o["zPosition"] { layer.zPosition = try v.number() }
     if let v = o["opacity"] { layer.opacity = try v.number() }
-    if let v = o["backgroundColor"] {
+    func color(_ v: Node) throws(SpecError) -> Color {
       guard case .color(let c) = try SpecFile.readValue(v, kind: .color) else {
         throw v.fail("expected a colour")
       }
-      layer.backgroundColor = c
+      return c
     }
+    if let v = o["backgroundColor"] { layer.backgroundColor = try color(v) }
+    if let v = o["cornerRadius"] { layer.cornerRadius = try v.number() }
+    if let v = o["masksToBounds"] { layer.masksToBounds = try v.bool() }
+    if let v = o["borderWidth"] { layer.borderWidth = try v.number() }
+    if let v = o["borderColor"] { layer.borderColor = try color(v) }
+    if let v = o["shadowOpacity"] { layer.shadowOpacity = try v.number() }
+    if let v = o["shadowRadius"] { layer.shadowRadius = try v.number() }
+    if let v = o["shadowOffset"] {
+      let p = try v.numbers(count: [2], what: "a size [width, height] in points")
+      layer.shadowOffset = Size(width: p[0], height: p[1])
+    }
+    if let v = o["shadowColor"] { layer.shadowColor = try color(v) }
     if let v = o["isTransformLayer"] { layer.isTransformLayer = try v.bool() }
     if let v = o["transform"] { layer.transform = try SpecFile.readTransform(v) }
     if let v = o["sublayerTransform"] { layer.sublayerTransform = try SpecFile.readTransform(v) }
@@ -440,8 +459,9 @@ struct SpecDecoder {
     do {
       return try LayerProperty(keyPath: keyPath)
     } catch {
+      if case .invalidState(let why) = error.reason { throw node.fail(why) }
       throw node.fail(
-        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor and transform.rotation/scale/translation sub-paths)"
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor and transform.rotation/scale/translation sub-paths)"
       )
     }
   }
