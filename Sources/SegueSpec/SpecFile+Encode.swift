@@ -127,6 +127,9 @@ extension SpecFile {
     case .keyframes(let values):
       o.append(("type", .string("keyframe")))
       o += writeKeyframes(values)
+    case .path(let track):
+      o.append(("type", .string("keyframe")))
+      o += writePathTrack(track)
     }
     if let f = a.timingFunction { o.append(("timingFunction", writeTimingFunction(f))) }
     let t = a.timing
@@ -170,6 +173,33 @@ extension SpecFile {
     case .transforms(let t): return fields(t) { .transform($0) }
     case .colors(let t): return fields(t) { .color($0) }
     }
+  }
+
+  static func writePathTrack(_ track: KeyframePathTrack) -> [(String, JSONValue)] {
+    func point(_ p: Point) -> JSONValue { writeValue(.point(p)) }
+    let elements: [JSONValue] = track.path.elements.map { element in
+      switch element {
+      case .move(let p): .object([("move", point(p))])
+      case .line(let p): .object([("line", point(p))])
+      case .quadCurve(let p, let c):
+        .object([("quadCurve", .object([("to", point(p)), ("control", point(c))]))])
+      case .curve(let p, let c1, let c2):
+        .object([
+          ("curve", .object([("to", point(p)), ("control1", point(c1)), ("control2", point(c2))]))
+        ])
+      case .closeSubpath: .object([("close", .bool(true))])
+      }
+    }
+    var o: [(String, JSONValue)] = [("path", .array(elements))]
+    if let k = track.keyTimes { o.append(("keyTimes", numbers(k))) }
+    if track.calculationMode != .linear {
+      o.append(("calculationMode", .string(track.calculationMode.rawValue)))
+    }
+    if let fs = track.timingFunctions {
+      o.append(("timingFunctions", .array(fs.map(writeTimingFunction))))
+    }
+    if let r = track.rotationMode { o.append(("rotationMode", .string(r.rawValue))) }
+    return o
   }
 
   static func writeChange(_ change: ModelChange, time: Double?) -> JSONValue {

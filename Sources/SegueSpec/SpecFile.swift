@@ -121,7 +121,13 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `cubic`, `cubicPaced` or the `kCAAnimation…` names), `timingFunctions` (one per segment),
 ///   `tensionValues`, `continuityValues`, `biasValues`; and `keyframeTimingFunction`, a Segue
 ///   extension: the track's own curve (``KeyframeTrack/timingFunction``), applied after the
-///   animation's `timingFunction`.
+///   animation's `timingFunction`. Or, for a point key path, `path` instead of `values`
+///   (`CAKeyframeAnimation.path`, ``KeyframePathTrack``): a list of elements `{"move": [x, y]}`,
+///   `{"line": [x, y]}`, `{"quadCurve": {"to": [x, y], "control": [x, y]}}`,
+///   `{"curve": {"to": [x, y], "control1": [x, y], "control2": [x, y]}}`, `{"close": true}`
+///   (starting with a move), with `keyTimes` per vertex, `calculationMode`, `timingFunctions`
+///   per segment and `rotationMode` (`auto`, `autoReverse`, or `rotateAuto`,
+///   `rotateAutoReverse`, `kCAAnimationRotateAuto`, `kCAAnimationRotateAutoReverse`).
 /// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
 ///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
 ///   `dampingRatio` (with `initialVelocity`): ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
@@ -227,8 +233,14 @@ struct SpecDecoder {
   static let keyframeKeys =
     timingKeys + [
       "values", "keyTimes", "calculationMode", "timingFunction", "timingFunctions",
-      "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction",
+      "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction", "path",
+      "rotationMode",
     ]
+  /// Keys only a keyframe animation with `values` takes, and only one with `path`.
+  static let valuesOnlyKeys = [
+    "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction",
+  ]
+  static let pathOnlyKeys = ["rotationMode"]
   static let springKeys =
     timingKeys + [
       "fromValue", "toValue", "mass", "stiffness", "damping", "initialVelocity",
@@ -498,7 +510,11 @@ struct SpecDecoder {
         try readSpring(o, duration: timing.duration), from: try value("fromValue"),
         to: try value("toValue"))
     default:
-      content = .keyframes(try readKeyframes(o, kind: kind))
+      if o.has("path") {
+        content = .path(try readPathTrack(o, kind: kind))
+      } else {
+        content = .keyframes(try readKeyframes(o, kind: kind))
+      }
     }
     return try building(node.path) { () throws(ValidationError) in
       try Animation(
@@ -561,6 +577,11 @@ struct SpecDecoder {
   }
 
   func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
+    for key in Self.pathOnlyKeys where o.has(key) {
+      throw SpecError(
+        path: JSONPath.member(o.path, key),
+        message: "'\(key)' needs a 'path' (it turns the layer with the path)")
+    }
     let valueNodes = try o.required("values").array()
     var values: [AnimationValue] = []
     for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
@@ -602,6 +623,84 @@ struct SpecDecoder {
       case .color:
         return .colors(try track(values.map { if case .color(let x) = $0 { x } else { .clear } }))
       }
+    }
+  }
+
+  /// A keyframe animation along a `path`: its elements, `keyTimes` per vertex,
+  /// `calculationMode`, `timingFunctions` per segment and `rotationMode`.
+  func readPathTrack(_ o: Members, kind: AnimationValue.Kind) throws(SpecError)
+    -> KeyframePathTrack
+  {
+    let pathNode = try o.required("path")
+    for key in ["values"] + Self.valuesOnlyKeys where o.has(key) {
+      throw SpecError(
+        path: JSONPath.member(o.path, key), message: "'\(key)' cannot be combined with 'path'")
+    }
+    guard kind == .point else {
+      throw pathNode.fail(
+        "a path moves a point property (position, anchorPoint), not a \(kind.rawValue)")
+    }
+    var path = BezierPath()
+    for node in try pathNode.array() {
+      let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
+      guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
+        throw node.fail(
+          "a path element has exactly one of move, line, quadCurve, curve, close")
+      }
+      func point(_ n: Node) throws(SpecError) -> Point {
+        let p = try n.numbers(count: [2], what: "a point [x, y]")
+        return Point(x: p[0], y: p[1])
+      }
+      let element: BezierPath.Element
+      switch key {
+      case "move": element = .move(to: try point(v))
+      case "line": element = .line(to: try point(v))
+      case "quadCurve":
+        let c = try v.object(allowed: ["to", "control"])
+        element = .quadCurve(
+          to: try point(try c.required("to")), control: try point(try c.required("control")))
+      case "curve":
+        let c = try v.object(allowed: ["to", "control1", "control2"])
+        element = .curve(
+          to: try point(try c.required("to")), control1: try point(try c.required("control1")),
+          control2: try point(try c.required("control2")))
+      default:
+        guard try v.bool() else { throw v.fail("expected true") }
+        element = .closeSubpath
+      }
+      var extended = path
+      do throws(ValidationError) {
+        switch element {
+        case .move(let p): try extended.move(to: p)
+        case .line(let p): try extended.addLine(to: p)
+        case .quadCurve(let p, let c): try extended.addQuadCurve(to: p, control: c)
+        case .curve(let p, let c1, let c2): try extended.addCurve(to: p, control1: c1, control2: c2)
+        case .closeSubpath: try extended.closeSubpath()
+        }
+      } catch {
+        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: node.path)
+      }
+      path = extended
+    }
+    let keyTimes = try o["keyTimes"]?.numberList()
+    var mode = CalculationMode.linear
+    if let m = o["calculationMode"] {
+      mode = try SpecFile.readName(m, SpecFile.calculationModeNames, what: "calculation mode")
+    }
+    var functions: [TimingFunction]?
+    if let list = o["timingFunctions"] {
+      var fs: [TimingFunction] = []
+      for node in try list.array() { fs.append(try SpecFile.readTimingFunction(node)) }
+      functions = fs
+    }
+    var rotation: RotationMode?
+    if let r = o["rotationMode"] {
+      rotation = try SpecFile.readName(r, SpecFile.rotationModeNames, what: "rotation mode")
+    }
+    return try building(o.path) { () throws(ValidationError) in
+      try KeyframePathTrack(
+        path: path, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
+        rotationMode: rotation)
     }
   }
 

@@ -173,6 +173,26 @@ public struct SceneBuilder: Sendable {
     animations.add(animation, to: id)
   }
 
+  /// Adds a path animation (`CAKeyframeAnimation.path`, ``KeyframePathTrack``) of the point
+  /// property `property` (`position` usually) on layer `id`, and sets the model value to the
+  /// path's end point (its last vertex).
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (`path`
+  ///   on a property that is not a point, the timing's).
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, path: KeyframePathTrack, beginTime: Double = 0,
+    duration: Double, timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
+    let animation = try Animation(
+      property: property, content: .path(path), timing: timing, timingFunction: timingFunction)
+    try property.set(.point(path.position(at: 1)), in: &model.storage[index])
+    animations.add(animation, to: id)
+  }
+
   /// Adds a model change at `time` seconds.
   public mutating func at(_ time: Double, _ change: ModelChange) {
     events.append(TimelineEvent(time: time, change: change))
