@@ -109,7 +109,7 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 ///
 /// **Progress map.** The shown progress is a function of the fraction, `q = g(f)`. Initially
 /// `g = c`, the animator's timing curve, so a plain run shows `q = c(t / D)`. When the animator is
-/// *re-timed* at a point `(f₀, q₀)` (``continueAnimation(withTimingParameters:durationFactor:at:)``
+/// *re-timed* at a point `(f₀, q₀)` (`continueAnimation(withTimingParameters:durationFactor:at:)`
 /// with new parameters, or any resume after a linear scrub) the map becomes the curve `c'` laid
 /// from that point to each end:
 ///
@@ -227,7 +227,7 @@ public struct PropertyAnimator: Hashable, Sendable {
 
   /// Creates an animator and applies `events` in order.
   ///
-  /// - Throws: as ``init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)``, then the
+  /// - Throws: as `init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)`, then the
   ///   first error of ``apply(_:)`` with `index` set to the event's position in `events`.
   public init(
     duration: Double,
@@ -411,6 +411,7 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// - Parameters:
   ///   - timing: the new curve, or `nil`.
   ///   - durationFactor: unitless, finite and `> 0`.
+  ///   - time: the wall-clock time of the call, seconds.
   /// - Throws: ``ValidationError``: `"durationFactor"` (not finite, not positive); `"animator"`
   ///   ``ValidationError/Reason/invalidState(_:)`` unless active and paused; the time errors.
   public mutating func continueAnimation(

@@ -307,7 +307,7 @@ public struct ViewPropertyAnimator: Sendable {
   }
 
   /// `continueAnimation(withTimingParameters:durationFactor:)` at `time`; see
-  /// ``PropertyAnimator/continueAnimation(withTimingParameters:durationFactor:at:)``.
+  /// `PropertyAnimator.continueAnimation(withTimingParameters:durationFactor:at:)`.
   public mutating func continueAnimation(
     withTimingParameters timing: TimingCurveProvider?, durationFactor: Double, at time: Double
   ) throws(ValidationError) {

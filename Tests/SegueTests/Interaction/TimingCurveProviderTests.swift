@@ -142,6 +142,10 @@ struct TimingCurveProviderTests {
     #expect(throws: ValidationError(field: "damping", reason: .notPositive)) {
       try SpringTimingParameters(mass: 1, stiffness: 1, damping: 0)
     }
+    // ζω0 ≈ 1.6e-301·3.2e-100 underflows to 0: the envelope never decays in Double arithmetic.
+    #expect(
+      throws: ValidationError(field: "damping", reason: .invalidState("the spring never settles"))
+    ) { try SpringTimingParameters(mass: 1e100, stiffness: 1e-99, damping: 1e-300) }
   }
 
   @Test func vector() {

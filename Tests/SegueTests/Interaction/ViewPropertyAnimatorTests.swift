@@ -375,6 +375,22 @@ struct ViewPropertyAnimatorTests {
     ) { try driven.scene(containerSize: Size(width: 1, height: 1)) }
   }
 
+  /// A run too short to fit a spring to (1e-300 s: ω0 beyond 1e100 rad/s): the animator jumps
+  /// to the end values, and its scene is a typed error.
+  @Test func noSpringFitsAnExtremeRun() throws {
+    var animator = try ViewPropertyAnimator(
+      duration: 1e-300, dampingRatio: 1, container: try Self.container()
+    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    #expect(
+      throws: ValidationError(
+        field: "duration", reason: .invalidState("no spring fits a run of 1e-300 s"))
+    ) { try animator.scene(containerSize: Size(width: 1, height: 1)) }
+    try animator.pauseAnimation(at: 0)
+    try animator.setScrubsLinearly(false, at: 0)
+    try animator.setFractionComplete(0.5, at: 0)
+    #expect(Self.x(try animator.presentation(at: 0)) == 150)
+  }
+
   @Test func rejectsBadSampleTimes() throws {
     let animator = try ViewPropertyAnimator(duration: 1, container: try Self.container())
     #expect(throws: ValidationError(field: "time", reason: .negative)) {

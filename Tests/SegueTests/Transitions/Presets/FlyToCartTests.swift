@@ -140,7 +140,8 @@ struct FlyToCartTests {
     #expect(abs(start.corners[0].point.x - (fly.start.x - 20)) <= 1e-9)
     #expect(abs(start.corners[0].point.y - (fly.start.y + 20)) <= 1e-9)
     let landing = scene.presentation(at: 0.8 - 1e-9)[id: "icon"]!
-    #expect(abs(landing.position.x - fly.cart.x) <= 1e-4 && abs(landing.position.y - fly.cart.y) <= 1e-4)
+    #expect(
+      abs(landing.position.x - fly.cart.x) <= 1e-4 && abs(landing.position.y - fly.cart.y) <= 1e-4)
     #expect(abs(landing.transform.m12) <= 1e-6 && abs(landing.transform.m11 - 0.25) <= 1e-6)
     let end = try scene.sample(at: 0.8)
     #expect(end.completed && end["icon"] == nil)
