@@ -576,15 +576,11 @@ struct SpecDecoder {
     }
   }
 
-  func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
-    for key in Self.pathOnlyKeys where o.has(key) {
-      throw SpecError(
-        path: JSONPath.member(o.path, key),
-        message: "'\(key)' needs a 'path' (it turns the layer with the path)")
-    }
-    let valueNodes = try o.required("values").array()
-    var values: [AnimationValue] = []
-    for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
+  /// A keyframe animation's `keyTimes`, `calculationMode` (default linear) and
+  /// `timingFunctions`.
+  func readKeyframeTiming(_ o: Members) throws(SpecError) -> (
+    [Double]?, CalculationMode, [TimingFunction]?
+  ) {
     let keyTimes = try o["keyTimes"]?.numberList()
     var mode = CalculationMode.linear
     if let m = o["calculationMode"] {
@@ -596,6 +592,19 @@ struct SpecDecoder {
       for node in try list.array() { fs.append(try SpecFile.readTimingFunction(node)) }
       functions = fs
     }
+    return (keyTimes, mode, functions)
+  }
+
+  func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
+    for key in Self.pathOnlyKeys where o.has(key) {
+      throw SpecError(
+        path: JSONPath.member(o.path, key),
+        message: "'\(key)' needs a 'path' (it turns the layer with the path)")
+    }
+    let valueNodes = try o.required("values").array()
+    var values: [AnimationValue] = []
+    for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
+    let (keyTimes, mode, functions) = try readKeyframeTiming(o)
     var trackFunction: TimingFunction?
     if let f = o["keyframeTimingFunction"] { trackFunction = try SpecFile.readTimingFunction(f) }
     let tension = try o["tensionValues"]?.numberList()
@@ -682,17 +691,7 @@ struct SpecDecoder {
       }
       path = extended
     }
-    let keyTimes = try o["keyTimes"]?.numberList()
-    var mode = CalculationMode.linear
-    if let m = o["calculationMode"] {
-      mode = try SpecFile.readName(m, SpecFile.calculationModeNames, what: "calculation mode")
-    }
-    var functions: [TimingFunction]?
-    if let list = o["timingFunctions"] {
-      var fs: [TimingFunction] = []
-      for node in try list.array() { fs.append(try SpecFile.readTimingFunction(node)) }
-      functions = fs
-    }
+    let (keyTimes, mode, functions) = try readKeyframeTiming(o)
     var rotation: RotationMode?
     if let r = o["rotationMode"] {
       rotation = try SpecFile.readName(r, SpecFile.rotationModeNames, what: "rotation mode")

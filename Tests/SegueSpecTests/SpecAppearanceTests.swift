@@ -98,17 +98,6 @@ struct SpecAppearanceTests {
 
   // MARK: Rejections
 
-  private func expectError(
-    _ text: String, path: String, _ fragment: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
-      return
-    }
-    #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-  }
-
   private func layer(_ body: String) -> String {
     SpecRejectionTests.doc(layers: #"{"id": "a", "# + body + "}")
   }

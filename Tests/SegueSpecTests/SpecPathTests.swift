@@ -60,17 +60,6 @@ struct SpecPathTests {
 
   // MARK: Rejections
 
-  private func expectError(
-    _ text: String, path: String, _ fragment: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
-      return
-    }
-    #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-  }
-
   private func anim(_ body: String) -> String {
     SpecRejectionTests.anim(
       #"{"keyPath": "position", "type": "keyframe", "duration": 1, "# + body + "}")

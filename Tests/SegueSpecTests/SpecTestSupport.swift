@@ -98,3 +98,18 @@ enum SpecTestSupport {
     return output.contains("NO-JSONSCHEMA") ? nil : output
   }
 }
+
+/// Expects `loadSpec(text)` to fail at the JSON path `path` with a message containing
+/// `fragment` (not a malformed-JSON error, so no line), described as `"path: message"`.
+func expectError(
+  _ text: String, path: String, _ fragment: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
+    return
+  }
+  #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
+  #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+  #expect(error.line == nil, sourceLocation: sourceLocation)
+  #expect(error.description == "\(path): \(error.message)", sourceLocation: sourceLocation)
+}

@@ -8,13 +8,7 @@ import Testing
 @Suite("ViewPropertyAnimator")
 struct ViewPropertyAnimatorTests {
   /// One layer **v**: bounds (0, 0, 100, 100), position (50, 50), opacity 1.
-  static func container() throws -> SceneBuilder {
-    var b = SceneBuilder()
-    try b.add(
-      Layer(
-        id: "v", bounds: Rect(x: 0, y: 0, width: 100, height: 100), position: Point(x: 50, y: 50)))
-    return b
-  }
+  static func container() throws -> SceneBuilder { try SceneBuilderTests.builder() }
 
   static func x(_ tree: LayerTree) -> Double { tree[id: "v"]!.position.x }
 

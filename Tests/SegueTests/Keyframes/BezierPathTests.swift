@@ -36,6 +36,55 @@ func cubicPoint(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, _ t: Double)
     y: u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y)
 }
 
+/// Independent of the library: a quadratic Bézier `(p0, p1, p2)`, its arc length in closed form,
+/// inverted by bisection, its points and tangent angles. With `A = p1 − p0`, `B = p0 − 2p1 + p2`,
+/// `|B'(t)|² = a t² + b t + c` (`a = 4B·B`, `b = 8A·B`, `c = 4A·A`) and
+/// `∫√(at² + bt + c) = (2at + b)/(4a)·√Q + (4ac − b²)/(8a^{3/2})·ln(2√a√Q + 2at + b)`.
+struct QuadraticReference {
+  let p0: Point
+  let p1: Point
+  let p2: Point
+
+  func length(_ t: Double) -> Double {
+    let ax = p1.x - p0.x
+    let ay = p1.y - p0.y
+    let bx = p0.x - 2 * p1.x + p2.x
+    let by = p0.y - 2 * p1.y + p2.y
+    let a = 4 * (bx * bx + by * by)
+    let b = 8 * (ax * bx + ay * by)
+    let c = 4 * (ax * ax + ay * ay)
+    func f(_ t: Double) -> Double {
+      let q = (a * t * t + b * t + c).squareRoot()
+      return (2 * a * t + b) / (4 * a) * q
+        + (4 * a * c - b * b) / (8 * pow(a, 1.5)) * log(2 * a.squareRoot() * q + 2 * a * t + b)
+    }
+    return f(t) - f(0)
+  }
+
+  func parameter(atLength s: Double) -> Double {
+    var lo = 0.0
+    var hi = 1.0
+    for _ in 0..<200 {
+      let mid = (lo + hi) / 2
+      if length(mid) < s { lo = mid } else { hi = mid }
+    }
+    return (lo + hi) / 2
+  }
+
+  func point(_ t: Double) -> Point {
+    let u = 1 - t
+    return Point(
+      x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
+      y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
+  }
+
+  func angle(_ t: Double) -> Double {
+    let dx = 2 * (1 - t) * (p1.x - p0.x) + 2 * t * (p2.x - p1.x)
+    let dy = 2 * (1 - t) * (p1.y - p0.y) + 2 * t * (p2.y - p1.y)
+    return atan2(dy, dx)
+  }
+}
+
 @Suite("BezierPath")
 struct BezierPathTests {
   @Test func builderRecordsElements() throws {
@@ -113,28 +162,14 @@ struct BezierPathTests {
     #expect(abs(s.length(to: 0.25) - 2.5) <= 1e-12)
   }
 
-  /// A quadratic against its closed form: with `A = P1 − P0`, `B = P0 − 2P1 + P2`,
-  /// `|B'(t)|² = a t² + b t + c` (`a = 4B·B`, `b = 8A·B`, `c = 4A·A`) and
-  /// `∫√(at² + bt + c) = (2at + b)/(4a)·√Q + (4ac − b²)/(8a^{3/2})·ln(2√a√Q + 2at + b)`.
+  /// A quadratic against its closed form (``QuadraticReference``).
   @Test func quadraticLengthMatchesTheClosedForm() {
-    let p0 = Point(x: 0, y: 0)
-    let p1 = Point(x: 100, y: 200)
-    let p2 = Point(x: 300, y: 50)
-    let ax = p1.x - p0.x
-    let ay = p1.y - p0.y
-    let bx = p0.x - 2 * p1.x + p2.x
-    let by = p0.y - 2 * p1.y + p2.y
-    let a = 4 * (bx * bx + by * by)
-    let b = 8 * (ax * bx + ay * by)
-    let c = 4 * (ax * ax + ay * ay)
-    func f(_ t: Double) -> Double {
-      let q = (a * t * t + b * t + c).squareRoot()
-      return (2 * a * t + b) / (4 * a) * q
-        + (4 * a * c - b * b) / (8 * pow(a, 1.5)) * log(2 * a.squareRoot() * q + 2 * a * t + b)
-    }
-    let exact = f(1) - f(0)
-    let s = BezierSegment.quadratic(from: p0, control: p1, to: p2)
+    let reference = QuadraticReference(
+      p0: Point(x: 0, y: 0), p1: Point(x: 100, y: 200), p2: Point(x: 300, y: 50))
+    let exact = reference.length(1)
+    let s = BezierSegment.quadratic(from: reference.p0, control: reference.p1, to: reference.p2)
     #expect(abs(s.length - exact) <= 1e-12 * exact, "\(s.length) vs \(exact)")
+    #expect(abs(s.length(to: 0.3) - reference.length(0.3)) <= 1e-12 * exact)
   }
 
   /// The usual cubic approximation of a quarter circle of radius 100 (controls at

@@ -59,54 +59,6 @@ struct FlyToCart {
 
 @Suite("Ported fly-to-cart keyframe path")
 struct FlyToCartTests {
-  /// Independent of the library: the quadratic's arc length in closed form,
-  /// `L(t) = F(t) − F(0)` with `F` as in the BezierPath tests, inverted by bisection; the point
-  /// `B(t)` and the tangent angle `atan2(B'(t))`.
-  struct Reference {
-    let p0: Point
-    let p1: Point
-    let p2: Point
-
-    func length(_ t: Double) -> Double {
-      let ax = p1.x - p0.x
-      let ay = p1.y - p0.y
-      let bx = p0.x - 2 * p1.x + p2.x
-      let by = p0.y - 2 * p1.y + p2.y
-      let a = 4 * (bx * bx + by * by)
-      let b = 8 * (ax * bx + ay * by)
-      let c = 4 * (ax * ax + ay * ay)
-      func f(_ t: Double) -> Double {
-        let q = (a * t * t + b * t + c).squareRoot()
-        return (2 * a * t + b) / (4 * a) * q
-          + (4 * a * c - b * b) / (8 * pow(a, 1.5)) * log(2 * a.squareRoot() * q + 2 * a * t + b)
-      }
-      return f(t) - f(0)
-    }
-
-    func parameter(atLength s: Double) -> Double {
-      var lo = 0.0
-      var hi = 1.0
-      for _ in 0..<200 {
-        let mid = (lo + hi) / 2
-        if length(mid) < s { lo = mid } else { hi = mid }
-      }
-      return (lo + hi) / 2
-    }
-
-    func point(_ t: Double) -> Point {
-      let u = 1 - t
-      return Point(
-        x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x,
-        y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
-    }
-
-    func angle(_ t: Double) -> Double {
-      let dx = 2 * (1 - t) * (p1.x - p0.x) + 2 * t * (p2.x - p1.x)
-      let dy = 2 * (1 - t) * (p1.y - p0.y) + 2 * t * (p2.y - p1.y)
-      return atan2(dy, dx)
-    }
-  }
-
   /// At t = 0.4 s: the move's eased progress is easeIn(0.5) = 0.31535681257253930426 (mpmath,
   /// as in the PropertyAnimator tests), so the icon is that fraction of the arc length along the
   /// curve, turned to the tangent there; the scale track is at u = 0.5, 2/7 of the way from 1.4
@@ -114,7 +66,7 @@ struct FlyToCartTests {
   @Test func midFlightByHand() throws {
     let fly = FlyToCart()
     let scene = try fly.scene()
-    let reference = Reference(p0: fly.start, p1: fly.control, p2: fly.cart)
+    let reference = QuadraticReference(p0: fly.start, p1: fly.control, p2: fly.cart)
     let e = 0.31535681257253930426
     let t = reference.parameter(atLength: e * reference.length(1))
     let position = reference.point(t)
