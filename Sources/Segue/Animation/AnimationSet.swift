@@ -93,8 +93,10 @@ public struct AnimationSet: Sendable {
       if phase == .before, written.contains(key) { continue }
       written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
-      try? entry.animation.property.set(animation.value(atEased: eased), in: &tree.storage[index])
-      if let angle = animation.rotation(atEased: eased) {
+      let before = phase == .before
+      try? entry.animation.property.set(
+        animation.value(atEased: eased, beforeFlag: before), in: &tree.storage[index])
+      if let angle = animation.rotation(atEased: eased, beforeFlag: before) {
         rotations.removeAll { $0.index == index }
         rotations.append((index, angle))
       }

@@ -144,8 +144,8 @@ public struct KeyframePathTrack: Equatable, Sendable {
     case onSegment(Int, Double)
   }
 
-  private func place(at u: Double) -> Place {
-    let location = locator.compiled.locate(u)
+  private func place(at u: Double, beforeFlag: Bool) -> Place {
+    let location = locator.compiled.locate(u, beforeFlag: beforeFlag)
     switch calculationMode {
     case .discrete:
       return .vertex(location.segment)
@@ -163,9 +163,17 @@ public struct KeyframePathTrack: Equatable, Sendable {
     }
   }
 
-  /// The position at progress `u` (unitless; clamped to `[0, 1]`, NaN counts as 0).
-  public func position(at u: Double) -> Point {
-    switch place(at: u) {
+  /// The position at progress `u` (unitless, NaN counts as 0). A `u` outside `[0, 1]` (from an
+  /// overshooting timing curve) extrapolates the first or last segment's curve in the linear
+  /// modes, as a keyframe track does, and holds the path's ends in the paced modes (the
+  /// arc-length parameterisation ends with the path) and the discrete one.
+  ///
+  /// - Parameters:
+  ///   - u: the animation's eased progress, unitless.
+  ///   - beforeFlag: `true` in the animation's before phase (CSS's before flag for `steps()`
+  ///     per-segment timing functions).
+  public func position(at u: Double, beforeFlag: Bool = false) -> Point {
+    switch place(at: u, beforeFlag: beforeFlag) {
     case .vertex(let v): vertices[v]
     case .onSegment(let i, let t): segments[i].point(at: t)
     }
@@ -173,10 +181,10 @@ public struct KeyframePathTrack: Equatable, Sendable {
 
   /// The rotation about z at progress `u`, radians: the tangent's angle (plus π for
   /// ``RotationMode/rotateAutoReverse``); `nil` without a ``rotationMode``.
-  public func rotation(at u: Double) -> Double? {
+  public func rotation(at u: Double, beforeFlag: Bool = false) -> Double? {
     guard let rotationMode else { return nil }
     let angle: Double
-    switch place(at: u) {
+    switch place(at: u, beforeFlag: beforeFlag) {
     case .vertex(let v): angle = vertexAngle(v)
     case .onSegment(let i, let t): angle = segments[i].tangentAngle(at: t) ?? vertexAngle(i)
     }

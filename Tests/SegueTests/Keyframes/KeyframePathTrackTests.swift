@@ -26,7 +26,11 @@ struct KeyframePathTrackTests {
     #expect(Self.close(track.position(at: 0.25), Point(x: 50, y: 0)))
     #expect(Self.close(track.position(at: 0.75), Point(x: 100, y: 25)))
     #expect(track.position(at: 1) == Point(x: 100, y: 50))
-    #expect(track.position(at: -3) == .zero)
+    // Beyond the ends (an overshooting curve) the end segments extrapolate their curves.
+    #expect(Self.close(track.position(at: -0.1), Point(x: -20, y: 0)))
+    #expect(Self.close(track.position(at: 1.1), Point(x: 100, y: 60)))
+    let paced = try KeyframePathTrack(path: try Self.elbow(), calculationMode: .paced)
+    #expect(paced.position(at: -0.1) == .zero && paced.position(at: 1.1) == Point(x: 100, y: 50))
     // Explicit key times and a per-segment timing function (easeIn on the second segment).
     let timed = try KeyframePathTrack(
       path: try Self.elbow(), keyTimes: [0, 0.2, 1], timingFunctions: [.linear, .easeIn])
