@@ -250,6 +250,22 @@ public struct PropertyAnimator: Hashable, Sendable {
     }
   }
 
+  /// Creates an animator with a ``TimingFunction`` curve and applies `events` (the form before
+  /// springs).
+  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
+  @_disfavoredOverload
+  public init(
+    duration: Double,
+    timingParameters: TimingFunction,
+    pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true,
+    events: [AnimatorEvent]
+  ) throws(ValidationError) {
+    try self.init(
+      duration: duration, timingParameters: .cubic(timingParameters),
+      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly, events: events)
+  }
+
   // MARK: Current state
 
   /// The state at ``currentTime``.

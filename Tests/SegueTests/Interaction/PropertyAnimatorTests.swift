@@ -584,5 +584,8 @@ struct PropertyAnimatorSpringTests {
     #expect(
       b.events.last
         == AnimatorEvent.continueAnimation(time: 0, timing: f, durationFactor: 1))
+    let c = try PropertyAnimator(
+      duration: 1, timingParameters: TimingFunction.easeOut, events: [.start(time: 0)])
+    #expect(c.timingCurve == .easeOut && c.isRunning)
   }
 }
