@@ -1,3 +1,5 @@
+import Segue
+
 /// The size limits of one run, checked before any work is done, so that no request grows
 /// without bound in time, memory or output (documented in ExitCodes.md, the DocC article "The
 /// command line" and `--help`).
@@ -13,10 +15,14 @@ enum Budget {
   /// JSON).
   static let maximumSceneSamples = 1 << 22
 
-  /// The most pixels one `render` run draws, frames × pixels per frame: 2³² = 4294967296 (for
-  /// example 13000 frames of the default 390 × 844 container at scale 1, or 1000 frames of
-  /// 2048 × 2048). Each pixel is 16 supersamples per layer covering it and a PNG of 1–4 bytes.
-  static let maximumFramePixels: Int = 1 << 32
+  /// The most pixels one `render` run draws: 2³⁰ = 1073741824, counted as each frame's pixels
+  /// (cleared, encoded, written) plus, for every layer drawn in it, the pixels of its
+  /// on-screen bounding box (each rasterised with 16 supersamples), plus a frame's pixels again
+  /// for a cross-dissolve's off-screen image (``RenderCost``). It bounds frames × pixels — the
+  /// output — and the rasteriser's work; about four minutes in a release build on the
+  /// development machine (AMD EPYC, one core), e.g. 800 frames of the default 390 × 844
+  /// container with three full-screen layers.
+  static let maximumDrawnPixels = 1 << 30
 
   /// Throws unless `count` samples of `transition` stay within ``maximumSceneSamples``.
   ///
@@ -35,19 +41,65 @@ enum Budget {
         + "\(maximumSceneSamples); use fewer times (a lower --fps, or --times)")
   }
 
-  /// Throws unless `frames` frames of `pixels` pixels each stay within ``maximumFramePixels``.
+  /// Throws unless `cost` stays within ``maximumDrawnPixels``.
   ///
   /// - Throws: ``CLIError`` ``ExitStatus/dataError`` naming `argument`, stating the size.
-  static func checkFrames(
-    _ frames: Int, width: Int, height: Int, scale: Double, argument: String
-  ) throws(CLIError) {
-    let (product, overflow) = frames.multipliedReportingOverflow(by: width * height)
-    guard overflow || product > maximumFramePixels else { return }
+  static func checkDrawnPixels(_ cost: RenderCost, scale: Double, argument: String)
+    throws(CLIError)
+  {
+    guard cost.drawnPixels > Double(maximumDrawnPixels) else { return }
+    let framePixels = Double(cost.frames) * Double(cost.width) * Double(cost.height)
+    let layers =
+      cost.drawnPixels > framePixels
+      ? " and \(decimal(cost.drawnPixels)) drawn pixels with their layers" : ""
     throw CLIError(
       .dataError, argument,
-      "\(frames) frames of \(width)×\(height) px (scale \(decimal(scale))) is "
-        + "\(overflow ? "too many" : "\(product)") pixels, above the budget of "
-        + "\(maximumFramePixels) (2^32); use fewer frames (a lower --fps, or --times) or a "
+      "\(cost.frames) frames of \(cost.width)×\(cost.height) px (scale \(decimal(scale))) are "
+        + "\(decimal(framePixels)) frame pixels\(layers), above the budget of "
+        + "\(maximumDrawnPixels) (2^30); use fewer frames (a lower --fps, or --times) or a "
         + "smaller --scale")
+  }
+}
+
+/// What a `render` run will draw, added up from the samples before any frame is drawn.
+struct RenderCost {
+  /// Frames and their size in pixels.
+  var frames = 0
+  var width: Int
+  var height: Int
+  /// Σ over frames of the frame's pixels, plus each drawn layer's on-screen bounding box in
+  /// pixels, plus the frame's pixels again when it holds a cross-dissolve.
+  var drawnPixels = 0.0
+
+  init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// Adds one frame: its pixels, and for each layer with a positive opacity the bounding box of
+  /// its projected corners × `scale`, clipped to the frame (the whole frame when a corner is
+  /// behind the eye).
+  mutating func add(_ sample: TransitionSample, scale: Double) {
+    frames += 1
+    let w = Double(width)
+    let h = Double(height)
+    var total = w * h
+    var dissolves = false
+    for layer in sample.layers where layer.opacity > 0 {
+      if layer.blend == .add { dissolves = true }
+      if layer.corners.contains(where: \.isBehindEye) {
+        total += w * h
+        continue
+      }
+      let xs = layer.corners.map { $0.point.x * scale }
+      let ys = layer.corners.map { $0.point.y * scale }
+      let x0 = Swift.max((xs.min() ?? 0).rounded(.down), 0)
+      let x1: Double = Swift.min((xs.max() ?? 0).rounded(.up) + 1, w)
+      let y0 = Swift.max((ys.min() ?? 0).rounded(.down), 0)
+      let y1: Double = Swift.min((ys.max() ?? 0).rounded(.up) + 1, h)
+      if x1 > x0 && y1 > y0 { total += (x1 - x0) * (y1 - y0) }
+    }
+    if dissolves { total += w * h }
+    drawnPixels += total
   }
 }

@@ -144,6 +144,7 @@ final class FileCommit {
       var done: [(path: String, backup: String?)] = []
       for (k, entry) in entries.enumerated() {
         var backup: String?
+        var linked = false
         var reason: String?
         var isDirectory = false
         var info = stat()
@@ -151,8 +152,11 @@ final class FileCommit {
           if info.st_mode & S_IFMT == S_IFDIR {
             isDirectory = true
           } else {
-            backup = Self.keepPrevious(entry.path)
-            if backup == nil { reason = "cannot keep its previous version: \(errorText())" }
+            if let kept = Self.keepPrevious(entry.path) {
+              (backup, linked) = kept
+            } else {
+              reason = "cannot keep its previous version: \(errorText())"
+            }
           }
         }
         if let backup { paths.insert(backup) }
@@ -167,8 +171,17 @@ final class FileCommit {
           }
         }
         if let reason {
-          // The backup (if any) still holds the previous version: restore it first.
-          if let backup { done.append((entry.path, backup)) }
+          // The destination was not replaced. A hard-linked backup is a second name of it (a
+          // rename between two names of one file does nothing, so unlink it); a moved-aside one
+          // is restored with the others.
+          if let backup {
+            if linked {
+              unlink(backup)
+              paths.remove(backup)
+            } else {
+              done.append((entry.path, backup))
+            }
+          }
           var message = "cannot create '\(entry.path)': \(reason)"
           for (path, backup) in done.reversed() {
             if let backup {
@@ -273,18 +286,18 @@ final class FileCommit {
     return k
   }
 
-  /// Keeps the current `path` under a new backup name (a hard link, else a rename) and returns
-  /// that name, or `nil` with `errno` set.
-  private static func keepPrevious(_ path: String) -> String? {
+  /// Keeps the current `path` under a new backup name — a hard link (`linked`), else, where the
+  /// file system has none, a rename — and returns that name, or `nil` with `errno` set.
+  private static func keepPrevious(_ path: String) -> (backup: String, linked: Bool)? {
     let (directory, name) = splitUnchecked(path)
     for _ in 0..<100 {
       let backup = directory + "/." + name + ".segue-\(getpid())-old." + randomSuffix()
-      if link(path, backup) == 0 { return backup }
+      if link(path, backup) == 0 { return (backup, true) }
       if errno == EEXIST { continue }
       // No hard links here (or not for this file): move it aside instead.
       var info = stat()
       guard lstat(backup, &info) != 0 else { continue }
-      if rename(path, backup) == 0 { return backup }
+      if rename(path, backup) == 0 { return (backup, false) }
       return nil
     }
     errno = EEXIST

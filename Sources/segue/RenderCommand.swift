@@ -43,8 +43,10 @@ struct RenderCommand: ParsableCommand {
       interactive runs).
 
       Budgets: at most 1000000 frames; frames × scene items (layers + animations + model \
-      changes + interaction events) at most 4194304; frames × pixels per frame at most 2^32 \
-      (4294967296). A larger request is refused before any work, with its size.
+      changes + interaction events) at most 2^22 (4194304); drawn pixels at most 2^30 \
+      (1073741824), counting each frame's pixels plus, for each layer drawn in it, the pixels \
+      of its on-screen bounding box (so frames × pixels per frame is at most 2^30). A larger \
+      request is refused before any frame is drawn, with its size.
 
       All files are written to temporary names (.NAME.segue-PID.XXXXXX) and renamed into place \
       only when every frame succeeded; on failure, or when interrupted (SIGINT, SIGTERM, \
@@ -111,9 +113,12 @@ struct RenderCommand: ParsableCommand {
       let renderer = SceneRenderer(scale: scale, labels: labels)
       let frameSize = try frameSize(renderer, transition.scene.containerSize)
       try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
-      try Budget.checkFrames(
-        times.count, width: frameSize.width, height: frameSize.height, scale: scale,
-        argument: input.timesArgument)
+      // Frames × pixels first (a lower bound of the drawn pixels), before any sampling.
+      var cost = RenderCost(width: frameSize.width, height: frameSize.height)
+      cost.frames = times.count
+      cost.drawnPixels = Double(times.count) * Double(frameSize.width * frameSize.height)
+      try Budget.checkDrawnPixels(cost, scale: scale, argument: input.timesArgument)
+      cost = RenderCost(width: frameSize.width, height: frameSize.height)
       let sheet = Filmstrip(renderer: renderer, columns: columns)
       var layout: Filmstrip.Layout?
       if format != nil {
@@ -126,7 +131,9 @@ struct RenderCommand: ParsableCommand {
           throw CLIError.data(input.timesArgument, error, prefix: "frame \(k): ")
         }
         try transition.checkFinite(sample, index: k, scale: scale)
+        cost.add(sample, scale: scale)
       }
+      try Budget.checkDrawnPixels(cost, scale: scale, argument: input.timesArgument)
       let summary = try write(transition, times: times, sheet: sheet, layout: layout, format)
       if !quiet { try OutputTarget.standardOutput.write(summary + "\n") }
     }
@@ -174,18 +181,14 @@ struct RenderCommand: ParsableCommand {
       let cell: Double = Double(frame.height) + caption
       let h: Double = Double(r) * cell + Double(r + 1) * gap
       let limit = SceneRenderer.maximumPixelCount
-      var change = "fewer frames (a lower --fps, or --times) or a smaller --scale"
-      if error.field == "sheet.width" { change = "fewer --columns or a smaller --scale" }
-      if error.field == "sheet.height" {
-        change = "more --columns, fewer frames or a smaller --scale"
-      }
+      let columnsText = "\(c) column\(c == 1 ? "" : "s") (\(r) row\(r == 1 ? "" : "s"))"
       throw CLIError(
         .dataError, "--filmstrip",
-        "a contact sheet of \(count) frames in \(c) column\(c == 1 ? "" : "s") (\(r) "
-          + "row\(r == 1 ? "" : "s")) of \(frame.width)×\(frame.height) px at scale "
-          + "\(decimal(scale)) is \(decimal(w))×\(decimal(h)) px, above the sheet limit of "
-          + "\(limit) pixels (2^24) and \(limit) px a side: use \(change), or leave out "
-          + "--filmstrip")
+        "a contact sheet of \(count) frames in \(columnsText) of \(frame.width)×\(frame.height) "
+          + "px at scale \(decimal(scale)) is \(decimal(w))×\(decimal(h)) = \(decimal(w * h)) "
+          + "pixels, above the sheet limit of \(limit) pixels (2^24): use fewer frames (a lower "
+          + "--fps, or --times) or a smaller --scale, or leave out --filmstrip to write only the "
+          + "frames")
     }
   }
 

@@ -59,11 +59,18 @@ struct SampleCommand: ParsableCommand {
       try OutputTarget(output).stream(note: note) { writer throws(CLIError) in
         let encoder = SampleEncoder(format: format, transition: transition)
         try writer.write(encoder.header())
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 17)
         for (i, t) in times.enumerated() {
           let sample = try sample(transition, at: t, index: i)
           let phase = try? transition.interaction?.state(at: t).phase.rawValue
-          try writer.write(encoder.record(sample, phase: phase, first: i == 0))
+          encoder.record(sample, phase: phase, first: i == 0, into: &bytes)
+          if bytes.count >= 1 << 16 {
+            try writer.write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+          }
         }
+        try writer.write(bytes)
         try writer.write(encoder.footer())
       }
     }
@@ -110,45 +117,87 @@ struct SampleEncoder {
     }
   }
 
-  /// One sample (preceded by a comma in JSON unless `first`).
-  func record(_ sample: TransitionSample, phase: String?, first: Bool) -> String {
+  /// Appends one sample (preceded by a comma in JSON unless `first`) to `out`.
+  func record(_ sample: TransitionSample, phase: String?, first: Bool, into out: inout [UInt8]) {
     switch format {
     case .csv:
-      let prefix =
-        "\(decimal(sample.time)),\(decimal(sample.progress)),\(sample.completed),"
-        + "\(sample.cancelled),"
-      var out = ""
+      var prefix: [UInt8] = []
+      prefix.append(decimal: sample.time)
+      prefix.append(ascii: ",")
+      prefix.append(decimal: sample.progress)
+      prefix.append(ascii: sample.completed ? ",true," : ",false,")
+      prefix.append(ascii: sample.cancelled ? "true," : "false,")
       for layer in sample.layers {
-        var row = [
-          csvField(layer.id), "\(layer.order)", decimal(layer.opacity), layer.blend.rawValue,
-        ]
-        row += layer.matrix.fields.map(decimal)
-        for corner in layer.corners { row += [decimal(corner.point.x), decimal(corner.point.y)] }
-        out += prefix + row.joined(separator: ",") + "\n"
-      }
-      return out
-    case .json:
-      var text = first ? "{" : ",{"
-      text += "\"cancelled\":\(sample.cancelled),\"completed\":\(sample.completed),\"layers\":["
-      for (k, layer) in sample.layers.enumerated() {
-        if k > 0 { text += "," }
-        text += "{"
-        if layer.corners.contains(where: \.isBehindEye) {
-          text +=
-            "\"behindEye\":[" + layer.corners.map { "\($0.isBehindEye)" }.joined(separator: ",")
-          text += "],"
+        out.append(contentsOf: prefix)
+        out.append(text: csvField(layer.id))
+        out.append(ascii: ",")
+        out.append(text: String(layer.order))
+        out.append(ascii: ",")
+        out.append(decimal: layer.opacity)
+        out.append(ascii: ",")
+        out.append(text: layer.blend.rawValue)
+        for value in layer.matrix.fields {
+          out.append(ascii: ",")
+          out.append(decimal: value)
         }
-        text += "\"blend\":" + jsonString(layer.blend.rawValue) + ",\"corners\":["
-        text += layer.corners.map { "[\(decimal($0.point.x)),\(decimal($0.point.y))]" }
-          .joined(separator: ",")
-        text += "],\"id\":" + jsonString(layer.id) + ",\"opacity\":\(decimal(layer.opacity))"
-        text += ",\"order\":\(layer.order),\"transform\":["
-        text += layer.matrix.fields.map(decimal).joined(separator: ",") + "]}"
+        for corner in layer.corners {
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.x)
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.y)
+        }
+        out.append(ascii: "\n")
       }
-      text += "]"
-      if let phase { text += ",\"phase\":" + jsonString(phase) }
-      text += ",\"progress\":\(decimal(sample.progress)),\"time\":\(decimal(sample.time))}"
-      return text
+    case .json:
+      out.append(ascii: first ? "{" : ",{")
+      out.append(ascii: "\"cancelled\":")
+      out.append(ascii: sample.cancelled ? "true" : "false")
+      out.append(ascii: ",\"completed\":")
+      out.append(ascii: sample.completed ? "true" : "false")
+      out.append(ascii: ",\"layers\":[")
+      for (k, layer) in sample.layers.enumerated() {
+        out.append(ascii: k > 0 ? ",{" : "{")
+        if layer.corners.contains(where: \.isBehindEye) {
+          out.append(ascii: "\"behindEye\":[")
+          for (c, corner) in layer.corners.enumerated() {
+            if c > 0 { out.append(ascii: ",") }
+            out.append(ascii: corner.isBehindEye ? "true" : "false")
+          }
+          out.append(ascii: "],")
+        }
+        out.append(ascii: "\"blend\":")
+        out.append(text: jsonString(layer.blend.rawValue))
+        out.append(ascii: ",\"corners\":[")
+        for (c, corner) in layer.corners.enumerated() {
+          out.append(ascii: c > 0 ? ",[" : "[")
+          out.append(decimal: corner.point.x)
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.y)
+          out.append(ascii: "]")
+        }
+        out.append(ascii: "],\"id\":")
+        out.append(text: jsonString(layer.id))
+        out.append(ascii: ",\"opacity\":")
+        out.append(decimal: layer.opacity)
+        out.append(ascii: ",\"order\":")
+        out.append(text: String(layer.order))
+        out.append(ascii: ",\"transform\":[")
+        for (f, value) in layer.matrix.fields.enumerated() {
+          if f > 0 { out.append(ascii: ",") }
+          out.append(decimal: value)
+        }
+        out.append(ascii: "]}")
+      }
+      out.append(ascii: "]")
+      if let phase {
+        out.append(ascii: ",\"phase\":")
+        out.append(text: jsonString(phase))
+      }
+      out.append(ascii: ",\"progress\":")
+      out.append(decimal: sample.progress)
+      out.append(ascii: ",\"time\":")
+      out.append(decimal: sample.time)
+      out.append(ascii: "}")
     }
   }
 
@@ -197,4 +246,29 @@ func csvField(_ s: String) -> String {
   var quoted = "\""
   for ch in s { quoted += ch == "\"" ? "\"\"" : String(ch) }
   return quoted + "\""
+}
+
+extension [UInt8] {
+  /// Appends the bytes of an ASCII literal.
+  mutating func append(ascii text: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Appends `text` as UTF-8.
+  mutating func append(text: String) {
+    var text = text
+    text.withUTF8 { append(contentsOf: $0) }
+  }
+
+  /// Appends ``decimal(_:)`` of `value`: Swift's shortest round-trip form without a trailing
+  /// `.0`.
+  mutating func append(decimal value: Double) {
+    var text = value.description
+    text.withUTF8 { utf8 in
+      let n = utf8.count
+      let trailingZero =
+        n >= 2 && utf8[n - 2] == UInt8(ascii: ".") && utf8[n - 1] == UInt8(ascii: "0")
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(trailingZero ? n - 2 : n)]))
+    }
+  }
 }
