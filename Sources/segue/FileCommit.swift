@@ -40,9 +40,10 @@ import Synchronization
 /// ``OutputWriter`` to stream a large one, finished with ``close(_:)``. A ``FileCommit`` that is
 /// released without ``commit()`` discards its temporary files.
 ///
-/// **Testing hook.** When the environment variable `SEGUE_TEST_FAIL_RENAME` is a number `k ≥ 1`,
-/// the `k`-th rename of a temporary file over its destination (counted from 1 within one
-/// ``commit()``) fails with `EIO`, so tests can check the rollback at every step.
+/// **Testing hook.** When the environment variable `SEGUE_TEST_FAIL_RENAME` is a number `k ≥ 1`
+/// (or ``failingRename`` is set), the `k`-th rename of a temporary file over its destination
+/// (counted from 1 within one ``commit()``) fails with `EIO`, so tests can check the rollback at
+/// every step.
 final class FileCommit {
   /// A temporary file and its destination.
   private struct Entry {
@@ -58,10 +59,15 @@ final class FileCommit {
   /// Where informational notes (stale files removed) go; `nil` for none.
   private let note: ((String) -> Void)?
 
+  /// The rename of ``commit()`` that fails with `EIO` (1 for the first), for tests; from
+  /// `SEGUE_TEST_FAIL_RENAME` by default.
+  var failingRename: Int?
+
   /// Creates an empty commit. `note` receives a line for each directory where stale files of an
   /// earlier, killed run were removed.
   init(note: ((String) -> Void)? = nil) {
     self.note = note
+    self.failingRename = Self.injectedFailure
   }
 
   deinit { discard() }
@@ -89,8 +95,31 @@ final class FileCommit {
   ///   names a directory, or its directory does not exist or is not writable. The commit is
   ///   discarded first.
   func open(_ path: String, argument: String) throws(CLIError) -> OutputWriter {
+    do throws(CLIError) {
+      switch try Self.destination(path, argument: argument) {
+      case .special:
+        // A device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe) is written in
+        // place: renaming over it would replace the device node with a file.
+        let fd = posixOpen(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+          throw CLIError(.cannotCreate, argument, "cannot write '\(path)': \(errorText())")
+        }
+        return OutputWriter(fd: fd, argument: argument, name: "'\(path)'", path: path)
+      case .file(let target):
+        return try openTemporary(for: target, shownAs: path, argument: argument)
+      }
+    } catch {
+      discard()
+      throw error
+    }
+  }
+
+  /// Creates the temporary file beside `path` (sweeping its directory first).
+  private func openTemporary(for path: String, shownAs shown: String, argument: String)
+    throws(CLIError) -> OutputWriter
+  {
     do {
-      let (directory, name) = try Self.split(path, argument: argument)
+      let (directory, name) = Self.splitUnchecked(path)
       if !swept.contains(directory) {
         swept.insert(directory)
         let removed = Self.sweep(directory)
@@ -107,7 +136,7 @@ final class FileCommit {
       umask(mask)
       _ = fchmod(fd, 0o666 & ~mask)
       return OutputWriter(
-        fd: fd, argument: argument, name: "'\(path)'", path: path,
+        fd: fd, argument: argument, name: "'\(shown)'", path: path,
         temporary: temporary)
     } catch {
       discard()
@@ -139,7 +168,7 @@ final class FileCommit {
   func commit() throws(CLIError) {
     let entries = pending
     pending = []
-    let failAt = Self.injectedFailure
+    let failAt = failingRename
     let outcome: CLIError? = Interruption.registry.withLock { paths in
       var done: [(path: String, backup: String?)] = []
       for (k, entry) in entries.enumerated() {
@@ -311,21 +340,62 @@ final class FileCommit {
   }
 
   /// `path`'s directory (`.` when it has none) and last component, checked.
-  private static func split(_ path: String, argument: String) throws(CLIError) -> (
-    String, String
-  ) {
+  /// Where the new content of `path` goes.
+  private enum Destination {
+    /// A regular file (existing or not) at this path: written through a temporary file and a
+    /// rename. A symbolic link is followed, so the file it points to is replaced and the link
+    /// kept, as a shell's `>` does.
+    case file(String)
+    /// An existing device, FIFO or socket: written in place.
+    case special
+  }
+
+  /// Checks `path` and classifies it.
+  ///
+  /// - Throws: ``CLIError`` ``ExitStatus/cannotCreate``: an empty path, a path naming a
+  ///   directory, or a symbolic link that cannot be resolved.
+  private static func destination(_ path: String, argument: String) throws(CLIError)
+    -> Destination
+  {
     guard !path.isEmpty else { throw CLIError(.cannotCreate, argument, "the path is empty") }
-    let (directory, name) = splitUnchecked(path)
+    let (_, name) = splitUnchecked(path)
     guard !name.isEmpty, name != ".", name != ".." else {
       throw CLIError(.cannotCreate, argument, "'\(path)' names a directory, not a file")
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw CLIError(.cannotCreate, argument, "cannot create '\(path)': it is a directory")
+    var link = stat()
+    guard lstat(path, &link) == 0 else { return .file(path) }
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      // A dangling symbolic link: write the file it names, if its directory exists.
+      guard link.st_mode & S_IFMT == S_IFLNK, let target = readLink(path) else {
+        throw CLIError(.cannotCreate, argument, "cannot create '\(path)': \(errorText())")
+      }
+      return .file(target)
     }
-    return (directory, name)
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR:
+      throw CLIError(.cannotCreate, argument, "cannot create '\(path)': it is a directory")
+    case S_IFREG:
+      guard link.st_mode & S_IFMT == S_IFLNK else { return .file(path) }
+      guard let resolved = realpath(path, nil) else {
+        throw CLIError(.cannotCreate, argument, "cannot resolve '\(path)': \(errorText())")
+      }
+      defer { free(resolved) }
+      return .file(String(cString: resolved))
+    default:
+      return .special
+    }
+  }
+
+  /// The target of the symbolic link `path`, made relative to the link's directory.
+  private static func readLink(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    let target = String(
+      decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if target.hasPrefix("/") { return target }
+    return splitUnchecked(path).0 + "/" + target
   }
 
   private static func splitUnchecked(_ path: String) -> (String, String) {
@@ -521,6 +591,11 @@ final class OutputWriter {
 /// `write(2)`, outside ``OutputWriter`` whose methods shadow the name.
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, buffer, count)
+}
+
+/// `open(2)` without creating, outside ``FileCommit`` whose method shadows the name.
+private func posixOpen(_ path: String, _ flags: Int32) -> Int32 {
+  open(path, flags)
 }
 
 /// `close(2)`, outside ``OutputWriter`` and ``FileCommit`` whose methods shadow the name.

@@ -20,35 +20,56 @@ extension LoadedTransition {
     guard sample.progress.isFinite, sample.time.isFinite else {
       throw CLIError(.dataError, timesSource, "\(time): the progress is not finite")
     }
-    var culprit: (layer: Int, what: String)?
+    var culprit: (layer: Int, kind: Overflow)?
     for (i, layer) in sample.layers.enumerated() {
-      var what: String?
+      var kind: Overflow?
       if !layer.opacity.isFinite {
-        what = "its opacity is not finite"
+        kind = .opacity
       } else if layer.matrix.fields.contains(where: { !$0.isFinite }) {
-        what = "its matrix to the container is not finite"
+        kind = .matrix
       } else if layer.corners.contains(where: { !$0.point.x.isFinite || !$0.point.y.isFinite }) {
-        what = "its projected corners are not finite (its bounds, or the homogeneous divide)"
+        kind = .corners
       } else if let scale, layer.matrix.fields.contains(where: { !($0 * scale).isFinite }) {
-        what = "its matrix scaled to pixels (× \(decimal(scale))) is not finite"
+        kind = .scaled(scale)
       }
-      guard let what else { continue }
+      guard let kind else { continue }
       // Report the layer closest to the root: its descendants inherit the overflow.
       if culprit == nil || depth(of: layer.id) < depth(of: sample.layers[culprit!.layer].id) {
-        culprit = (i, what)
+        culprit = (i, kind)
       }
     }
     guard let culprit else { return }
-    let layer = sample.layers[culprit.layer]
-    var cause = culprit.what
-    if let local = localMatrixIsFinite(layer.id, at: sample) {
-      cause +=
-        local
-        ? ": its own matrix is finite, but composed with its ancestors' it overflows"
-        : ": its own position, bounds, anchor point or transform overflow"
-          + (hasAnimations(layer.id) ? " (as its animations present them at this time)" : "")
+    let id = sample.layers[culprit.layer].id
+    let animated = hasAnimations(id) ? " (as its animations present them at this time)" : ""
+    let cause: String
+    switch culprit.kind {
+    case .opacity:
+      cause = "its opacity is not finite\(animated)"
+    case .matrix:
+      if localMatrixIsFinite(id, at: sample) == true {
+        cause =
+          "its matrix to the container is not finite: its own matrix is finite, but composed "
+          + "with its ancestors' (their transforms and sublayer transforms) it overflows"
+      } else {
+        cause =
+          "its matrix to the container is not finite: its own position, bounds, anchor point "
+          + "or transform overflow\(animated)"
+      }
+    case .corners:
+      cause =
+        "its projected corners are not finite: its bounds mapped through its matrix, or the "
+        + "homogeneous divide by w (a perspective that brings a corner close to the eye), "
+        + "overflow\(animated)"
+    case .scaled(let scale):
+      cause = "its matrix scaled to pixels (× \(decimal(scale))) is not finite"
     }
-    throw CLIError(.dataError, sourceArgument, "\(describe(layer: layer.id)): \(time) \(cause)")
+    throw CLIError(.dataError, sourceArgument, "\(describe(layer: id)): \(time) \(cause)")
+  }
+
+  /// What is not finite in a layer sample.
+  private enum Overflow {
+    case opacity, matrix, corners
+    case scaled(Double)
   }
 
   /// The argument to blame for the scene's geometry: `--spec`, else the first numeric preset
