@@ -30,6 +30,12 @@ struct SampleCommand: ParsableCommand {
       behind the eye)}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
       cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3.
+
+      Every sample is computed and checked (no number may overflow) before the first byte is \
+      written; the output is then streamed. Budgets: at most 1000000 times, and samples × \
+      scene items (layers + animations + model changes + interaction events) at most 2^22 \
+      (4194304), about 200–700 bytes of JSON per layer and sample; a larger request is refused \
+      before any work, with its size. --spec - and --events - read standard input.
       """ + "\n\n" + exitCodesHelp)
 
   @OptionGroup var input: TransitionInput

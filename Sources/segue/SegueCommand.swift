@@ -36,13 +36,17 @@ let exitCodesHelp = """
     0   success
     64  usage: unknown subcommand, option or name; a value of the wrong form; missing or \
   conflicting options
-    65  bad input data: NaN, negative or out-of-range values (e.g. --fps 0), or an input file \
-  whose content is wrong (malformed JSON, wrong type, unknown key or key path, missing or \
-  cyclic parent, duplicate id, events out of order)
+    65  bad input data: NaN, negative or out-of-range values (e.g. --fps 0), a request above a \
+  budget, a result that overflows (naming the option or the spec's JSON path behind it), or \
+  an input file whose content is wrong (malformed JSON, wrong type, unknown key or key path, \
+  missing or cyclic parent, duplicate id, events out of order) or that is larger than 32 MiB
     66  an input file is missing or unreadable
     70  internal error
-    73  an output file or directory cannot be created or written (nothing is left behind)
-  Errors are printed on stderr as 'segue SUBCOMMAND: ARGUMENT: what is wrong'.
+    73  an output cannot be created or written, standard output included (a full disk, a \
+  closed pipe: SIGPIPE is ignored); nothing partial is left behind and earlier files are kept
+    130, 143, 129  interrupted by SIGINT, SIGTERM, SIGHUP (temporary files are removed first)
+  Errors are printed on stderr as 'segue SUBCOMMAND: ARGUMENT: what is wrong'. Input files may \
+  be - for standard input.
   """
 
 /// An error the tool reports: the argument (or `--option: JSON path`) at fault, what is wrong, and
@@ -104,10 +108,8 @@ struct SegueCommand: ParsableCommand {
       "Sample, render, plot and profile Segue's headless Core Animation / UIKit transitions.",
     discussion: """
       Shell completion: 'segue --generate-completion-script bash' (or zsh, fish) prints a \
-      completion script; e.g. 'segue --generate-completion-script bash > \
-      ~/.local/share/bash-completion/completions/segue'.
-
-      """ + exitCodesHelp,
+      completion script, to be saved where the shell loads completions from.
+      """ + "\n\n" + exitCodesHelp,
     version: segueVersion,
     subcommands: [
       PresetsCommand.self, SampleCommand.self, RenderCommand.self, CurveCommand.self,
