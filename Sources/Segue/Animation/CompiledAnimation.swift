@@ -35,22 +35,34 @@ public struct CompiledAnimation: Sendable {
 
   /// The presented value at parent time `t` and the phase it comes from (a backwards fill shows
   /// the start value in the `before` phase), or `nil` where the animation has no effect.
+  ///
+  /// The iteration progress `p` goes through the animation's timing function with CSS's before
+  /// flag set in the before phase (core-animation.md §3.3 step 3: a `steps(n, jump-start)`
+  /// animation filling backwards shows its lower value, 0, until it begins), and the eased
+  /// progress, unclamped, through the content (``value(atEased:beforeFlag:)``).
   public func presented(atParentTime t: Double) -> (
     value: AnimationValue, phase: MediaTiming.Phase
   )? {
     guard let state = animation.timing.iterationProgress(atParent: t) else { return nil }
-    let eased = animation.timingFunction?.transform(state.progress) ?? state.progress
-    return (value(atEased: eased), state.phase)
+    let before = state.phase == .before
+    let eased =
+      animation.timingFunction?.transform(state.progress, beforeFlag: before) ?? state.progress
+    return (value(atEased: eased, beforeFlag: before), state.phase)
   }
 
   /// The value at eased progress `e` (the output of the timing function; 0 at the start, 1 at the
-  /// end of an iteration).
-  public func value(atEased e: Double) -> AnimationValue {
+  /// end of an iteration; values outside `[0, 1]` extrapolate, as an overshooting curve asks).
+  ///
+  /// - Parameters:
+  ///   - e: eased progress, unitless.
+  ///   - beforeFlag: `true` in the before phase; passed to a keyframe track's own and
+  ///     per-segment timing functions (``KeyframeValues/value(at:beforeFlag:)``).
+  public func value(atEased e: Double, beforeFlag: Bool = false) -> AnimationValue {
     switch animation.content {
     case .basic:
       return interpolated(e)
     case .keyframes(let values):
-      return values.value(at: e)
+      return values.value(at: e, beforeFlag: beforeFlag)
     case .spring(let spring, _, _):
       return interpolated(spring.value(at: e * animation.timing.duration))
     }
