@@ -422,8 +422,20 @@ enum Interruption {
   /// Blocks the signals in this thread (and so in every thread started later) and starts the
   /// thread that waits for them. Call first in `main`, before any other thread starts. Also
   /// ignores SIGPIPE, so a write to a closed pipe fails with `EPIPE` (reported as exit 73)
-  /// instead of killing the process silently.
+  /// instead of killing the process silently, and reopens closed standard streams on
+  /// `/dev/null`.
   static func install() {
+    // A closed standard stream would be reused by the next open file (a temporary file would
+    // receive what is printed on stdout): point it at /dev/null, read-only for stdin and stdout
+    // (so a write to a closed stdout still fails, with EBADF, and exits 73), write-only for
+    // stderr.
+    for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 {
+      let null = posixOpen("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY)
+      if null >= 0 && null != fd {
+        dup2(null, fd)
+        _ = posixClose(null)
+      }
+    }
     signal(SIGPIPE, SIG_IGN)
     var set = sigset_t()
     sigemptyset(&set)

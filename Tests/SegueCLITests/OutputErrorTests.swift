@@ -35,6 +35,31 @@ import Testing
     #expect(result.stderr.contains("standard output: cannot write: Broken pipe"))
   }
 
+  /// A closed stdout (`>&-`) is an error too (EBADF), and does not capture the output file: the
+  /// output file opened in its place would otherwise receive what is meant for stdout.
+  @Test func closedStdout() throws {
+    let binary = try #require(SegueProcess.binary)
+    let directory = try TemporaryDirectory()
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c",
+      "'\(binary)' sample --preset system --times 0 >&- 2>'\(directory.path)/err'; "
+        + "echo $? > '\(directory.path)/status'; '\(binary)' render --preset system "
+        + "--container 8,8 --times 0 --output-dir '\(directory.path)' >&- 2>>'\(directory.path)/err'",
+    ]
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 73)
+    let status = try String(contentsOfFile: directory.path + "/status", encoding: .utf8)
+    #expect(status == "73\n")
+    let errors = try String(contentsOfFile: directory.path + "/err", encoding: .utf8)
+    #expect(errors.contains("segue sample: standard output: cannot write: Bad file descriptor"))
+    // The frame was written in full (its file did not take stdout's descriptor).
+    let images = try PNGDecoding.decode([(directory.path + "/frame-0000.png", [(0, 0)])])
+    #expect(images[0].width == 8)
+  }
+
   /// `render`'s summary line is its only stdout.
   @Test func renderSummaryOnAFullDisk() throws {
     let directory = try TemporaryDirectory()
