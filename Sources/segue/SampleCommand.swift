@@ -219,29 +219,11 @@ struct SampleEncoder {
   }
 }
 
-/// A JSON string literal: `"` and `\\` escaped, control characters as `\\n`, `\\t`, … or
-/// `\\u00XX`; everything else (including `/` and non-ASCII) as is.
+/// A JSON string literal, as SegueSpec writes it (``JSONValue/serialized(pretty:)``): `"` and
+/// `\\` escaped, control characters as `\\n`, `\\t`, … or `\\u00XX`; everything else (including
+/// `/` and non-ASCII) as is — the same text as `JSONEncoder` with `.withoutEscapingSlashes`.
 func jsonString(_ s: String) -> String {
-  var out = "\""
-  for scalar in s.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    case "\u{08}": out += "\\b"
-    case "\u{0C}": out += "\\f"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return out + "\""
+  JSONValue.string(s).serialized()
 }
 
 /// An RFC 4180 field: quoted when it holds a comma, quote or line break.
@@ -266,8 +248,8 @@ extension [UInt8] {
     text.withUTF8 { append(contentsOf: $0) }
   }
 
-  /// Appends ``decimal(_:)`` of `value`: Swift's shortest round-trip form without a trailing
-  /// `.0`.
+  /// Appends Swift's shortest round-trip form of `value` without a trailing `.0` (the bytes of
+  /// ``decimal(_:)``).
   mutating func append(decimal value: Double) {
     var text = value.description
     text.withUTF8 { utf8 in
