@@ -34,7 +34,7 @@ struct SampleCommand: ParsableCommand {
       Every sample is computed and checked (no number may overflow) before the first byte is \
       written; the output is then streamed. Budgets: at most 1000000 times, and samples × \
       scene items (layers + animations + model changes + interaction events) at most 2^22 \
-      (4194304), about 200–700 bytes of JSON per layer and sample; a larger request is refused \
+      (4194304), about 150–700 bytes of JSON per layer and sample; a larger request is refused \
       before any work, with its size. --spec - and --events - read standard input.
       """ + "\n\n" + exitCodesHelp)
 
