@@ -67,7 +67,8 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// - `duration`: the transition's duration in seconds, `> 0`
 ///   (`transitionDuration(using:)`). Default: the latest end of the animations'
 ///   active intervals (``AnimationSet/endTime``); an error when that is 0.
-/// - `container`: `[width, height]` in points, default `[390, 844]`.
+/// - `container`: `[width, height]` in points, each in `[0, 2²⁴]` (``maximumContainerSide``),
+///   default `[390, 844]`.
 /// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
 ///   are added depth-first in list order (a layer's ancestors first), so siblings keep their list
 ///   order, which breaks `zPosition` ties in the draw order (later on top).
@@ -165,6 +166,10 @@ public enum SpecFile {
   public static let version = 1
   /// The container size used when a spec gives none: 390 × 844 points.
   public static let defaultContainer = Size(width: 390, height: 844)
+  /// The largest container side a spec may give: 2²⁴ = 16777216 points. Beyond it a `Float`
+  /// (the precision of the batch kernels and of the rasteriser) no longer resolves a point, and no
+  /// screen comes near it.
+  public static let maximumContainerSide = Double(1 << 24)
 
   /// Parses `text` and decodes it (``decode(_:)``).
   public static func decode(text: String) throws(SpecError) -> SpecDocument {
@@ -258,6 +263,11 @@ struct SpecDecoder {
     if let c = top["container"] {
       let v = try c.numbers(count: [2], what: "a size [width, height] in points")
       guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
+      guard v[0] <= SpecFile.maximumContainerSide, v[1] <= SpecFile.maximumContainerSide else {
+        throw c.fail(
+          "the container size must be at most \(Int(SpecFile.maximumContainerSide)) points a side"
+        )
+      }
       container = Size(width: v[0], height: v[1])
     }
 
