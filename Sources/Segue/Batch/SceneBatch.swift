@@ -508,6 +508,10 @@ struct SceneBatchBlock: Sendable {
         switch animation.content {
         case .basic(let from, let to): try pair(from, to, spring: nil)
         case .spring(let spring, let from, let to): try pair(from, to, spring: spring)
+        case .path:
+          throw fail(
+            .invalidState(
+              "\(entry.layerID): path animations (CAKeyframeAnimation.path) are not supported"))
         case .keyframes(let values):
           c.kind = .keyframes
           c.keyframeSlot = Int32(keyframes.count)
@@ -679,7 +683,9 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
-  case .transformComponent, .backgroundColor: nil
+  case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    nil
   }
 }
 
