@@ -75,9 +75,9 @@ public struct TransitionSample: Hashable, Sendable {
   /// The sampled layer named `id`, if present.
   public subscript(id: String) -> LayerSample? { layers.first { $0.id == id } }
 
-  /// Throws unless every layer's matrix, opacity and corners are finite: validated scenes can
-  /// still overflow `Double` (a chain of large scales, an overshooting curve extrapolating huge
-  /// values), and an overflow is reported, never returned as infinity or NaN.
+  /// Throws unless every layer's matrix, opacity, corners and appearance numbers are finite:
+  /// validated scenes can still overflow `Double` (a chain of large scales, an overshooting curve
+  /// extrapolating huge values), and an overflow is reported, never returned as infinity or NaN.
   ///
   /// - Throws: ``ValidationError`` on field `"layers"` with the layer's index in ``layers`` and
   ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer, the quantity and the time.
@@ -92,6 +92,8 @@ public struct TransitionSample: Hashable, Sendable {
         $0.point.x.isFinite && $0.point.y.isFinite && $0.z.isFinite && $0.w.isFinite
       }) {
         what = "corners"
+      } else if let name = layer.nonFiniteAppearance {
+        what = name
       }
       if let what {
         throw ValidationError(
@@ -113,13 +115,20 @@ extension TransitionScene {
   ///   field `"time"`; on `"layers"` (with the layer's index) when a layer's matrix, opacity or
   ///   corners overflow `Double`.
   public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
+    let sample = try sampleUnchecked(at: t)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:)`` without the overflow check, for callers that diagnose an overflow in their
+  /// own terms (the command line names the spec path or option to blame).
+  package func sampleUnchecked(at t: Double) throws(ValidationError) -> TransitionSample {
     try Validate.nonNegative(t, "time")
     let completed = t >= duration
     let tree = presentation(at: t, completion: completed ? .finished : nil)
     let sample = TransitionSample(
       time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
       blendModes: completed ? [:] : blendModes)
-    try sample.checkFinite()
     return sample
   }
 }
@@ -156,6 +165,15 @@ extension TransitionScene {
   public func sample(at time: Double, interaction: InteractionTimeline) throws(ValidationError)
     -> TransitionSample
   {
+    let sample = try sampleUnchecked(at: time, interaction: interaction)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:interaction:)`` without the overflow check (see ``sampleUnchecked(at:)``).
+  package func sampleUnchecked(at time: Double, interaction: InteractionTimeline)
+    throws(ValidationError) -> TransitionSample
+  {
     try Validate.nonNegative(time, "time")
     guard interaction.duration == duration else {
       throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
@@ -168,7 +186,24 @@ extension TransitionScene {
       cancelled: completion == .cancelled,
       tree: presentation(at: state.position * duration, completion: completion),
       blendModes: completion == nil ? blendModes : [:])
-    try sample.checkFinite()
     return sample
+  }
+}
+
+extension LayerSample {
+  /// The name of the first appearance number (corner radius, border, shadow, colours) that is
+  /// not finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
+  package var nonFiniteAppearance: String? {
+    let values: [(String, Double)] = [
+      ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
+      ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
+      ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
+    ]
+    if let name = values.first(where: { !$0.1.isFinite })?.0 { return name }
+    let colors = [
+      ("backgroundColor", backgroundColor), ("borderColor", borderColor),
+      ("shadowColor", shadowColor),
+    ]
+    return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
   }
 }

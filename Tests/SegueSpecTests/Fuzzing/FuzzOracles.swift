@@ -142,6 +142,13 @@ enum FuzzOracles {
       if let v = layer.matrix.fields.first(where: { !$0.isFinite }) {
         return "layer \(layer.id): matrix field \(v)"
       }
+      let appearance = [
+        layer.cornerRadius, layer.borderWidth, layer.shadowOpacity, layer.shadowRadius,
+        layer.shadowOffset.width, layer.shadowOffset.height,
+      ]
+      if let v = appearance.first(where: { !$0.isFinite }) {
+        return "layer \(layer.id): appearance value \(v)"
+      }
       for corner in layer.corners {
         let values = [corner.point.x, corner.point.y, corner.z, corner.w]
         if let v = values.first(where: { !$0.isFinite }) {

@@ -442,4 +442,27 @@ struct TransitionSceneTests {
       (error as? ValidationError)?.field == "layers"
     }
   }
+
+  /// Appearance numbers overflow like geometry: a corner radius animated from 0 to 1e308 along
+  /// the same overshooting curve exceeds `Double` mid-way, and the sample names the property
+  /// (`cornerRadius`) instead of returning infinity.
+  @Test func overflowingAppearanceIsATypedError() throws {
+    var flat = LayerTree()
+    try flat.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 1, height: 1)))
+    var set = AnimationSet()
+    set.add(
+      try Animation.basic(
+        .cornerRadius, from: .number(0), to: .number(1e308), duration: 1,
+        timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
+    let scene = try TransitionScene(
+      duration: 2, containerSize: Size(width: 10, height: 10), model: flat, animations: set)
+    #expect {
+      try scene.sample(at: 0.5)
+    } throws: { error in
+      guard let e = error as? ValidationError, e.field == "layers", e.index == 0,
+        case .invalidState(let message) = e.reason
+      else { return false }
+      return message.contains("cornerRadius")
+    }
+  }
 }
