@@ -21,7 +21,7 @@ public struct CompiledAnimation: Sendable {
       } else {
         pair = .values(from, to)
       }
-    case .keyframes:
+    case .keyframes, .path:
       pair = nil
     }
   }
@@ -43,11 +43,25 @@ public struct CompiledAnimation: Sendable {
   public func presented(atParentTime t: Double) -> (
     value: AnimationValue, phase: MediaTiming.Phase
   )? {
+    guard let (eased, phase) = eased(atParentTime: t) else { return nil }
+    return (value(atEased: eased, beforeFlag: phase == .before), phase)
+  }
+
+  /// The eased progress at parent time `t` and its phase, or `nil` where the animation has no
+  /// effect.
+  func eased(atParentTime t: Double) -> (Double, MediaTiming.Phase)? {
     guard let state = animation.timing.iterationProgress(atParent: t) else { return nil }
     let before = state.phase == .before
     let eased =
       animation.timingFunction?.transform(state.progress, beforeFlag: before) ?? state.progress
-    return (value(atEased: eased, beforeFlag: before), state.phase)
+    return (eased, state.phase)
+  }
+
+  /// The path rotation about z (radians) at eased progress `e` for a path animation with a
+  /// rotation mode, else `nil` (``KeyframePathTrack/rotation(at:beforeFlag:)``).
+  public func rotation(atEased e: Double, beforeFlag: Bool = false) -> Double? {
+    guard case .path(let track) = animation.content else { return nil }
+    return track.rotation(at: e, beforeFlag: beforeFlag)
   }
 
   /// The value at eased progress `e` (the output of the timing function; 0 at the start, 1 at the
@@ -65,6 +79,8 @@ public struct CompiledAnimation: Sendable {
       return values.value(at: e, beforeFlag: beforeFlag)
     case .spring(let spring, _, _):
       return interpolated(spring.value(at: e * animation.timing.duration))
+    case .path(let track):
+      return .point(track.position(at: e, beforeFlag: beforeFlag))
     }
   }
 
@@ -87,6 +103,7 @@ extension Animation.Content {
     switch self {
     case .basic(let from, _), .spring(_, let from, _): from
     case .keyframes(let values): values.value(at: 0)
+    case .path(let track): .point(track.position(at: 0))
     }
   }
 }

@@ -391,7 +391,9 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
-  case .transformComponent, .backgroundColor: nil
+  case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    nil
   }
 }
 

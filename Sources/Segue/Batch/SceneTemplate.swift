@@ -518,6 +518,10 @@ struct SceneTemplateCompiler {
       switch animation.content {
       case .basic(let from, let to): try pair(from, to, spring: nil)
       case .spring(let spring, let from, let to): try pair(from, to, spring: spring)
+      case .path:
+        throw fail(
+          .invalidState(
+            "\(entry.layerID): path animations (CAKeyframeAnimation.path) are not supported"))
       case .keyframes(let keyframes):
         var batched: [SceneKeyframeChannel] = []
         if let track = batchableTrack(keyframes) {
