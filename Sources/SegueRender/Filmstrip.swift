@@ -205,7 +205,7 @@ public struct Filmstrip: Hashable, Sendable {
       let steps: [SceneRenderer.PlanStep]
       do {
         let sample = try scene.sample(at: time)
-        let tree = scene.presentation(at: time, completion: sample.completed ? .finished : nil)
+        let tree = scene.presentation(at: time, completion: sample.isCompleted ? .finished : nil)
         steps = try renderer.plan(for: sample, presentation: tree)
       } catch {
         throw ValidationError(

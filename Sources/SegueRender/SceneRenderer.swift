@@ -205,7 +205,7 @@ public struct SceneRenderer: Hashable, Sendable {
   public func renderItems(for sample: TransitionSample, presentation tree: LayerTree)
     throws(ValidationError) -> [SceneRenderItem]
   {
-    let pixels = Transform3D.makeScale(scale, scale, 1)
+    let pixels = Transform3D.makeScale(x: scale, y: scale, z: 1)
     func raster(_ p: PlannedLayer) -> RasterLayer {
       RasterLayer(
         snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity)
@@ -368,7 +368,7 @@ public struct SceneRenderer: Hashable, Sendable {
     -> PixelBufferRGBA8
   {
     let sample = try scene.sample(at: t)
-    let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+    let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
     return try render(sample, presentation: tree, containerSize: scene.containerSize)
   }
 
@@ -395,7 +395,7 @@ public struct SceneRenderer: Hashable, Sendable {
   ) throws(ValidationError) -> PixelBufferRGBA8 {
     let sample = try scene.sample(at: time, interaction: interaction)
     let completion: TransitionCompletion? =
-      sample.completed ? (sample.cancelled ? .cancelled : .finished) : nil
+      sample.isCompleted ? (sample.isCancelled ? .cancelled : .finished) : nil
     let tree = scene.presentation(at: sample.progress * scene.duration, completion: completion)
     return try render(sample, presentation: tree, containerSize: scene.containerSize)
   }

@@ -205,7 +205,7 @@ struct PNGTests {
         RasterLayer(
           snapshot: LayerSnapshot(
             bounds: Rect(x: 0, y: 0, width: 4, height: 4), fill: .solid(green)),
-          matrix: .makeTranslation(22, 0, 0), opacity: 0.5)),
+          matrix: .makeTranslation(x: 22, y: 0, z: 0), opacity: 0.5)),
     ]
     let image = PixelBufferRGBA8(
       try Rasterizer.render(items, width: 26, height: 12, background: .white))

@@ -162,7 +162,8 @@ struct SceneRendererTests {
   @Test func rotatedLayerCoversTheHandProjectedPoints() throws {
     let card = Layer(
       id: "card", bounds: Rect(x: 0, y: 0, width: 40, height: 40), position: Point(x: 50, y: 50),
-      transform: Transform3D.makeRotation(.pi / 3, 0, 1, 0) * .makePerspective(distance: 100),
+      transform: Transform3D.makeRotation(by: .pi / 3, x: 0, y: 1, z: 0)
+        * .makePerspective(distance: 100),
       backgroundColor: red)
     let image = try SceneRenderer().render(
       still([card], size: Size(width: 100, height: 100)), at: 0)
@@ -190,7 +191,7 @@ struct SceneRendererTests {
       #expect(abs(snapshot.weight - 0.5) < 1e-12)
       #expect(snapshot.layers.count == 1)
       #expect(snapshot.layers[0].opacity == 1)
-      #expect(snapshot.layers[0].matrix == .makeScale(0.25, 0.25, 1))
+      #expect(snapshot.layers[0].matrix == .makeScale(x: 0.25, y: 0.25, z: 1))
     }
   }
 

@@ -103,7 +103,7 @@ public struct AnimationSet: Sendable {
     }
     for (index, angle) in rotations {
       tree.storage[index].transform = tree.storage[index].transform.concatenating(
-        .makeRotation(angle, 0, 0, 1))
+        .makeRotation(by: angle, x: 0, y: 0, z: 1))
     }
     return tree
   }

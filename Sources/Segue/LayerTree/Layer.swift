@@ -117,8 +117,8 @@ public struct Layer: Hashable, Sendable {
   @inlinable
   public var matrixInSuperlayer: Transform3D {
     let a = anchor
-    return transform.translated(-a.x, -a.y, -a.z)
-      .concatenating(.makeTranslation(position.x, position.y, zPosition))
+    return transform.translated(x: -a.x, y: -a.y, z: -a.z)
+      .concatenating(.makeTranslation(x: position.x, y: position.y, z: zPosition))
   }
 
   /// This layer's `sublayerTransform` applied about its anchor point:
@@ -130,8 +130,8 @@ public struct Layer: Hashable, Sendable {
   public var sublayerMatrix: Transform3D {
     if sublayerTransform.isIdentity { return .identity }
     let a = anchor
-    return sublayerTransform.translated(-a.x, -a.y, -a.z)
-      .concatenating(.makeTranslation(a.x, a.y, a.z))
+    return sublayerTransform.translated(x: -a.x, y: -a.y, z: -a.z)
+      .concatenating(.makeTranslation(x: a.x, y: a.y, z: a.z))
   }
 
   /// `CALayer.frame`: the layer's rectangle in its superlayer, in points.

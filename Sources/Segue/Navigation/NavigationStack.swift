@@ -139,7 +139,7 @@ public struct NavigationStack: Hashable, Sendable {
   public mutating func complete(with event: TransitionCompletionEvent) throws(ValidationError)
     -> [String]
   {
-    try complete(finished: event.finished)
+    try complete(finished: event.isFinished)
   }
 
   private mutating func begin(_ operation: TransitionOperation, to stack: [String]) -> Transition {

@@ -79,7 +79,8 @@ struct AnimationSetTests {
     var set = AnimationSet()
     set.add(
       try Animation.basic(
-        .transform, from: .transform(.identity), to: .transform(.makeTranslation(20, 0, 0)),
+        .transform, from: .transform(.identity),
+        to: .transform(.makeTranslation(x: 20, y: 0, z: 0)),
         duration: 1), to: "a")
     set.add(
       try Animation.basic(

@@ -65,8 +65,9 @@ struct AnimationTests {
         .rect, .rect(Rect(x: 1, y: 2, width: 3, height: 4))
       ),
       (
-        .transforms(try KeyframeTrack(values: [Transform3D.identity, .makeTranslation(8, 0, 0)])),
-        .transform, .transform(.makeTranslation(2, 0, 0))
+        .transforms(
+          try KeyframeTrack(values: [Transform3D.identity, .makeTranslation(x: 8, y: 0, z: 0)])),
+        .transform, .transform(.makeTranslation(x: 2, y: 0, z: 0))
       ),
       (
         .colors(try KeyframeTrack(values: [Color.clear, .white])), .color,

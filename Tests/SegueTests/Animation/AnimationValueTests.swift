@@ -25,7 +25,8 @@ struct AnimationValueTests {
   @Test func finiteValuesPass() throws {
     let values: [AnimationValue] = [
       .number(-1e300), .point(Point(x: 1, y: 2)), .size(Size(width: -3, height: 4)),
-      .rect(Rect(x: 1, y: 2, width: 3, height: 4)), .transform(.makeRotation(1, 0, 1, 0)),
+      .rect(Rect(x: 1, y: 2, width: 3, height: 4)),
+      .transform(.makeRotation(by: 1, x: 0, y: 1, z: 0)),
       .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
     ]
     for value in values { try value.validate(field: "toValue") }
@@ -123,7 +124,8 @@ struct AnimationValueTests {
   /// field-by-field lerp would give m11 = m22 = 0.5, m12 = 0.5, m21 = −0.5 (not a rotation).
   @Test func interpolatesTransformsByDecomposition() throws {
     let v = AnimationValue.interpolate(
-      .transform(.identity), .transform(.makeRotation(.pi / 2, 0, 0, 1)), fraction: 0.5)
+      .transform(.identity), .transform(.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)), fraction: 0.5
+    )
     guard case .transform(let m) = v else {
       Issue.record("expected a transform, got \(v)")
       return
@@ -155,7 +157,10 @@ struct AnimationValueTests {
         (
           .rect(Rect(x: x, y: y, width: z, height: x)), .rect(Rect(x: z, y: x, width: y, height: 1))
         ),
-        (.transform(.makeTranslation(x, y, 0)), .transform(.makeTranslation(z, x, 0))),
+        (
+          .transform(.makeTranslation(x: x, y: y, z: 0)),
+          .transform(.makeTranslation(x: z, y: x, z: 0))
+        ),
       ]
       for (a, b) in pairs {
         #expect(AnimationValue.interpolate(a, b, fraction: 0) == a)

@@ -233,7 +233,7 @@ struct CompiledAnimationTests {
       try Animation(
         property: .transform,
         content: .spring(
-          spring, from: .transform(.identity), to: .transform(.makeTranslation(100, 0, 0))),
+          spring, from: .transform(.identity), to: .transform(.makeTranslation(x: 100, y: 0, z: 0))),
         timing: MediaTiming(duration: 1, fillMode: .both)))
     let m = Self.transform(move.value(atParentTime: 0.3))
     var expected = Transform3D.identity.fields
@@ -279,7 +279,8 @@ struct CompiledAnimationTests {
         content: .keyframes(
           .transforms(
             try KeyframeTrack(values: [
-              Transform3D.identity, .makeRotation(.pi / 2, 0, 0, 1), .makeRotation(.pi, 0, 0, 1),
+              Transform3D.identity, .makeRotation(by: .pi / 2, x: 0, y: 0, z: 1),
+              .makeRotation(by: .pi, x: 0, y: 0, z: 1),
             ]))),
         timing: timing))
     let m = Self.transform(rotations.value(atParentTime: 0.75))
@@ -322,7 +323,7 @@ struct CompiledAnimationTests {
     let turn = CompiledAnimation(
       try Animation.basic(
         .transform, from: .transform(.identity),
-        to: .transform(.makeRotation(.pi / 2, 0, 0, 1)), duration: 1))
+        to: .transform(.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)), duration: 1))
     let half = Self.transform(turn.value(atParentTime: 0.5))
     let rz45: [Double] = [
       Self.r2, Self.r2, 0, 0, -Self.r2, Self.r2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
@@ -330,8 +331,8 @@ struct CompiledAnimationTests {
     #expect(Self.close(half, rz45))
 
     let doubled = try Transform3D(
-      fields: Transform3D.makeTranslation(10, 0, 0).fields.map { $0 * 2 })
-    let end = Transform3D.makeScale(2, 2, 1)
+      fields: Transform3D.makeTranslation(x: 10, y: 0, z: 0).fields.map { $0 * 2 })
+    let end = Transform3D.makeScale(x: 2, y: 2, z: 1)
     let c = CompiledAnimation(
       try Animation.basic(
         .transform, from: .transform(doubled), to: .transform(end), duration: 1,
@@ -344,7 +345,7 @@ struct CompiledAnimationTests {
   /// A singular end cannot be decomposed: the value switches at progress ½ (S(0, 0, 1) until then,
   /// the identity from ½ on).
   @Test func singularTransformIsDiscrete() throws {
-    let flat = Transform3D.makeScale(0, 0, 1)
+    let flat = Transform3D.makeScale(x: 0, y: 0, z: 1)
     let c = CompiledAnimation(
       try Animation.basic(
         .transform, from: .transform(flat), to: .transform(.identity), duration: 1))

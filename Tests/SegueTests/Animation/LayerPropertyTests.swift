@@ -44,7 +44,8 @@ struct LayerPropertyTests {
   static func sample() throws -> Layer {
     Layer(
       id: "a", bounds: Rect(x: 1, y: 2, width: 30, height: 40), position: Point(x: 5, y: 6),
-      anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7, transform: .makeTranslation(8, 9, 10),
+      anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7,
+      transform: .makeTranslation(x: 8, y: 9, z: 10),
       sublayerTransform: .makePerspective(distance: 500), opacity: 0.5,
       backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4), cornerRadius: 11,
       borderWidth: 12, borderColor: try Color(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8),
@@ -107,7 +108,7 @@ struct LayerPropertyTests {
       (.bounds, .rect(Rect(x: 1, y: 2, width: 30, height: 40))),
       (.boundsSize, .size(Size(width: 30, height: 40))),
       (.anchorPoint, .point(Point(x: 0.25, y: 0.75))),
-      (.transform, .transform(.makeTranslation(8, 9, 10))),
+      (.transform, .transform(.makeTranslation(x: 8, y: 9, z: 10))),
       (.sublayerTransform, .transform(.makePerspective(distance: 500))),
       (.backgroundColor, .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))),
       (.cornerRadius, .number(11)),
@@ -170,12 +171,12 @@ struct LayerPropertyTests {
     #expect(try written(.anchorPoint, .point(Point(x: 0, y: 1))) == expected)
 
     expected = base
-    expected.transform = .makeScale(2, 3, 4)
-    #expect(try written(.transform, .transform(.makeScale(2, 3, 4))) == expected)
+    expected.transform = .makeScale(x: 2, y: 3, z: 4)
+    #expect(try written(.transform, .transform(.makeScale(x: 2, y: 3, z: 4))) == expected)
 
     expected = base
-    expected.sublayerTransform = .makeScale(2, 3, 4)
-    #expect(try written(.sublayerTransform, .transform(.makeScale(2, 3, 4))) == expected)
+    expected.sublayerTransform = .makeScale(x: 2, y: 3, z: 4)
+    #expect(try written(.sublayerTransform, .transform(.makeScale(x: 2, y: 3, z: 4))) == expected)
 
     expected = base
     expected.backgroundColor = .black
@@ -183,7 +184,7 @@ struct LayerPropertyTests {
 
     // T(8, 9, 10) with m41 replaced: T(-4, 9, 10).
     expected = base
-    expected.transform = .makeTranslation(-4, 9, 10)
+    expected.transform = .makeTranslation(x: -4, y: 9, z: 10)
     #expect(try written(.transformComponent(.translationX), .number(-4)) == expected)
 
     // T(8, 9, 10) with uniform scale 2: S(2, 2, 2) then the same translation, so
@@ -231,7 +232,8 @@ struct LayerPropertyTests {
 
     // The whole-matrix animation identity → Rz(2π) does not move at all in between.
     let whole = try Animation.basic(
-      .transform, from: .transform(.identity), to: .transform(.makeRotation(2 * .pi, 0, 0, 1)),
+      .transform, from: .transform(.identity),
+      to: .transform(.makeRotation(by: 2 * .pi, x: 0, y: 0, z: 1)),
       duration: 1)
     let still = AnimationSet([.init(layerID: "a", animation: whole)])
       .presentation(of: tree, at: 0.25)[id: "a"]!.transform

@@ -47,7 +47,7 @@ struct NavigationStackTests {
     var stack = try NavigationStack(["a", "b", "c"])
     let before = stack
     try stack.pop()
-    try stack.complete(with: TransitionCompletionEvent(finished: false, time: 1))
+    try stack.complete(with: TransitionCompletionEvent(isFinished: false, time: 1))
     #expect(stack == before)
   }
 
@@ -218,10 +218,10 @@ struct NavigationStackTests {
               Issue.record("no completion")
               return
             }
-            #expect(event.finished == (kind == 4))
+            #expect(event.isFinished == (kind == 4))
             try stack.complete(with: event)
             #expect(pendingModel != nil)
-            if event.finished, let next = pendingModel { model = next }
+            if event.isFinished, let next = pendingModel { model = next }
             pendingModel = nil
           }
         } catch {
