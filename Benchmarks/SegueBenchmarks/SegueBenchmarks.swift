@@ -121,10 +121,10 @@ struct LaneFixture: @unchecked Sendable {
     bezier = CubicBezierBatch(curves: [.easeIn, .easeOut, .easeInEaseOut, .systemDefault])
     progress = pinned((0..<count).map { _ in random.float(0, 1) })
     curveIndices = pinned((0..<count).map { UInt16($0 % 4) })
-    var springList: [Spring] = []
+    var springList: [DampedSpring] = []
     var times: [Float] = []
     for j in 0..<count {
-      let spring = try! Spring.response(
+      let spring = try! DampedSpring.response(
         0.1 + 1.9 * random.unit(), dampingRatio: 0.05 + 1.95 * random.unit(),
         initialVelocity: 20 * random.unit() - 10, allowsOverdamping: j % 2 == 0)
       springList.append(spring)

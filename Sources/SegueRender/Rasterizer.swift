@@ -9,11 +9,11 @@ public struct LayerSnapshot: Hashable, Sendable {
   /// How the bounds are filled.
   public enum Fill: Hashable, Sendable {
     /// One colour everywhere.
-    case solid(Color)
+    case solid(RGBAColor)
     /// A linear gradient along y: `top` at `bounds.minY`, `bottom` at `bounds.maxY`, interpolated
     /// linearly in **premultiplied** RGBA (so a fade to `.clear` does not darken), as
     /// `t = (v − minY) / height` clamped to `[0, 1]` for the layer coordinate `v`.
-    case linearGradient(top: Color, bottom: Color)
+    case linearGradient(top: RGBAColor, bottom: RGBAColor)
   }
 
   /// A line of text drawn over the fill in a 3×5 block font.
@@ -30,10 +30,10 @@ public struct LayerSnapshot: Hashable, Sendable {
     /// The side of one font cell, in points; `> 0`.
     public var cellSize: Double
     /// The text colour, drawn "over" the fill.
-    public var color: Color
+    public var color: RGBAColor
 
     /// Creates a label.
-    public init(text: String, origin: Point, cellSize: Double = 2, color: Color = .black) {
+    public init(text: String, origin: Point, cellSize: Double = 2, color: RGBAColor = .black) {
       self.text = text
       self.origin = origin
       self.cellSize = cellSize
@@ -79,7 +79,7 @@ public struct LayerSnapshot: Hashable, Sendable {
 
   /// `(r·a, g·a, b·a, a)`.
   @inlinable
-  public static func premultiplied(_ c: Color) -> SIMD4<Double> {
+  public static func premultiplied(_ c: RGBAColor) -> SIMD4<Double> {
     SIMD4(c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
   }
 }
@@ -350,7 +350,7 @@ public enum Rasterizer {
   ///   unless a group's opacity is in `[0, 1]`; and the size errors of
   ///   ``PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
   public static func render(
-    _ items: [RenderItem], width: Int, height: Int, background: Color = .clear
+    _ items: [RenderItem], width: Int, height: Int, background: RGBAColor = .clear
   ) throws(ValidationError) -> PixelBufferRGBAFloat {
     let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
     var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)

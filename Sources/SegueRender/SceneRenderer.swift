@@ -78,7 +78,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// The output height in pixels, `1…2²⁴`, or `nil` for `round(scale·containerHeight)`.
   public var height: Int?
   /// The colour the image is cleared to before the first layer (straight RGBA).
-  public var background: Color
+  public var background: RGBAColor
   /// Fill each layer with a vertical gradient from its colour (top) to the colour's RGB × 0.7
   /// (bottom), same alpha, instead of a solid colour.
   public var gradient: Bool
@@ -102,7 +102,7 @@ public struct SceneRenderer: Hashable, Sendable {
   ///   - labelCellSize: the label cell size in points (default 4).
   ///   - snapshots: per-id replacements of the generated snapshot.
   public init(
-    scale: Double = 1, width: Int? = nil, height: Int? = nil, background: Color = .white,
+    scale: Double = 1, width: Int? = nil, height: Int? = nil, background: RGBAColor = .white,
     gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
     snapshots: [String: LayerSnapshot] = [:]
   ) {
@@ -174,7 +174,7 @@ public struct SceneRenderer: Hashable, Sendable {
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
-        top: c, bottom: Color(clamping: 0.7 * c.red, 0.7 * c.green, 0.7 * c.blue, c.alpha))
+        top: c, bottom: RGBAColor(clamping: 0.7 * c.red, 0.7 * c.green, 0.7 * c.blue, c.alpha))
     } else {
       fill = .solid(c)
     }

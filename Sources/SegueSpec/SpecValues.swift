@@ -28,7 +28,7 @@ extension SpecFile {
       let v = try node.numbers(count: [4], what: "a colour [red, green, blue, alpha]")
       return .color(
         try building(node.path) { () throws(ValidationError) in
-          try Color(red: v[0], green: v[1], blue: v[2], alpha: v[3])
+          try RGBAColor(red: v[0], green: v[1], blue: v[2], alpha: v[3])
         })
     }
   }

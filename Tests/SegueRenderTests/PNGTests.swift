@@ -189,17 +189,17 @@ struct PNGTests {
   @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
   func renderedCrossDissolveDecodes() throws {
     let frame = Rect(x: 0, y: 0, width: 20, height: 12)
-    let green = try Color(red: 0, green: 1, blue: 0)
+    let green = try RGBAColor(red: 0, green: 1, blue: 0)
     let items: [RenderItem] = [
       .layer(
         RasterLayer(
           snapshot: LayerSnapshot(
-            bounds: frame, fill: .solid(try Color(red: 1, green: 0, blue: 0))),
+            bounds: frame, fill: .solid(try RGBAColor(red: 1, green: 0, blue: 0))),
           opacity: 0.5, blendMode: .add)),
       .layer(
         RasterLayer(
           snapshot: LayerSnapshot(
-            bounds: frame, fill: .solid(try Color(red: 0, green: 0, blue: 1))),
+            bounds: frame, fill: .solid(try RGBAColor(red: 0, green: 0, blue: 1))),
           opacity: 0.5, blendMode: .add)),
       .layer(
         RasterLayer(

@@ -4,10 +4,10 @@ import Segue
 import SegueRender
 import Testing
 
-private let red = try! Color(red: 1, green: 0, blue: 0)
-private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+private let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 
-private func solid(_ rect: Rect, _ color: Color) -> LayerSnapshot {
+private func solid(_ rect: Rect, _ color: RGBAColor) -> LayerSnapshot {
   LayerSnapshot(bounds: rect, fill: .solid(color))
 }
 

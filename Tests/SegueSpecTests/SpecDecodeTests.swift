@@ -11,7 +11,7 @@ struct SpecDecodeTests {
     return document.scene.model.layers[0]
   }
 
-  private func animation(_ json: String, layer: String = #""id": "a""#) throws -> Animation {
+  private func animation(_ json: String, layer: String = #""id": "a""#) throws -> LayerAnimation {
     let text =
       #"{"version": 1, "duration": 1, "layers": [{"# + layer + #", "animations": ["# + json + "]}]}"
     return try loadSpec(text).scene.animations.entries[0].animation
@@ -130,7 +130,7 @@ struct SpecDecodeTests {
 
   @Test func casSpringDefaults() throws {
     let a = try animation(#"{"keyPath": "opacity", "type": "spring", "toValue": 0}"#)
-    #expect(a.content == .spring(try Spring(), from: .number(1), to: .number(0)))
+    #expect(a.content == .spring(try DampedSpring(), from: .number(1), to: .number(0)))
   }
 
   /// UIKit's duration-based spring: ζ = 0.75, D = 0.5 s (the hero preset). By hand,

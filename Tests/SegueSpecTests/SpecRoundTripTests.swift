@@ -63,7 +63,7 @@ struct SpecRoundTripTests {
         zPosition: -2, transform: .makeRotation(by: 0.3, x: 1, y: 2, z: 3),
         sublayerTransform: .makePerspective(distance: 700),
         opacity: 0.5, isTransformLayer: true,
-        backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
+        backgroundColor: try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
       parent: "root")
     try b.animate(
       .backgroundColor, of: "child",
@@ -77,7 +77,7 @@ struct SpecRoundTripTests {
     try b.animate(
       .transformComponent(.rotationZ), of: "child", to: .number(6.2), beginTime: 0.1, duration: 0.4,
       curve: .spring(
-        try Spring(
+        try DampedSpring(
           mass: 2, stiffness: 300, damping: 40, initialVelocity: -1.5, allowsOverdamping: true)))
     try b.animate(
       .bounds, of: "root", to: .rect(Rect(x: 5, y: 5, width: 1, height: 2)), duration: 0.3,

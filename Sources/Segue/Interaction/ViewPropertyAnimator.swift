@@ -464,12 +464,12 @@ public struct ViewPropertyAnimator: Sendable {
             reason: .invalidState(
               "\(entry.layerID).\(entry.property.keyPath) is animated by two blocks"))
         }
-        let animation: Animation
+        let animation: LayerAnimation
         if length > 0 {
           let timing = MediaTiming(beginTime: begin, duration: length, fillMode: .backwards)
           switch timingParameters {
           case .cubic(let function):
-            animation = try Animation(
+            animation = try LayerAnimation(
               property: entry.property, content: .basic(from: entry.from, to: entry.to),
               timing: timing, timingFunction: function)
           case .spring(let parameters):
@@ -477,13 +477,13 @@ public struct ViewPropertyAnimator: Sendable {
               throw ValidationError(
                 field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
             }
-            animation = try Animation(
+            animation = try LayerAnimation(
               property: entry.property,
               content: .spring(spring, from: entry.from, to: entry.to), timing: timing)
           }
         } else {
           // A block delayed to the very end: the old value until the end, then the model's.
-          animation = try Animation(
+          animation = try LayerAnimation(
             property: entry.property, content: .basic(from: entry.from, to: entry.from),
             timing: MediaTiming(beginTime: 0, duration: d, fillMode: .backwards))
         }
@@ -524,7 +524,7 @@ extension AnimationValue {
     case .size: .size(Size(channels: channels[...]))
     case .rect: .rect(Rect(channels: channels[...]))
     case .transform: .transform((try? Transform3D(fields: channels)) ?? .identity)
-    case .color: .color(Color(channels: channels[...]))
+    case .color: .color(RGBAColor(channels: channels[...]))
     }
   }
 }

@@ -209,7 +209,7 @@ public struct PresetAnimator: TransitionAnimator {
       let backX = HeroViews.back.midX
       try b.set(.positionX, of: "back", to: .number(backX - 70))
       let spring = AnimationCurve.spring(
-        try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
+        try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
       try b.animate(.opacity, of: "title", to: .number(0), duration: 0.5, curve: spring)
       try b.animate(
         .positionY, of: "table", from: tableY(scene.listTop),

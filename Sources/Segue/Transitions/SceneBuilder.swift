@@ -3,7 +3,7 @@ public enum AnimationCurve: Hashable, Sendable {
   /// A timing function over the animation's duration (`nil` = linear).
   case timing(TimingFunction?)
   /// A spring on its own clock; the animation shows it for its duration, then the target.
-  case spring(Spring)
+  case spring(DampedSpring)
 }
 
 /// Builds a ``TransitionScene`` the way an animator's `animateTransition(using:)` does with UIView
@@ -143,14 +143,14 @@ public struct SceneBuilder: Sendable {
     }
     let start = from ?? property.value(in: model.layers[index])
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation: Animation
+    let animation: LayerAnimation
     switch curve {
     case .timing(let function):
-      animation = try Animation(
+      animation = try LayerAnimation(
         property: property, content: .basic(from: start, to: to), timing: timing,
         timingFunction: function)
     case .spring(let spring):
-      animation = try Animation(
+      animation = try LayerAnimation(
         property: property, content: .spring(spring, from: start, to: to), timing: timing)
     }
     try property.set(to, in: &model.storage[index])
@@ -167,7 +167,7 @@ public struct SceneBuilder: Sendable {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation = try Animation(
+    let animation = try LayerAnimation(
       property: property, content: .keyframes(keyframes), timing: timing,
       timingFunction: timingFunction)
     try property.set(keyframes.value(at: 1), in: &model.storage[index])
@@ -188,7 +188,7 @@ public struct SceneBuilder: Sendable {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation = try Animation(
+    let animation = try LayerAnimation(
       property: property, content: .path(path), timing: timing, timingFunction: timingFunction)
     try property.set(.point(path.position(at: 1)), in: &model.storage[index])
     animations.add(animation, to: id)

@@ -14,7 +14,7 @@ public struct LayerSample: Hashable, Sendable {
   /// How the layer blends with what is below it.
   public var blend: BlendMode
   /// The presented `backgroundColor` (straight RGBA).
-  public var backgroundColor: Color
+  public var backgroundColor: RGBAColor
   /// The presented `cornerRadius`, points in the layer's own space, `≥ 0` (a negative value, from
   /// a spring overshooting for example, is presented as 0).
   public var cornerRadius: Double
@@ -23,7 +23,7 @@ public struct LayerSample: Hashable, Sendable {
   /// The presented `borderWidth`, points, `≥ 0`.
   public var borderWidth: Double
   /// The presented `borderColor`.
-  public var borderColor: Color
+  public var borderColor: RGBAColor
   /// The presented `shadowOpacity`, clamped to `[0, 1]` (the layer's own, not multiplied by
   /// ``opacity``).
   public var shadowOpacity: Double
@@ -32,7 +32,7 @@ public struct LayerSample: Hashable, Sendable {
   /// The presented `shadowOffset`, points in the layer's own space.
   public var shadowOffset: Size
   /// The presented `shadowColor`.
-  public var shadowColor: Color
+  public var shadowColor: RGBAColor
 }
 
 /// A transition sampled at one moment.

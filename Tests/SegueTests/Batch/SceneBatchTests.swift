@@ -56,14 +56,14 @@ import Testing
         id: "shade", bounds: Rect(x: 0, y: 0, width: 390, height: 844),
         position: Point(x: 195, y: 422), opacity: 0.5),
       parent: "root")
-    let spring = try Spring.response(0.4, dampingRatio: 0.6)
+    let spring = try DampedSpring.response(0.4, dampingRatio: 0.6)
     try b.animate(
       .transform, of: "card", to: .transform(.makeRotation(by: 0.7, x: 0, y: 1, z: 0)),
       duration: 0.6,
       curve: .spring(spring))
     try b.animate(
       .position, of: "card", to: .point(Point(x: 150, y: 420)), duration: 0.6,
-      curve: .spring(try Spring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
+      curve: .spring(try DampedSpring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
     try b.animate(
       .opacity, of: "badge",
       keyframes: .numbers(

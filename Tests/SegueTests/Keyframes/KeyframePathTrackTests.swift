@@ -201,9 +201,10 @@ struct KeyframePathTrackTests {
       throws: ValidationError(
         field: "path", reason: .invalidState("moves a point, but opacity holds a number"))
     ) {
-      try Animation(property: .opacity, content: .path(track), timing: MediaTiming(duration: 1))
+      try LayerAnimation(
+        property: .opacity, content: .path(track), timing: MediaTiming(duration: 1))
     }
-    let anchor = try Animation(
+    let anchor = try LayerAnimation(
       property: .anchorPoint, content: .path(track), timing: MediaTiming(duration: 1))
     #expect(CompiledAnimation(anchor).value(atEased: 0.25) == .point(Point(x: 50, y: 0)))
   }

@@ -178,7 +178,7 @@ struct SceneBuilderTests {
   /// 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) = 145.96).
   @Test func animateWithSpring() throws {
     var b = try Self.builder()
-    let spring = try Spring(mass: 1, stiffness: 100, damping: 20)
+    let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)
     try b.animate(.positionX, of: "v", to: .number(150), duration: 0.5, curve: .spring(spring))
     #expect(
       b.animations.entries[0].animation.content
@@ -331,8 +331,8 @@ struct SceneBuilderTests {
   @Test func randomAnimations() async throws {
     let curves: [AnimationCurve] = [
       .timing(nil), .timing(.easeInEaseOut), .timing(.easeIn), .timing(.easeOut),
-      .spring(try Spring(mass: 1, stiffness: 100, damping: 10)),
-      .spring(try Spring(mass: 3, stiffness: 1000, damping: 500)),
+      .spring(try DampedSpring(mass: 1, stiffness: 100, damping: 10)),
+      .spring(try DampedSpring(mass: 3, stiffness: 1000, damping: 500)),
     ]
     await propertyCheck(
       count: 150,

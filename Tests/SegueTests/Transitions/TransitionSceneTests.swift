@@ -31,11 +31,11 @@ struct TransitionSceneTests {
   static func animations() throws -> AnimationSet {
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(150), to: .number(50), duration: 1, fillMode: .backwards),
       to: "to")
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .opacity, from: .number(0), to: .number(1), duration: 1, fillMode: .backwards),
       to: "to")
     return set
@@ -214,7 +214,8 @@ struct TransitionSceneTests {
   @Test func rejectsAnimationOfUnknownLayer() throws {
     var set = try Self.animations()
     set.add(
-      try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 1), to: "ghost")
+      try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 1), to: "ghost"
+    )
     #expect(throws: ValidationError(field: "animations.layer", index: 2, reason: .unknown("ghost")))
     {
       try Self.make(animations: set)
@@ -431,7 +432,7 @@ struct TransitionSceneTests {
     try flat.add(Layer(id: "a"))
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(0), to: .number(1e308), duration: 1,
         timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
     let overshoot = try TransitionScene(
@@ -451,7 +452,7 @@ struct TransitionSceneTests {
     try flat.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 1, height: 1)))
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .cornerRadius, from: .number(0), to: .number(1e308), duration: 1,
         timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
     let scene = try TransitionScene(
