@@ -32,6 +32,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    // `swift package generate-documentation` (make docs). A command plugin: nothing of it is
+    // linked into any product, and a consumer of `Segue` builds none of it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(

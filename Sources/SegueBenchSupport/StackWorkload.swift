@@ -74,10 +74,10 @@ public struct StackBatch: Sendable {
   /// Deterministic: the same `count` always gives the same layers, and layer `j` does not depend on
   /// `count` (the stream is drawn layer by layer).
   ///
-  /// - Parameter count: `N`, in `1…`` ``maximumCount``.
-  /// - Throws: ``ValidationError`` with `field` `"count"`:
-  ///   ``ValidationError/Reason/notPositive`` when `count ≤ 0`,
-  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
+  /// - Parameter count: `N`, from 1 through ``maximumCount``.
+  /// - Throws: ``/Segue/ValidationError`` with `field` `"count"`:
+  ///   ``/Segue/ValidationError/Reason/notPositive`` when `count ≤ 0`,
+  ///   ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
   public init(count: Int) throws(ValidationError) {
     guard count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
     guard count <= Self.maximumCount else {
@@ -123,8 +123,8 @@ public struct StackBatch: Sendable {
 }
 
 /// Per-curve lookup tables for a vectorised first guess of the bezier solve: the workload's name
-/// for ``CubicBezierBatch`` (its ``CubicBezierBatch/inverse`` table holds, per curve,
-/// ``CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
+/// for ``/Segue/CubicBezierBatch`` (its ``/Segue/CubicBezierBatch/inverse`` table holds, per curve,
+/// ``/Segue/CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
 /// the "per-curve lookup table" the workload allows to precompute.
 public typealias StackCurveTables = CubicBezierBatch
 

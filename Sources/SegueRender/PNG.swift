@@ -30,7 +30,7 @@ public enum PNG {
   /// `(0, 0, 0, 0)`. An opaque pixel is unchanged. (Premultiplied 8-bit colour loses precision
   /// at low alpha; un-premultiplying cannot restore it.)
   ///
-  /// - Throws: ``ValidationError/Reason/notPositive`` naming `width` or `height` when the image
+  /// - Throws: ``/Segue/ValidationError/Reason/notPositive`` naming `width` or `height` when the image
   ///   is empty (PNG needs at least one pixel).
   public static func encode(_ image: PixelBufferRGBA8, compression: Compression = .fixedHuffman)
     throws(ValidationError) -> [UInt8]

@@ -61,9 +61,9 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
   /// Adds a keyframe (`addKeyframe(withRelativeStartTime:relativeDuration:animations:)`).
   ///
   /// - Parameters:
-  ///   - relativeStartTime: unitless fraction of the overall duration, in `[0, 1]`.
-  ///   - relativeDuration: unitless fraction, in `[0, 1]`, with `start + duration ≤ 1` (up to
-  ///     ``endTolerance``; the end is then taken as 1).
+  ///   - start: `relativeStartTime`, a unitless fraction of the overall duration, in `[0, 1]`.
+  ///   - duration: `relativeDuration`, a unitless fraction, in `[0, 1]`, with
+  ///     `start + duration ≤ 1` (up to ``endTolerance``; the end is then taken as 1).
   ///   - changes: the new value of each property the keyframe sets.
   /// - Throws: ``ValidationError`` with the keyframe's index `j` (its position in
   ///   ``keyframes``): `relativeStartTime` or `relativeDuration` not finite or outside `[0, 1]`

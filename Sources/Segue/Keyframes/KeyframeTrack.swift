@@ -321,8 +321,10 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   ///   - timingFunctions: one per segment (`n − 1`) in every mode if given; the paced modes
   ///     ignore them.
   ///   - timingFunction: the animation's own curve, applied to `u` first; `nil` is linear.
-  ///   - tensionValues, continuityValues, biasValues: one per key (`n`), each in `[−1, 1]`; used
-  ///     by the cubic modes only, but always checked.
+  ///   - tensionValues: Kochanek–Bartels tension, one per key (`n`), each in `[−1, 1]`; used by
+  ///     the cubic modes only, but always checked (so are the next two).
+  ///   - continuityValues: continuity, one per key, each in `[−1, 1]`.
+  ///   - biasValues: bias, one per key, each in `[−1, 1]`.
   /// - Throws: ``ValidationError``: `values` ``ValidationError/Reason/tooFew(minimum:actual:)`` or
   ///   ``ValidationError/Reason/notFinite`` (with the key index); `keyTimes`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)``,

@@ -297,7 +297,7 @@ public struct MediaTiming: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - parentTime: the current time in the parent's space, in seconds.
-  ///   - speed: the rate to resume at (QA1673 uses 1); finite and non-zero.
+  ///   - newSpeed: `speed`, the rate to resume at (QA1673 uses 1); finite and non-zero.
   /// - Throws: ``ValidationError``: `parentTime` or `speed` not finite; `speed` 0
   ///   (``ValidationError/Reason/notPositive``, since it would stay paused);
   ///   ``ValidationError/Reason/invalidState(_:)`` on `speed` (the property) when the timing is
