@@ -58,7 +58,7 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 /// style of ozz-animation's runtime jobs: the job owns nothing, allocates nothing, and can be
 /// split into disjoint ranges that run on different threads.
 ///
-/// Per layer (workload §4), in `Float`:
+/// Per layer (as the workload defines it), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
 /// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
 ///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton

@@ -23,7 +23,8 @@ public struct StackLayerValues: Hashable, Sendable {
 
 extension StackBatch {
   /// Evaluates layer `j` at global time `time` (seconds) in `Double`, straight from the workload's
-  /// §4: progress clamp, the library's bezier solve (``/Segue/CubicBezier/parameter(forX:)``, |X(s) − x| ≤ 1e-7 guaranteed), segment by
+  /// definition: progress clamp, the library's bezier solve
+  /// (``/Segue/CubicBezier/parameter(forX:)``, |X(s) − x| ≤ 1e-7 guaranteed), segment by
   /// comparison with ``keyTimes``, Catmull–Rom by key index with duplicated end points, and the
   /// transform as a product of elementary ``/Segue/Transform3D`` matrices (not the closed form).
   ///

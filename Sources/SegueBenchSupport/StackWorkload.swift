@@ -3,8 +3,8 @@ import Segue
 /// The `stack` benchmark workload (v1): N independent layers, each with one six-channel keyframe
 /// animation, evaluated at one global time into a `CATransform3D`-style 4×4 matrix and an opacity.
 ///
-/// The definition lives in `shared/benchmarks/stack-workload.md`; this file holds the generation
-/// (§2–§3) and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
+/// The definition is Segue's DocC article "Benchmark workloads"; this file holds the generation
+/// and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
 ///
 /// * start offset `s_j = 0.5·u` (seconds) and duration `d_j = [0.2, 0.35, 0.5][j mod 3]` (seconds);
 /// * 24 key values `p_{c,k}` for channels `c` in `tx, ty, tz, scale, rot, opacity` and keys
@@ -69,7 +69,7 @@ public struct StackBatch: Sendable {
   /// ``StackCurveTables``).
   public let curveTables: StackCurveTables
 
-  /// Generates the workload's first `count` layers (§2–§3 of the workload definition).
+  /// Generates the workload's first `count` layers, as the workload definition draws them.
   ///
   /// Deterministic: the same `count` always gives the same layers, and layer `j` does not depend on
   /// `count` (the stream is drawn layer by layer).
@@ -128,7 +128,7 @@ public struct StackBatch: Sendable {
 /// the "per-curve lookup table" the workload allows to precompute.
 public typealias StackCurveTables = CubicBezierBatch
 
-/// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
+/// splitmix64 (Steele, Lea & Flood 2014) as the workload definition uses it.
 public struct SplitMix64: Sendable {
   /// The generator's state; the first draw advances it before mixing.
   public var state: UInt64

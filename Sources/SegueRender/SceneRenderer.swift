@@ -5,7 +5,7 @@ import Segue
 ///
 /// For CATransition `fade` the two snapshots are **old** at weight `1 − q` and **new** at weight
 /// `q` (`q` the eased progress), so their sum is `(1 − q)·old + q·new` wherever both cover a
-/// pixel (seed-transitions.md, Sampling rules).
+/// pixel (the sampling rules of Segue's transition catalog).
 public struct DissolveSnapshot: Hashable, Sendable {
   /// The id of the snapshot's root layer (the layer marked "add").
   public var id: String

@@ -43,7 +43,7 @@ struct SegueBench: ParsableCommand {
     commandName: "segue-bench",
     abstract: "Measure Segue's batch evaluation throughput on a standard workload.",
     discussion: """
-      Timed: evaluating all N layers at each time into a preallocated buffer (the workload's §5). \
+      Timed: evaluating all N layers at each time into a preallocated buffer. \
       Not timed: generating the layers, allocating the output, computing the checksum.
       """)
 

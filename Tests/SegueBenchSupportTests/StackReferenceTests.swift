@@ -48,15 +48,15 @@ struct StackReferenceTests {
     }
   }
 
-  /// The workload's §6: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an independent
-  /// float64 computation), to 1e-9 relative.
+  /// The workload's reference values: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an
+  /// independent float64 computation), to 1e-9 relative.
   @Test func referenceChecksumAtThousand() throws {
     let batch = try StackBatch(count: 1000)
     let sum = try batch.referenceChecksum(time: 0.3)
     #expect(abs(sum - 5.785360807820e+05) <= 1e-9 * 5.785360807820e+05)
   }
 
-  /// Layer 0 at t = 0.3 as printed in the workload's §6, each value to 1e-9·max(1, |b|).
+  /// Layer 0 at t = 0.3 as the workload definition prints it, each value to 1e-9·max(1, |b|).
   @Test func referenceLayerZeroMatchesWorkload() throws {
     let batch = try StackBatch(count: 4)
     let expected: [Double] = [

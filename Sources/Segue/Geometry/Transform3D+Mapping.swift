@@ -50,7 +50,7 @@ extension Transform3D {
       w: v.x * m14 + v.y * m24 + v.z * m34 + v.w * m44)
   }
 
-  /// Maps the 3D point `p` (points) through the matrix with the homogeneous divide (§1.5).
+  /// Maps the 3D point `p` (points) through the matrix with the homogeneous divide.
   ///
   /// `(X, Y, Z, w) = [x y z 1] · M`. When `w > minimumW` the result is `(X/w, Y/w)` with depth
   /// `Z/w`. Otherwise the point is at or behind the eye: `isBehindEye` is true and the coordinates

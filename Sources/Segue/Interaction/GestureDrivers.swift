@@ -40,7 +40,7 @@ public enum ReleaseRule: String, Hashable, Sendable, CaseIterable {
   /// The seed's own rule: finish if the percent is `> 0.5` (with the seed's handling of a
   /// cancelled gesture).
   case seedThreshold
-  /// The velocity rule of seed-transitions.md: a horizontal velocity of at least one container
+  /// The velocity rule of <doc:TransitionCatalog>: a horizontal velocity of at least one container
   /// width per second decides by its sign (`> 0`, towards completing, finishes; `< 0` cancels);
   /// otherwise the seed's threshold decides. A cancelled gesture is handled as by the seed.
   case velocity
@@ -132,7 +132,7 @@ public struct FadeSlideEdgeSwipe: GestureDriver, Hashable {
 /// `cross-dissolve` (seed 001): a pan anywhere.
 ///
 /// - percent `= clamp(location.x / 300, 0, 0.99)` (the seed's constants; the 0.99 cap keeps the
-///   paused animations from reaching their end, core-animation.md §7.1).
+///   paused animations from reaching their end).
 /// - begins: always.
 /// - release: on `.ended` **or** `.cancelled`, finish if percent `> 0.5`, else cancel.
 public struct CrossDissolvePan: GestureDriver, Hashable {

@@ -1,6 +1,6 @@
 /// Builds per-property keyframe tracks the way `UIView.animateKeyframes(withDuration:…)` with
-/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (core-animation.md §4.6,
-/// Decision 11).
+/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (decision 11 of
+/// <doc:TransitionCatalog>).
 ///
 /// Properties are named by `String` and all share the value type `Value` (use one builder per
 /// value type). Give each property's starting (model) value, add keyframes in the order the

@@ -8,7 +8,7 @@ import Testing
 /// `position.x`), from 0 to 100, `beginTime` 0.5 s, `duration` 1 s; the model value is −7. Parent
 /// times 0.25 (before), 0.5, 0.875 and 1.25 (active, progress 0, 0.375 and 0.75), 1.5 and 2
 /// (after; the end-of-active rule gives progress 1). Expected: the before phase shows `f(0)` with
-/// the before flag set (core-animation.md §3.3 step 3) for the backwards fills and the model
+/// the before flag set (CSS Easing Level 2's `steps()`) for the backwards fills and the model
 /// otherwise; the active phase shows `f(p)`; the after phase `f(1)` for the forwards fills and the
 /// model otherwise; `f` is never clamped (§3.2: `y` is unrestricted).
 ///

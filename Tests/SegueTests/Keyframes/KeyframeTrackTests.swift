@@ -41,7 +41,7 @@ struct KeyframeTrackTests {
   /// 1.085 and X(0.5) = 0.4925 < 0.5, so s* is a little above ½ and Y a little above 1.085).
   static let backOutAtHalf = 1.087400670218697877
 
-  /// Per-segment timing functions are not clamped (core-animation.md §4.2 steps 3–4, §3.2): a
+  /// Per-segment timing functions are not clamped (as in a basic animation): a
   /// segment from 0 to 100 with cubic-bezier(0.34, 1.56, 0.64, 1) overshoots to
   /// 100·1.08740067… = 108.740067… at its middle, exactly as the same curve on a basic
   /// animation does.

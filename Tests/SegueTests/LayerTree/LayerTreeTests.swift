@@ -112,7 +112,7 @@ struct LayerTreeTests {
     #expect(try tree.corners(at: 0).allSatisfy { $0.z == 30 })
   }
 
-  // MARK: GNUstep's conversion tests ("checked against Apple", core-animation.md [GS-conv-test])
+  // MARK: GNUstep's conversion tests ("checked against Apple")
 
   /// Parent (0, 0, 200, 200) at (100, 100); child (0, 0, 50, 50) at (100, 50). In the parent the
   /// child's (0, 0) is at (75, 25) and (50, 50) at (125, 75); a parent bounds origin (10, 20)
