@@ -27,9 +27,13 @@ struct PreviewCommand: ParsableCommand {
       InteractionTimeline does.
 
       Seek hook: PAGE?t=T1,T2,…&op=push,pop&scale=S&labels=0|1&timeline=animation|events \
-      draws those moments (a grid of frames, one row per operation, when more than one is \
-      asked for or bare=1), each round(S·W) × round(S·H) pixels as 'segue render --scale S' \
-      writes them, and sets the data-ready attribute of the html element (or data-error).
+      draws those moments; with chrome=0 (or more than one moment) the controls are hidden \
+      and the page is a grid of frames from its top-left corner, one row per operation, each \
+      round(S·W) × round(S·H) pixels as 'segue render --scale S' writes them. \
+      timeline=drag&drag=T:X,Y;T:X,Y;… (seconds, container points; ;cancel at the end: a \
+      cancelled gesture) replays a drag as the stage records one (rule=velocity, \
+      completionSpeed=K). The page sets the data-ready attribute of the html element when \
+      drawn, or data-error.
 
       Budgets: as 'segue sample' for the samples (each scene's frames × scene items at most \
       2^22), and the page at most 32 MiB (2^25 bytes), estimated from frames × layers before \

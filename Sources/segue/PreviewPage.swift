@@ -614,7 +614,7 @@ enum PreviewPage {
   static let ui = #"""
     'use strict';
     // The page: playback, scrubbing, the drag that drives the interaction, and the seek hook
-    // (?t=T1,T2&op=push,pop&timeline=animation|events&scale=S&labels=0|1&bare=1).
+    // (?t=T1,T2&op=push,pop&timeline=animation|events|drag&scale=S&labels=0|1&chrome=0).
     (() => {
       const P = globalThis.SeguePreview;
       const root = document.documentElement;
@@ -807,7 +807,8 @@ enum PreviewPage {
           if (kind === 'drag') return replayDrag(i, params.get('drag'), rule, completionSpeed);
           return animationTimeline(i);
         };
-        const bare = params.get('bare') === '1' || times.length > 1 || indices.length > 1;
+        const bare = params.get('bare') === '1' || params.get('chrome') === '0' || times.length > 1
+          || indices.length > 1;
         if (!bare) {
           const timeline = timelineFor(indices[0]);
           start({ scene: indices[0], timeline, t: times[0], labels });
