@@ -9,23 +9,26 @@ import Testing
 /// Tolerance: the page draws the same projected quads and label cells with the browser's
 /// antialiasing, so edges differ by a few levels; an error in a matrix, an opacity, a weight or a
 /// colour moves whole regions. Per frame the mean absolute channel difference must be at most
-/// 1.5 (of 255), and at most 2 % of the pixels may differ by more than 24 in some channel.
-/// Measured on Chromium 142 (Debian): see the README's "Preview in a browser".
+/// 1 (of 255), and at most 0.5 % of the pixels may differ by more than 24 in some channel.
+/// Measured with Chromium 156 (Debian 12): every frame of these tests has a mean of at most 0.34
+/// and no pixel off by more than 24.
 ///
 /// Skipped, saying so, when no browser is installed (`apt-get install chromium`); `$SEGUE_CHROMIUM`
 /// names one explicitly.
 @Suite(.enabled(if: Browser.path != nil, "no chromium on PATH: apt-get install chromium"))
 struct PreviewBrowserTests {
-  static let meanLimit = 1.5
+  static let meanLimit = 1.0
   static let channelThreshold = 24
-  static let fractionLimit = 0.02
+  static let fractionLimit = 0.005
 
   /// Writes the page, screenshots `query`'s grid (rows `ops`, columns `times`) and compares each
-  /// frame with `segue render` run with `renderOptions(op)`.
-  func compare(
+  /// frame with `segue render` run with `renderOptions(op)`. Returns the (screenshot, render)
+  /// pairs, row by row. `$SEGUE_PREVIEW_REPORT` set: prints each frame's figures.
+  @discardableResult func compare(
     preset: [String], ops: [String], times: [Double], query: String = "",
     renderOptions: (String) throws -> [String] = { ["--operation", $0] }
-  ) throws {
+  ) throws -> [(RasterImage, RasterImage)] {
+    var pairs: [(RasterImage, RasterImage)] = []
     let directory = try TemporaryDirectory()
     let page = directory.path + "/page.html"
     let made = try SegueProcess.run(["preview"] + preset + ["--output", page, "--quiet"])
@@ -49,11 +52,16 @@ struct PreviewBrowserTests {
         let frame = try RasterImage(path: frames + String(format: "/frame-%04d.png", column))
         let cell = screen.crop(x: column * w, y: row * h, width: w, height: h)
         let d = cell.difference(frame, threshold: Self.channelThreshold)
+        if ProcessInfo.processInfo.environment["SEGUE_PREVIEW_REPORT"] != nil {
+          print("preview \(preset[1]) \(op) \(t) s: mean \(d.mean), fraction \(d.fraction)")
+        }
+        pairs.append((cell, frame))
         #expect(
           d.mean <= Self.meanLimit && d.fraction <= Self.fractionLimit,
           "\(preset) \(op) at \(t) s: mean \(d.mean), \(100 * d.fraction) % of pixels off")
       }
     }
+    return pairs
   }
 
   /// The container `--container W,H` of `options`.
@@ -63,18 +71,20 @@ struct PreviewBrowserTests {
     return (parts[0], parts[1])
   }
 
-  /// depth: perspective (projected quads with w ≠ 1), push and pop.
+  /// depth: perspective (projected quads with w ≠ 1), push and pop. The comparison can fail: the
+  /// screenshot at 0.9 s against the render at 0.3 s is far outside the tolerance.
   @Test func depthMatchesRender() throws {
-    try compare(
+    let pairs = try compare(
       preset: ["--preset", "depth", "--container", "200,300"], ops: ["push", "pop"],
       times: [0.3, 0.9, 1.55])
+    try #require(pairs.count == 6)
+    let wrong = pairs[1].0.difference(pairs[0].1, threshold: Self.channelThreshold)
+    #expect(wrong.mean > 4 * Self.meanLimit && wrong.fraction > 4 * Self.fractionLimit)
   }
 
-  /// cross-dissolve and ca-fade: snapshots summed with weights; hero: a label-heavy layout.
-  @Test func dissolvesAndHeroMatchRender() throws {
-    try compare(
-      preset: ["--preset", "cross-dissolve", "--container", "200,300"], ops: ["push"],
-      times: [0.07, 0.2])
+  /// ca-fade: a true cross-dissolve (snapshots summed with weights); hero: many labelled
+  /// layers moving at once.
+  @Test func dissolveAndHeroMatchRender() throws {
     try compare(
       preset: ["--preset", "ca-fade", "--container", "200,300"], ops: ["push"], times: [0.1])
     try compare(
