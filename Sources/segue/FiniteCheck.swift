@@ -31,7 +31,7 @@ extension LoadedTransition {
         kind = .corners
       } else if let scale, layer.matrix.fields.contains(where: { !($0 * scale).isFinite }) {
         kind = .scaled(scale)
-      } else if !layer.appearanceIsFinite {
+      } else if layer.nonFiniteAppearance != nil {
         kind = .appearance
       }
       guard let kind else { continue }
@@ -126,16 +126,5 @@ extension LoadedTransition {
   /// Whether any animation targets layer `id`.
   private func hasAnimations(_ id: String) -> Bool {
     scene.animations.entries.contains { $0.layerID == id }
-  }
-}
-
-extension LayerSample {
-  /// Whether every appearance number (colours, corner radius, border, shadow) is finite.
-  var appearanceIsFinite: Bool {
-    let values =
-      backgroundColor.channels + borderColor.channels + shadowColor.channels
-      + [cornerRadius, borderWidth, shadowOpacity, shadowRadius]
-      + [shadowOffset.width, shadowOffset.height]
-    return values.allSatisfy(\.isFinite)
   }
 }

@@ -24,10 +24,12 @@ struct LoadedTransition {
   var geometryOptions: [String] = []
 
   /// The transition at wall-clock `time` seconds: ``TransitionScene/sample(at:interaction:)``
-  /// with a history, else ``TransitionScene/sample(at:)``.
+  /// with a history, else ``TransitionScene/sample(at:)``, without the library's overflow check:
+  /// every caller passes the sample to `FiniteCheck.checkFinite`, which names the spec path or
+  /// option to blame.
   func sample(at time: Double) throws(Segue.ValidationError) -> TransitionSample {
-    if let interaction { return try scene.sample(at: time, interaction: interaction) }
-    return try scene.sample(at: time)
+    if let interaction { return try scene.sampleUnchecked(at: time, interaction: interaction) }
+    return try scene.sampleUnchecked(at: time)
   }
 
   /// The last moment worth sampling: the duration, or with a history the latest of the
