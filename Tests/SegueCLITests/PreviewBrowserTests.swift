@@ -124,18 +124,9 @@ struct PreviewBrowserTests {
 /// Headless Chromium.
 enum Browser {
   /// `$SEGUE_CHROMIUM`, else the first of chromium, chromium-browser, google-chrome on PATH.
-  static let path: String? = {
-    let environment = ProcessInfo.processInfo.environment
-    if let explicit = environment["SEGUE_CHROMIUM"] { return explicit }
-    let directories = (environment["PATH"] ?? "/usr/bin").split(separator: ":")
-    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-      for directory in directories {
-        let candidate = "\(directory)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      }
-    }
-    return nil
-  }()
+  static let path: String? =
+    ProcessInfo.processInfo.environment["SEGUE_CHROMIUM"]
+    ?? executableOnPath(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
 
   /// Screenshots `url` in a `width × height` window at one device pixel per CSS pixel.
   static func screenshot(
@@ -155,4 +146,17 @@ enum Browser {
     try #require(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")
     try #require(FileManager.default.fileExists(atPath: file), "chromium wrote no screenshot")
   }
+}
+
+/// The first of `names` found in a directory of `$PATH`, or `nil`.
+func executableOnPath(_ names: [String]) -> String? {
+  let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(
+    separator: ":")
+  for name in names {
+    for directory in directories {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+  }
+  return nil
 }

@@ -174,15 +174,5 @@ struct PreviewScriptTests {
 /// Node.js.
 enum Node {
   /// `node` or `nodejs` on PATH.
-  static let path: String? = {
-    let environment = ProcessInfo.processInfo.environment
-    let directories = (environment["PATH"] ?? "/usr/bin").split(separator: ":")
-    for name in ["node", "nodejs"] {
-      for directory in directories {
-        let candidate = "\(directory)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      }
-    }
-    return nil
-  }()
+  static let path = executableOnPath(["node", "nodejs"])
 }
