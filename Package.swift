@@ -112,7 +112,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport"],
+      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport", "CZlib"],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
