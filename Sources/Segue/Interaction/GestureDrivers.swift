@@ -105,7 +105,7 @@ private func checkedWidth(_ width: Double) throws(ValidationError) -> Double {
 ///   with ``containerWidth`` (one width per second).
 ///
 /// The seeds' drivers (``FadeSlideEdgeSwipe``, ``CrossDissolvePan``, ``DepthPan``) are defined by
-/// their ``rules``: each evaluates its rules, so a re-implementation that reads these values (the
+/// their `rules` (``DepthPan/rules``, …): each evaluates its rules, so a re-implementation that reads these values (the
 /// command line tool's web preview writes them into its page) follows the same constants.
 public struct GestureRules: GestureDriver, Hashable {
   /// The sample coordinate that drives the percent.
