@@ -10,6 +10,13 @@ cd "$(dirname "$0")/.."
 TARGETS=(Segue SegueSpec SegueRender SegueBenchSupport)
 args=()
 for t in "${TARGETS[@]}"; do args+=(--target "$t"); done
+# The documentation is self-contained: nothing in it (README, articles, doc comments) points at
+# files outside the repository.
+outside='\.\./shared|shared/(reference|benchmarks)|seed-transitions\.md|core-animation\.md|stack-workload\.md'
+if grep -rnE "$outside" README.md Sources; then
+  echo "build-docs: the lines above refer to files outside the repository" >&2
+  exit 1
+fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 start=$(date +%s)
@@ -21,9 +28,13 @@ swift package generate-documentation "${args[@]}" \
 grep -E '(warning|error):' "$log" | sort -u || true
 warnings=$(grep -cE '(warning|error):' "$log" || true)
 echo "build-docs: ${#TARGETS[@]} targets, $warnings warnings or errors, $(($(date +%s) - start)) s"
-if [ "$status" -ne 0 ] || [ "$warnings" -ne 0 ]; then
-  [ "$status" -ne 0 ] && tail -n 20 "$log" >&2
-  echo "build-docs: failed (exit $status)" >&2
+if [ "$status" -ne 0 ]; then
+  tail -n 20 "$log" >&2
+  echo "build-docs: failed: swift package generate-documentation exited with $status" >&2
+  exit 1
+fi
+if [ "$warnings" -ne 0 ]; then
+  echo "build-docs: failed: $warnings warnings" >&2
   exit 1
 fi
 echo "build-docs: ok (.build/plugins/Swift-DocC/outputs/Segue.doccarchive)"
