@@ -39,7 +39,8 @@ struct Transform3DTests {
   }
 
   /// Rotation about x by 90° from CATransform3DMakeRotation's formula with axis (1, 0, 0):
-  /// m22 = c = 0, m23 = s·x = 1, m32 = −s·x = −1, m33 = c = 0. A non-unit axis (5, 0, 0) is normalised first.
+  /// m22 = c = 0, m23 = s·x = 1, m32 = −s·x = −1, m33 = c = 0. A non-unit axis (5, 0, 0) is
+  /// normalised first.
   @Test func rotationAboutXBy90DegreesWithUnnormalisedAxis() {
     let r = Transform3D.makeRotation(Double.pi / 2, 5, 0, 0)
     #expect(fieldsClose(r, [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1], tolerance: 1e-15))

@@ -229,8 +229,8 @@ struct KeyframeTrackTests {
   /// Kochanek–Bartels with non-zero parameters on [0, 1, 3, 2] at [0, 0.25, 0.5, 1]:
   /// tension [0, 1/2, −3/10, 0], continuity [0, −2/5, 1/5, 0], bias [0, 1/4, −1/2, 1/10].
   /// Exact rational evaluation of the Kochanek–Bartels formulas (python `fractions`, ends
-  /// duplicated): DS = [1/2, 53/80, −13/20, −11/20], DD = [1/2, 57/80, 0, −11/20]; e.g. by hand for key 1
-  /// (t = 1/2, c = −2/5, b = 1/4, back = 1, ahead = 2):
+  /// duplicated): DS = [1/2, 53/80, −13/20, −11/20], DD = [1/2, 57/80, 0, −11/20]; e.g. by hand
+  /// for key 1 (t = 1/2, c = −2/5, b = 1/4, back = 1, ahead = 2):
   /// DS₁ = (1/2)(5/4)(7/5)/2·1 + (1/2)(3/4)(3/5)/2·2 = 7/16 + 9/40 = 53/80.
   /// Values: u = 1/8 → 307/640 = 0.4796875; u = 3/8 → 1389/640 = 2.1703125;
   /// u = 3/4 → 411/160 = 2.56875; u = 0.9 (s = 4/5) → 1359/625 = 2.1744.
