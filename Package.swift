@@ -68,7 +68,7 @@ let package = Package(
     ),
     .target(
       name: "SegueRender",
-      dependencies: ["Segue", "CZlib"],
+      dependencies: ["Segue", "SegueSIMDSupport", "CZlib"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(

@@ -308,7 +308,8 @@ public struct SceneRenderer: Hashable, Sendable {
   // MARK: - Rendering
 
   /// Renders `items` bottom to top onto a `width × height` image cleared to ``background``
-  /// (premultiplied Float; quantise with ``PixelBufferRGBA8/init(_:)``).
+  /// (premultiplied Float; quantise with ``PixelBufferRGBA8/init(_:)``), with the fast
+  /// ``Rasterizer`` (the pixels of ``referenceRender(_:width:height:)`` to within 2/255).
   ///
   /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``ValidationError``
   ///   naming `crossDissolve.weight` (with the snapshot index) outside `[0, 1]`; and the size
@@ -318,32 +319,57 @@ public struct SceneRenderer: Hashable, Sendable {
   {
     let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
     var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)
-    for item in items {
-      switch item {
-      case .layer(let layer):
-        try Rasterizer.draw(layer, into: &buffer)
-      case .crossDissolve(let snapshots):
-        var sum = try PixelBufferRGBAFloat(width: width, height: height)
-        for (k, snapshot) in snapshots.enumerated() {
-          try Validate.inRange(snapshot.weight, 0, 1, "crossDissolve.weight", index: k)
-          if snapshot.layers.count == 1, var layer = snapshot.layers.first {
-            // One layer: adding it at opacity w·o is the same sum, without an extra image.
-            try Validate.inRange(layer.opacity, 0, 1, "opacity")
-            layer.opacity *= snapshot.weight
-            layer.blendMode = .add
-            try Rasterizer.draw(layer, into: &sum)
-          } else {
-            var over = snapshot.layers
-            for i in over.indices { over[i].blendMode = .over }
-            let image = try Rasterizer.render(
-              over.map(RenderItem.layer), width: width, height: height)
-            Self.add(image, weight: Float(snapshot.weight), onto: &sum)
-          }
-        }
-        try BlendKernels.overFloat(sum, opacity: 1, onto: &buffer)
-      }
-    }
+    let context = try RenderContext()
+    context.program.reset()
+    try context.program.compile(items, width: width, height: height)
+    context.run(onto: &buffer)
     return buffer
+  }
+
+  /// Renders `items` into `image` (premultiplied RGBA8), cleared to ``background``: the pixels
+  /// of ``render(_:width:height:)`` quantised, rendered in bands on the context's threads with
+  /// no full-size Float image. `image` keeps its size and storage.
+  ///
+  /// - Throws: as ``render(_:width:height:)`` (before any pixel is written).
+  public func render(
+    _ items: [SceneRenderItem], into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
+    context.program.reset()
+    try context.program.compile(items, width: image.width, height: image.height)
+    context.run(into: &image, background: SIMD4<Float>(LayerSnapshot.premultiplied(background)))
+  }
+
+  /// Renders `scene` at `t` seconds (as ``render(_:at:)``) into `image`, which is replaced by
+  /// a new buffer only when its size is not ``outputSize(for:)`` of the container: a render
+  /// loop reusing one image and one context allocates nothing in the rasteriser (evaluating
+  /// the scene still builds its sample and render list).
+  ///
+  /// - Throws: the errors of ``render(_:at:)``.
+  public func render(
+    _ scene: TransitionScene, at t: Double, into image: inout PixelBufferRGBA8,
+    context: RenderContext
+  ) throws(ValidationError) {
+    let sample = try scene.sample(at: t)
+    let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+    try render(
+      sample, presentation: tree, containerSize: scene.containerSize, into: &image,
+      context: context)
+  }
+
+  /// Renders a sampled transition into `image` (resized when needed, as
+  /// ``render(_:at:into:context:)``).
+  ///
+  /// - Throws: the errors of ``render(_:presentation:containerSize:)``.
+  public func render(
+    _ sample: TransitionSample, presentation tree: LayerTree, containerSize: Size,
+    into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
+    let size = try outputSize(for: containerSize)
+    let items = try renderItems(for: sample, presentation: tree)
+    if image.width != size.width || image.height != size.height {
+      image = try PixelBufferRGBA8(width: size.width, height: size.height)
+    }
+    try render(items, into: &image, context: context)
   }
 
   /// Renders a sampled transition: ``renderItems(for:presentation:)`` drawn onto an image of
@@ -354,9 +380,11 @@ public struct SceneRenderer: Hashable, Sendable {
   public func render(
     _ sample: TransitionSample, presentation tree: LayerTree, containerSize: Size
   ) throws(ValidationError) -> PixelBufferRGBA8 {
-    let size = try outputSize(for: containerSize)
-    let items = try renderItems(for: sample, presentation: tree)
-    return PixelBufferRGBA8(try render(items, width: size.width, height: size.height))
+    var image = try PixelBufferRGBA8(width: 0, height: 0)
+    try render(
+      sample, presentation: tree, containerSize: containerSize, into: &image,
+      context: try RenderContext())
+    return image
   }
 
   /// Renders `scene` at `t` seconds from its start, as ``TransitionScene/sample(at:)`` samples
@@ -401,20 +429,6 @@ public struct SceneRenderer: Hashable, Sendable {
   }
 
   // MARK: - Private helpers
-
-  /// `sum = clamp(sum + w·image, 0, 1)` per component.
-  private static func add(
-    _ image: PixelBufferRGBAFloat, weight: Float, onto sum: inout PixelBufferRGBAFloat
-  ) {
-    for y in 0..<image.height {
-      let a = y * image.stride
-      let b = y * sum.stride
-      for i in 0..<(4 * image.width) {
-        sum.components[b + i] = Swift.min(
-          Swift.max(sum.components[b + i] + weight * image.components[a + i], 0), 1)
-      }
-    }
-  }
 
   private static func checkSide(_ v: Double, _ field: String) throws(ValidationError) {
     let upper = Double(PixelBufferLimits.maximumSide)
