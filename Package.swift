@@ -132,6 +132,8 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueRender",
+        "SegueSpec",
+        "SegueMallocCounter",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
