@@ -208,6 +208,21 @@ public struct APNGEncoder {
         for y in 0..<a.height {
           let ra = pa.baseAddress! + y * a.stride
           let rb = pb.baseAddress! + y * b.stride
+          // Whole rows first, 8 bytes at a time.
+          var equal = true
+          var i = 0
+          while equal && i + 8 <= 4 * a.width {
+            equal =
+              UnsafeRawPointer(ra).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+              == UnsafeRawPointer(rb).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+          }
+          if equal && i < 4 * a.width {
+            equal =
+              UnsafeRawPointer(ra).loadUnaligned(fromByteOffset: i, as: UInt32.self)
+              == UnsafeRawPointer(rb).loadUnaligned(fromByteOffset: i, as: UInt32.self)
+          }
+          if equal { continue }
           func same(_ x: Int) -> Bool {
             UnsafeRawPointer(ra).loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
               == UnsafeRawPointer(rb).loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)

@@ -179,13 +179,23 @@ enum GIFPalette {
     func key(_ i: Int) -> UInt32 {
       UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])
     }
+    // Counted by runs of one colour (UI frames are mostly long runs): one dictionary update per
+    // run instead of per pixel.
+    var run: (key: UInt32, count: Int)?
     for row in y..<(y + height) {
       for column in x..<(x + width) {
         let i = row * stride + 4 * column
         if transparent && pixels[i + 3] < 128 { continue }
-        histogram[key(i), default: 0] += 1
+        let k = key(i)
+        if let r = run, r.key == k {
+          run = (k, r.count + 1)
+        } else {
+          if let r = run { histogram[r.key, default: 0] += r.count }
+          run = (k, 1)
+        }
       }
     }
+    if let r = run { histogram[r.key, default: 0] += r.count }
     let capacity = transparent ? 255 : 256
     let colours = histogram.keys.sorted()
     var palette: [SIMD4<UInt8>]
@@ -205,13 +215,21 @@ enum GIFPalette {
     if palette.isEmpty { palette.append(.zero) }
     var indices: [UInt8] = []
     indices.reserveCapacity(width * height)
+    var last: (key: UInt32, index: UInt8)?
     for row in y..<(y + height) {
       for column in x..<(x + width) {
         let i = row * stride + 4 * column
         if let t = transparentIndex, pixels[i + 3] < 128 {
           indices.append(UInt8(t))
         } else {
-          indices.append(lookup[key(i)]!)
+          let k = key(i)
+          if let l = last, l.key == k {
+            indices.append(l.index)
+          } else {
+            let index = lookup[k]!
+            last = (k, index)
+            indices.append(index)
+          }
         }
       }
     }

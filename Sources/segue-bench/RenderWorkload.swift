@@ -53,6 +53,9 @@ struct RenderOptions: ParsableArguments {
       "render: also render every frame with the reference rasteriser and print the largest channel difference (slow)."
   )
   var check = false
+
+  @Flag(help: "render: also time encoding the frames as PNG, APNG and GIF (not part of Mpixel/s).")
+  var encode = false
 }
 
 extension SegueBench {
@@ -178,6 +181,34 @@ extension SegueBench {
         + "\(rasterAllocations.map { "\($0 / frames)/frame" } ?? "not counted")"
     }
     line += "  checksum \(checksum)"
+    if o.encode {
+      // Encoding, timed separately: every frame as a PNG, as one APNG, as one GIF.
+      var frameImages: [PixelBufferRGBA8] = []
+      for t in times {
+        try renderer.render(scene, at: t, into: &image, context: context)
+        frameImages.append(image)
+      }
+      let delay = scene.duration / Double(frames - 1)
+      var pngBytes = 0
+      var t0 = now()
+      for frame in frameImages { pngBytes += try PNG.encode(frame).count }
+      let png = now() - t0
+      t0 = now()
+      var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)
+      for frame in frameImages { try apng.add(frame, delay: delay) }
+      let apngBytes = try apng.finish().count
+      let apngSeconds = now() - t0
+      t0 = now()
+      var gif = try GIFEncoder(width: size.width, height: size.height)
+      for frame in frameImages { try gif.add(frame, delay: delay) }
+      let gifBytes = try gif.finish().count
+      let gifSeconds = now() - t0
+      line +=
+        "\n\(String().padding(14)) encode: PNG \(fixed(png / Double(frames) * 1e3, 1)) ms/frame "
+        + "(\(pngBytes / frames) B/frame)  APNG \(fixed(apngSeconds / Double(frames) * 1e3, 1)) "
+        + "ms/frame (\(apngBytes) B)  GIF \(fixed(gifSeconds / Double(frames) * 1e3, 1)) ms/frame "
+        + "(\(gifBytes) B)"
+    }
     if o.check {
       var worst = 0
       for t in times {

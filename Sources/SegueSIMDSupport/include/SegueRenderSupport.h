@@ -57,4 +57,38 @@ static inline __attribute__((always_inline)) void segue_store_u8x16(uint8_t *p, 
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
+/// Sixteen 16-bit integers (internal to the helpers below).
+typedef int16_t segue_i16x16 __attribute__((ext_vector_type(16)));
+typedef uint16_t segue_u16x16 __attribute__((ext_vector_type(16)));
+
+/// PNG's filter cost of 16 filtered bytes: `Σ min(d, 256 − d)`, each byte read as signed and
+/// taken in absolute value (at most 16·128 = 2048).
+static inline __attribute__((always_inline)) uint32_t segue_png_cost_u8x16(segue_u8x16 d) {
+  segue_u8x16 zero = 0;
+  segue_u8x16 m = __builtin_elementwise_min(d, zero - d);
+  return __builtin_reduce_add(__builtin_convertvector(m, segue_u16x16));
+}
+
+/// PNG's Paeth predictor for 16 bytes (specification §9.4): of `a` (left), `b` (above) and `c`
+/// (above-left), the one closest to `a + b − c`, ties to `a`, then `b`.
+static inline __attribute__((always_inline)) segue_u8x16 segue_paeth_u8x16(segue_u8x16 a,
+                                                                           segue_u8x16 b,
+                                                                           segue_u8x16 c) {
+  segue_i16x16 wa = __builtin_convertvector(a, segue_i16x16);
+  segue_i16x16 wb = __builtin_convertvector(b, segue_i16x16);
+  segue_i16x16 wc = __builtin_convertvector(c, segue_i16x16);
+  segue_i16x16 pa = __builtin_elementwise_abs(wb - wc);
+  segue_i16x16 pb = __builtin_elementwise_abs(wa - wc);
+  segue_i16x16 pc = __builtin_elementwise_abs(wa + wb - wc - wc);
+  segue_i16x16 predicted = (pa <= pb & pa <= pc) ? wa : ((pb <= pc) ? wb : wc);
+  return __builtin_convertvector(predicted, segue_u8x16);
+}
+
+/// Sixteen bytes from `p` (any alignment).
+static inline __attribute__((always_inline)) segue_u8x16 segue_load_u8x16(const uint8_t *p) {
+  segue_u8x16 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+
 #endif  // SEGUE_RENDER_SUPPORT_H
