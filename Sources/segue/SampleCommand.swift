@@ -159,6 +159,16 @@ struct LayerRecord: Encodable {
   var blend: String
   /// Present only when some corner is at or behind the eye: one flag per corner.
   var behindEye: [Bool]?
+  /// Appearance (presented values; colours `[r, g, b, a]`, offset `[width, height]`).
+  var backgroundColor: [Double]
+  var cornerRadius: Double
+  var masksToBounds: Bool
+  var borderWidth: Double
+  var borderColor: [Double]
+  var shadowOpacity: Double
+  var shadowRadius: Double
+  var shadowOffset: [Double]
+  var shadowColor: [Double]
 
   init(_ layer: LayerSample) {
     id = layer.id
@@ -168,6 +178,29 @@ struct LayerRecord: Encodable {
     order = layer.order
     blend = layer.blend.rawValue
     behindEye = layer.corners.contains { $0.isBehindEye } ? layer.corners.map(\.isBehindEye) : nil
+    backgroundColor = layer.backgroundColor.channels
+    cornerRadius = layer.cornerRadius
+    masksToBounds = layer.masksToBounds
+    borderWidth = layer.borderWidth
+    borderColor = layer.borderColor.channels
+    shadowOpacity = layer.shadowOpacity
+    shadowRadius = layer.shadowRadius
+    shadowOffset = [layer.shadowOffset.width, layer.shadowOffset.height]
+    shadowColor = layer.shadowColor.channels
+  }
+
+  /// The CSV columns after the corners, in order.
+  static let appearanceColumns =
+    ["backgroundR", "backgroundG", "backgroundB", "backgroundA", "cornerRadius", "masksToBounds"]
+    + ["borderWidth", "borderR", "borderG", "borderB", "borderA", "shadowOpacity", "shadowRadius"]
+    + ["shadowOffsetWidth", "shadowOffsetHeight", "shadowR", "shadowG", "shadowB", "shadowA"]
+
+  /// The appearance fields as CSV cells, in ``appearanceColumns`` order.
+  var appearanceCells: [String] {
+    backgroundColor.map(decimal) + [decimal(cornerRadius), "\(masksToBounds)"]
+      + [decimal(borderWidth)] + borderColor.map(decimal)
+      + [decimal(shadowOpacity), decimal(shadowRadius)] + shadowOffset.map(decimal)
+      + shadowColor.map(decimal)
   }
 }
 
@@ -217,9 +250,13 @@ struct SampleCommand: ParsableCommand {
       "container": [W, H], "interactive", "samples": [{"time", "progress", "completed", \
       "cancelled", "phase" (interactive only), "layers": [{"id", "opacity", "transform": \
       [m11…m44], "corners": [[x, y] × 4], "order", "blend", "behindEye" (only when a corner is \
-      behind the eye)}]}]}.
+      behind the eye), "backgroundColor": [r, g, b, a], "cornerRadius", "masksToBounds", \
+      "borderWidth", "borderColor", "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], \
+      "shadowColor"}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
-      cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3.
+      cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3, backgroundR…A, \
+      cornerRadius, masksToBounds, borderWidth, borderR…A, shadowOpacity, shadowRadius, \
+      shadowOffsetWidth, shadowOffsetHeight, shadowR…A.
       """ + "\n\n" + exitCodesHelp)
 
   @OptionGroup var input: TransitionInput
@@ -278,6 +315,7 @@ struct SampleCommand: ParsableCommand {
     var header = ["time", "progress", "completed", "cancelled", "id", "order", "opacity", "blend"]
     for r in 1...4 { for c in 1...4 { header.append("m\(r)\(c)") } }
     for k in 0..<4 { header += ["x\(k)", "y\(k)"] }
+    header += LayerRecord.appearanceColumns
     var out = header.joined(separator: ",") + "\n"
     for sample in document.samples {
       let prefix = [
@@ -289,6 +327,7 @@ struct SampleCommand: ParsableCommand {
         row += [csvField(layer.id), "\(layer.order)", decimal(layer.opacity), layer.blend]
         row += layer.transform.map(decimal)
         row += layer.corners.flatMap { $0.map(decimal) }
+        row += layer.appearanceCells
         out += row.joined(separator: ",") + "\n"
       }
     }

@@ -17,19 +17,6 @@ struct SpecRejectionTests {
     doc(layers: #"{"id": "a", "animations": ["# + body + "]}")
   }
 
-  private func expectError(
-    _ text: String, path: String, _ fragment: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
-      return
-    }
-    #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-    #expect(error.line == nil, sourceLocation: sourceLocation)
-    #expect(error.description == "\(path): \(error.message)", sourceLocation: sourceLocation)
-  }
-
   @Test func theBaseDocumentIsValid() throws {
     let document = try loadSpec(Self.doc())
     #expect(document.scene.model.layers.map(\.id) == ["a", "b"])

@@ -44,7 +44,7 @@ public enum SceneClock: Hashable, Sendable {
 ///   kernel cannot take (transforms in the linear and paced modes, which interpolate by
 ///   decomposition; steps or `linear(…)` timing functions inside the track) and steps / `linear(…)`
 ///   timing functions of animations are evaluated by the scalar `Double` code
-///   (``KeyframeValues/value(at:)``, ``TimingFunction/transform(_:)``) and rounded to `Float`;
+///   (``KeyframeValues/value(at:beforeFlag:)``, ``TimingFunction/transform(_:beforeFlag:)``) and rounded to `Float`;
 ///   ``scalarKeyframeTrackCount`` counts those tracks.
 ///
 /// Media timing: each animation's local time `t = (τ − beginTime)·speed + timeOffset` is formed
@@ -90,7 +90,7 @@ public struct SceneBatch: Sendable {
   /// (grouped by shared layout within each block).
   public let batchedKeyframeTrackCount: Int
   /// The number of keyframe animations that fell back to the scalar `Double` code
-  /// (``KeyframeValues/value(at:)``, rounded to `Float`): transforms in the linear and paced
+  /// (``KeyframeValues/value(at:beforeFlag:)``, rounded to `Float`): transforms in the linear and paced
   /// modes (decomposition), tracks with steps or `linear(…)` timing functions, and groups whose
   /// values do not fit in `Float`.
   public let scalarKeyframeTrackCount: Int
@@ -508,6 +508,10 @@ struct SceneBatchBlock: Sendable {
         switch animation.content {
         case .basic(let from, let to): try pair(from, to, spring: nil)
         case .spring(let spring, let from, let to): try pair(from, to, spring: spring)
+        case .path:
+          throw fail(
+            .invalidState(
+              "\(entry.layerID): path animations (CAKeyframeAnimation.path) are not supported"))
         case .keyframes(let values):
           c.kind = .keyframes
           c.keyframeSlot = Int32(keyframes.count)
@@ -679,7 +683,9 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
-  case .transformComponent, .backgroundColor: nil
+  case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    nil
   }
 }
 

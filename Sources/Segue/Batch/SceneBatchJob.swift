@@ -365,8 +365,10 @@ extension SceneBatchBlock {
       if contribution.bezierSlot >= 0 {
         s.bezierIn[Int(contribution.bezierSlot)] = progress
       } else if contribution.scalarTimingSlot >= 0 {
+        // Steps read CSS's before flag in the before phase (a backwards fill).
         s.eased[c] = Float(
-          scalarTimings[Int(contribution.scalarTimingSlot)].transform(Double(progress)))
+          scalarTimings[Int(contribution.scalarTimingSlot)].transform(
+            Double(progress), beforeFlag: s.before[c] == 1))
       } else {
         s.eased[c] = progress
       }
@@ -446,7 +448,8 @@ extension SceneBatchBlock {
             }
           case .keyframes:
             guard contribution.keyframeSlot >= 0 else { break }
-            let value = keyframes[Int(contribution.keyframeSlot)].value(at: Double(s.eased[c]))
+            let value = keyframes[Int(contribution.keyframeSlot)].value(
+              at: Double(s.eased[c]), beforeFlag: s.before[c] == 1)
             store(value, to: s.values + offset)
           case .basicTransform, .springTransform:
             break

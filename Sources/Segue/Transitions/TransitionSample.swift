@@ -13,6 +13,26 @@ public struct LayerSample: Hashable, Sendable {
   public var order: Int
   /// How the layer blends with what is below it.
   public var blend: BlendMode
+  /// The presented `backgroundColor` (straight RGBA).
+  public var backgroundColor: Color
+  /// The presented `cornerRadius`, points in the layer's own space, `≥ 0` (a negative value, from
+  /// a spring overshooting for example, is presented as 0).
+  public var cornerRadius: Double
+  /// `masksToBounds`: whether the layer clips its sublayers to its (rounded) bounds.
+  public var masksToBounds: Bool
+  /// The presented `borderWidth`, points, `≥ 0`.
+  public var borderWidth: Double
+  /// The presented `borderColor`.
+  public var borderColor: Color
+  /// The presented `shadowOpacity`, clamped to `[0, 1]` (the layer's own, not multiplied by
+  /// ``opacity``).
+  public var shadowOpacity: Double
+  /// The presented `shadowRadius`, points, `≥ 0`.
+  public var shadowRadius: Double
+  /// The presented `shadowOffset`, points in the layer's own space.
+  public var shadowOffset: Size
+  /// The presented `shadowColor`.
+  public var shadowColor: Color
 }
 
 /// A transition sampled at one moment.
@@ -39,11 +59,16 @@ public struct TransitionSample: Hashable, Sendable {
     self.progress = progress
     self.completed = completed
     self.cancelled = cancelled
-    self.layers = tree.evaluate().map { geometry in
+    self.layers = zip(tree.evaluate(), tree.layers).map { geometry, layer in
       LayerSample(
         id: geometry.id, matrix: geometry.matrix, opacity: geometry.opacity,
         corners: geometry.corners, order: geometry.drawIndex,
-        blend: blendModes[geometry.id] ?? .over)
+        blend: blendModes[geometry.id] ?? .over, backgroundColor: layer.backgroundColor,
+        cornerRadius: Swift.max(layer.cornerRadius, 0), masksToBounds: layer.masksToBounds,
+        borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,
+        shadowOpacity: Swift.min(Swift.max(layer.shadowOpacity, 0), 1),
+        shadowRadius: Swift.max(layer.shadowRadius, 0), shadowOffset: layer.shadowOffset,
+        shadowColor: layer.shadowColor)
     }
   }
 

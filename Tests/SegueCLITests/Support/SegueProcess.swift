@@ -131,6 +131,15 @@ struct SampledLayer: Decodable {
   var order: Int
   var blend: String
   var behindEye: [Bool]?
+  var backgroundColor: [Double]
+  var cornerRadius: Double
+  var masksToBounds: Bool
+  var borderWidth: Double
+  var borderColor: [Double]
+  var shadowOpacity: Double
+  var shadowRadius: Double
+  var shadowOffset: [Double]
+  var shadowColor: [Double]
 }
 
 /// Decodes the JSON output of `segue sample`.
@@ -167,5 +176,15 @@ func expectFrame(
     #expect(
       layer.behindEye == (behind.contains(true) ? behind : nil), "\(place) behindEye",
       sourceLocation: sourceLocation)
+    let appearance =
+      layer.backgroundColor == expected.backgroundColor.channels
+      && layer.cornerRadius == expected.cornerRadius
+      && layer.masksToBounds == expected.masksToBounds && layer.borderWidth == expected.borderWidth
+      && layer.borderColor == expected.borderColor.channels
+      && layer.shadowOpacity == expected.shadowOpacity
+      && layer.shadowRadius == expected.shadowRadius
+      && layer.shadowOffset == [expected.shadowOffset.width, expected.shadowOffset.height]
+      && layer.shadowColor == expected.shadowColor.channels
+    #expect(appearance, "\(place) appearance", sourceLocation: sourceLocation)
   }
 }
