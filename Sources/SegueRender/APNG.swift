@@ -35,6 +35,23 @@ public enum FrameTiming {
   }
 }
 
+extension FrameTiming {
+  /// Throws `.countMismatch` naming `frame.width` or `frame.height` unless `frame` is
+  /// `width × height` (the animation encoders' canvas).
+  static func checkFrame(_ frame: PixelBufferRGBA8, width: Int, height: Int)
+    throws(ValidationError)
+  {
+    guard frame.width == width else {
+      throw ValidationError(
+        field: "frame.width", reason: .countMismatch(expected: width, actual: frame.width))
+    }
+    guard frame.height == height else {
+      throw ValidationError(
+        field: "frame.height", reason: .countMismatch(expected: height, actual: frame.height))
+    }
+  }
+}
+
 /// An animated PNG (APNG, the PNG extension every current browser shows): frames added one at a
 /// time, written as one file.
 ///
@@ -101,14 +118,7 @@ public struct APNGEncoder {
   ///   frame of another size, `frameCount` (`.invalidState`) when all declared frames were
   ///   added, `delay` unless it is finite and in `(0, 65535]`, and `deflate` if zlib fails.
   public mutating func add(_ frame: PixelBufferRGBA8, delay: Double) throws(ValidationError) {
-    guard frame.width == width else {
-      throw ValidationError(
-        field: "frame.width", reason: .countMismatch(expected: width, actual: frame.width))
-    }
-    guard frame.height == height else {
-      throw ValidationError(
-        field: "frame.height", reason: .countMismatch(expected: height, actual: frame.height))
-    }
+    try FrameTiming.checkFrame(frame, width: width, height: height)
     guard added < frameCount else {
       throw ValidationError(
         field: "frameCount", reason: .invalidState("all \(frameCount) frames were already added"))

@@ -81,14 +81,7 @@ public struct GIFEncoder {
   /// - Throws: ``ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
   ///   frame of another size, and `delay` unless it is finite and in `(0, 655.35]`.
   public mutating func add(_ frame: PixelBufferRGBA8, delay: Double) throws(ValidationError) {
-    guard frame.width == width else {
-      throw ValidationError(
-        field: "frame.width", reason: .countMismatch(expected: width, actual: frame.width))
-    }
-    guard frame.height == height else {
-      throw ValidationError(
-        field: "frame.height", reason: .countMismatch(expected: height, actual: frame.height))
-    }
+    try FrameTiming.checkFrame(frame, width: width, height: height)
     try Validate.positive(delay, "delay")
     try Validate.inRange(delay, 0, 655.35, "delay")
     elapsed += delay

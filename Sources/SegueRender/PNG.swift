@@ -100,14 +100,7 @@ public enum PNG {
   /// the checksum is `s2·65536 + s1`. `adler32("Wikipedia") = 0x11E60398` (zlib's `adler32`).
   public static func adler32(_ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBufferPointer { b in
-      var value = CZlib.adler32(0, nil, 0)
-      var start = 0
-      while start < b.count {
-        let n = Swift.min(b.count - start, Int(UInt32.max))
-        value = CZlib.adler32(value, b.baseAddress! + start, uInt(n))
-        start += n
-      }
-      return UInt32(value)
+      UInt32(checksum(CZlib.adler32(0, nil, 0), b, CZlib.adler32))
     }
   }
 
@@ -307,14 +300,23 @@ public enum PNG {
 
   /// zlib's CRC-32 of `bytes`, continuing from `value`.
   static func crc(_ value: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    var crc = uLong(value)
+    UInt32(checksum(uLong(value), bytes, CZlib.crc32))
+  }
+
+  /// Runs one of zlib's checksums (`crc32`, `adler32`) over `bytes` in pieces zlib's 32-bit
+  /// lengths can hold.
+  private static func checksum(
+    _ initial: uLong, _ bytes: UnsafeBufferPointer<UInt8>,
+    _ update: (uLong, UnsafePointer<Bytef>?, uInt) -> uLong
+  ) -> uLong {
+    var value = initial
     var start = 0
     while start < bytes.count {
       let n = Swift.min(bytes.count - start, Int(UInt32.max))
-      crc = CZlib.crc32(crc, bytes.baseAddress! + start, uInt(n))
+      value = update(value, bytes.baseAddress! + start, uInt(n))
       start += n
     }
-    return UInt32(crc)
+    return value
   }
 
   /// One zlib stream of `input` (`deflateInit2` with a 32 KiB window and the default memory

@@ -143,7 +143,7 @@ struct SeparableColumns: Sendable {
     for px in x0..<x1 {
       var n: Int32 = 0
       for a in 0..<4 {
-        let x = Double(px) + (Double(a) + 0.5) * 0.25
+        let x = ReferenceRasterizer.sample(px, a)
         let u = (x * h.h0 + h.h6) / h.h8
         if abs(u - paint.minX) <= margin || abs(u - paint.maxX) <= margin {
           n = -1
@@ -191,6 +191,27 @@ struct RasterProgram {
   /// The deepest off-screen level the ops open.
   var depth = 0
   private var level = 0
+
+  /// The program's arrays as buffers, for the band workers.
+  struct View {
+    let ops: UnsafeBufferPointer<RasterOp>
+    let layers: UnsafeBufferPointer<PreparedLayer>
+    let glyphs: UnsafeBufferPointer<UInt16>
+    let cells: UnsafeBufferPointer<Int32>
+  }
+
+  /// Calls `body` with the program's arrays as buffers (valid only inside `body`).
+  func withView<R>(_ body: (View) -> R) -> R {
+    ops.withUnsafeBufferPointer { ops in
+      layers.withUnsafeBufferPointer { layers in
+        glyphs.withUnsafeBufferPointer { glyphs in
+          cells.withUnsafeBufferPointer { cells in
+            body(View(ops: ops, layers: layers, glyphs: glyphs, cells: cells))
+          }
+        }
+      }
+    }
+  }
 
   /// Empties the program, keeping its storage.
   mutating func reset() {
@@ -303,7 +324,7 @@ struct RasterProgram {
     layer.cellX1 = x1
     for px in x0..<x1 {
       for a in 0..<4 {
-        let x = Double(px) + (Double(a) + 0.5) * 0.25
+        let x = ReferenceRasterizer.sample(px, a)
         let u = (x * h.h0 + h.h6) / h.h8
         let q = (u - paint.labelX) / paint.cellSize
         let cx = q.rounded(.down)
@@ -357,10 +378,7 @@ struct RasterProgram {
         push()
         for (k, snapshot) in snapshots.enumerated() {
           try Validate.inRange(snapshot.weight, 0, 1, "crossDissolve.weight", index: k)
-          if snapshot.layers.count == 1, var layer = snapshot.layers.first {
-            try Validate.inRange(layer.opacity, 0, 1, "opacity")
-            layer.opacity *= snapshot.weight
-            layer.blendMode = .add
+          if let layer = try snapshot.directLayer() {
             try draw(layer, width: width, height: height)
           } else {
             push()

@@ -121,7 +121,7 @@ enum RasterSpans {
     var exactRow = false
     var exactLabel = false
     for b in 0..<4 {
-      let y = Double(py) + (Double(b) + 0.5) * 0.25
+      let y = ReferenceRasterizer.sample(py, b)
       let v = (y * h.h4 + h.h7) / h.h8
       if abs(v - paint.minY) <= margin || abs(v - paint.maxY) <= margin { exactRow = true }
       guard v >= paint.minY && v < paint.maxY else { continue }
@@ -338,7 +338,7 @@ enum RasterSpans {
   @inline(__always)
   static func meanT(_ px: Int, _ py: Int, _ layer: PreparedLayer) -> Double {
     var sum = 0.0
-    for a in 0..<4 { sum += columnMeanT(Double(px) + (Double(a) + 0.5) * 0.25, py, layer) }
+    for a in 0..<4 { sum += columnMeanT(ReferenceRasterizer.sample(px, a), py, layer) }
     return sum / 4
   }
 
@@ -348,7 +348,7 @@ enum RasterSpans {
     let h = layer.inverse
     var sum = 0.0
     for b in 0..<4 {
-      let y = Double(py) + (Double(b) + 0.5) * 0.25
+      let y = ReferenceRasterizer.sample(py, b)
       sum += (x * h.h1 + y * h.h4 + h.h7) / (x * h.h2 + y * h.h5 + h.h8)
     }
     return (sum / 4 - layer.paint.minY) / layer.paint.height

@@ -150,14 +150,13 @@ public enum ReferenceRasterizer {
     _ glyphs: UnsafeBufferPointer<UInt16>
   ) -> (sum: SIMD4<Double>, hits: Int) {
     let n = samplesPerAxis
-    let step = 1 / Double(n)
     let maximumOmega = 1 / Transform3D.minimumW
     var sum = SIMD4<Double>.zero
     var hits = 0
     for b in 0..<n {
-      let y = Double(py) + (Double(b) + 0.5) * step
+      let y = sample(py, b)
       for a in 0..<n {
-        let x = Double(px) + (Double(a) + 0.5) * step
+        let x = sample(px, a)
         let uh = x * inverse.h0 + y * inverse.h3 + inverse.h6
         let vh = x * inverse.h1 + y * inverse.h4 + inverse.h7
         let omega = x * inverse.h2 + y * inverse.h5 + inverse.h8
@@ -171,6 +170,13 @@ public enum ReferenceRasterizer {
       }
     }
     return (sum, hits)
+  }
+
+  /// The coordinate of sample `k` (`0…3`) of pixel `p`: `p + (k + ½)/4`, on the 4 × 4 grid every
+  /// rasteriser path uses (so they all decide on the same numbers).
+  @inline(__always)
+  static func sample(_ p: Int, _ k: Int) -> Double {
+    Double(p) + (Double(k) + 0.5) * 0.25
   }
 
   /// Blends the mean `sum/16` at `opacity` into the pixel at `pixel`: "over"
@@ -215,11 +221,7 @@ extension SceneRenderer {
         var sum = try PixelBufferRGBAFloat(width: width, height: height)
         for (k, snapshot) in snapshots.enumerated() {
           try Validate.inRange(snapshot.weight, 0, 1, "crossDissolve.weight", index: k)
-          if snapshot.layers.count == 1, var layer = snapshot.layers.first {
-            // One layer: adding it at opacity w·o is the same sum, without an extra image.
-            try Validate.inRange(layer.opacity, 0, 1, "opacity")
-            layer.opacity *= snapshot.weight
-            layer.blendMode = .add
+          if let layer = try snapshot.directLayer() {
             try ReferenceRasterizer.draw(layer, into: &sum)
           } else {
             var over = snapshot.layers

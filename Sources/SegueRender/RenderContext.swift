@@ -63,30 +63,22 @@ public final class RenderContext {
     let bands = (height + bandHeight - 1) / bandHeight
     nextBand.store(0, ordering: .relaxed)
     let stride = image.stride
-    program.ops.withUnsafeBufferPointer { ops in
-      program.layers.withUnsafeBufferPointer { layers in
-        program.glyphs.withUnsafeBufferPointer { glyphs in
-          program.cells.withUnsafeBufferPointer { cells in
-            image.components.withUnsafeMutableBufferPointer { output in
-              var job = BandJob(
-                owner: self, ops: ops, layers: layers, glyphs: glyphs, cells: cells,
-                output: output.baseAddress!,
-                outputStride: stride, width: width, height: height, background: background,
-                bands: bands)
-              withUnsafePointer(to: &job) { pointer in
-                let invoke: BatchChunkFunction = { raw, lower, upper in
-                  let job = raw.assumingMemoryBound(to: BandJob.self)
-                  for slot in lower..<upper { job.pointee.work(slot: slot) }
-                }
-                if let batch {
-                  batch.run(
-                    range: 0..<threads, chunkSize: 1, invoke: invoke,
-                    context: UnsafeRawPointer(pointer))
-                } else {
-                  invoke(UnsafeRawPointer(pointer), 0, 1)
-                }
-              }
-            }
+    program.withView { program in
+      image.components.withUnsafeMutableBufferPointer { output in
+        var job = BandJob(
+          owner: self, program: program, output: output.baseAddress!, outputStride: stride,
+          width: width, height: height, background: background, bands: bands)
+        withUnsafePointer(to: &job) { pointer in
+          let invoke: BatchChunkFunction = { raw, lower, upper in
+            let job = raw.assumingMemoryBound(to: BandJob.self)
+            for slot in lower..<upper { job.pointee.work(slot: slot) }
+          }
+          if let batch {
+            batch.run(
+              range: 0..<threads, chunkSize: 1, invoke: invoke,
+              context: UnsafeRawPointer(pointer))
+          } else {
+            invoke(UnsafeRawPointer(pointer), 0, 1)
           }
         }
       }
@@ -102,21 +94,14 @@ public final class RenderContext {
     let s = scratch[0]
     s.reserve(levels: program.depth + 1, width: width, rows: bandHeight)
     let stride = buffer.stride
-    program.ops.withUnsafeBufferPointer { ops in
-      program.layers.withUnsafeBufferPointer { layers in
-        program.glyphs.withUnsafeBufferPointer { glyphs in
-          program.cells.withUnsafeBufferPointer { cells in
-            buffer.components.withUnsafeMutableBufferPointer { pixels in
-              var y = 0
-              while y < height {
-                let rows = y..<Swift.min(height, y + bandHeight)
-                let frame = RasterTarget(base: pixels.baseAddress!, stride: stride, firstRow: 0)
-                BandJob.execute(
-                  ops, layers, glyphs, cells, frame: frame, rows: rows, scratch: s)
-                y = rows.upperBound
-              }
-            }
-          }
+    program.withView { program in
+      buffer.components.withUnsafeMutableBufferPointer { pixels in
+        var y = 0
+        while y < height {
+          let rows = y..<Swift.min(height, y + bandHeight)
+          let frame = RasterTarget(base: pixels.baseAddress!, stride: stride, firstRow: 0)
+          BandJob.execute(program, frame: frame, rows: rows, scratch: s)
+          y = rows.upperBound
         }
       }
     }
@@ -127,10 +112,7 @@ public final class RenderContext {
 /// counter. Passed to the workers by address.
 struct BandJob {
   unowned(unsafe) let owner: RenderContext
-  let ops: UnsafeBufferPointer<RasterOp>
-  let layers: UnsafeBufferPointer<PreparedLayer>
-  let glyphs: UnsafeBufferPointer<UInt16>
-  let cells: UnsafeBufferPointer<Int32>
+  let program: RasterProgram.View
   let output: UnsafeMutablePointer<UInt8>
   let outputStride: Int
   let width: Int
@@ -149,7 +131,7 @@ struct BandJob {
       let frame = RasterTarget(
         base: scratch.level(0), stride: scratch.stride, firstRow: rows.lowerBound)
       for y in rows { RasterSpans.setSpan(frame.row(y), count: width, background) }
-      Self.execute(ops, layers, glyphs, cells, frame: frame, rows: rows, scratch: scratch)
+      Self.execute(program, frame: frame, rows: rows, scratch: scratch)
       for y in rows {
         RasterSpans.quantiseSpan(frame.row(y), output + y * outputStride, count: width)
       }
@@ -159,9 +141,7 @@ struct BandJob {
   /// Applies every op to rows `rows` of `frame` (level 0), with the off-screen levels in
   /// `scratch` (cleared on entry, left cleared on exit).
   static func execute(
-    _ ops: UnsafeBufferPointer<RasterOp>, _ layers: UnsafeBufferPointer<PreparedLayer>,
-    _ glyphs: UnsafeBufferPointer<UInt16>, _ cells: UnsafeBufferPointer<Int32>,
-    frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch
+    _ program: RasterProgram.View, frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch
   ) {
     var level = 0
     let dirty = scratch.dirty
@@ -172,11 +152,12 @@ struct BandJob {
         : RasterTarget(
           base: scratch.level(level), stride: scratch.stride, firstRow: rows.lowerBound)
     }
-    for op in ops {
+    for op in program.ops {
       switch op {
       case .draw(let index):
         let d = RasterSpans.draw(
-          layers[index], glyphs: glyphs, cells: cells, target: target(level), rows: rows)
+          program.layers[index], glyphs: program.glyphs, cells: program.cells,
+          target: target(level), rows: rows)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1

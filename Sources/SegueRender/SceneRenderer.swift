@@ -24,6 +24,21 @@ public struct DissolveSnapshot: Hashable, Sendable {
   }
 }
 
+extension DissolveSnapshot {
+  /// For a one-layer snapshot, that layer at opacity `w·o` blending "add": adding it to the sum
+  /// gives the same as rendering it alone and adding the image with weight `w`, without an
+  /// extra image. `nil` for any other snapshot.
+  ///
+  /// - Throws: ``ValidationError`` naming `opacity` unless the layer's opacity is in `[0, 1]`.
+  func directLayer() throws(ValidationError) -> RasterLayer? {
+    guard layers.count == 1, var layer = layers.first else { return nil }
+    try Validate.inRange(layer.opacity, 0, 1, "opacity")
+    layer.opacity *= weight
+    layer.blendMode = .add
+    return layer
+  }
+}
+
 /// An entry of a scene's render list: an ordinary layer, or a true cross-dissolve.
 public enum SceneRenderItem: Hashable, Sendable {
   /// A layer drawn directly onto what lies below with ``Rasterizer/draw(_:into:)`` ("over", or
