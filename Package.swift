@@ -68,7 +68,10 @@ let package = Package(
     ),
     .target(
       name: "SegueRender",
-      dependencies: ["Segue", "SegueSIMDSupport", "CZlib"],
+      dependencies: [
+        "Segue", "SegueSIMDSupport", "CZlib",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(

@@ -247,6 +247,7 @@ public struct Filmstrip: Hashable, Sendable {
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     into document: inout SVGDocument
   ) throws(ValidationError) {
+    guard p.parts.contains(.body) else { return }
     let corners = p.sample.corners
     let points: [Point]
     if corners.count == 4, !corners.contains(where: \.isBehindEye) {

@@ -1,11 +1,72 @@
 import Segue
 
 /// What a layer shows, for the software renderer: its bounds filled with a solid colour or a
-/// vertical gradient, optionally with a text label drawn in a built-in 3×5 block font.
+/// vertical gradient, optionally with a text label drawn in a built-in 3×5 block font, with
+/// Core Animation's rounded corners, border and shadow.
 ///
 /// This stands in for the layer's real contents (a view snapshot): enough to see where every
 /// layer is, how it is transformed and how it blends.
+///
+/// **Shape.** With a corner radius `r` the fill, label and border are clipped to the bounds with
+/// rounded corners, `ρ = min(r, width/2, height/2)` (`CALayer.cornerRadius`; negative counts as
+/// 0): a layer point is inside when it is in the half-open bounds and, within `ρ` of two sides,
+/// no farther than `ρ` from that corner's centre `(minX + ρ, minY + ρ)` (and its mirror images).
+///
+/// **Border** (`borderWidth`, `borderColor`): the part of the rounded bounds outside the inner
+/// rounded rectangle inset by the width `w` (corner radius `max(ρ − w, 0)`), drawn over the fill
+/// and the label (and, in a scene, over the layer's sublayers).
+///
+/// **Shadow** (`shadowColor`, `shadowOpacity`, `shadowRadius`, `shadowOffset`): drawn below the
+/// fill, the rounded bounds moved by the offset and blurred with a Gaussian of standard deviation
+/// `σ = shadowRadius/2`, in `shadowColor` times `shadowOpacity` (``Shadow``). Core Animation
+/// casts the shadow from the layer's rendered alpha; here it is cast by the rounded bounds, as
+/// if `shadowPath` were set to them.
 public struct LayerSnapshot: Hashable, Sendable {
+  /// A border inside the bounds (`CALayer.borderWidth`, `borderColor`).
+  public struct Border: Hashable, Sendable {
+    /// The width in points (layer coordinates); `≤ 0` draws nothing.
+    public var width: Double
+    /// The colour, drawn "over" the fill.
+    public var color: Color
+
+    /// Creates a border.
+    public init(width: Double, color: Color = .black) {
+      self.width = width
+      self.color = color
+    }
+  }
+
+  /// A drop shadow (`CALayer.shadowColor`, `shadowOpacity`, `shadowRadius`, `shadowOffset`).
+  ///
+  /// Its coverage at a layer point `p` is the mass of a 2D Gaussian of standard deviation
+  /// `σ = radius/2` centred on `p` that falls inside the rounded bounds moved by `offset`:
+  /// `Φ(u; x₀, x₁)·Φ(v; y₀, y₁)` for the rectangle, `Φ(u; a, b) = ½[erf((b − u)/(σ√2)) −
+  /// erf((a − u)/(σ√2))]`, minus the mass of each corner piece the rounding removes (integrated
+  /// over y with a 16-point Gauss–Legendre rule). It is exactly 0 farther than `5σ` outside the
+  /// shape and exactly 1 farther than `5σ` inside (the Gaussian's mass beyond 5σ is below
+  /// 3·10⁻⁷); with radius 0 it is the shape itself.
+  public struct Shadow: Hashable, Sendable {
+    /// `shadowColor` (straight RGBA).
+    public var color: Color
+    /// `shadowOpacity` in `[0, 1]`.
+    public var opacity: Double
+    /// `shadowRadius` in points, `≥ 0`: the blur's `σ` is half of it.
+    public var radius: Double
+    /// `shadowOffset` in points of the layer's own space.
+    public var offset: Size
+
+    /// Creates a shadow (defaults: Core Animation's, apart from the opacity).
+    public init(
+      color: Color = .black, opacity: Double, radius: Double = 3,
+      offset: Size = Size(width: 0, height: -3)
+    ) {
+      self.color = color
+      self.opacity = opacity
+      self.radius = radius
+      self.offset = offset
+    }
+  }
+
   /// How the bounds are filled.
   public enum Fill: Hashable, Sendable {
     /// One colour everywhere.
@@ -41,26 +102,49 @@ public struct LayerSnapshot: Hashable, Sendable {
     }
   }
 
-  /// The layer's bounds (points, layer coordinates); only this rectangle is drawn.
+  /// The layer's bounds (points, layer coordinates); the fill, label and border are drawn
+  /// inside them.
   public var bounds: Rect
   /// The fill.
   public var fill: Fill
   /// An optional label over the fill.
   public var label: Label?
+  /// The corner radius in points (`CALayer.cornerRadius`; negative counts as 0).
+  public var cornerRadius: Double
+  /// An optional border.
+  public var border: Border?
+  /// An optional shadow.
+  public var shadow: Shadow?
 
   /// Creates a snapshot.
-  public init(bounds: Rect, fill: Fill, label: Label? = nil) {
+  public init(
+    bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
+    border: Border? = nil, shadow: Shadow? = nil
+  ) {
     self.bounds = bounds
     self.fill = fill
     self.label = label
+    self.cornerRadius = cornerRadius
+    self.border = border
+    self.shadow = shadow
   }
 
-  /// Throws unless the bounds, label origin and cell size are finite (and the cell size `> 0`).
+  /// Throws unless every number is usable.
   ///
   /// - Throws: ``ValidationError/Reason/notFinite`` naming `bounds` (index 0…3 for x, y, width,
-  ///   height) or `label.origin` (index 0 or 1), and ``ValidationError/Reason/notPositive`` or
-  ///   ``ValidationError/Reason/notFinite`` naming `label.cellSize`.
+  ///   height), `label.origin` (index 0 or 1), `cornerRadius`, `border.width`, `shadow.radius`
+  ///   or `shadow.offset` (index 0 or 1); ``ValidationError/Reason/notPositive`` or
+  ///   ``ValidationError/Reason/notFinite`` naming `label.cellSize`; `.outOfRange` naming
+  ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`.
   public func validate() throws(ValidationError) {
+    try Validate.finite(cornerRadius, "cornerRadius")
+    if let border { try Validate.finite(border.width, "border.width") }
+    if let shadow {
+      try Validate.inRange(shadow.opacity, 0, 1, "shadow.opacity")
+      try Validate.nonNegative(shadow.radius, "shadow.radius")
+      try Validate.finite(shadow.offset.width, "shadow.offset", index: 0)
+      try Validate.finite(shadow.offset.height, "shadow.offset", index: 1)
+    }
     try Validate.finite(bounds.origin.x, "bounds", index: 0)
     try Validate.finite(bounds.origin.y, "bounds", index: 1)
     try Validate.finite(bounds.size.width, "bounds", index: 2)
@@ -114,6 +198,15 @@ struct SnapshotPaint: Sendable {
   var cellSize: Double
   var labelColor: SIMD4<Double>
   var glyphCount: Int
+  /// The rounded bounds (fill, label and border are inside).
+  var body: RoundedRect
+  /// The border's inner edge (the border is `body` minus `hole`); empty without a border.
+  var hole: RoundedRect
+  var hasBorder: Bool
+  var borderColor: SIMD4<Double>
+  /// The shadow's coverage and its premultiplied colour times `shadowOpacity`.
+  var shadow: ShadowShape?
+  var shadowColor: SIMD4<Double>
 
   init(_ snapshot: LayerSnapshot) {
     switch snapshot.fill {
@@ -141,6 +234,59 @@ struct SnapshotPaint: Sendable {
       cellSize = 1
       labelColor = .zero
       glyphCount = 0
+    }
+    body = RoundedRect(minX, maxX, minY, maxY, radius: snapshot.cornerRadius)
+    let width = snapshot.border?.width ?? 0
+    hasBorder = width > 0
+    borderColor = LayerSnapshot.premultiplied(snapshot.border?.color ?? .clear)
+    hole = RoundedRect(
+      minX + width, maxX - width, minY + width, maxY - width,
+      radius: Swift.max(body.radius - width, 0))
+    if !hasBorder { hole = RoundedRect(0, 0, 0, 0, radius: 0) }
+    if let s = snapshot.shadow {
+      let (dx, dy) = (s.offset.width, s.offset.height)
+      shadow = ShadowShape(
+        shape: RoundedRect(minX + dx, maxX + dx, minY + dy, maxY + dy, radius: body.radius),
+        sigma: s.radius / 2)
+      shadowColor = LayerSnapshot.premultiplied(s.color) * s.opacity
+    } else {
+      shadow = nil
+      shadowColor = .zero
+    }
+  }
+
+  /// Whether this snapshot has `part` to draw.
+  func has(_ part: LayerPart) -> Bool {
+    switch part {
+    case .body: true
+    case .border: hasBorder
+    case .shadow: shadow != nil && shadowColor[3] > 0
+    }
+  }
+
+  /// The layer-space rectangle outside which `part` covers nothing.
+  func extent(of part: LayerPart) -> Rect {
+    switch part {
+    case .body, .border: body.rect
+    case .shadow: shadow.map { $0.sigma > 0 ? $0.extent : $0.shape.rect } ?? body.rect
+    }
+  }
+
+  /// The colour of `part` at the layer point `(u, v)` (premultiplied; the shadow times its
+  /// coverage), or `nil` where `part` does not cover the point.
+  @inline(__always)
+  func sample(
+    _ part: LayerPart, _ u: Double, _ v: Double, glyphs: UnsafeBufferPointer<UInt16>
+  ) -> SIMD4<Double>? {
+    switch part {
+    case .body:
+      return body.contains(u, v) ? color(u, v, glyphs: glyphs) : nil
+    case .border:
+      return body.contains(u, v) && !hole.contains(u, v) ? borderColor : nil
+    case .shadow:
+      guard let shadow else { return nil }
+      let m = shadow.coverage(u, v)
+      return m > 0 ? m * shadowColor : nil
     }
   }
 

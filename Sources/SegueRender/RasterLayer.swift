@@ -13,24 +13,106 @@ public struct RasterLayer: Hashable, Sendable {
   public var opacity: Double
   /// "over" for ordinary layers, "add" for the two layers of a cross-dissolve.
   public var blendMode: BlendMode
+  /// Which parts of the snapshot to draw (default all: shadow, body, border, in that order).
+  /// A scene draws a layer's border after its sublayers, as a second raster layer.
+  public var parts: LayerParts
+  /// Clips: every sample must also lie inside each of these shapes (the rounded bounds of the
+  /// layer's ancestors with `masksToBounds`).
+  public var clips: [ClipShape]
 
   /// Creates a raster layer.
   public init(
     snapshot: LayerSnapshot, matrix: Transform3D = .identity, opacity: Double = 1,
-    blendMode: BlendMode = .over
+    blendMode: BlendMode = .over, parts: LayerParts = .all, clips: [ClipShape] = []
   ) {
     self.snapshot = snapshot
     self.matrix = matrix
     self.opacity = opacity
     self.blendMode = blendMode
+    self.parts = parts
+    self.clips = clips
   }
 
   /// Throws unless the layer can be drawn: a finite matrix, a valid snapshot, an opacity in
-  /// `[0, 1]`.
+  /// `[0, 1]`, valid clips.
   func validate() throws(ValidationError) {
     for i in 0..<16 { try Validate.finite(matrix[i / 4, i % 4], "matrix", index: i) }
     try snapshot.validate()
     try Validate.inRange(opacity, 0, 1, "opacity")
+    for clip in clips { try clip.validate() }
+  }
+}
+
+/// A clip: the rounded bounds of a layer with `masksToBounds` (``RoundedRect`` rules: half-open,
+/// corners of radius `min(cornerRadius, width/2, height/2)`), mapped to the image by `matrix`.
+/// A sample of a clipped layer is drawn only when its pixel position maps back inside the
+/// shape, in front of the eye: the clip is decided per sample, like the layer's own edges.
+public struct ClipShape: Hashable, Sendable {
+  /// The clipping layer's bounds (its own coordinates).
+  public var bounds: Rect
+  /// Its corner radius (negative counts as 0).
+  public var cornerRadius: Double
+  /// Its matrix to the image (as ``RasterLayer/matrix``).
+  public var matrix: Transform3D
+
+  /// Creates a clip.
+  public init(bounds: Rect, cornerRadius: Double = 0, matrix: Transform3D) {
+    self.bounds = bounds
+    self.cornerRadius = cornerRadius
+    self.matrix = matrix
+  }
+
+  /// - Throws: ``ValidationError/Reason/notFinite`` naming `clip.matrix` (index 0…15),
+  ///   `clip.bounds` (index 0…3) or `clip.cornerRadius`.
+  func validate() throws(ValidationError) {
+    for i in 0..<16 { try Validate.finite(matrix[i / 4, i % 4], "clip.matrix", index: i) }
+    try Validate.finite(bounds.origin.x, "clip.bounds", index: 0)
+    try Validate.finite(bounds.origin.y, "clip.bounds", index: 1)
+    try Validate.finite(bounds.size.width, "clip.bounds", index: 2)
+    try Validate.finite(bounds.size.height, "clip.bounds", index: 3)
+    try Validate.finite(cornerRadius, "clip.cornerRadius")
+  }
+
+  /// The shape in its layer's coordinates.
+  var shape: RoundedRect {
+    RoundedRect(bounds.minX, bounds.maxX, bounds.minY, bounds.maxY, radius: cornerRadius)
+  }
+}
+
+/// A clip prepared for sampling: its pixel → layer homography (`nil` when singular: nothing
+/// is inside) and its shape.
+struct PreparedClip: Sendable {
+  var inverse: Homography?
+  var shape: RoundedRect
+  /// The projected shape, and the projected rectangle inside it away from the rounded corners
+  /// (pixels wholly inside the latter are wholly inside the clip).
+  var polygon: ScreenPolygon
+  var core: ScreenPolygon
+
+  init(_ clip: ClipShape) {
+    inverse = Homography(plane: clip.matrix).inverted()
+    shape = clip.shape
+    polygon = ScreenPolygon(shape.rect, clip.matrix)
+    let r = shape.radius
+    core =
+      r > 0
+      ? ScreenPolygon(
+        Rect(
+          x: shape.x0 + r, y: shape.y0, width: shape.x1 - shape.x0 - 2 * r,
+          height: shape.y1 - shape.y0), clip.matrix) : polygon
+    // A rounded shape is covered by the union of its two inner crosses; the core is the taller
+    // one here, which is all the fast path needs (anything else is sampled).
+  }
+
+  /// Whether the pixel position `(x, y)` is inside the clip: the reference's arithmetic for
+  /// mapping back, then ``RoundedRect/contains(_:_:)``.
+  @inline(__always)
+  func contains(_ x: Double, _ y: Double) -> Bool {
+    guard let h = inverse else { return false }
+    let omega = x * h.h2 + y * h.h5 + h.h8
+    guard omega > 0 && omega < 1 / Transform3D.minimumW else { return false }
+    return shape.contains(
+      (x * h.h0 + y * h.h3 + h.h6) / omega, (x * h.h1 + y * h.h4 + h.h7) / omega)
   }
 }
 

@@ -83,14 +83,28 @@ struct ScreenPolygon: Sendable {
 /// One layer prepared for the fast rasteriser: everything per layer computed once per frame,
 /// as plain values.
 struct PreparedLayer: Sendable {
-  /// The snapshot's colours, bounds and label.
+  /// The snapshot's colours, shapes and label.
   var paint: SnapshotPaint
+  /// The part drawn: one layer part per prepared layer.
+  var part: LayerPart
   /// The label's glyphs in the program's glyph pool.
   var glyphStart: Int
   /// Pixel → layer homography (``Homography``).
   var inverse: Homography
-  /// The projected bounds.
+  /// The projected extent of the part (``SnapshotPaint/extent(of:)``).
   var polygon: ScreenPolygon
+  /// The projected rectangle whose wholly covered pixels take the part's plain colour (the
+  /// bounds for the body and the border, the shadow's core), before the special regions.
+  var core: ScreenPolygon
+  /// The border's projected hole rectangle (pixels wholly inside are skipped), or empty.
+  var hole: ScreenPolygon
+  /// Projected rectangles where every pixel is sampled (rounded corner squares), in the
+  /// program's region pool.
+  var regionStart = 0
+  var regionCount = 0
+  /// The clips, in the program's clip pool.
+  var clipStart = 0
+  var clipCount = 0
   /// The projected detail rectangle (``SnapshotPaint/detailRect``), or an empty polygon.
   var detail: ScreenPolygon
   /// The pixels the reference visits (``ReferenceRasterizer/pixelBox(_:width:height:)``).
@@ -188,6 +202,9 @@ struct RasterProgram {
   var glyphs: [UInt16] = []
   /// The label cell columns of separable layers (``PreparedLayer/cellStart``).
   var cells: [Int32] = []
+  /// Sampled regions (``PreparedLayer/regionStart``) and clips (``PreparedLayer/clipStart``).
+  var regions: [ScreenPolygon] = []
+  var clips: [PreparedClip] = []
   /// The deepest off-screen level the ops open.
   var depth = 0
   private var level = 0
@@ -198,6 +215,8 @@ struct RasterProgram {
     let layers: UnsafeBufferPointer<PreparedLayer>
     let glyphs: UnsafeBufferPointer<UInt16>
     let cells: UnsafeBufferPointer<Int32>
+    let regions: UnsafeBufferPointer<ScreenPolygon>
+    let clips: UnsafeBufferPointer<PreparedClip>
   }
 
   /// Calls `body` with the program's arrays as buffers (valid only inside `body`).
@@ -206,7 +225,14 @@ struct RasterProgram {
       layers.withUnsafeBufferPointer { layers in
         glyphs.withUnsafeBufferPointer { glyphs in
           cells.withUnsafeBufferPointer { cells in
-            body(View(ops: ops, layers: layers, glyphs: glyphs, cells: cells))
+            regions.withUnsafeBufferPointer { regions in
+              clips.withUnsafeBufferPointer { clips in
+                body(
+                  View(
+                    ops: ops, layers: layers, glyphs: glyphs, cells: cells, regions: regions,
+                    clips: clips))
+              }
+            }
           }
         }
       }
@@ -219,6 +245,8 @@ struct RasterProgram {
     layers.removeAll(keepingCapacity: true)
     glyphs.removeAll(keepingCapacity: true)
     cells.removeAll(keepingCapacity: true)
+    regions.removeAll(keepingCapacity: true)
+    clips.removeAll(keepingCapacity: true)
     depth = 0
     level = 0
   }
@@ -241,21 +269,71 @@ struct RasterProgram {
   mutating func draw(_ layer: RasterLayer, width: Int, height: Int) throws(ValidationError) {
     try layer.validate()
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
-    let polygon = ScreenPolygon(layer.snapshot.bounds, layer.matrix)
+    let paint = SnapshotPaint(layer.snapshot)
+    let clipStart = clips.count
+    for clip in layer.clips {
+      let prepared = PreparedClip(clip)
+      // A clip with a singular homography contains nothing: the layer draws nothing.
+      guard prepared.inverse != nil else {
+        clips.removeLast(clips.count - clipStart)
+        return
+      }
+      clips.append(prepared)
+    }
+    var glyphStart = -1
+    for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
+      if glyphStart < 0 {
+        glyphStart = glyphs.count
+        if let label = layer.snapshot.label { BlockFont.append(label.text, to: &glyphs) }
+      }
+      prepare(
+        layer, part: part, paint: paint, inverse: inverse, glyphStart: glyphStart,
+        clipStart: clipStart, width: width, height: height)
+    }
+  }
+
+  /// Appends the prepared layer and draw op of one part of `layer`, unless it covers no pixel.
+  private mutating func prepare(
+    _ layer: RasterLayer, part: LayerPart, paint: SnapshotPaint, inverse: Homography,
+    glyphStart: Int, clipStart: Int, width: Int, height: Int
+  ) {
+    let matrix = layer.matrix
+    let polygon = ScreenPolygon(paint.extent(of: part), matrix)
     guard let box = ReferenceRasterizer.pixelBox(polygon, width: width, height: height) else {
       return
     }
-    let paint = SnapshotPaint(layer.snapshot)
-    let glyphStart = glyphs.count
-    if let label = layer.snapshot.label { BlockFont.append(label.text, to: &glyphs) }
+    let clipCount = clips.count - clipStart
+    var core = polygon
+    var hole = ScreenPolygon()
+    let regionStart = regions.count
     var detail = ScreenPolygon()
-    if let rect = paint.detailRect {
-      detail = ScreenPolygon(
-        Rect(x: rect.x0, y: rect.y0, width: rect.x1 - rect.x0, height: rect.y1 - rect.y0),
-        layer.matrix)
+    switch part {
+    case .body:
+      if let rect = paint.detailRect {
+        detail = ScreenPolygon(
+          Rect(x: rect.x0, y: rect.y0, width: rect.x1 - rect.x0, height: rect.y1 - rect.y0),
+          matrix)
+      }
+      appendCorners(of: paint.body, matrix)
+    case .border:
+      appendCorners(of: paint.body, matrix)
+      if !paint.hole.isEmpty {
+        hole = ScreenPolygon(paint.hole.rect, matrix)
+        appendCorners(of: paint.hole, matrix)
+      }
+    case .shadow:
+      guard let shadow = paint.shadow else { return }
+      if shadow.sigma > 0 {
+        // Without a core every pixel is sampled (a Rect of negative size would be normalised
+        // into a real rectangle).
+        core = shadow.core.map { ScreenPolygon($0, matrix) } ?? ScreenPolygon()
+      }
+      if shadow.sigma == 0 { appendCorners(of: shadow.shape, matrix) }
     }
     let h = inverse
-    let margins = Self.separability(h, box: box)
+    let margins =
+      part == .body && paint.body.radius == 0 && clipCount == 0
+      ? Self.separability(h, box: box) : nil
     var separable = margins != nil
     var columns = SeparableColumns()
     if let margins {
@@ -268,13 +346,21 @@ struct RasterProgram {
       }
     }
     var prepared = PreparedLayer(
-      paint: paint, glyphStart: glyphStart, inverse: inverse, polygon: polygon,
+      paint: paint, part: part, glyphStart: Swift.max(glyphStart, 0), inverse: inverse,
+      polygon: polygon, core: core, hole: hole, regionStart: regionStart,
+      regionCount: regions.count - regionStart, clipStart: clipStart, clipCount: clipCount,
       detail: detail, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
       opacity: Float(layer.opacity), add: layer.blendMode == .add, separable: separable,
       marginU: margins?.u ?? 0, marginV: margins?.v ?? 0, columns: columns)
     if separable && paint.glyphCount > 0 { labelCells(&prepared) }
     layers.append(prepared)
     ops.append(.draw(layers.count - 1))
+  }
+
+  /// Appends the projected corner squares of a rounded rectangle to the sampled regions.
+  private mutating func appendCorners(of shape: RoundedRect, _ matrix: Transform3D) {
+    guard shape.radius > 0 else { return }
+    for k in 0..<4 { regions.append(ScreenPolygon(shape.cornerSquare(k), matrix)) }
   }
 
   /// The margins of a separable map (``PreparedLayer/separable``), or `nil` when the map has

@@ -35,66 +35,194 @@ struct RasterTarget {
 /// Spans of one colour go through ``fillSpan(_:count:_:add:)``: 4 pixels per 16-lane vector,
 /// a plain store when the colour is opaque and blends "over".
 enum RasterSpans {
+  /// One layer being drawn with its slices of the program's pools.
+  struct Source {
+    let layer: PreparedLayer
+    let glyphs: UnsafeBufferPointer<UInt16>
+    let cells: UnsafeBufferPointer<Int32>
+    let regions: UnsafeBufferPointer<ScreenPolygon>
+    let clips: UnsafeBufferPointer<PreparedClip>
+
+    init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
+      self.layer = layer
+      glyphs = UnsafeBufferPointer(
+        rebasing: program.glyphs[layer.glyphStart..<(layer.glyphStart + layer.paint.glyphCount)])
+      cells = program.cells
+      regions = UnsafeBufferPointer(
+        rebasing: program.regions[layer.regionStart..<(layer.regionStart + layer.regionCount)])
+      clips = UnsafeBufferPointer(
+        rebasing: program.clips[layer.clipStart..<(layer.clipStart + layer.clipCount)])
+    }
+  }
+
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
   /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`).
   static func draw(
-    _ layer: PreparedLayer, glyphs pool: UnsafeBufferPointer<UInt16>,
-    cells: UnsafeBufferPointer<Int32>, target: RasterTarget, rows: Range<Int>
+    _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
     var dirty = (lo: Int.max, hi: Int.min)
     guard first < last else { return dirty }
-    let glyphs = UnsafeBufferPointer(
-      rebasing: pool[layer.glyphStart..<(layer.glyphStart + layer.paint.glyphCount)])
-    let paint = layer.paint
-    let polygon = layer.polygon
-    let flat = SIMD4<Float>(paint.top) * layer.opacity
-    let hasDetail = layer.detail.count > 0 && layer.detail.isFinite
+    let source = Source(layer, program)
     for py in first..<last {
-      let row = target.row(py)
       if layer.separable {
-        separableRow(py, layer, glyphs, cells, row, &dirty)
-        continue
+        separableRow(py, source, target.row(py), &dirty)
+      } else {
+        generalRow(py, source, target.row(py), &dirty)
       }
-      // Outer and inner pixel ranges on this row; without a usable polygon, all edge pixels.
-      var ox0 = layer.x0
-      var ox1 = layer.x1
-      var ix0 = ox1
-      var ix1 = ox1
-      if polygon.isFinite {
-        let spans = polygon.spans(Double(py), Double(py + 1))
-        guard let outer = spans.outer else { continue }
-        ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
-        ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
-        guard ox0 < ox1 else { continue }
-        if let inner = spans.inner {
-          ix0 = index(inner.lo.rounded(.up), ox0, ox1)
-          ix1 = index(inner.hi.rounded(.down), ox0, ox1)
-          if ix0 >= ix1 { (ix0, ix1) = (ox1, ox1) }
-        } else {
-          (ix0, ix1) = (ox1, ox1)
-        }
-      }
-      dirty.lo = Swift.min(dirty.lo, ox0)
-      dirty.hi = Swift.max(dirty.hi, ox1)
-      edgePixels(ox0..<ix0, py, layer, glyphs, row)
-      if ix0 < ix1 {
-        // The label's pixels on this row, within the interior.
-        var dx0 = ix1
-        var dx1 = ix1
-        if hasDetail, let d = layer.detail.spans(Double(py), Double(py + 1)).outer {
-          dx0 = index(d.lo.rounded(.down), ix0, ix1)
-          dx1 = index(d.hi.rounded(.up), ix0, ix1)
-          if dx0 >= dx1 { (dx0, dx1) = (ix1, ix1) }
-        }
-        interior(ix0..<dx0, py, layer, flat, row)
-        detailPixels(dx0..<dx1, py, layer, glyphs, row, fill: nil)
-        interior(dx1..<ix1, py, layer, flat, row)
-      }
-      edgePixels(ix1..<ox1, py, layer, glyphs, row)
     }
     return dirty
+  }
+
+  /// What a run of pixels of a row gets, by priority: a higher kind wins where runs overlap.
+  enum Kind: Int {
+    /// The part's plain colour (the fill, the border colour, the shadow's full colour).
+    case fill = 0
+    /// The label's pixels (``detailPixels(_:_:_:_:fill:)``).
+    case label = 1
+    /// Inside the border's hole: nothing.
+    case skip = 2
+    /// Sampled exactly as the reference does.
+    case exact = 3
+  }
+
+  /// One row of a layer that is not separable. The part's projected extent gives the row's
+  /// outer pixels (narrowed by each clip's), the core's inner span (narrowed by each clip's
+  /// core) the pixels that are wholly inside; the rest of the outer pixels are sampled. Inside,
+  /// the sampled regions (rounded corners), the border's hole (its boundary sampled, its inside
+  /// skipped) and the label are laid over the plain span and each run is drawn by its kind.
+  static func generalRow(
+    _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    _ dirty: inout (lo: Int, hi: Int)
+  ) {
+    let layer = source.layer
+    let top = Double(py)
+    let bottom = top + 1
+    // Outer and inner pixel ranges on this row; without a usable polygon, all sampled.
+    var ox0 = layer.x0
+    var ox1 = layer.x1
+    var ix0 = ox1
+    var ix1 = ox1
+    if layer.polygon.isFinite && layer.core.isFinite {
+      guard let outer = layer.polygon.spans(top, bottom).outer else { return }
+      ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
+      ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      if let inner = layer.core.spans(top, bottom).inner {
+        ix0 = index(inner.lo.rounded(.up), ox0, ox1)
+        ix1 = index(inner.hi.rounded(.down), ox0, ox1)
+      }
+    }
+    for clip in source.clips {
+      guard clip.polygon.isFinite && clip.core.isFinite else {
+        ix1 = ix0  // sample everything
+        continue
+      }
+      guard let outer = clip.polygon.spans(top, bottom).outer else { return }
+      ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
+      ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      if let inner = clip.core.spans(top, bottom).inner {
+        ix0 = Swift.max(ix0, index(inner.lo.rounded(.up), layer.x0, layer.x1))
+        ix1 = Swift.min(ix1, index(inner.hi.rounded(.down), layer.x0, layer.x1))
+      } else {
+        ix1 = ix0
+      }
+    }
+    guard ox0 < ox1 else { return }
+    ix0 = Swift.min(Swift.max(ix0, ox0), ox1)
+    ix1 = Swift.min(Swift.max(ix1, ix0), ox1)
+    dirty.lo = Swift.min(dirty.lo, ox0)
+    dirty.hi = Swift.max(dirty.hi, ox1)
+    edgePixels(ox0..<ix0, py, source, row)
+    edgePixels(ix1..<ox1, py, source, row)
+    guard ix0 < ix1 else { return }
+    // Runs laid over the plain span [ix0, ix1): at most 2 per region and the hole, 1 label.
+    var runs = RowRuns()
+    func span(_ polygon: ScreenPolygon) -> (lo: Int, hi: Int)? {
+      guard polygon.isFinite else { return (ix0, ix1) }
+      guard let o = polygon.spans(top, bottom).outer else { return nil }
+      return (index(o.lo.rounded(.down), ix0, ix1), index(o.hi.rounded(.up), ix0, ix1))
+    }
+    for region in source.regions {
+      if let r = span(region) { runs.add(r.lo, r.hi, .exact) }
+    }
+    if layer.hole.count > 0 {
+      if let r = span(layer.hole) {
+        var (skip0, skip1) = (r.hi, r.hi)
+        if layer.hole.isFinite, let inner = layer.hole.spans(top, bottom).inner {
+          skip0 = index(inner.lo.rounded(.up), r.lo, r.hi)
+          skip1 = Swift.max(index(inner.hi.rounded(.down), r.lo, r.hi), skip0)
+        }
+        runs.add(r.lo, skip0, .exact)
+        runs.add(skip0, skip1, .skip)
+        runs.add(skip1, r.hi, .exact)
+      }
+    }
+    if layer.detail.count > 0, let r = span(layer.detail) { runs.add(r.lo, r.hi, .label) }
+    runs.forEachRun(ix0, ix1) { lo, hi, kind in
+      switch kind {
+      case .fill: plain(lo..<hi, py, layer, row)
+      case .label: detailPixels(lo..<hi, py, source, row, fill: nil)
+      case .skip: break
+      case .exact: edgePixels(lo..<hi, py, source, row)
+      }
+    }
+  }
+
+  /// Up to 16 pixel runs of a row with their kinds, walked in order with the highest kind where
+  /// they overlap.
+  struct RowRuns {
+    var lo = SIMD16<Int>.zero
+    var hi = SIMD16<Int>.zero
+    var kind = SIMD16<Int>.zero
+    var count = 0
+
+    mutating func add(_ a: Int, _ b: Int, _ k: Kind) {
+      guard a < b, count < 16 else { return }
+      lo[count] = a
+      hi[count] = b
+      kind[count] = k.rawValue
+      count += 1
+    }
+
+    /// Calls `body` for each maximal run of one kind covering `[start, end)`.
+    func forEachRun(_ start: Int, _ end: Int, _ body: (Int, Int, Kind) -> Void) {
+      var x = start
+      while x < end {
+        // The kind at x, and where it may change next.
+        var k = 0
+        var next = end
+        for i in 0..<count {
+          if lo[i] <= x && x < hi[i] {
+            k = Swift.max(k, kind[i])
+            next = Swift.min(next, hi[i])
+          } else if lo[i] > x {
+            next = Swift.min(next, lo[i])
+          }
+        }
+        body(x, next, Kind(rawValue: k)!)
+        x = next
+      }
+    }
+  }
+
+  /// The part's plain colour over `span`: the body's fill (``interior(_:_:_:_:_:)``), the border
+  /// colour, or the shadow's colour at full coverage.
+  @inline(__always)
+  static func plain(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
+  ) {
+    guard !span.isEmpty else { return }
+    switch layer.part {
+    case .body:
+      interior(span, py, layer, SIMD4<Float>(layer.paint.top) * layer.opacity, row)
+    case .border:
+      let c = SIMD4<Float>(layer.paint.borderColor) * layer.opacity
+      fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    case .shadow:
+      let c = SIMD4<Float>(layer.paint.shadowColor) * layer.opacity
+      fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    }
   }
 
   /// One row of a separable layer (``PreparedLayer/separable``). Its four sample rows are
@@ -106,10 +234,12 @@ enum RasterSpans {
   /// bound or a cell line) is sampled exactly instead.
   @inline(__always)
   static func separableRow(
-    _ py: Int, _ layer: PreparedLayer, _ glyphs: UnsafeBufferPointer<UInt16>,
-    _ cells: UnsafeBufferPointer<Int32>, _ row: UnsafeMutablePointer<Float>,
+    _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int)
   ) {
+    let layer = source.layer
+    let glyphs = source.glyphs
+    let cells = source.cells
     let h = layer.inverse
     let paint = layer.paint
     let margin = layer.marginV
@@ -146,7 +276,7 @@ enum RasterSpans {
       guard lo < hi else { return }
       dirty.lo = Swift.min(dirty.lo, lo)
       dirty.hi = Swift.max(dirty.hi, hi)
-      edgePixels(lo..<hi, py, layer, glyphs, row)
+      edgePixels(lo..<hi, py, source, row)
       return
     }
     guard nV > 0 else { return }
@@ -167,7 +297,7 @@ enum RasterSpans {
       dirty.lo = Swift.min(dirty.lo, px)
       dirty.hi = Swift.max(dirty.hi, px + 1)
       if n < 0 || (px >= dx0 && px < dx1) {
-        edgePixels(px..<(px + 1), py, layer, glyphs, row)
+        edgePixels(px..<(px + 1), py, source, row)
       } else {
         let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
         ReferenceRasterizer.blend(s, layer.add, row + 4 * px)
@@ -187,7 +317,7 @@ enum RasterSpans {
       for px in lo..<hi {
         let at = table + 4 * (px - layer.cellX0)
         if at[0] == -2 || at[1] == -2 || at[2] == -2 || at[3] == -2 {
-          edgePixels(px..<(px + 1), py, layer, glyphs, row)
+          edgePixels(px..<(px + 1), py, source, row)
           continue
         }
         let color = lines.color(at[0], at[1], at[2], at[3], glyphs)
@@ -195,7 +325,7 @@ enum RasterSpans {
           SIMD4<Float>(color / 16) * layer.opacity, layer.add, row + 4 * px)
       }
     } else {
-      edgePixels(lo..<hi, py, layer, glyphs, row)
+      edgePixels(lo..<hi, py, source, row)
     }
     fillSpan(row + 4 * hi, count: full.upperBound - hi, c, add: layer.add)
   }
@@ -270,12 +400,12 @@ enum RasterSpans {
   /// Samples each pixel of `span` 16 times, as the reference does.
   @inline(__always)
   static func edgePixels(
-    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ glyphs: UnsafeBufferPointer<UInt16>,
-    _ row: UnsafeMutablePointer<Float>
+    _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>
   ) {
+    let layer = source.layer
     for px in span {
       let (sum, hits) = ReferenceRasterizer.supersample(
-        px, py, layer.inverse, layer.paint, glyphs)
+        px, py, layer.inverse, layer.paint, layer.part, source.glyphs, source.clips)
       guard hits > 0 else { continue }
       ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
     }
@@ -357,9 +487,11 @@ enum RasterSpans {
   /// Pixels wholly inside the layer that may touch its label: coloured once when their
   /// footprint sees one paint, sampled otherwise.
   static func detailPixels(
-    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ glyphs: UnsafeBufferPointer<UInt16>,
-    _ row: UnsafeMutablePointer<Float>, fill rowFill: SIMD4<Double>? = nil
+    _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    fill rowFill: SIMD4<Double>? = nil
   ) {
+    let layer = source.layer
+    let glyphs = source.glyphs
     let h = layer.inverse
     let maximumOmega = 1 / Transform3D.minimumW
     let top = Double(py)
@@ -397,9 +529,7 @@ enum RasterSpans {
       {
         ReferenceRasterizer.blend(SIMD4<Float>(c) * layer.opacity, layer.add, row + 4 * px)
       } else {
-        let (sum, hits) = ReferenceRasterizer.supersample(
-          px, py, layer.inverse, layer.paint, glyphs)
-        if hits > 0 { ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px) }
+        edgePixels(px..<(px + 1), py, source, row)
       }
     }
   }

@@ -28,6 +28,11 @@ import SegueSIMDSupport
 /// coverage and texture anti-aliasing in one step, with coverage quantised to sixteenths. Only
 /// pixels in the bounding box of the projected (eye-plane clipped) quad are visited.
 ///
+/// **Parts and clips.** A layer draws its shadow, body and border (``RasterLayer/parts``), each
+/// over the pixels of its own extent (``LayerSnapshot``: the shadow reaches `5σ` beyond its
+/// shape), each sample tested against that part's shape (rounded corners, the border's ring,
+/// the shadow's coverage times its colour) and against every clip (``ClipShape``).
+///
 /// **Compositing.** The pixel's source colour `s` is blended into the Float image with the
 /// layer opacity `o`: "over" `out = s·o + (1 − s_A·o)·dst`, or "add" `out = dst + s·o`, then
 /// clamped to `[0, 1]`.
@@ -49,20 +54,27 @@ public enum ReferenceRasterizer {
   {
     try layer.validate()
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
-    let polygon = ScreenPolygon(layer.snapshot.bounds, layer.matrix)
-    guard let box = pixelBox(polygon, width: buffer.width, height: buffer.height) else { return }
     let paint = SnapshotPaint(layer.snapshot)
     let glyphs = layer.snapshot.label.map { BlockFont.glyphs($0.text) } ?? []
+    let clips = layer.clips.map(PreparedClip.init)
     let opacity = Float(layer.opacity)
     let add = layer.blendMode == .add
     let stride = buffer.stride
-    glyphs.withUnsafeBufferPointer { glyphs in
-      buffer.components.withUnsafeMutableBufferPointer { pixels in
-        for py in box.y0..<box.y1 {
-          for px in box.x0..<box.x1 {
-            let (sum, hits) = supersample(px, py, inverse, paint, glyphs)
-            guard hits > 0 else { continue }
-            blend(sum, opacity, add, pixels.baseAddress! + py * stride + 4 * px)
+    for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
+      let polygon = ScreenPolygon(paint.extent(of: part), layer.matrix)
+      guard let box = pixelBox(polygon, width: buffer.width, height: buffer.height) else {
+        continue
+      }
+      glyphs.withUnsafeBufferPointer { glyphs in
+        clips.withUnsafeBufferPointer { clips in
+          buffer.components.withUnsafeMutableBufferPointer { pixels in
+            for py in box.y0..<box.y1 {
+              for px in box.x0..<box.x1 {
+                let (sum, hits) = supersample(px, py, inverse, paint, part, glyphs, clips)
+                guard hits > 0 else { continue }
+                blend(sum, opacity, add, pixels.baseAddress! + py * stride + 4 * px)
+              }
+            }
           }
         }
       }
@@ -141,13 +153,14 @@ public enum ReferenceRasterizer {
     return (x0, x1, y0, y1)
   }
 
-  /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit the layer,
+  /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit `part`,
   /// and how many did (0…16): the 4×4 grid, each sample mapped back through `inverse`, kept when
-  /// `0 < Ω < 1/minimumW` and the layer point is in the bounds.
+  /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:glyphs:)``)
+  /// and every clip contains the sample.
   @inline(__always)
   static func supersample(
-    _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint,
-    _ glyphs: UnsafeBufferPointer<UInt16>
+    _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint, _ part: LayerPart,
+    _ glyphs: UnsafeBufferPointer<UInt16>, _ clips: UnsafeBufferPointer<PreparedClip>
   ) -> (sum: SIMD4<Double>, hits: Int) {
     let n = samplesPerAxis
     let maximumOmega = 1 / Transform3D.minimumW
@@ -162,10 +175,13 @@ public enum ReferenceRasterizer {
         let omega = x * inverse.h2 + y * inverse.h5 + inverse.h8
         // W = 1/Ω > minimumW, i.e. 0 < Ω < 1/minimumW: in front of the eye.
         guard omega > 0 && omega < maximumOmega else { continue }
-        let u = uh / omega
-        let v = vh / omega
-        guard paint.contains(u, v) else { continue }
-        sum += paint.color(u, v, glyphs: glyphs)
+        guard let color = paint.sample(part, uh / omega, vh / omega, glyphs: glyphs) else {
+          continue
+        }
+        var clipped = false
+        for clip in clips where !clip.contains(x, y) { clipped = true }
+        guard !clipped else { continue }
+        sum += color
         hits += 1
       }
     }

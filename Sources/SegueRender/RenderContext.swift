@@ -155,9 +155,7 @@ struct BandJob {
     for op in program.ops {
       switch op {
       case .draw(let index):
-        let d = RasterSpans.draw(
-          program.layers[index], glyphs: program.glyphs, cells: program.cells,
-          target: target(level), rows: rows)
+        let d = RasterSpans.draw(program.layers[index], program, target: target(level), rows: rows)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1

@@ -180,12 +180,30 @@ public struct SceneRenderer: Hashable, Sendable {
       x: layer.bounds.minX, y: layer.bounds.minY, width: layer.bounds.width,
       height: layer.bounds.height)
     guard bounds.width > 0 && bounds.height > 0 else { return nil }
+    let c = layer.backgroundColor
+    var border: LayerSnapshot.Border?
+    if layer.borderWidth > 0 && layer.borderColor.alpha > 0 {
+      border = .init(width: layer.borderWidth, color: layer.borderColor)
+    }
+    // The shadow is cast by the rounded bounds; a layer that masks to its bounds clips it away
+    // (as in Core Animation), and a clear layer casts none here.
+    let opacity = Swift.min(Swift.max(layer.shadowOpacity, 0), 1)
+    var shadow: LayerSnapshot.Shadow?
+    if opacity > 0 && layer.shadowColor.alpha > 0 && !layer.masksToBounds
+      && (c.alpha > 0 || snapshots[layer.id] != nil)
+    {
+      shadow = .init(
+        color: layer.shadowColor, opacity: opacity, radius: Swift.max(layer.shadowRadius, 0),
+        offset: layer.shadowOffset)
+    }
     if var override = snapshots[layer.id] {
       override.bounds = bounds
+      override.cornerRadius = layer.cornerRadius
+      override.border = border
+      override.shadow = shadow
       return override
     }
-    let c = layer.backgroundColor
-    guard c.alpha > 0 else { return nil }
+    guard c.alpha > 0 || border != nil else { return nil }
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
@@ -201,7 +219,9 @@ public struct SceneRenderer: Hashable, Sendable {
         origin: Point(x: bounds.minX + labelCellSize, y: bounds.minY + labelCellSize),
         cellSize: labelCellSize, color: luminance > 0.5 ? .black : .white)
     }
-    return LayerSnapshot(bounds: bounds, fill: fill, label: label)
+    return LayerSnapshot(
+      bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
+      shadow: shadow)
   }
 
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
@@ -223,7 +243,13 @@ public struct SceneRenderer: Hashable, Sendable {
     let pixels = Transform3D.makeScale(scale, scale, 1)
     func raster(_ p: PlannedLayer) -> RasterLayer {
       RasterLayer(
-        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity)
+        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity,
+        parts: p.parts,
+        clips: p.clips.map {
+          ClipShape(
+            bounds: $0.bounds, cornerRadius: $0.cornerRadius,
+            matrix: $0.matrix.concatenating(pixels))
+        })
     }
     return try plan(for: sample, presentation: tree).map { step in
       switch step {
@@ -243,6 +269,10 @@ public struct SceneRenderer: Hashable, Sendable {
     var sample: LayerSample
     var snapshot: LayerSnapshot
     var opacity: Double
+    /// The parts drawn at this step (the border comes after the layer's sublayers).
+    var parts: LayerParts = .all
+    /// The rounded bounds of the ancestors with `masksToBounds`, with matrices to the container.
+    var clips: [ClipShape] = []
   }
 
   /// A step of the draw plan shared by the pixel and SVG outputs.
@@ -297,25 +327,81 @@ public struct SceneRenderer: Hashable, Sendable {
       if !visible.isEmpty { steps.append(.dissolve(visible)) }
       open = []
     }
+    /// Adds a step to the open cross-dissolve's last snapshot, or to the plan.
+    func emit(_ planned: PlannedLayer, inDissolve: Bool) {
+      if inDissolve {
+        if !open.isEmpty { open[open.count - 1].layers.append(planned) }
+      } else {
+        if !open.isEmpty { closeDissolve() }
+        steps.append(.layer(planned))
+      }
+    }
+    func isInside(_ t: Int, _ ancestor: Int) -> Bool {
+      var current = parent(t)
+      while let c = current {
+        if c == ancestor { return true }
+        current = parent(c)
+      }
+      return false
+    }
+    /// Borders waiting for the end of their layer's subtree (subtrees are contiguous in draw
+    /// order: a depth-first walk).
+    var pending: [(tree: Int, planned: PlannedLayer, inDissolve: Bool)] = []
     let drawOrder = sample.layers.indices.sorted {
       sample.layers[$0].order < sample.layers[$1].order
     }
     for s in drawOrder {
       let entry = sample.layers[s]
       let t = treeIndex[s]
-      let snapshot = snapshot(for: layers[t])
-      if let (root, relative) = dissolveRoot(t) {
-        if root == t { open.append((entry.id, entry.opacity, [])) }
-        if let snapshot, relative > 0, !open.isEmpty {
-          open[open.count - 1].layers.append(
-            PlannedLayer(sample: entry, snapshot: snapshot, opacity: relative))
-        }
-        continue
+      while let last = pending.last, !isInside(t, last.tree) {
+        emit(last.planned, inDissolve: last.inDissolve)
+        pending.removeLast()
       }
-      guard let snapshot, entry.opacity > 0 else { continue }
-      if !open.isEmpty { closeDissolve() }
-      steps.append(.layer(PlannedLayer(sample: entry, snapshot: snapshot, opacity: entry.opacity)))
+      let dissolve = dissolveRoot(t)
+      if let dissolve, dissolve.root == t { open.append((entry.id, entry.opacity, [])) }
+      guard var snapshot = snapshot(for: layers[t]) else { continue }
+      let own = layers[t]
+      // Clips: every ancestor that masks to its bounds, with its sampled matrix.
+      var clips: [ClipShape] = []
+      var current = parent(t)
+      while let c = current {
+        if layers[c].masksToBounds {
+          clips.append(
+            ClipShape(
+              bounds: layers[c].bounds, cornerRadius: layers[c].cornerRadius,
+              matrix: sample.layers[sampleOf[c]].matrix))
+        }
+        current = parent(c)
+      }
+      var parts: LayerParts = [.shadow]
+      if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
+      let border = snapshot.border
+      snapshot.border = nil
+      let opacity: Double
+      let inDissolve: Bool
+      if let dissolve {
+        guard dissolve.relative > 0, !open.isEmpty else { continue }
+        (opacity, inDissolve) = (dissolve.relative, true)
+      } else {
+        guard entry.opacity > 0 else { continue }
+        (opacity, inDissolve) = (entry.opacity, false)
+      }
+      emit(
+        PlannedLayer(
+          sample: entry, snapshot: snapshot, opacity: opacity, parts: parts, clips: clips),
+        inDissolve: inDissolve)
+      if let border {
+        snapshot.border = border
+        pending.append(
+          (
+            t,
+            PlannedLayer(
+              sample: entry, snapshot: snapshot, opacity: opacity, parts: [.border],
+              clips: clips), inDissolve
+          ))
+      }
     }
+    while let last = pending.popLast() { emit(last.planned, inDissolve: last.inDissolve) }
     if !open.isEmpty { closeDissolve() }
     return steps
   }
