@@ -67,7 +67,8 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// - `duration`: the transition's duration in seconds, `> 0`
 ///   (`transitionDuration(using:)`). Default: the latest end of the animations'
 ///   active intervals (``AnimationSet/endTime``); an error when that is 0.
-/// - `container`: `[width, height]` in points, default `[390, 844]`.
+/// - `container`: `[width, height]` in points, each in `[0, 2²⁴]` (``maximumContainerSide``),
+///   default `[390, 844]`.
 /// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
 ///   are added depth-first in list order (a layer's ancestors first), so siblings keep their list
 ///   order, which breaks `zPosition` ties in the draw order (later on top).
@@ -165,6 +166,10 @@ public enum SpecFile {
   public static let version = 1
   /// The container size used when a spec gives none: 390 × 844 points.
   public static let defaultContainer = Size(width: 390, height: 844)
+  /// The largest container side a spec may give: 2²⁴ = 16777216 points. Beyond it a `Float`
+  /// (the precision of the batch kernels and of the rasteriser) no longer resolves a point, and no
+  /// screen comes near it.
+  public static let maximumContainerSide = Double(1 << 24)
 
   /// Parses `text` and decodes it (``decode(_:)``).
   public static func decode(text: String) throws(SpecError) -> SpecDocument {
@@ -258,6 +263,11 @@ struct SpecDecoder {
     if let c = top["container"] {
       let v = try c.numbers(count: [2], what: "a size [width, height] in points")
       guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
+      guard v[0] <= SpecFile.maximumContainerSide, v[1] <= SpecFile.maximumContainerSide else {
+        throw c.fail(
+          "the container size must be at most \(Int(SpecFile.maximumContainerSide)) points a side"
+        )
+      }
       container = Size(width: v[0], height: v[1])
     }
 
@@ -282,32 +292,53 @@ struct SpecDecoder {
         throw parent.node.fail("no layer has the id '\(parent.id)'")
       }
     }
-    // Cycles: follow parents from each layer.
-    for (i, entry) in entries.enumerated() {
-      var seen = [i]
+    // Cycles and the order of addition, in one iterative walk up the parent links (O(layers),
+    // no recursion, so chains of any depth): from each layer in list order, follow parents
+    // until a layer already placed, a top-level layer or a layer on the current path (a
+    // cycle); then place the path top-down, so every layer comes after its ancestors and
+    // siblings keep their list order. The cycle reported is the one whose earliest-listed
+    // member comes first, named from that member.
+    var state = [UInt8](repeating: 0, count: entries.count)  // 0 new, 1 on the path, 2 placed
+    var order: [Int] = []
+    order.reserveCapacity(entries.count)
+    var cycle: (first: Int, chain: [Int])? = nil
+    var path: [Int] = []
+    for i in entries.indices where state[i] == 0 {
+      path.removeAll(keepingCapacity: true)
       var current = i
-      while let parent = entries[current].parent, let next = firstIndex[parent.id] {
-        if next == i {
-          let chain = (seen + [i]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
-          throw entry.parent!.node.fail("the parent chain forms a cycle: \(chain)")
+      while true {
+        if state[current] == 2 { break }
+        if state[current] == 1 {
+          // `current` is on the path: path[k...] is the cycle, child → parent.
+          let members = path[path.lastIndex(of: current)!...]
+          let first = members.min()!
+          if cycle == nil || first < cycle!.first {
+            let k = members.firstIndex(of: first)!
+            cycle = (first, Array(members[k...] + members[..<k]))
+          }
+          break
         }
-        if seen.contains(next) { break }  // a cycle not through i: reported from its own layer
-        seen.append(next)
+        state[current] = 1
+        path.append(current)
+        guard let parent = entries[current].parent, let next = firstIndex[parent.id] else { break }
         current = next
       }
+      for j in path.reversed() {
+        state[j] = 2
+        order.append(j)
+      }
+    }
+    if let (first, chain) = cycle {
+      let names = (chain + [first]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
+      throw entries[first].parent!.node.fail("the parent chain forms a cycle: \(names)")
     }
     var tree = LayerTree()
-    var added = Set<String>()
-    func add(_ index: Int, _ tree: inout LayerTree) throws(SpecError) {
+    for index in order {
       let entry = entries[index]
-      guard !added.contains(entry.layer.id) else { return }
-      if let parent = entry.parent, let p = firstIndex[parent.id] { try add(p, &tree) }
       try building(entry.node.path) { () throws(ValidationError) in
         try tree.add(entry.layer, parent: entry.parent?.id)
       }
-      added.insert(entry.layer.id)
     }
-    for i in entries.indices { try add(i, &tree) }
 
     // Animations, in list order of layers, then of each layer's list.
     var animations = AnimationSet()
@@ -407,6 +438,8 @@ struct SpecDecoder {
           try interaction.state(at: last.time)
         }
         end = state.completionTime ?? (last.time + duration)
+        // A last event near the largest Double: keep the suggested times finite.
+        if !end.isFinite { end = .greatestFiniteMagnitude }
       }
       sampleTimes = (0...6).map { end * (Double($0) / 6) }
     }

@@ -89,8 +89,9 @@ struct ProfileCommand: ParsableCommand {
     commandName: "profile",
     abstract: "Run a workload for a given time and print the per-stage breakdown.",
     discussion: """
-      Meant to run under perf or valgrind, e.g. 'perf record -g .build/release/segue profile \
-      --workload stack --n 1000000 --seconds 5' or 'valgrind --tool=callgrind … --seconds 0.5'.
+      Meant to run under perf or valgrind on a release build, e.g. 'perf record -g segue \
+      profile --workload stack --n 1000000 --seconds 5' or 'valgrind --tool=callgrind segue \
+      profile … --seconds 0.5'.
 
       stack: generates N layers (stage generate), then loops until --seconds have passed, each \
       round running one pass per cumulative stage of the batch kernel: timing (progress and \

@@ -75,6 +75,17 @@ struct SpecRejectionTests {
     expectError(Self.doc(extra: #", "container": [-1, 5]"#), path: "$.container", "negative")
   }
 
+  /// Each container side is at most 2²⁴ points; 2²⁴ itself is accepted, the next double above it
+  /// and an overflowing size are not.
+  @Test func containerTooLarge() throws {
+    expectError(
+      Self.doc(extra: #", "container": [16777217, 5]"#), path: "$.container", "at most 16777216")
+    expectError(
+      Self.doc(extra: #", "container": [5, 1e308]"#), path: "$.container", "at most 16777216")
+    let document = try SpecFile.decode(text: Self.doc(extra: #", "container": [16777216, 1]"#))
+    #expect(document.scene.containerSize == Size(width: 16_777_216, height: 1))
+  }
+
   @Test func wrongTypeNamesTheExpectedType() {
     expectError(
       Self.doc(extra: #", "duration2": 1"#), path: "$.duration2", "unknown key")

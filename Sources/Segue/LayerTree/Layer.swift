@@ -183,9 +183,13 @@ public struct Layer: Hashable, Sendable {
     try Validate.finite(anchorPoint.y, "anchorPoint.y")
     try Validate.finite(anchorPointZ, "anchorPointZ")
     try Validate.finite(zPosition, "zPosition")
-    for (i, v) in transform.fields.enumerated() { try Validate.finite(v, "transform", index: i) }
-    for (i, v) in sublayerTransform.fields.enumerated() {
-      try Validate.finite(v, "sublayerTransform", index: i)
+    // Index loops: no per-layer generic iterator (the spec decoder validates every layer of a
+    // 100 000-layer document twice).
+    let fields = transform.fields
+    for i in 0..<fields.count { try Validate.finite(fields[i], "transform", index: i) }
+    let sublayerFields = sublayerTransform.fields
+    for i in 0..<sublayerFields.count {
+      try Validate.finite(sublayerFields[i], "sublayerTransform", index: i)
     }
     try Validate.finite(opacity, "opacity")
     try Validate.finite(cornerRadius, "cornerRadius")

@@ -74,6 +74,36 @@ public struct TransitionSample: Hashable, Sendable {
 
   /// The sampled layer named `id`, if present.
   public subscript(id: String) -> LayerSample? { layers.first { $0.id == id } }
+
+  /// Throws unless every layer's matrix, opacity, corners and appearance numbers are finite:
+  /// validated scenes can still overflow `Double` (a chain of large scales, an overshooting curve
+  /// extrapolating huge values), and an overflow is reported, never returned as infinity or NaN.
+  ///
+  /// - Throws: ``ValidationError`` on field `"layers"` with the layer's index in ``layers`` and
+  ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer, the quantity and the time.
+  func checkFinite() throws(ValidationError) {
+    for (i, layer) in layers.enumerated() {
+      var what: String? = nil
+      if !layer.opacity.isFinite {
+        what = "opacity"
+      } else if !layer.matrix.fields.allSatisfy({ $0.isFinite }) {
+        what = "matrix to the container"
+      } else if !layer.corners.allSatisfy({
+        $0.point.x.isFinite && $0.point.y.isFinite && $0.z.isFinite && $0.w.isFinite
+      }) {
+        what = "corners"
+      } else if let name = layer.nonFiniteAppearance {
+        what = name
+      }
+      if let what {
+        throw ValidationError(
+          field: "layers", index: i,
+          reason: .invalidState(
+            "layer '\(layer.id)': its \(what) overflows Double at t = \(time) s (the "
+              + "transforms, positions or animated values are too large)"))
+      }
+    }
+  }
 }
 
 extension TransitionScene {
@@ -82,14 +112,24 @@ extension TransitionScene {
   /// At `t ≥ duration` it is complete and finished: model values and the finish changes, every
   /// layer blending "over" (``blendModes`` apply only while the transition runs).
   /// - Throws: ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/negative`` on
-  ///   field `"time"`.
+  ///   field `"time"`; on `"layers"` (with the layer's index) when a layer's matrix, opacity or
+  ///   corners overflow `Double`.
   public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
+    let sample = try sampleUnchecked(at: t)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:)`` without the overflow check, for callers that diagnose an overflow in their
+  /// own terms (the command line names the spec path or option to blame).
+  package func sampleUnchecked(at t: Double) throws(ValidationError) -> TransitionSample {
     try Validate.nonNegative(t, "time")
     let completed = t >= duration
     let tree = presentation(at: t, completion: completed ? .finished : nil)
-    return TransitionSample(
+    let sample = TransitionSample(
       time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
       blendModes: completed ? [:] : blendModes)
+    return sample
   }
 }
 
@@ -98,15 +138,18 @@ extension TransitionScene {
   /// its model values; cancelled, only **from**, exactly as at progress 0. Every layer blends
   /// "over". `time` is reported as given (seconds; finite and ≥ 0).
   ///
-  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative.
+  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative; on
+  ///   `"layers"` when a layer's geometry overflows `Double`.
   public func sample(at time: Double, completion: TransitionCompletion) throws(ValidationError)
     -> TransitionSample
   {
     try Validate.nonNegative(time, "time")
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: completion == .finished ? 1 : 0, completed: true,
       cancelled: completion == .cancelled, tree: presentation(at: 0, completion: completion),
       blendModes: [:])
+    try sample.checkFinite()
+    return sample
   }
 
   /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
@@ -117,9 +160,19 @@ extension TransitionScene {
   /// finished or cancelled state. `progress` is `p`.
   ///
   /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
-  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`), or a
+  ///   layer's geometry overflows `Double` (`"layers"`).
   public func sample(at time: Double, interaction: InteractionTimeline) throws(ValidationError)
     -> TransitionSample
+  {
+    let sample = try sampleUnchecked(at: time, interaction: interaction)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:interaction:)`` without the overflow check (see ``sampleUnchecked(at:)``).
+  package func sampleUnchecked(at time: Double, interaction: InteractionTimeline)
+    throws(ValidationError) -> TransitionSample
   {
     try Validate.nonNegative(time, "time")
     guard interaction.duration == duration else {
@@ -128,10 +181,29 @@ extension TransitionScene {
     let state = try interaction.state(at: time)
     let completion: TransitionCompletion? =
       state.completed ? (state.finished == true ? .finished : .cancelled) : nil
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: state.position, completed: state.completed,
       cancelled: completion == .cancelled,
       tree: presentation(at: state.position * duration, completion: completion),
       blendModes: completion == nil ? blendModes : [:])
+    return sample
+  }
+}
+
+extension LayerSample {
+  /// The name of the first appearance number (corner radius, border, shadow, colours) that is
+  /// not finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
+  package var nonFiniteAppearance: String? {
+    let values: [(String, Double)] = [
+      ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
+      ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
+      ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
+    ]
+    if let name = values.first(where: { !$0.1.isFinite })?.0 { return name }
+    let colors = [
+      ("backgroundColor", backgroundColor), ("borderColor", borderColor),
+      ("shadowColor", shadowColor),
+    ]
+    return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
   }
 }

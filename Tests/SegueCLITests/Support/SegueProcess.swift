@@ -47,32 +47,106 @@ enum SegueProcess {
     return candidates.first { fm.isExecutableFile(atPath: $0) }
   }
 
+  /// Where the child's stdout goes.
+  enum Destination {
+    /// A temporary file, read back into ``Result/stdout``.
+    case capture
+    /// A file opened for writing (`/dev/full`).
+    case path(String)
+    /// A pipe whose read end is closed before the child starts (writes fail with `EPIPE`).
+    case closedPipe
+  }
+
   /// Runs `segue` with `arguments` and waits for it. stdout and stderr go to temporary files (no
-  /// pipe can fill up and block the child).
-  static func run(_ arguments: [String]) throws -> Result {
+  /// pipe can fill up and block the child) unless `stdout` says otherwise; `stdin` is written to
+  /// a file the child reads (default: `/dev/null`); `environment` is added to the child's.
+  static func run(
+    _ arguments: [String], stdin: Data? = nil, stdout: Destination = .capture,
+    environment: [String: String] = [:]
+  ) throws -> Result {
+    try start(arguments, stdin: stdin, stdout: stdout, environment: environment).wait()
+  }
+
+  /// A child started with ``start(_:stdin:stdout:environment:stderr:)``.
+  struct Running {
+    let process: Process
+    let outPath: String?
+    let errPath: String?
+    let handles: [FileHandle]
+    /// The scratch directory (stdout, stderr, stdin files), kept until the child is waited for.
+    let directory: TemporaryDirectory
+
+    /// Waits for the child and collects what it wrote.
+    func wait() throws -> Result {
+      process.waitUntilExit()
+      for handle in handles { try handle.close() }
+      let stdout = try outPath.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data()
+      let stderr = try errPath.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data()
+      let status =
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus
+      return Result(
+        status: status, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+  }
+
+  /// Starts `segue` without waiting (see ``run(_:stdin:stdout:environment:)``). `stderr`, when
+  /// given, receives the child's stderr instead of a file. The status of a child killed by a
+  /// signal is reported as `128 + signal`, as a shell does.
+  static func start(
+    _ arguments: [String], stdin: Data? = nil, stdout: Destination = .capture,
+    environment: [String: String] = [:], stderr: FileHandle? = nil
+  ) throws -> Running {
     let binary = try #require(SegueProcess.binary, "the segue executable was not found")
     let directory = try TemporaryDirectory()
-    let outPath = directory.path + "/stdout"
-    let errPath = directory.path + "/stderr"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let scratch = directory.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    var merged = ProcessInfo.processInfo.environment
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+    var handles: [FileHandle] = []
+    var outPath: String?
+    switch stdout {
+    case .capture:
+      outPath = scratch + "/stdout"
+      _ = FileManager.default.createFile(atPath: outPath!, contents: nil)
+      let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath!))
+      handles.append(out)
+      process.standardOutput = out
+    case .path(let path):
+      let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      handles.append(out)
+      process.standardOutput = out
+    case .closedPipe:
+      let pipe = Pipe()
+      try pipe.fileHandleForReading.close()
+      process.standardOutput = pipe.fileHandleForWriting
+    }
+    var errPath: String?
+    if let stderr {
+      process.standardError = stderr
+    } else {
+      errPath = scratch + "/stderr"
+      _ = FileManager.default.createFile(atPath: errPath!, contents: nil)
+      let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath!))
+      handles.append(err)
+      process.standardError = err
+    }
+    if let stdin {
+      let inPath = scratch + "/stdin"
+      try stdin.write(to: URL(fileURLWithPath: inPath))
+      let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+      handles.append(input)
+      process.standardInput = input
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    let stdout = try Data(contentsOf: URL(fileURLWithPath: outPath))
-    let stderr = try Data(contentsOf: URL(fileURLWithPath: errPath))
-    return Result(
-      status: process.terminationStatus, stdout: stdout,
-      stderr: String(decoding: stderr, as: UTF8.self))
+    return Running(
+      process: process, outPath: outPath, errPath: errPath, handles: handles,
+      directory: directory)
   }
 }
 

@@ -139,8 +139,7 @@ struct TimingPhaseTests {
   /// opacity. At t = 0.25 (before phase) the before flag takes the jump back: 0, not 0.25; at
   /// t = 0.5 (active, progress 0) the first jump has happened: 0.25.
   @Test func stepsJumpStartFillingBackwardsShowsZeroBeforeItBegins() throws {
-    var timing = MediaTiming(beginTime: 0.5, duration: 1, fillMode: .backwards)
-    timing.fillMode = .backwards
+    let timing = MediaTiming(beginTime: 0.5, duration: 1, fillMode: .backwards)
     let a = CompiledAnimation(
       try Animation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing,
