@@ -110,9 +110,14 @@ let package = Package(
       exclude: ["ExitCodes.md"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueTestSupport",
+      path: "Tests/SegueTestSupport",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport"],
+      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport"],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
@@ -137,6 +142,7 @@ let package = Package(
         "SegueRender",
         "SegueSpec",
         "SegueMallocCounter",
+        "SegueTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

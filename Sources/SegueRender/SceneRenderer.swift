@@ -522,11 +522,27 @@ public struct SceneRenderer: Hashable, Sendable {
   public func render(
     _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline
   ) throws(ValidationError) -> PixelBufferRGBA8 {
+    var image = try PixelBufferRGBA8(width: 0, height: 0)
+    try render(
+      scene, at: time, interaction: interaction, into: &image, context: try RenderContext())
+    return image
+  }
+
+  /// Renders an interactive transition (as ``render(_:at:interaction:)``) into `image`, resized
+  /// only when needed, with `context`'s threads (as ``render(_:at:into:context:)``).
+  ///
+  /// - Throws: the errors of ``render(_:at:interaction:)``.
+  public func render(
+    _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline,
+    into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
     let sample = try scene.sample(at: time, interaction: interaction)
     let completion: TransitionCompletion? =
       sample.completed ? (sample.cancelled ? .cancelled : .finished) : nil
     let tree = scene.presentation(at: sample.progress * scene.duration, completion: completion)
-    return try render(sample, presentation: tree, containerSize: scene.containerSize)
+    try render(
+      sample, presentation: tree, containerSize: scene.containerSize, into: &image,
+      context: context)
   }
 
   // MARK: - Private helpers

@@ -1,30 +1,8 @@
 import Foundation
 import Segue
 import SegueRender
+import SegueTestSupport
 import Testing
-
-/// The path of a `python3` executable on `PATH`, or nil.
-private let python: String? = {
-  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-  for directory in path.split(separator: ":") {
-    let candidate = "\(directory)/python3"
-    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-  }
-  return nil
-}()
-
-/// Runs `script` with `arguments` in python3 and returns its standard output.
-private func runPython(_ script: String, _ arguments: [String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: python!)
-  process.arguments = ["-c", script] + arguments
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  try process.run()
-  let output = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return String(decoding: output, as: UTF8.self)
-}
 
 /// A scratch directory removed by the caller.
 private func scratchDirectory() throws -> URL {
@@ -64,70 +42,6 @@ private func straight(_ image: PixelBufferRGBA8) -> [UInt8] {
 }
 
 // MARK: - APNG
-
-/// An independent APNG reader in Python (zlib and struct only): checks the signature, every
-/// chunk's CRC, `IHDR`, `acTL`, the sequence numbers of `fcTL`/`fdAT` (0, 1, 2, … with no gap),
-/// inflates each frame's data, undoes the five filters, composites each frame's region onto
-/// the canvas by its `dispose_op`/`blend_op`, and prints `ACTL frames plays`, one
-/// `FRAME k num den x y w h` per frame and `CANVAS k match|differ` against the expected raw
-/// canvases (straight RGBA, one file per frame).
-private let apngReader = #"""
-  import sys, zlib, struct
-  data = open(sys.argv[1], 'rb').read()
-  assert data[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
-  pos, chunks = 8, []
-  while pos < len(data):
-      n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-      body = data[pos + 8:pos + 8 + n]
-      crc, = struct.unpack('>I', data[pos + 8 + n:pos + 12 + n])
-      assert zlib.crc32(kind + body) & 0xffffffff == crc, 'crc'
-      chunks.append((kind.decode(), body)); pos += 12 + n
-  assert chunks[0][0] == 'IHDR' and chunks[-1][0] == 'IEND'
-  W, H, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', chunks[0][1])
-  assert (depth, ctype, interlace) == (8, 6, 0)
-  actl = [b for k, b in chunks if k == 'acTL']
-  assert len(actl) == 1
-  frames, plays = struct.unpack('>II', actl[0])
-  print('ACTL', frames, plays)
-  seq, regions = 0, []
-  for kind, body in chunks:
-      if kind == 'fcTL':
-          s, w, h, x, y, num, den, dispose, blend = struct.unpack('>IIIIIHHBB', body)
-          assert s == seq; seq += 1
-          regions.append([(w, h, x, y, num, den, dispose, blend), b''])
-      elif kind == 'IDAT':
-          assert len(regions) == 1, 'IDAT belongs to the first fcTL'
-          regions[-1][1] += body
-      elif kind == 'fdAT':
-          s, = struct.unpack('>I', body[:4]); assert s == seq; seq += 1
-          regions[-1][1] += body[4:]
-  assert len(regions) == frames
-  canvas = bytearray(4 * W * H)
-  for k, ((w, h, x, y, num, den, dispose, blend), compressed) in enumerate(regions):
-      print('FRAME', k, num, den, x, y, w, h)
-      assert x + w <= W and y + h <= H and dispose == 0 and blend == 0
-      raw, stride = zlib.decompress(compressed), 4 * w
-      assert len(raw) == h * (stride + 1)
-      prev, i = bytearray(stride), 0
-      for row in range(h):
-          f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-          for j in range(stride):
-              a = line[j - 4] if j >= 4 else 0
-              b = prev[j]
-              c = prev[j - 4] if j >= 4 else 0
-              if f == 1: line[j] = (line[j] + a) & 255
-              elif f == 2: line[j] = (line[j] + b) & 255
-              elif f == 3: line[j] = (line[j] + (a + b) // 2) & 255
-              elif f == 4:
-                  p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                  line[j] = (line[j] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-              else: assert f == 0
-          start = 4 * ((y + row) * W + x)
-          canvas[start:start + stride] = line
-          prev = line
-      expected = open(sys.argv[2 + k], 'rb').read()
-      print('CANVAS', k, 'match' if bytes(canvas) == expected else 'differ')
-  """#
 
 @Suite("APNG")
 struct APNGTests {
@@ -182,7 +96,7 @@ struct APNGTests {
   /// Python reader, the frame count, play count (0), each delay (1/10) and every composited
   /// canvas equal the rendered frames; the first frame covers the canvas, later ones only their
   /// changed region (1 × 1 for the last, equal to the one before).
-  @Test(.enabled(if: python != nil, "python3 not found on PATH"))
+  @Test(.enabled(if: APNGReading.python != nil, "python3 not found on PATH"))
   func systemPushDecodes() throws {
     let times = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
     let frames = try presetFrames(.system, .push, scale: 0.25, labels: true, times: times)
@@ -201,7 +115,7 @@ struct APNGTests {
       try Data(straight(frame)).write(to: raw)
       expected.append(raw.path)
     }
-    let lines = try runPython(apngReader, [url.path] + expected).split(separator: "\n")
+    let lines = try APNGReading.run([url.path] + expected).split(separator: "\n")
     #expect(lines.first == "ACTL 7 0")
     let frameLines = lines.filter { $0.hasPrefix("FRAME") }.map { $0.split(separator: " ") }
     try #require(frameLines.count == 7)
@@ -247,166 +161,6 @@ struct APNGTests {
 }
 
 // MARK: - GIF
-
-/// An independent GIF89a decoder for the tests, written from the specification: header, logical
-/// screen, extensions (graphic control: disposal, delay, transparency; NETSCAPE2.0: loops),
-/// image descriptors with local colour tables, LZW with variable code width (a clear code resets
-/// the table; the width grows when the next free code reaches `2^width`, up to 12), and frame
-/// composition on a canvas cleared to transparent.
-struct GIFDecoding {
-  struct Frame {
-    var delay: Int
-    var disposal: Int
-    /// The canvas after this frame: RGBA, transparent as (0, 0, 0, 0).
-    var canvas: [UInt8]
-    var region: (x: Int, y: Int, width: Int, height: Int)
-  }
-
-  var width = 0
-  var height = 0
-  var loops: Int?
-  var frames: [Frame] = []
-
-  enum Failure: Error { case bad(String) }
-
-  init(_ data: [UInt8]) throws {
-    var pos = 0
-    func byte() throws -> Int {
-      guard pos < data.count else { throw Failure.bad("truncated at \(pos)") }
-      pos += 1
-      return Int(data[pos - 1])
-    }
-    func word() throws -> Int {
-      let low = try byte()
-      return low | (try byte()) << 8
-    }
-    func subBlocks() throws -> [UInt8] {
-      var out: [UInt8] = []
-      while true {
-        let n = try byte()
-        if n == 0 { return out }
-        guard pos + n <= data.count else { throw Failure.bad("sub-block") }
-        out += data[pos..<(pos + n)]
-        pos += n
-      }
-    }
-    guard data.count >= 13, String(decoding: data[0..<6], as: UTF8.self) == "GIF89a" else {
-      throw Failure.bad("header")
-    }
-    pos = 6
-    width = try word()
-    height = try word()
-    let flags = try byte()
-    _ = try byte()
-    _ = try byte()
-    if flags & 0x80 != 0 { pos += 3 << ((flags & 7) + 1) }
-    var canvas = [UInt8](repeating: 0, count: 4 * width * height)
-    var delay = 0
-    var disposal = 0
-    var transparent: Int?
-    while true {
-      let introducer = try byte()
-      if introducer == 0x3B { return }
-      if introducer == 0x21 {
-        let label = try byte()
-        let block = try subBlocks()
-        if label == 0xF9 {
-          guard block.count == 4 else { throw Failure.bad("graphic control") }
-          disposal = Int(block[0] >> 2) & 7
-          delay = Int(block[1]) | Int(block[2]) << 8
-          transparent = block[0] & 1 != 0 ? Int(block[3]) : nil
-        } else if label == 0xFF, block.count >= 14,
-          String(decoding: block[0..<11], as: UTF8.self) == "NETSCAPE2.0", block[11] == 1
-        {
-          loops = Int(block[12]) | Int(block[13]) << 8
-        }
-        continue
-      }
-      guard introducer == 0x2C else { throw Failure.bad("block \(introducer) at \(pos - 1)") }
-      let x = try word()
-      let y = try word()
-      let w = try word()
-      let h = try word()
-      let imageFlags = try byte()
-      guard imageFlags & 0x40 == 0 else { throw Failure.bad("interlaced") }
-      var table: [UInt8] = []
-      if imageFlags & 0x80 != 0 {
-        let n = 3 << ((imageFlags & 7) + 1)
-        table = Array(data[pos..<(pos + n)])
-        pos += n
-      }
-      let minimum = try byte()
-      let indices = try Self.lzwDecode(try subBlocks(), minimumCodeSize: minimum, count: w * h)
-      guard x + w <= width, y + h <= height else { throw Failure.bad("region") }
-      for row in 0..<h {
-        for column in 0..<w {
-          let index = Int(indices[row * w + column])
-          if index == transparent { continue }
-          guard 3 * index + 2 < table.count else { throw Failure.bad("index \(index)") }
-          let at = 4 * ((y + row) * width + x + column)
-          canvas[at] = table[3 * index]
-          canvas[at + 1] = table[3 * index + 1]
-          canvas[at + 2] = table[3 * index + 2]
-          canvas[at + 3] = 255
-        }
-      }
-      frames.append(
-        Frame(delay: delay, disposal: disposal, canvas: canvas, region: (x, y, w, h)))
-      if disposal == 2 {
-        for row in 0..<h {
-          for i in 0..<(4 * w) { canvas[4 * ((y + row) * width + x) + i] = 0 }
-        }
-      }
-      transparent = nil
-    }
-  }
-
-  /// Decodes GIF LZW codes into `count` indices.
-  static func lzwDecode(_ bytes: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
-    let clear = 1 << minimumCodeSize
-    let end = clear + 1
-    var width = minimumCodeSize + 1
-    var entries: [[UInt8]] = []
-    func reset() {
-      entries = (0..<clear).map { [UInt8($0)] } + [[], []]
-      width = minimumCodeSize + 1
-    }
-    reset()
-    var out: [UInt8] = []
-    var previous: [UInt8]?
-    var bitPosition = 0
-    while true {
-      guard bitPosition + width <= 8 * bytes.count else { throw Failure.bad("no end code") }
-      var code = 0
-      for b in 0..<width {
-        let bit = bitPosition + b
-        code |= Int(bytes[bit >> 3] >> UInt8(bit & 7) & 1) << b
-      }
-      bitPosition += width
-      if code == clear {
-        reset()
-        previous = nil
-        continue
-      }
-      if code == end { break }
-      var string: [UInt8]
-      if code < entries.count {
-        string = entries[code]
-        if let previous, entries.count < 4096 { entries.append(previous + [string[0]]) }
-      } else if code == entries.count, let previous {
-        string = previous + [previous[0]]
-        entries.append(string)
-      } else {
-        throw Failure.bad("code \(code) with \(entries.count) entries")
-      }
-      out += string
-      previous = string
-      if entries.count == 1 << width && width < 12 { width += 1 }
-    }
-    guard out.count == count else { throw Failure.bad("\(out.count) indices, expected \(count)") }
-    return out
-  }
-}
 
 @Suite("GIF")
 struct GIFTests {
