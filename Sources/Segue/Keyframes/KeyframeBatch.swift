@@ -420,9 +420,34 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
   /// Lanes `j ..< j + 16` at progress `u` (see the type's description).
   @inline(__always)
   func evaluate(_ u: Lanes, at j: Int, _ planes: Planes) -> Lanes {
-    let b = keyframes
+    Self.evaluate(u, at: j, shape: Shape(keyframes), planes)
+  }
+
+  /// The scalar layout of a ``KeyframeBatch`` the lane evaluation reads (no references, so a
+  /// caller can keep it beside the plane pointers and evaluate without touching the batch).
+  struct Shape {
+    var laneStride: Int
+    var curveCount: Int
+    var overallCurve: Int?
+    var calculationMode: CalculationMode
+    var pieceCount: Int
+    var hasPieceCurves: Bool
+
+    init(_ b: KeyframeBatch) {
+      laneStride = b.laneStride
+      curveCount = b.curves.curves.count
+      overallCurve = b.overallCurve
+      calculationMode = b.calculationMode
+      pieceCount = b.pieceCount
+      hasPieceCurves = !b.pieceCurves.isEmpty
+    }
+  }
+
+  /// Lanes `j ..< j + 16` at progress `u` of the batch described by `b` and `planes`.
+  @inline(__always)
+  static func evaluate(_ u: Lanes, at j: Int, shape b: Shape, _ planes: Planes) -> Lanes {
     let stride = b.laneStride
-    let curveCount = b.curves.curves.count
+    let curveCount = b.curveCount
     @inline(__always) func load(_ p: UnsafePointer<Float>, _ s: Int) -> Lanes {
       UnsafeRawPointer(p + s * stride + j).loadUnaligned(as: Lanes.self)
     }
@@ -448,7 +473,7 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
       return SIMDMath.select(p .>= 1, last, value)
     case .linear, .paced, .cubic, .cubicPaced:
       let cubic = b.calculationMode == .cubic || b.calculationMode == .cubicPaced
-      let hasCurves = planes.pieceCurves != nil && !b.pieceCurves.isEmpty
+      let hasCurves = planes.pieceCurves != nil && b.hasPieceCurves
       var t0 = load(planes.knots, 0)
       var inverse = load(planes.inverse!, 0)
       var p1 = load(planes.end!, 0)

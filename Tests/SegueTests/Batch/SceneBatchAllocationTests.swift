@@ -65,7 +65,7 @@ struct SceneBatchAllocationTests {
       instances.append(
         .init(scene: scene, clock: .timed(start: Double(i % 17) * 0.05 - 0.3, speed: 1)))
     }
-    let batch = try SceneBatch(instances, layersPerBlock: 64)
+    let batch = try SceneBatch(instances)
     let times = [0, 0.1, 0.25, 0.4, 0.55, 0.8, 2]
     let count = try Self.allocations(batch, at: times)
     #expect(count == 0)
