@@ -118,19 +118,25 @@ struct ShadowShape: Sendable {
         var piece = 0.0
         let half = (hi - lo) / 2
         let mid = (hi + lo) / 2
-        for k in 0..<GaussLegendre.count {
-          let y = mid + half * GaussLegendre.nodes[k]
+        // The integrand at row y: the piece's chord times the Gaussian in v.
+        func integrand(_ y: Double) -> Double {
           let dy = y - cy
           let reach = (Swift.max(r * r - dy * dy, 0)).squareRoot()
           let row = left ? phi(u, s.x0, cx - reach) : phi(u, cx + reach, s.x1)
           let z = (v - y) / sigma
-          piece += GaussLegendre.weights[k] * row * Double.exp(-0.5 * z * z)
+          return row * Double.exp(-0.5 * z * z)
+        }
+        for (node, weight) in Self.rule {
+          piece += weight * (integrand(mid - half * node) + integrand(mid + half * node))
         }
         m -= piece * half / (sigma * (2 * Double.pi).squareRoot())
       }
     }
     return Swift.min(Swift.max(m, 0), 1)
   }
+
+  /// The 16-point Gauss–Legendre rule's positive nodes and weights (``GaussLegendre``).
+  static let rule = GaussLegendre.nodes(16)
 
   /// `Φ(u; a, b)`: the mass of the 1D Gaussian of `σ` around `u` on `[a, b]`.
   @inline(__always)
@@ -139,34 +145,4 @@ struct ShadowShape: Sendable {
     let k = 1 / (sigma * 2.0.squareRoot())
     return 0.5 * (Double.erf((b - u) * k) - Double.erf((a - u) * k))
   }
-}
-
-/// The 16-point Gauss–Legendre rule on `[−1, 1]`: nodes (roots of `P₁₆`) by Newton's method
-/// from `cos(π(i − ¼)/(n + ½))`, weights `2/((1 − x²)·P′₁₆(x)²)`.
-enum GaussLegendre {
-  static let count = 16
-  static let (nodes, weights): ([Double], [Double]) = {
-    let n = count
-    var nodes = [Double](repeating: 0, count: n)
-    var weights = [Double](repeating: 0, count: n)
-    for i in 0..<n {
-      var x = Double.cos(Double.pi * (Double(i) + 0.75) / (Double(n) + 0.5))
-      var derivative = 0.0
-      for _ in 0..<100 {
-        var p0 = 1.0
-        var p1 = x
-        for k in 2...n {
-          let p2 = ((2 * Double(k) - 1) * x * p1 - (Double(k) - 1) * p0) / Double(k)
-          (p0, p1) = (p1, p2)
-        }
-        derivative = Double(n) * (x * p1 - p0) / (x * x - 1)
-        let step = p1 / derivative
-        x -= step
-        if abs(step) < 1e-16 { break }
-      }
-      nodes[i] = x
-      weights[i] = 2 / ((1 - x * x) * derivative * derivative)
-    }
-    return (nodes, weights)
-  }()
 }
