@@ -117,7 +117,9 @@ let package = Package(
     ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport"],
+      dependencies: [
+        "segue", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport", "CZlib",
+      ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),

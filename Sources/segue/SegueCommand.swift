@@ -116,8 +116,8 @@ struct SegueCommand: ParsableCommand {
       """ + "\n\n" + exitCodesHelp,
     version: segueVersion,
     subcommands: [
-      PresetsCommand.self, SampleCommand.self, RenderCommand.self, CurveCommand.self,
-      ProfileCommand.self,
+      PresetsCommand.self, SampleCommand.self, RenderCommand.self, PreviewCommand.self,
+      CurveCommand.self, ProfileCommand.self,
     ])
 
   /// The entry point: sets up signal handling, parses, runs, and reports every error (the

@@ -2,18 +2,8 @@ import Foundation
 import SegueTestSupport
 import Testing
 
-/// The path of executable `name` on `PATH`, or nil.
-private func onPath(_ name: String) -> String? {
-  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-  for directory in path.split(separator: ":") {
-    let candidate = "\(directory)/\(name)"
-    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-  }
-  return nil
-}
-
-private let ffmpeg = onPath("ffmpeg")
-private let ffprobe = onPath("ffprobe")
+private let ffmpeg = executableOnPath(["ffmpeg"])
+private let ffprobe = executableOnPath(["ffprobe"])
 
 /// `segue render --animation` (APNG, GIF) and `--video` (MP4 through ffmpeg), read back by
 /// decoders that are not the code under test: the Python APNG reader and the Swift GIF decoder
