@@ -71,7 +71,10 @@ let package = Package(
     ),
     .target(
       name: "SegueRender",
-      dependencies: ["Segue", "CZlib"],
+      dependencies: [
+        "Segue", "SegueSIMDSupport", "CZlib",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
@@ -110,9 +113,16 @@ let package = Package(
       exclude: ["ExitCodes.md"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueTestSupport",
+      path: "Tests/SegueTestSupport",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport", "CZlib"],
+      dependencies: [
+        "segue", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport", "CZlib",
+      ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
@@ -135,6 +145,9 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueRender",
+        "SegueSpec",
+        "SegueMallocCounter",
+        "SegueTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -160,9 +160,10 @@ public struct Filmstrip: Hashable, Sendable {
     var fill = SIMD4<UInt8>.zero
     for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
     var sheet = try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+    let context = try RenderContext()
+    var frame = try PixelBufferRGBA8(width: layout.frameWidth, height: layout.frameHeight)
     for (k, time) in times.enumerated() {
-      let frame: PixelBufferRGBA8
-      do { frame = try renderer.render(scene, at: time) } catch {
+      do { try renderer.render(scene, at: time, into: &frame, context: context) } catch {
         throw ValidationError(
           field: error.field == "time" ? "times" : error.field,
           index: error.field == "time" ? k : error.index, reason: error.reason)
@@ -246,6 +247,7 @@ public struct Filmstrip: Hashable, Sendable {
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     into document: inout SVGDocument
   ) throws(ValidationError) {
+    guard p.parts.contains(.body) else { return }
     let corners = p.sample.corners
     let points: [Point]
     if corners.count == 4, !corners.contains(where: \.isBehindEye) {
