@@ -6,7 +6,7 @@ public enum FrameTiming {
   /// `k` lasts until the next sample, `times[k + 1] − times[k]`; the last frame lasts as long as
   /// the interval before it, or `single` when there is only one frame.
   ///
-  /// - Throws: ``ValidationError`` naming `times`: `.tooFew` when empty; with the index of the
+  /// - Throws: ``/Segue/ValidationError`` naming `times`: `.tooFew` when empty; with the index of the
   ///   first entry that is not finite, is smaller than the one before it (`.decreasing`) or
   ///   equal to it (`.invalidState`); and naming `single` unless it is finite and `> 0`.
   public static func delays(for times: [Double], single: Double = 0.1) throws(ValidationError)
@@ -84,7 +84,7 @@ public struct APNGEncoder {
 
   /// Starts a file.
   ///
-  /// - Throws: ``ValidationError`` naming `width` or `height` outside `1…2³¹ − 1`, `frameCount`
+  /// - Throws: ``/Segue/ValidationError`` naming `width` or `height` outside `1…2³¹ − 1`, `frameCount`
   ///   (`.tooFew` below 1, `.outOfRange` above 2³¹ − 1), `loops` outside `0…2³¹ − 1`, and
   ///   `level` outside `0…9`.
   public init(width: Int, height: Int, frameCount: Int, loops: Int = 0, level: Int = 6)
@@ -114,7 +114,7 @@ public struct APNGEncoder {
 
   /// Appends a frame (premultiplied RGBA8, the canvas size) shown for `delay` seconds.
   ///
-  /// - Throws: ``ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
+  /// - Throws: ``/Segue/ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
   ///   frame of another size, `frameCount` (`.invalidState`) when all declared frames were
   ///   added, `delay` unless it is finite and in `(0, 65535]`, and `deflate` if zlib fails.
   public mutating func add(_ frame: PixelBufferRGBA8, delay: Double) throws(ValidationError) {
@@ -164,7 +164,7 @@ public struct APNGEncoder {
 
   /// The finished file.
   ///
-  /// - Throws: ``ValidationError`` naming `frameCount` (`.countMismatch`) unless exactly
+  /// - Throws: ``/Segue/ValidationError`` naming `frameCount` (`.countMismatch`) unless exactly
   ///   ``frameCount`` frames were added.
   public func finish() throws(ValidationError) -> [UInt8] {
     guard added == frameCount else {

@@ -53,7 +53,7 @@ public struct GIFEncoder {
 
   /// Starts a file.
   ///
-  /// - Throws: ``ValidationError`` naming `width` or `height` outside `1…65535` and `loops`
+  /// - Throws: ``/Segue/ValidationError`` naming `width` or `height` outside `1…65535` and `loops`
   ///   outside `0…65535`.
   public init(width: Int, height: Int, loops: Int = 0) throws(ValidationError) {
     try Validate.inRange(Double(width), 1, 65535, "width")
@@ -78,7 +78,7 @@ public struct GIFEncoder {
 
   /// Appends a frame (premultiplied RGBA8, the canvas size) shown for `delay` seconds.
   ///
-  /// - Throws: ``ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
+  /// - Throws: ``/Segue/ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
   ///   frame of another size, and `delay` unless it is finite and in `(0, 655.35]`.
   public mutating func add(_ frame: PixelBufferRGBA8, delay: Double) throws(ValidationError) {
     try FrameTiming.checkFrame(frame, width: width, height: height)
@@ -144,7 +144,7 @@ public struct GIFEncoder {
 
   /// The finished file (the trailer appended).
   ///
-  /// - Throws: ``ValidationError`` naming `frames` (`.tooFew`) when no frame was added.
+  /// - Throws: ``/Segue/ValidationError`` naming `frames` (`.tooFew`) when no frame was added.
   public func finish() throws(ValidationError) -> [UInt8] {
     guard frames > 0 else {
       throw ValidationError(field: "frames", reason: .tooFew(minimum: 1, actual: 0))

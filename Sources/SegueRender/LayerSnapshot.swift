@@ -131,10 +131,10 @@ public struct LayerSnapshot: Hashable, Sendable {
 
   /// Throws unless every number is usable.
   ///
-  /// - Throws: ``ValidationError/Reason/notFinite`` naming `bounds` (index 0…3 for x, y, width,
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `bounds` (index 0…3 for x, y, width,
   ///   height), `label.origin` (index 0 or 1), `cornerRadius`, `border.width`, `shadow.radius`
-  ///   or `shadow.offset` (index 0 or 1); ``ValidationError/Reason/notPositive`` or
-  ///   ``ValidationError/Reason/notFinite`` naming `label.cellSize`; `.outOfRange` naming
+  ///   or `shadow.offset` (index 0 or 1); ``/Segue/ValidationError/Reason/notPositive`` or
+  ///   ``/Segue/ValidationError/Reason/notFinite`` naming `label.cellSize`; `.outOfRange` naming
   ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`.
   public func validate() throws(ValidationError) {
     try Validate.finite(cornerRadius, "cornerRadius")

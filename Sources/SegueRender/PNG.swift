@@ -54,9 +54,9 @@ public enum PNG {
   ///   - level: zlib's compression level, `0…9` (0 stores, 9 searches hardest; default 6,
   ///     zlib's default).
   ///   - filter: the scanline filters (default ``FilterChoice/adaptive``).
-  /// - Throws: ``ValidationError/Reason/notPositive`` naming `width` or `height` when the image
-  ///   is empty (PNG needs at least one pixel); ``ValidationError/Reason/outOfRange(lower:upper:)``
-  ///   naming `level`; ``ValidationError/Reason/invalidState(_:)`` naming `deflate` if zlib
+  /// - Throws: ``/Segue/ValidationError/Reason/notPositive`` naming `width` or `height` when the image
+  ///   is empty (PNG needs at least one pixel); ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)``
+  ///   naming `level`; ``/Segue/ValidationError/Reason/invalidState(_:)`` naming `deflate` if zlib
   ///   fails (out of memory).
   public static func encode(
     _ image: PixelBufferRGBA8, level: Int = 6, filter: FilterChoice = .adaptive

@@ -6,7 +6,7 @@ public struct RasterLayer: Hashable, Sendable {
   /// What the layer shows (bounds in layer coordinates).
   public var snapshot: LayerSnapshot
   /// Layer space → image pixels, a CATransform3D (row vectors: `[x y z 1]·M`, then divide by
-  /// `w`). For a layer tree this is the layer's matrix to the container (``LayerTree``), times a
+  /// `w`). For a layer tree this is the layer's matrix to the container (``/Segue/LayerTree``), times a
   /// scale if the image has more pixels than the container has points.
   public var matrix: Transform3D
   /// The presented opacity in `[0, 1]` (already multiplied down the tree).
@@ -43,7 +43,7 @@ public struct RasterLayer: Hashable, Sendable {
   }
 }
 
-/// A clip: the rounded bounds of a layer with `masksToBounds` (``RoundedRect`` rules: half-open,
+/// A clip: the rounded bounds of a layer with `masksToBounds` (the `RoundedRect` rules: half-open,
 /// corners of radius `min(cornerRadius, width/2, height/2)`), mapped to the image by `matrix`.
 /// A sample of a clipped layer is drawn only when its pixel position maps back inside the
 /// shape, in front of the eye: the clip is decided per sample, like the layer's own edges.

@@ -14,7 +14,7 @@ import Segue
 /// the quantisation in single precision).
 ///
 /// **Speed.** Each pixel row of a layer is split into edge pixels and an interior span
-/// (``ScreenPolygon``); interior spans of one colour are blended 4 pixels per vector (a plain
+/// (`ScreenPolygon`); interior spans of one colour are blended 4 pixels per vector (a plain
 /// store for an opaque layer). Frames are rendered in bands of rows small enough to stay in
 /// the L2 cache, in parallel over a ``RenderContext``'s threads, and quantised straight into
 /// the RGBA8 output.
@@ -36,7 +36,7 @@ public enum Rasterizer {
 
   /// Renders a list of items bottom to top onto a `width × height` image cleared to
   /// `background`, and returns it (premultiplied Float; quantise with
-  /// ``PixelBufferRGBA8/init(_:)``). The rules of
+  /// ``/Segue/PixelBufferRGBA8/init(_:)``). The rules of
   /// ``ReferenceRasterizer/render(_:width:height:background:)``.
   ///
   /// - Throws: the errors of ``ReferenceRasterizer/render(_:width:height:background:)``.

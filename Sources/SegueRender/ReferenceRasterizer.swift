@@ -16,7 +16,7 @@ import SegueSIMDSupport
 ///
 /// so each pixel sample `(x, y)` is mapped back exactly by `[U V Ω] = [x y 1]·H⁻¹`,
 /// `(u, v) = (U/Ω, V/Ω)`, and `Ω = 1/W`. A sample is drawn only when
-/// `W > Transform3D.minimumW` (in front of the eye, as ``Transform3D/project(_:)``); samples
+/// `W > Transform3D.minimumW` (in front of the eye, as ``/Segue/Transform3D/project(_:)``); samples
 /// behind the eye are skipped. Inverse mapping is perspective-correct by construction: textures
 /// and gradients are sampled at the true layer point, not interpolated in screen space.
 ///
@@ -45,9 +45,9 @@ public enum ReferenceRasterizer {
   /// A matrix whose plane homography `H` is singular (the layer is seen edge-on, or scaled to
   /// zero) draws nothing, by the test of Decision 4 for a 3×3 matrix.
   ///
-  /// - Throws: ``ValidationError/Reason/notFinite`` naming `matrix` (with the field index
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `matrix` (with the field index
   ///   0…15, row-major) for a NaN or infinite field; the errors of
-  ///   ``LayerSnapshot/validate()``; and ``ValidationError`` naming `opacity` unless it is in
+  ///   ``LayerSnapshot/validate()``; and ``/Segue/ValidationError`` naming `opacity` unless it is in
   ///   `[0, 1]`.
   public static func draw(_ layer: RasterLayer, into buffer: inout PixelBufferRGBAFloat)
     throws(ValidationError)
@@ -83,7 +83,7 @@ public enum ReferenceRasterizer {
 
   /// Renders a list of items bottom to top onto a `width × height` image cleared to
   /// `background`, and returns it (premultiplied Float; quantise with
-  /// ``PixelBufferRGBA8/init(_:)``).
+  /// ``/Segue/PixelBufferRGBA8/init(_:)``).
   ///
   /// Rules, in draw order:
   /// - an "over" layer is drawn directly with ``draw(_:into:)``;
@@ -95,9 +95,9 @@ public enum ReferenceRasterizer {
   /// - a ``RenderItem/group(opacity:items:)`` is rendered by the same rules into a cleared
   ///   off-screen image, which is then composited "over" with the group opacity.
   ///
-  /// - Throws: the errors of ``draw(_:into:)``; ``ValidationError`` naming `group.opacity`
+  /// - Throws: the errors of ``draw(_:into:)``; ``/Segue/ValidationError`` naming `group.opacity`
   ///   unless a group's opacity is in `[0, 1]`; and the size errors of
-  ///   ``PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
+  ///   ``/Segue/PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
   public static func render(
     _ items: [RenderItem], width: Int, height: Int, background: Color = .clear
   ) throws(ValidationError) -> PixelBufferRGBAFloat {

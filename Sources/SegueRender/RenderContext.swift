@@ -12,7 +12,7 @@ import Synchronization
 /// 780 pixels wide, so it stays in the core's L2 cache), every op of the render list is applied
 /// to it (off-screen levels for cross-dissolves and groups are further band images), and it is
 /// quantised into the caller's RGBA8 image. With ``threads`` `> 1` the bands are shared out
-/// among the threads of a persistent ``BatchContext`` (each thread claims the next band from an
+/// among the threads of a persistent ``/Segue/BatchContext`` (each thread claims the next band from an
 /// atomic counter, so a thread slowed by other load takes fewer).
 ///
 /// Not thread-safe: one render call at a time per context.
@@ -35,7 +35,7 @@ public final class RenderContext {
   /// - Parameters:
   ///   - threads: `1…64` (default 1).
   ///   - bandHeight: rows per band, `1…1024` (default 16).
-  /// - Throws: ``ValidationError`` naming `threads` or `bandHeight` outside those ranges.
+  /// - Throws: ``/Segue/ValidationError`` naming `threads` or `bandHeight` outside those ranges.
   public init(threads: Int = 1, bandHeight: Int = 16) throws(ValidationError) {
     guard threads >= 1 && threads <= 64 else {
       throw ValidationError(field: "threads", reason: .outOfRange(lower: 1, upper: 64))

@@ -5,7 +5,7 @@ import Segue
 ///
 /// For CATransition `fade` the two snapshots are **old** at weight `1 − q` and **new** at weight
 /// `q` (`q` the eased progress), so their sum is `(1 − q)·old + q·new` wherever both cover a
-/// pixel (seed-transitions.md, Sampling rules).
+/// pixel (the sampling rules of Segue's transition catalog).
 public struct DissolveSnapshot: Hashable, Sendable {
   /// The id of the snapshot's root layer (the layer marked "add").
   public var id: String
@@ -133,7 +133,7 @@ public struct SceneRenderer: Hashable, Sendable {
 
   /// Throws unless the settings are usable.
   ///
-  /// - Throws: ``ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
+  /// - Throws: ``/Segue/ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
   ///   (set and outside `1…2²⁴`: `.outOfRange`), `pixelCount` when both are set and their
   ///   product exceeds ``maximumPixelCount`` (`.outOfRange(lower: 1, upper: 2²⁴)`),
   ///   `labelCellSize` (not finite or `≤ 0`), and `snapshots.<id>.…` for an override that fails
@@ -155,7 +155,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// The output size in pixels for a container of `containerSize` points: ``width`` and
   /// ``height`` when set, else `round(scale·containerSize)` (ties away from zero).
   ///
-  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `width` or `height`
+  /// - Throws: the errors of ``validate()``; ``/Segue/ValidationError`` naming `width` or `height`
   ///   when the computed side is not finite, below 1 pixel (`.outOfRange(lower: 1, …)`) or above
   ///   `2²⁴`; `pixelCount` when `width·height > 2²⁴` (the cap, ``maximumPixelCount``).
   public func outputSize(for containerSize: Size) throws(ValidationError) -> (
@@ -225,7 +225,7 @@ public struct SceneRenderer: Hashable, Sendable {
   }
 
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
-  /// draw order (``LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
+  /// draw order (``/Segue/LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
   /// of the same id in `tree`), its matrix to the container times `S(scale, scale, 1)` and its
   /// presented opacity; "add" layers grouped into cross-dissolves (see the type's
   /// documentation).
@@ -233,8 +233,8 @@ public struct SceneRenderer: Hashable, Sendable {
   /// - Parameters:
   ///   - sample: the sampled transition (matrices, opacities, draw order, blend modes).
   ///   - tree: the presentation tree the sample was taken from (bounds, colours, hierarchy), e.g.
-  ///     ``TransitionScene/presentation(at:completion:)``.
-  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `presentation` with
+  ///     ``/Segue/TransitionScene/presentation(at:completion:)``.
+  /// - Throws: the errors of ``validate()``; ``/Segue/ValidationError`` naming `presentation` with
   ///   `.countMismatch` when the tree and the sample hold different numbers of layers, or
   ///   `.unknown(id)` for a sampled layer the tree lacks.
   public func renderItems(for sample: TransitionSample, presentation tree: LayerTree)
@@ -409,12 +409,12 @@ public struct SceneRenderer: Hashable, Sendable {
   // MARK: - Rendering
 
   /// Renders `items` bottom to top onto a `width × height` image cleared to ``background``
-  /// (premultiplied Float; quantise with ``PixelBufferRGBA8/init(_:)``), with the fast
+  /// (premultiplied Float; quantise with ``/Segue/PixelBufferRGBA8/init(_:)``), with the fast
   /// ``Rasterizer`` (the pixels of ``referenceRender(_:width:height:)`` to within 2/255).
   ///
-  /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``ValidationError``
+  /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``/Segue/ValidationError``
   ///   naming `crossDissolve.weight` (with the snapshot index) outside `[0, 1]`; and the size
-  ///   errors of ``PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
+  ///   errors of ``/Segue/PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
   public func render(_ items: [SceneRenderItem], width: Int, height: Int)
     throws(ValidationError) -> PixelBufferRGBAFloat
   {
@@ -488,10 +488,10 @@ public struct SceneRenderer: Hashable, Sendable {
     return image
   }
 
-  /// Renders `scene` at `t` seconds from its start, as ``TransitionScene/sample(at:)`` samples
+  /// Renders `scene` at `t` seconds from its start, as ``/Segue/TransitionScene/sample(at:)`` samples
   /// it (complete and finished from `t ≥ duration` on).
   ///
-  /// - Throws: the errors of ``TransitionScene/sample(at:)`` (`time`) and of
+  /// - Throws: the errors of ``/Segue/TransitionScene/sample(at:)`` (`time`) and of
   ///   ``render(_:presentation:containerSize:)``.
   public func render(_ scene: TransitionScene, at t: Double) throws(ValidationError)
     -> PixelBufferRGBA8
@@ -501,7 +501,7 @@ public struct SceneRenderer: Hashable, Sendable {
     return try render(sample, presentation: tree, containerSize: scene.containerSize)
   }
 
-  /// Renders `scene` after it ended with `completion` (``TransitionScene/sample(at:completion:)``):
+  /// Renders `scene` after it ended with `completion` (``/Segue/TransitionScene/sample(at:completion:)``):
   /// finished shows only **to**, cancelled only **from**.
   ///
   /// - Throws: as ``render(_:at:)``.
@@ -514,10 +514,10 @@ public struct SceneRenderer: Hashable, Sendable {
   }
 
   /// Renders an interactive transition at wall time `time` seconds given its event history
-  /// (``TransitionScene/sample(at:interaction:)``): the scene at animation time
+  /// (``/Segue/TransitionScene/sample(at:interaction:)``): the scene at animation time
   /// `position·duration`, or its finished or cancelled state once the completion fired.
   ///
-  /// - Throws: the errors of ``TransitionScene/sample(at:interaction:)`` and of
+  /// - Throws: the errors of ``/Segue/TransitionScene/sample(at:interaction:)`` and of
   ///   ``render(_:presentation:containerSize:)``.
   public func render(
     _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline
