@@ -37,7 +37,8 @@ struct PreviewCommand: ParsableCommand {
 
       Budgets: as 'segue sample' for the samples (each scene's frames × scene items at most \
       2^22), and the page at most 32 MiB (2^25 bytes), estimated from frames × layers before \
-      any sampling; a larger request is refused with its size. The page is written through a \
+      any sampling; a larger request is refused with its size. Layer appearance the page does \
+      not draw (see the notes on stderr and in the page) differs from 'segue render'. The page is written through a \
       temporary file and renamed into place; --output - (or no --output) writes it to stdout.
       """ + "\n\n" + exitCodesHelp)
 
@@ -69,11 +70,14 @@ struct PreviewCommand: ParsableCommand {
       let builder = PreviewDataBuilder(fps: input.fps ?? Self.defaultFPS, labels: labels)
       try checkBudgets(sources, builder)
       var scalars: Set<Unicode.Scalar> = []
+      var appearance = PreviewAppearanceUse()
       var sceneData: [JSONValue] = []
       for source in sources {
-        sceneData.append(try builder.sceneData(source, scalars: &scalars))
+        sceneData.append(
+          try builder.sceneData(source, scalars: &scalars, appearance: &appearance))
       }
-      let html = try page(transition, sources, builder, sceneData, scalars)
+      let notes = appearance.notes
+      let html = try page(transition, sources, builder, sceneData, scalars, notes)
       let bytes = Array(html.utf8)
       guard bytes.count <= Budget.maximumPreviewBytes else {
         throw CLIError(
@@ -82,6 +86,7 @@ struct PreviewCommand: ParsableCommand {
             + "\(Budget.maximumPreviewBytes) (2^25, 32 MiB); use a lower --fps")
       }
       let note: (String) -> Void = { text in if !quiet { printError("segue preview: " + text) } }
+      for text in notes { note("note: " + text) }
       let target = OutputTarget(output)
       try target.stream(note: note) { writer throws(CLIError) in try writer.write(bytes) }
       if case .file(let path) = target, !quiet {
@@ -147,7 +152,8 @@ struct PreviewCommand: ParsableCommand {
   /// The whole page.
   private func page(
     _ transition: LoadedTransition, _ sources: [PreviewSceneSource],
-    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ scalars: Set<Unicode.Scalar>
+    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ scalars: Set<Unicode.Scalar>,
+    _ notes: [String]
   ) throws(CLIError) -> String {
     let initial = sources.firstIndex { $0.name == (transition.operation ?? "spec") } ?? 0
     let first = sources[initial].transition
@@ -201,6 +207,7 @@ struct PreviewCommand: ParsableCommand {
       ("labels", .bool(builder.labels)), ("initialScene", .number(Double(initial))),
       ("scenes", .array(sceneData)), ("font", PreviewDataBuilder.font(scalars)),
       ("gesture", gesture), ("completion", completion), ("interaction", interaction),
+      ("notes", .array(notes.map(JSONValue.string))),
     ])
     return PreviewPage.html(data: data.serialized(), generator: "segue \(segueVersion)")
   }

@@ -17,6 +17,46 @@ struct PreviewSceneSource {
   var transition: LoadedTransition
 }
 
+/// The layer appearance properties the page does not draw, with the layers that use them in the
+/// render lists (first use first): `segue preview` notes each kind on stderr and in the page.
+struct PreviewAppearanceUse: Equatable {
+  /// A kind of appearance property.
+  enum Kind: Int, CaseIterable, Comparable {
+    case cornerRadius, border, masksToBounds, shadow
+
+    static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+    /// The note's text after the layer list: the property, and what the page draws instead.
+    var consequence: String {
+      switch self {
+      case .cornerRadius:
+        "cornerRadius is not drawn (square corners here; 'segue render' rounds them)"
+      case .border: "the border (borderWidth) is not drawn ('segue render' draws it)"
+      case .masksToBounds:
+        "masksToBounds is not drawn (sublayers unclipped here; 'segue render' clips them)"
+      case .shadow: "the shadow (shadowOpacity) is not drawn ('segue render' draws it)"
+      }
+    }
+  }
+
+  /// Layer ids by kind, in first-use order.
+  private(set) var layers: [Kind: [String]] = [:]
+
+  /// Records that `id` uses `kind`.
+  mutating func record(_ kind: Kind, _ id: String) {
+    if !(layers[kind]?.contains(id) ?? false) { layers[kind, default: []].append(id) }
+  }
+
+  /// One note per kind used, in ``Kind`` order: `layer 'a': …` or `layers 'a', 'b': …`.
+  var notes: [String] {
+    Kind.allCases.compactMap { kind in
+      guard let ids = layers[kind], !ids.isEmpty else { return nil }
+      let names = ids.map { "'\($0)'" }.joined(separator: ", ")
+      return "\(ids.count == 1 ? "layer" : "layers") \(names): \(kind.consequence)"
+    }
+  }
+}
+
 /// The little-endian Float32 stream of a scene's frames (decoded by the page's `decodeFrames`).
 ///
 /// Frame: its item count, then per item `[0, layer]` or `[1, snapshot count, per snapshot:
@@ -31,6 +71,11 @@ struct PreviewFrameStream {
   private(set) var snapshots: [JSONValue] = []
   /// Every Unicode scalar of a label (the page's font table holds their glyphs).
   private(set) var scalars: Set<Unicode.Scalar> = []
+  /// The appearance properties of the layers appended that the page does not draw.
+  private(set) var appearance = PreviewAppearanceUse()
+  /// The ids of the layers that clip their descendants (``RasterLayer/clips`` carries their
+  /// shapes, not their ids): read from the presentation tree by the builder.
+  var clipOwners: (RasterLayer) -> [String] = { _ in [] }
   private var snapshotIndex: [SnapshotKey: Int] = [:]
 
   /// What identifies a table entry: everything of a snapshot except its bounds.
@@ -68,14 +113,16 @@ struct PreviewFrameStream {
     for item in items {
       switch item {
       case .layer(let layer):
-        guard !Self.isSingular(Self.homography(layer.matrix)) else { continue }
+        note(layer)
+        guard Self.drawsBody(layer) else { continue }
         body.append(0)
         try appendLayer(layer, opacity: layer.opacity, into: &body, describe)
         count += 1
       case .crossDissolve(let dissolve):
         body += [1, Float(dissolve.count)]
         for snapshot in dissolve {
-          let drawn = snapshot.layers.filter { !Self.isSingular(Self.homography($0.matrix)) }
+          for layer in snapshot.layers { note(layer) }
+          let drawn = snapshot.layers.filter(Self.drawsBody)
           body += [try checked(snapshot.weight, describe), Float(drawn.count)]
           for layer in drawn {
             try appendLayer(layer, opacity: layer.opacity, into: &body, describe)
@@ -86,6 +133,35 @@ struct PreviewFrameStream {
     }
     append(Float(count))
     for value in body { append(value) }
+  }
+
+  /// Whether the page draws `layer`: its fill and label are among its parts (a layer's border
+  /// comes after its sublayers as a second raster layer of the border alone) and its
+  /// homography is not singular.
+  static func drawsBody(_ layer: RasterLayer) -> Bool {
+    layer.parts.contains(.body) && !isSingular(homography(layer.matrix))
+  }
+
+  /// Records the appearance properties `layer` draws with.
+  private mutating func note(_ layer: RasterLayer) {
+    let snapshot = layer.snapshot
+    guard let id = snapshot.label?.text else { return }
+    let radius = Swift.min(
+      snapshot.cornerRadius, snapshot.bounds.width / 2, snapshot.bounds.height / 2)
+    if radius > 0 && !layer.parts.isDisjoint(with: [.body, .border]) {
+      appearance.record(.cornerRadius, id)
+    }
+    if layer.parts.contains(.border), let border = snapshot.border, border.width > 0 {
+      appearance.record(.border, id)
+    }
+    if layer.parts.contains(.shadow), let shadow = snapshot.shadow,
+      shadow.opacity * shadow.color.alpha > 0
+    {
+      appearance.record(.shadow, id)
+    }
+    if !layer.clips.isEmpty {
+      for owner in clipOwners(layer) { appearance.record(.masksToBounds, owner) }
+    }
   }
 
   private mutating func append(_ value: Float) {
@@ -163,9 +239,10 @@ struct PreviewDataBuilder {
   }
 
   /// One scene's JSON: name, duration, fps, running frame count, frames (base64), snapshots.
-  func sceneData(_ source: PreviewSceneSource, scalars: inout Set<Unicode.Scalar>)
-    throws(CLIError) -> JSONValue
-  {
+  func sceneData(
+    _ source: PreviewSceneSource, scalars: inout Set<Unicode.Scalar>,
+    appearance: inout PreviewAppearanceUse
+  ) throws(CLIError) -> JSONValue {
     let transition = source.transition
     let scene = transition.scene
     let times = try frameTimes(scene)
@@ -203,6 +280,9 @@ struct PreviewDataBuilder {
       try append(sample, tree, times.count, "\(source.name) \(name)", transition, &stream)
     }
     scalars.formUnion(stream.scalars)
+    for (kind, ids) in stream.appearance.layers.sorted(by: { $0.key < $1.key }) {
+      for id in ids { appearance.record(kind, id) }
+    }
     return .object([
       ("name", .string(source.name)), ("duration", .number(scene.duration)),
       ("fps", .number(fps)), ("runningFrameCount", .number(Double(times.count))),
@@ -215,6 +295,7 @@ struct PreviewDataBuilder {
     _ transition: LoadedTransition, _ stream: inout PreviewFrameStream
   ) throws(CLIError) {
     try transition.checkFinite(sample, index: index)
+    stream.clipOwners = { layer in Self.clipOwners(of: layer, in: tree) }
     let items: [SceneRenderItem]
     do throws(Segue.ValidationError) {
       items = try Self.renderer.renderItems(for: sample, presentation: tree)
@@ -228,6 +309,17 @@ struct PreviewDataBuilder {
       located.argument = transition.sourceArgument
       throw located
     }
+  }
+
+  /// The ancestors of `layer` (by its label, the layer's id) in `tree` that mask to their bounds.
+  static func clipOwners(of layer: RasterLayer, in tree: LayerTree) -> [String] {
+    guard let id = layer.snapshot.label?.text, var index = tree.index(of: id) else { return [] }
+    var owners: [String] = []
+    while let parent = (try? tree.parentIndex(at: index)) ?? nil {
+      if tree.layers[parent].masksToBounds { owners.append(tree.layers[parent].id) }
+      index = parent
+    }
+    return owners.reversed()
   }
 
   /// The glyph of `scalar` in the renderer's block font, read from the renderer: a one-character

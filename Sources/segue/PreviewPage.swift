@@ -56,6 +56,7 @@ enum PreviewPage {
     input[type=number] { width: 6em; font: inherit; }
     input[aria-invalid="true"] { outline: 2px solid #d70015; }
     #error { color: #d70015; font-weight: 600; }
+    #notes { margin: 0 0 12px; padding-left: 1.2em; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
       white-space: nowrap; }
     kbd { font: 12px ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px;
@@ -69,6 +70,7 @@ enum PreviewPage {
         <h1 id="title">segue preview</h1>
         <p id="subtitle"></p>
         <p id="error" role="alert" hidden></p>
+        <ul id="notes" hidden></ul>
         <section aria-label="Playback">
           <div class="row">
             <button id="play" type="button" aria-pressed="false" aria-keyshortcuts="Space">Play</button>
@@ -870,6 +872,13 @@ enum PreviewPage {
         $('title').textContent = `segue preview: ${data.title}`;
         document.title = `segue preview: ${data.title}`;
         $('subtitle').textContent = data.subtitle;
+        const notes = $('notes');
+        for (const text of data.notes || []) {
+          const item = document.createElement('li');
+          item.textContent = 'Note: ' + text + '.';
+          notes.appendChild(item);
+        }
+        notes.hidden = notes.childElementCount === 0;
 
         // Operation radios.
         const ops = $('ops');

@@ -92,6 +92,22 @@ struct PreviewBrowserTests {
       times: [0.2, 0.6])
   }
 
+  /// The notes on appearance the page does not draw are shown in its info area (the DOM after
+  /// the page's script ran).
+  @Test func notesAreShown() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("spec.json", PreviewCommandTests.appearanceSpec)
+    let page = directory.path + "/page.html"
+    let made = try SegueProcess.run(["preview", "--spec", spec, "--output", page, "--quiet"])
+    try #require(made.status == 0, "\(made.stderr)")
+    let notes = try #require(
+      PreviewPageReading(String(contentsOfFile: page, encoding: .utf8)).data["notes"] as? [String])
+    try #require(!notes.isEmpty)
+    let dom = try Browser.dumpDOM("file://\(page)", profile: directory.path)
+    let shown = notes.map { "<li>Note: \($0).</li>" }
+    #expect(dom.contains(#"<ul id="notes">"# + shown.joined() + "</ul>"), "\(dom)")
+  }
+
   /// A drag replayed by the page (depth's interactive pop: the press at x = 10 ≤ 50, moves to
   /// x = 60 and 130 at 0.1 s and 0.2 s, released there) against `segue render --events` with the
   /// events the library's ``DepthPan`` gives for the same samples: updates to
@@ -145,6 +161,24 @@ enum Browser {
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")
     try #require(FileManager.default.fileExists(atPath: file), "chromium wrote no screenshot")
+  }
+
+  /// The DOM of `url` after its scripts ran (`--dump-dom`).
+  static func dumpDOM(_ url: String, profile: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(path))
+    process.arguments = [
+      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+      "--user-data-dir=\(profile)/chromium", "--dump-dom", url,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")
+    return String(decoding: data, as: UTF8.self)
   }
 }
 

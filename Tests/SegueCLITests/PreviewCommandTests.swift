@@ -171,6 +171,61 @@ import Testing
     #expect(list[1]["type"] as? String == "finish" && list[1]["time"] as? Double == 0.2)
   }
 
+  /// A spec using every layer appearance property: 'card' (rounded, bordered, rotating) masks
+  /// 'chip' to its bounds, 'tag' is rounded and casts a shadow.
+  static let appearanceSpec = """
+    {"version": 1, "duration": 1, "container": [80, 60], "layers": [
+      {"id": "card", "bounds": [0, 0, 50, 40], "position": [40, 30], "cornerRadius": 8,
+       "masksToBounds": true, "borderWidth": 3, "borderColor": [1, 0, 0, 1],
+       "backgroundColor": [0.2, 0.5, 0.9, 1],
+       "animations": [{"keyPath": "transform.rotation.z", "type": "basic", "fromValue": 0,
+                       "toValue": 0.5, "duration": 1}]},
+      {"id": "chip", "parent": "card", "bounds": [0, 0, 30, 20], "position": [45, 35],
+       "backgroundColor": [0.9, 0.8, 0.1, 1]},
+      {"id": "tag", "bounds": [0, 0, 20, 12], "position": [15, 12], "cornerRadius": 4,
+       "backgroundColor": [0.3, 0.8, 0.3, 1], "shadowOpacity": 0.6, "shadowRadius": 4,
+       "shadowOffset": [2, 3]}
+    ]}
+    """
+
+  /// Appearance the page does not draw is never silent: one note per property kind on stderr
+  /// (naming the layers, in the order the render lists first use them), the same notes in the
+  /// page's data (shown in its info area), none with `--quiet` or for a spec without them. The
+  /// border, drawn by the renderer as a second raster layer after the sublayers, is not drawn
+  /// by the page as a second fill over them: each layer appears once per frame.
+  @Test func undrawnAppearanceIsNoted() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("spec.json", Self.appearanceSpec)
+    let path = directory.path + "/page.html"
+    let result = try SegueProcess.run(
+      ["preview", "--spec", spec, "--fps", "4", "--output", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let notes = [
+      "layers 'card', 'tag': cornerRadius is not drawn (square corners here; 'segue render' "
+        + "rounds them)",
+      "layer 'card': the border (borderWidth) is not drawn ('segue render' draws it)",
+      "layer 'card': masksToBounds is not drawn (sublayers unclipped here; 'segue render' "
+        + "clips them)",
+      "layer 'tag': the shadow (shadowOpacity) is not drawn ('segue render' draws it)",
+    ]
+    #expect(result.stderr == notes.map { "segue preview: note: \($0)\n" }.joined())
+    #expect(result.text.hasPrefix("segue preview: wrote \(path)"))
+    let page = try PreviewPageReading(String(contentsOfFile: path, encoding: .utf8))
+    #expect(page.data["notes"] as? [String] == notes)
+    #expect(page.html.contains(#"<ul id="notes" hidden></ul>"#))
+    for frame in try page.frames(page.scene("spec")) {
+      #expect(frame.flatMap(\.layers).map(\.id) == ["card", "chip", "tag"])
+    }
+    let quiet = try SegueProcess.run(
+      ["preview", "--spec", spec, "--fps", "4", "--output", path, "--quiet"])
+    #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty)
+    let plain = try SegueProcess.run(
+      ["preview", "--spec", "-", "--fps", "4"],
+      stdin: Data(TestSpecs.plain.utf8))
+    #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    #expect(try PreviewPageReading(plain.text).data["notes"] as? [String] == [])
+  }
+
   static func pageFromStdin(_ arguments: [String], _ input: String) throws -> PreviewPageReading {
     let result = try SegueProcess.run(["preview"] + arguments, stdin: Data(input.utf8))
     #expect(result.status == 0, "\(result.stderr)")
