@@ -1,5 +1,13 @@
-import Dispatch
+import SegueSIMDSupport
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Splitting a range of independent items over threads.
 ///
@@ -53,23 +61,18 @@ public enum BatchThreads {
     BatchContext.shared(threads: threads).run(range: range, chunkSize: size, body)
   }
 
-  /// The old path, kept for callers that run while the context is busy (a nested or concurrent
-  /// call): `min(threads, chunks)` workers of `DispatchQueue.concurrentPerform`, worker `w` taking
-  /// chunks `w, w + workers, …`. Allocates inside Dispatch.
-  static func concurrentPerform(
-    range: Range<Int>, threads: Int, chunkSize size: Int, _ body: @Sendable (Range<Int>) -> Void
+  /// Runs the chunks of `range` in order on the calling thread: the path of a call made while
+  /// its context is busy (a nested or concurrent call), which must neither wait for the running
+  /// call nor allocate.
+  static func runSerially(
+    range: Range<Int>, chunkSize size: Int, invoke: BatchChunkFunction,
+    context: UnsafeRawPointer
   ) {
-    let chunks = (range.count + size - 1) / size
-    let lowerBound = range.lowerBound
-    let upperBound = range.upperBound
-    let workers = min(threads, chunks)
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      var c = w
-      while c < chunks {
-        let lower = lowerBound + c * size
-        body(lower..<min(lower + size, upperBound))
-        c += workers
-      }
+    var lower = range.lowerBound
+    while lower < range.upperBound {
+      let upper = lower + Swift.min(size, range.upperBound - lower)
+      invoke(context, lower, upper)
+      lower = upper
     }
   }
 }
@@ -77,18 +80,20 @@ public enum BatchThreads {
 /// A caller-owned set of `threads − 1` persistent worker threads (plus the calling thread) for
 /// running independent chunks of a batch frame after frame without allocating.
 ///
-/// The workers are started once, in ``init(threads:)``, each on its own serial Dispatch queue
-/// (an overcommitting queue, so a worker parked on its semaphore never starves Dispatch's shared
-/// pool), and sleep on a semaphore between calls. ``forEachChunk(of:chunkSize:_:)`` publishes
-/// the call's closure (without copying it to the heap: `withoutActuallyEscaping`), wakes the
-/// workers it needs, runs chunks on the calling thread too, and waits for the workers to finish.
-/// Chunks are claimed from a shared atomic counter, so a thread slowed by other load simply takes
-/// fewer chunks; results do not depend on who runs what as long as the chunks are independent.
+/// The workers are POSIX threads started once, in ``init(threads:)`` (no Dispatch). A call
+/// publishes its chunk function and opens a frame; the workers that are awake see it within a
+/// fraction of a microsecond (between frames they spin on the frame counter for about
+/// ``BatchContext/spinSeconds`` before going to sleep on a condition variable), join, and claim
+/// chunks from a shared atomic counter together with the calling thread. When every chunk has
+/// been claimed the caller closes the frame and waits only for the workers that are inside it:
+/// a worker that was asleep and wakes late finds the frame closed and does nothing, so a frame
+/// never waits for a wake-up. Chunks run on whoever claims them first, so a thread slowed by
+/// other load takes fewer chunks; results do not depend on who runs what as long as the chunks
+/// are independent.
 ///
 /// One call runs at a time. A call made while another is running on the same context (from
-/// another thread, or from inside a chunk) does not wait: it runs through
-/// `DispatchQueue.concurrentPerform` instead, which is correct but allocates. The workers stop
-/// when the context is released.
+/// another thread, or from inside a chunk) does not wait: it runs its chunks in order on its own
+/// thread. The workers stop when the context is released.
 public final class BatchContext: Sendable {
   /// The number of threads a call uses, the calling thread included (`≥ 1`).
   public let threads: Int
@@ -111,8 +116,9 @@ public final class BatchContext: Sendable {
 
   /// Calls `body` once per chunk of `range` (chunks as ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)``
   /// cuts them for ``threads``) on up to ``threads`` threads; returns when every chunk is done.
-  /// Allocates nothing (unless the context is already busy, see the type's description). `body`
-  /// must only touch data that belongs to its chunk (or read shared data).
+  /// Allocates nothing (a call on a busy context runs its chunks in order on the calling thread,
+  /// see the type's description). `body` must only touch data that belongs to its chunk (or read
+  /// shared data).
   ///
   /// - Throws: ``ValidationError`` `"chunkSize"` ``ValidationError/Reason/notPositive`` when
   ///   `chunkSize < 1`.
@@ -126,7 +132,7 @@ public final class BatchContext: Sendable {
   /// ``forEachChunk(of:chunkSize:_:)`` with a validated chunk size.
   func run(range: Range<Int>, chunkSize size: Int, _ body: @Sendable (Range<Int>) -> Void) {
     // The caller's non-escaping closure (its context on the caller's stack) is handed to the
-    // workers by address; they use it only between this call's wake-up and completion signals.
+    // workers by address; they use it only while the call's frame is open.
     // (When the optimiser specialises a caller's closure into this function it may box one small
     // context per call; kernels that pass themselves to `run(range:chunkSize:invoke:context:)` avoid closures.)
     withoutActuallyEscaping(body) { body in
@@ -161,17 +167,19 @@ public final class BatchContext: Sendable {
       return
     }
     guard state.tryAcquire() else {
-      let box = UncheckedChunkCall(invoke: invoke, context: context)
-      BatchThreads.concurrentPerform(range: range, threads: threads, chunkSize: size) { chunk in
-        box.invoke(box.context, chunk.lowerBound, chunk.upperBound)
-      }
+      BatchThreads.runSerially(range: range, chunkSize: size, invoke: invoke, context: context)
       return
     }
     defer { state.release() }
     state.runFrame(
-      helpers: min(threads, chunks) - 1, invoke: invoke, context: context,
-      lowerBound: lowerBound, upperBound: upperBound, size: size, chunks: chunks)
+      invoke: invoke, context: context, lowerBound: lowerBound, upperBound: upperBound,
+      size: size, chunks: chunks)
   }
+
+  /// How long an idle worker spins on the frame counter before it sleeps (seconds): 200 µs, more
+  /// than the gap between back-to-back frames and far less than a display frame, so a burst of
+  /// frames never pays for a wake-up and an idle context costs no CPU.
+  public static let spinSeconds = 200e-6
 
   /// The process-wide context for `threads` threads (`≥ 1`, capped at 1024), created at its first
   /// use and kept for the life of the process.
@@ -190,44 +198,60 @@ public final class BatchContext: Sendable {
 /// `lower..<upper`.
 public typealias BatchChunkFunction = @convention(c) (UnsafeRawPointer, Int, Int) -> Void
 
-/// A chunk function and its context, handed to Dispatch's workers on the fallback path.
-struct UncheckedChunkCall: @unchecked Sendable {
-  let invoke: BatchChunkFunction
-  let context: UnsafeRawPointer
-}
-
 /// The shared contexts of ``BatchThreads/forEachChunk(of:threads:chunkSize:_:)``, by thread count.
 private let sharedContexts = Mutex<[Int: BatchContext]>([:])
 
-/// The workers' side of a ``BatchContext``: wake-up and completion semaphores, the current
-/// frame's closure, the chunk counter and the busy flag.
+/// The workers' side of a ``BatchContext``: the frame counter, the chunk counter, the count of
+/// workers inside the open frame, the busy flag, and the sleep/wake condition.
+///
+/// Protocol: `frame` is odd while a frame is open. The caller writes the frame's fields while it
+/// is even (no worker inside: it waited for `inside == 0` when it closed the previous one), then
+/// opens it (`frame + 1`, sequentially consistent), wakes sleepers, claims chunks, closes it
+/// (`frame + 1`) and waits for `inside == 0`. A worker that sees an odd `frame` registers
+/// (`inside + 1`), then checks that the same frame is still open before it touches the fields;
+/// the sequentially consistent order of the caller's close and the worker's registration
+/// guarantees that either the worker backs out or the caller waits for it.
 final class BatchWorkerState: @unchecked Sendable {
   let helpers: Int
-  let wake: [DispatchSemaphore]
-  let done = DispatchSemaphore(value: 0)
-  /// The next chunk to claim in the current frame.
+  /// Odd while a frame is open.
+  let frame = Atomic<Int>(0)
+  /// Workers inside the open frame.
+  let inside = Atomic<Int>(0)
+  /// The next chunk to claim in the open frame.
   let next = Atomic<Int>(0)
-  /// Set while a frame runs (a try-lock).
+  /// Set while a call runs (a try-lock).
   let busy = Atomic<Bool>(false)
-  /// The current frame: its chunk function, context and chunking; written by the caller before
-  /// the wake-up signals and read by the workers after their wait (the semaphores order the
-  /// accesses).
+  /// Set when the context is released.
+  let stopping = Atomic<Bool>(false)
+  /// Workers asleep on `wakeUp` (or about to be).
+  let sleepers = Atomic<Int>(0)
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  let wakeUp: UnsafeMutablePointer<pthread_cond_t>
+  /// The current frame; written only while no frame is open (see the protocol).
   var invoke: BatchChunkFunction?
   var context: UnsafeRawPointer?
   var lowerBound = 0
   var upperBound = 0
   var size = 1
   var chunks = 0
-  /// Set (before the wake-up signals) when the context is released.
-  var stopping = false
+  var threads: [BatchThreadHandle] = []
 
   init(helpers: Int) {
     self.helpers = helpers
-    self.wake = (0..<helpers).map { _ in DispatchSemaphore(value: 0) }
-    for w in 0..<helpers {
-      let queue = DispatchQueue(label: "segue.batch.worker.\(w)")
-      queue.async { [self] in workerLoop(w) }
+    mutex = .allocate(capacity: 1)
+    wakeUp = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(wakeUp, nil)
+    for _ in 0..<helpers {
+      threads.append(BatchThreadHandle.start(Unmanaged.passRetained(self).toOpaque()))
     }
+  }
+
+  deinit {
+    pthread_cond_destroy(wakeUp)
+    pthread_mutex_destroy(mutex)
+    wakeUp.deallocate()
+    mutex.deallocate()
   }
 
   func tryAcquire() -> Bool {
@@ -236,10 +260,11 @@ final class BatchWorkerState: @unchecked Sendable {
 
   func release() { busy.store(false, ordering: .releasing) }
 
-  /// Publishes the frame, wakes `count` workers, claims chunks here too, waits for the workers.
+  /// Publishes the frame, opens it, claims chunks here too, closes it and waits for the workers
+  /// inside it.
   func runFrame(
-    helpers count: Int, invoke: BatchChunkFunction, context: UnsafeRawPointer, lowerBound: Int,
-    upperBound: Int, size: Int, chunks: Int
+    invoke: BatchChunkFunction, context: UnsafeRawPointer, lowerBound: Int, upperBound: Int,
+    size: Int, chunks: Int
   ) {
     self.invoke = invoke
     self.context = context
@@ -248,35 +273,123 @@ final class BatchWorkerState: @unchecked Sendable {
     self.size = size
     self.chunks = chunks
     next.store(0, ordering: .relaxed)
-    for w in 0..<count { wake[w].signal() }
+    frame.wrappingAdd(1, ordering: .sequentiallyConsistent)  // open (odd)
+    if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+      pthread_mutex_lock(mutex)
+      pthread_cond_broadcast(wakeUp)
+      pthread_mutex_unlock(mutex)
+    }
     drain()
-    for _ in 0..<count { done.wait() }
+    frame.wrappingAdd(1, ordering: .sequentiallyConsistent)  // closed (even)
+    var spins = 0
+    while inside.load(ordering: .sequentiallyConsistent) != 0 {
+      spins += 1
+      if spins < 4096 { segue_spin_pause() } else { sched_yield() }
+    }
     self.invoke = nil
     self.context = nil
   }
 
-  /// Claims and runs chunks of the current frame until none is left.
+  /// Claims and runs chunks of the open frame until none is left.
   func drain() {
     guard let invoke, let context else { return }
     while true {
       let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
       if c >= chunks { return }
       let lower = lowerBound + c * size
-      invoke(context, lower, min(lower + size, upperBound))
+      invoke(context, lower, Swift.min(lower + size, upperBound))
     }
   }
 
-  func workerLoop(_ w: Int) {
+  /// A worker: waits for a frame it has not seen (spinning, then sleeping), joins it if it is
+  /// still open, and runs chunks.
+  func workerLoop() {
+    var seen = 0
     while true {
-      wake[w].wait()
-      if stopping { return }
-      drain()
-      done.signal()
+      let current = waitForFrame(after: seen)
+      if current < 0 { return }
+      seen = current
+      inside.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      if frame.load(ordering: .sequentiallyConsistent) == current { drain() }
+      inside.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
   }
 
-  func stop() {
-    stopping = true
-    for semaphore in wake { semaphore.signal() }
+  /// The next open frame other than `seen` (or −1 when the context stops): spins for about
+  /// ``BatchContext/spinSeconds``, then sleeps on the condition variable until a caller opens a
+  /// frame (or the context stops).
+  func waitForFrame(after seen: Int) -> Int {
+    @inline(__always) func openFrame() -> Int? {
+      let f = frame.load(ordering: .sequentiallyConsistent)
+      return f != seen && f & 1 == 1 ? f : nil
+    }
+    while true {
+      let start = batchClock()
+      var spins = 0
+      while true {
+        if stopping.load(ordering: .relaxed) { return -1 }
+        if let f = openFrame() { return f }
+        spins &+= 1
+        if spins & 63 == 0 && batchClock() - start > BatchContext.spinSeconds { break }
+        segue_spin_pause()
+      }
+      pthread_mutex_lock(mutex)
+      sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      while !stopping.load(ordering: .sequentiallyConsistent) && openFrame() == nil {
+        pthread_cond_wait(wakeUp, mutex)
+      }
+      sleepers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+      pthread_mutex_unlock(mutex)
+    }
   }
+
+  /// Stops the workers and waits for them to exit.
+  func stop() {
+    pthread_mutex_lock(mutex)
+    stopping.store(true, ordering: .sequentiallyConsistent)
+    pthread_cond_broadcast(wakeUp)
+    pthread_mutex_unlock(mutex)
+    for thread in threads { thread.join() }
+  }
+}
+
+/// Seconds on the monotonic clock.
+func batchClock() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// A started worker thread.
+struct BatchThreadHandle {
+  let thread: pthread_t
+
+  /// Starts a thread running `workerLoop()` of the retained `BatchWorkerState` at `state` (the
+  /// thread releases it when it exits).
+  static func start(_ state: UnsafeMutableRawPointer) -> BatchThreadHandle {
+    #if canImport(Darwin)
+      var thread: pthread_t?
+      let rc = pthread_create(
+        &thread, nil,
+        { argument in
+          Unmanaged<BatchWorkerState>.fromOpaque(argument).takeRetainedValue().workerLoop()
+          return nil
+        }, state)
+      precondition(rc == 0 && thread != nil, "pthread_create failed (\(rc))")
+      return BatchThreadHandle(thread: thread!)
+    #else
+      var thread = pthread_t()
+      let rc = pthread_create(
+        &thread, nil,
+        { argument in
+          Unmanaged<BatchWorkerState>.fromOpaque(argument!).takeRetainedValue().workerLoop()
+          return nil
+        }, state)
+      precondition(rc == 0, "pthread_create failed (\(rc))")
+      return BatchThreadHandle(thread: thread)
+    #endif
+  }
+
+  /// Waits for the thread to exit.
+  func join() { pthread_join(thread, nil) }
 }
