@@ -192,6 +192,22 @@ struct StackKernelTests {
     }
   }
 
+  /// The kernel's literal constants are the workload's definitions rounded to `Float`.
+  @Test func constantsMatchTheWorkload() {
+    typealias K = StackConstants
+    let kt = StackBatch.keyTimes
+    #expect(K.anchorX == Float(StackBatch.width / 2) && K.anchorY == Float(StackBatch.height / 2))
+    #expect(K.q == Float(StackBatch.perspective))
+    #expect(K.m31 == Float(StackBatch.perspective * StackBatch.width / 2))
+    #expect(K.m32 == Float(StackBatch.perspective * StackBatch.height / 2))
+    #expect(K.key1 == Float(kt[1]) && K.key2 == Float(kt[2]))
+    #expect(K.inverseSpan0 == Float(1 / (kt[1] - kt[0])))
+    #expect(K.inverseSpan1 == Float(1 / (kt[2] - kt[1])))
+    #expect(K.inverseSpan2 == Float(1 / (kt[3] - kt[2])))
+    #expect(K.offset1 == Float(-kt[1] / (kt[2] - kt[1])))
+    #expect(K.offset2 == Float(-kt[2] / (kt[3] - kt[2])))
+  }
+
   /// Invariants on random times: opacity in [0, 1], constant entries exact, m44 = 1 − tz/500.
   @Test func outputInvariants() async throws {
     let batch = try StackBatch(count: 37)

@@ -258,18 +258,19 @@ import SegueSIMDSupport
 
   /// `(σ·sin x, σ·cos x)` lane by lane, for kernels that scale a rotation (a matrix
   /// `σ·[cos −sin; sin cos]`): one reduction modulo π, `n = round(x/π)` (the rounding trick),
-  /// `r = x − n·π ∈ [−π/2, π/2]` (two-part π, fused), `sin r` and `cos r` by odd degree-9 and even
+  /// `r = x − n·π ∈ [−π/2, π/2]` (Cody–Waite, the three-part π of ``sinCos(_:)`` doubled: its
+  /// first part has 8 significant bits, so `n·π₁` is exact with or without FMA), `sin r` and `cos r` by odd degree-9 and even
   /// degree-10 minimax polynomials, and the sign `(−1)ⁿ` that `sin x` and `cos x` share folded into
-  /// `σ` by one exclusive or. 17 vector instructions with FMA where ``sinCos(_:)`` needs about 30
-  /// (no quadrant blends). Within 1.5e-7·|σ| absolute for `|x| ≤ 1000` rad (measured in
-  /// `SIMDMathTests`; the reduction's residual grows with `|x|`), meaningless for `|x| ≥ 2²²`. NaN
-  /// gives NaN.
+  /// `σ` by one exclusive or. 18 vector instructions with FMA where ``sinCos(_:)`` needs about 30
+  /// (no quadrant blends). Within 2e-7·|σ| absolute for `|x| ≤ 1000` rad (measured 1.5e-7 without
+  /// FMA, `SIMDMathFusedTests`), meaningless for `|x| ≥ 2²²`. NaN gives NaN.
   @inlinable @inline(__always)
   package static func scaledSinCos<V: LaneVector>(_ x: V, scale: V) -> (sin: V, cos: V) {
     let kr = V.fma(x, V(repeating: inversePi), V(repeating: roundingMagic))
     let n = V.neg(V.sub(kr, V(repeating: roundingMagic)))
-    var r = V.fma(n, V(repeating: pi), x)
-    r = V.fma(n, V(repeating: piLo), r)
+    var r = V.fma(n, V(repeating: 2 * halfPi1), x)
+    r = V.fma(n, V(repeating: 2 * halfPi2), r)
+    r = V.fma(n, V(repeating: 2 * halfPi3), r)
     let z = V.mul(r, r)
     var ps = V.fma(V(repeating: h4), z, V(repeating: h3))
     ps = V.fma(ps, z, V(repeating: h2))
@@ -291,8 +292,9 @@ import SegueSIMDSupport
   package static func scaledSinCos(_ x: Float, scale: Float) -> (sin: Float, cos: Float) {
     let kr = segue_fma_f32(x, inversePi, roundingMagic)
     let n = kr - roundingMagic
-    var r = segue_fma_f32(-n, pi, x)
-    r = segue_fma_f32(-n, piLo, r)
+    var r = segue_fma_f32(-n, 2 * halfPi1, x)
+    r = segue_fma_f32(-n, 2 * halfPi2, r)
+    r = segue_fma_f32(-n, 2 * halfPi3, r)
     let z = r * r
     var ps = segue_fma_f32(h4, z, h3)
     ps = segue_fma_f32(ps, z, h2)
