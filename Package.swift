@@ -109,7 +109,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport"],
+      dependencies: ["segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport"],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),

@@ -96,6 +96,25 @@ extension SegueBench {
     let sorted = passSeconds.sorted()
     let median = sorted[sorted.count / 2]
     let evals = Double(layers * frames)
+    if format == .json {
+      let allocations =
+        segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames))" : "null"
+      let fields: [(String, String)] = [
+        ("workload", "\"presets\""), ("n", "\(layers)"), ("instances", "\(instances.count)"),
+        ("t", "\(ts[0])"), ("times", "[" + ts.map { "\($0)" }.joined(separator: ",") + "]"),
+        ("threads", "\(threads)"), ("path", "\"\(path.rawValue)\""),
+        ("passes", "\(sorted.count)"), ("medianSeconds", "\(median)"),
+        ("bestSeconds", "\(sorted[0])"), ("layerEvalsPerSecond", "\(evals / median)"),
+        ("bestLayerEvalsPerSecond", "\(evals / sorted[0])"),
+        ("nsPerLayer", "\(median / evals * 1e9)"), ("compileSeconds", "\(compileSeconds)"),
+        ("bytes", "\(bytes)"), ("allocationsPerFrame", allocations),
+        ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
+        ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
+        ("checksum", checksum.isFinite ? "\(checksum)" : "null"),
+      ]
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+      return
+    }
     print(
       """
       workload presets  n \(layers) layers (\(instances.count) instances)  frames \(frames)  \

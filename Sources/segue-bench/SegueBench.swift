@@ -44,7 +44,9 @@ struct SegueBench: ParsableCommand {
     abstract: "Measure Segue's batch evaluation throughput on a standard workload.",
     discussion: """
       Timed: evaluating all N layers at each time into a preallocated buffer (the workload's §5). \
-      Not timed: generating the layers, allocating the output, computing the checksum.
+      Not timed: generating the layers, allocating the output, computing the checksum. \
+      Options whose combined allocations would exceed 3/4 of the physical memory are rejected \
+      as a usage error (exit 64) before anything is allocated.
       """)
 
   @Option(
@@ -162,6 +164,7 @@ struct SegueBench: ParsableCommand {
     if path == .naive || path == .reference, layout == .planar, layoutWasDefaulted {
       layout = .interleaved
     }
+    try validateMemoryBudget()
   }
 
   /// Naive and reference default to interleaved output, which is what they naturally produce.

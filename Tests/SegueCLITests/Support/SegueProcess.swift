@@ -32,25 +32,40 @@ enum SegueProcess {
   /// The path of the `segue` executable, or `nil` if none was found.
   static let binary: String? = locate()
 
-  static func locate() -> String? {
+  /// The path of the `segue-bench` executable (found like `segue`, `$SEGUE_BENCH_BINARY` first),
+  /// or `nil` if none was found.
+  static let benchBinary: String? = locate("segue-bench", environment: "SEGUE_BENCH_BINARY")
+
+  static func locate(_ name: String = "segue", environment: String = "SEGUE_BINARY") -> String? {
     let fm = FileManager.default
     var candidates: [String] = []
-    if let env = ProcessInfo.processInfo.environment["SEGUE_BINARY"] { candidates.append(env) }
+    if let env = ProcessInfo.processInfo.environment[environment] { candidates.append(env) }
     if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-      candidates.append((exe as NSString).deletingLastPathComponent + "/segue")
+      candidates.append((exe as NSString).deletingLastPathComponent + "/" + name)
     }
     for bundle in Bundle.allBundles {
-      candidates.append((bundle.bundlePath as NSString).deletingLastPathComponent + "/segue")
+      candidates.append((bundle.bundlePath as NSString).deletingLastPathComponent + "/" + name)
     }
     // #filePath = <root>/Tests/SegueCLITests/Support/SegueProcess.swift
-    candidates.append(packageRoot + "/.build/debug/segue")
+    candidates.append(packageRoot + "/.build/debug/" + name)
     return candidates.first { fm.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs `segue-bench` with `arguments` and waits for it (see ``run(_:)``).
+  static func runBench(_ arguments: [String]) throws -> Result {
+    let binary = try #require(SegueProcess.benchBinary, "the segue-bench executable was not found")
+    return try run(binary: binary, arguments)
   }
 
   /// Runs `segue` with `arguments` and waits for it. stdout and stderr go to temporary files (no
   /// pipe can fill up and block the child).
   static func run(_ arguments: [String]) throws -> Result {
     let binary = try #require(SegueProcess.binary, "the segue executable was not found")
+    return try run(binary: binary, arguments)
+  }
+
+  /// Runs the executable at `binary` with `arguments` and waits for it.
+  static func run(binary: String, _ arguments: [String]) throws -> Result {
     let directory = try TemporaryDirectory()
     let outPath = directory.path + "/stdout"
     let errPath = directory.path + "/stderr"
