@@ -213,9 +213,6 @@ struct StackBlockResult<V: LaneVector> {
   var tz: V
   var w: V
   var opacity: V
-  /// Whether some lane's bezier solve did not converge in the Newton steps (only when the block
-  /// was evaluated with `exact: false`): the block must be evaluated again with `exact: true`.
-  var unconverged = false
 }
 
 /// Whether this build's Swift code targets AVX-512 (32 vector registers): the kernel then runs
@@ -233,14 +230,10 @@ extension StackEvaluationJob {
   /// (``CubicBezierBatch/lanes(curve:coefficients:stride:curveCount:)``). About 150 vector
   /// instructions per 16 lanes with FMA (fused multiply-adds through `LaneVector.fma`: Swift does
   /// not fuse `a * b + c` by itself).
-  ///
-  /// With `exact: false` the solver's rare fallback is deferred (``StackBlockResult/unconverged``
-  /// tells the caller to evaluate the block again with `exact: true`), which keeps every call out
-  /// of the hot path.
   @inline(__always)
   static func evaluateBlock<V: LaneVector>(
     time: Float, inputs: UnsafePointer<Float>, stride: Int, curves: BezierLanes<V>,
-    table: UnsafePointer<Float>, stage: StackStage = .frame, exact: Bool = true
+    table: UnsafePointer<Float>, stage: StackStage = .frame
   ) -> StackBlockResult<V> {
     typealias K = StackConstants
     @inline(__always) func load(_ plane: Int) -> V { V.load(inputs + plane &* stride) }
@@ -252,12 +245,10 @@ extension StackEvaluationJob {
     let x = V.minimum(V.maximum(V.div(V.sub(splat(time), load(0)), load(1)), zero), one)
 
     // 2. Timing curve.
-    let (_, y, unconverged) = CubicBezierBatch.solveUnit(
-      x: x, lanes: curves, table: table, deferringFallback: !exact)
+    let y = CubicBezierBatch.solveUnit(x: x, lanes: curves, table: table).y
     if stage == .timing {
       return StackBlockResult(
-        scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y,
-        unconverged: unconverged)
+        scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y)
     }
 
     // 3. Segment and local v = y·(1/span) − keyStart/span.
@@ -292,8 +283,7 @@ extension StackEvaluationJob {
     let opacity = channel(5)
     if stage == .channels {
       return StackBlockResult(
-        scaleCos: scale, scaleSin: rot, m41: tx, m42: ty, tz: tz, w: tz, opacity: opacity,
-        unconverged: unconverged)
+        scaleCos: scale, scaleSin: rot, m41: tx, m42: ty, tz: tz, w: tz, opacity: opacity)
     }
 
     // 5.–6. σ·cos and σ·sin of the rotation, the closed-form matrix, the opacity clamp.
@@ -305,7 +295,7 @@ extension StackEvaluationJob {
     let m42 = fma(V.neg(ay), sc, fma(V.neg(ax), sn, fma(w, ay, ty)))
     return StackBlockResult(
       scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w,
-      opacity: V.minimum(V.maximum(opacity, zero), one), unconverged: unconverged)
+      opacity: V.minimum(V.maximum(opacity, zero), one))
   }
 
   /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with
@@ -395,7 +385,7 @@ extension StackEvaluationJob {
             curveCount: StackBatch.curves.count)
           let r = Self.evaluateBlock(
             time: time, inputs: planes + j, stride: stride, curves: lanes,
-            table: table.baseAddress!, stage: stage, exact: true)
+            table: table.baseAddress!, stage: stage)
           sink.putPartial(r, at: j, lanes: upper - j)
         }
       }
@@ -404,9 +394,7 @@ extension StackEvaluationJob {
 
   /// Evaluates whole vectors of `V.laneCount` layers from layer `start` on and returns the first
   /// layer not done. The lanes' curves are prepared again only when the curve bytes change (the
-  /// workload's j mod 4 pattern: once per run); a vector with an unconverged solve is evaluated
-  /// again, 16 layers at a time with the fallback, out of line (see
-  /// ``evaluateBlock(time:inputs:stride:curves:table:stage:exact:)``).
+  /// workload's j mod 4 pattern: once per run).
   @inline(__always)
   func runVectors<V: LaneVector, Sink: StackBlockSink>(
     _: V.Type, from start: Int, _ sink: Sink
@@ -425,38 +413,29 @@ extension StackEvaluationJob {
             let curves = curveBuffer.baseAddress!
             let table = tableBuffer.baseAddress!
             let coefficients = coefficientBuffer.baseAddress!
-            /// The rare vector whose solve needs the fallback, evaluated again in full 16 layers
-            /// at a time (out of line: the hot loop keeps no register live across a call) and
-            /// stored over the first result.
-            @inline(never) func redo(_ j: Int) {
-              var i = j
-              while i < j + width {
-                let lanes = CubicBezierBatch.lanes(
-                  curve: Lanes.load(bytes: curves + i), coefficients: coefficients, stride: 6,
-                  curveCount: curveCount)
-                sink.put(
-                  Self.evaluateBlock(
-                    time: time, inputs: planes + i, stride: stride, curves: lanes, table: table,
-                    stage: stage, exact: true), at: i)
-                i += 16
-              }
-            }
-            var curve = V(repeating: 0)
             var lanes = CubicBezierBatch.lanes(
-              curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount)
+              curve: V(repeating: 0), coefficients: coefficients, stride: 6,
+              curveCount: curveCount)
+            // The curve bytes the lanes were prepared for (all curve 0 at first).
+            var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
             var j = start
             while j + width <= upper {
-              let next = V.load(bytes: curves + j)
-              if !V.allEqual(next, curve) {
-                curve = next
+              let changed = withUnsafeMutableBytes(of: &key) { saved in
+                if segue_equal_bytes(saved.baseAddress!, curves + j, UInt(width)) != 0 {
+                  return false
+                }
+                saved.baseAddress!.copyMemory(from: curves + j, byteCount: width)
+                return true
+              }
+              if changed {
                 lanes = CubicBezierBatch.lanes(
-                  curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount)
+                  curve: V.load(bytes: curves + j), coefficients: coefficients, stride: 6,
+                  curveCount: curveCount)
               }
               let r = Self.evaluateBlock(
                 time: time, inputs: planes + j, stride: stride, curves: lanes, table: table,
-                stage: stage, exact: true)
+                stage: stage)
               sink.put(r, at: j)
-              if r.unconverged { redo(j) }
               j += width
             }
             return j

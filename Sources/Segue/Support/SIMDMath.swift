@@ -131,6 +131,12 @@ import SegueSIMDSupport
 
   // MARK: Fused and single-instruction operations
 
+  /// Whether the including code is compiled for hardware FMA (``fma(_:_:_:)`` rounds once): a
+  /// constant after inlining (the C shim's predefined-macro test), so a kernel can pick the
+  /// cheaper formula of the two.
+  @inlinable @inline(__always)
+  package static var fusedMultiplyAdd: Bool { SEGUE_HAS_FMA != 0 }
+
   /// `a·b + c` lane by lane with one rounding (a fused multiply-add, `vfmadd…ps`) when the build
   /// targets FMA (x86 `-target-cpu` with FMA3 or AVX-512, ARM64), otherwise with two roundings.
   /// Swift never contracts `a * b + c` on SIMD vectors into an FMA by itself, so kernels that
@@ -258,8 +264,9 @@ import SegueSIMDSupport
 
   /// `(σ·sin x, σ·cos x)` lane by lane, for kernels that scale a rotation (a matrix
   /// `σ·[cos −sin; sin cos]`): one reduction modulo π, `n = round(x/π)` (the rounding trick),
-  /// `r = x − n·π ∈ [−π/2, π/2]` (Cody–Waite, the three-part π of ``sinCos(_:)`` doubled: its
-  /// first part has 8 significant bits, so `n·π₁` is exact with or without FMA), `sin r` and `cos r` by odd degree-9 and even
+  /// `r = x − n·π ∈ [−π/2, π/2]` (Cody–Waite: with FMA a two-part π, `n·π` being exact inside
+  /// the fused operation; without, the three-part π of ``sinCos(_:)`` doubled, whose first part
+  /// has 8 significant bits so that `n·π₁` is exact), `sin r` and `cos r` by odd degree-9 and even
   /// degree-10 minimax polynomials, and the sign `(−1)ⁿ` that `sin x` and `cos x` share folded into
   /// `σ` by one exclusive or. 18 vector instructions with FMA where ``sinCos(_:)`` needs about 30
   /// (no quadrant blends). Within 2e-7·|σ| absolute for `|x| ≤ 1000` rad (measured 1.5e-7 without
@@ -268,9 +275,16 @@ import SegueSIMDSupport
   package static func scaledSinCos<V: LaneVector>(_ x: V, scale: V) -> (sin: V, cos: V) {
     let kr = V.fma(x, V(repeating: inversePi), V(repeating: roundingMagic))
     let n = V.neg(V.sub(kr, V(repeating: roundingMagic)))
-    var r = V.fma(n, V(repeating: 2 * halfPi1), x)
-    r = V.fma(n, V(repeating: 2 * halfPi2), r)
-    r = V.fma(n, V(repeating: 2 * halfPi3), r)
+    var r: V
+    if fusedMultiplyAdd {
+      // n·π₁ exact inside the fused operation: two parts suffice.
+      r = V.fma(n, V(repeating: pi), x)
+      r = V.fma(n, V(repeating: piLo), r)
+    } else {
+      r = V.fma(n, V(repeating: 2 * halfPi1), x)
+      r = V.fma(n, V(repeating: 2 * halfPi2), r)
+      r = V.fma(n, V(repeating: 2 * halfPi3), r)
+    }
     let z = V.mul(r, r)
     var ps = V.fma(V(repeating: h4), z, V(repeating: h3))
     ps = V.fma(ps, z, V(repeating: h2))
@@ -292,9 +306,15 @@ import SegueSIMDSupport
   package static func scaledSinCos(_ x: Float, scale: Float) -> (sin: Float, cos: Float) {
     let kr = segue_fma_f32(x, inversePi, roundingMagic)
     let n = kr - roundingMagic
-    var r = segue_fma_f32(-n, 2 * halfPi1, x)
-    r = segue_fma_f32(-n, 2 * halfPi2, r)
-    r = segue_fma_f32(-n, 2 * halfPi3, r)
+    var r: Float
+    if fusedMultiplyAdd {
+      r = segue_fma_f32(-n, pi, x)
+      r = segue_fma_f32(-n, piLo, r)
+    } else {
+      r = segue_fma_f32(-n, 2 * halfPi1, x)
+      r = segue_fma_f32(-n, 2 * halfPi2, r)
+      r = segue_fma_f32(-n, 2 * halfPi3, r)
+    }
     let z = r * r
     var ps = segue_fma_f32(h4, z, h3)
     ps = segue_fma_f32(ps, z, h2)

@@ -210,15 +210,18 @@ extension CubicBezierBatch {
   ///    both ends fetched as one pair per lane (``SIMDMath/gatherPair(_:_:)``), linear
   ///    interpolation.
   /// 2. ``newtonSteps`` Newton steps `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
-  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`; every step but the last divides by an
-  ///    approximate reciprocal of `X'` (``SIMDMath/approximateReciprocal(_:)``, 2⁻¹⁴ or 2⁻¹²
-  ///    relative: the step still more than squares the error of a table guess), the last one by
-  ///    an exact division.
+  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`; each step multiplies by an approximate
+  ///    reciprocal of `X'` (``SIMDMath/approximateReciprocal(_:)``, 2⁻¹⁴ or 2⁻¹² relative)
+  ///    instead of dividing: a step `δ` computed to relative error ε leaves an error `ε·|δ|`,
+  ///    which after the first step (`|δ| ≲ 1e-3` from the table guess) the second step removes
+  ///    quadratically, and after the second (`|δ| ≲ 1e-7`) is below 1e-11.
   /// 3. Only if some lane's residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` (the second bound is
-  ///    the resolution of `s` in `Float` carried through the slope): a safeguarded Newton
-  ///    iteration (Newton steps inside the table cell's bracket, halvings otherwise, the bracket
-  ///    shrunk by the residual's sign) until every failing lane converges, at most
-  ///    ``fallbackSteps`` iterations; the best point seen is used in the failing lanes only.
+  ///    the resolution of `s` in `Float` carried through the slope; about 7 % of 16-lane blocks
+  ///    of the `stack` workload): failing lanes in an end cell of a curve that is flat there
+  ///    restart from a second-order guess (``restartAtFlatEnds``, inline); lanes still failing
+  ///    then (a fraction of a per cent of blocks) go through a safeguarded Newton iteration, out
+  ///    of line (``fallback(x:s:lanes:table:)``); the best point seen is used in the failing
+  ///    lanes only.
   ///
   /// `X` and `Y` are evaluated in Bernstein form (see the type's description), `X'` in power form
   /// (``slope(_:_:)``), with fused multiply-adds where the build targets FMA. `table` is
@@ -227,20 +230,6 @@ extension CubicBezierBatch {
   package static func solveUnit<V: LaneVector>(
     x: V, lanes: BezierLanes<V>, table: UnsafePointer<Float>
   ) -> (s: V, y: V) {
-    let r = solveUnit(x: x, lanes: lanes, table: table, deferringFallback: false)
-    return (r.s, r.y)
-  }
-
-  /// ``solveUnit(x:lanes:table:)`` with the rare fallback (step 3) optionally left to the caller:
-  /// with `deferringFallback` the solve never calls the out-of-line fallback and reports in
-  /// `unconverged` whether some lane needed it (its `s` and `y` are then not final: the caller
-  /// redoes the block with `deferringFallback: false`). A kernel whose hot loop keeps many
-  /// vectors in registers defers the call, so that no register has to survive a call in the
-  /// hot path. Without deferral `unconverged` is `false`.
-  @inlinable @inline(__always)
-  package static func solveUnit<V: LaneVector>(
-    x: V, lanes: BezierLanes<V>, table: UnsafePointer<Float>, deferringFallback: Bool
-  ) -> (s: V, y: V, unconverged: Bool) {
     let zero = V(repeating: 0)
     let one = V(repeating: 1)
     // First guess from the inverse table (max maps NaN to 0, so no index leaves the table).
@@ -248,11 +237,11 @@ extension CubicBezierBatch {
     let cell = V.minimum(V.truncate(f), V(repeating: Float(segments - 1)))
     let (lo, hi) = V.gatherPair(table, V.add(lanes.tableBase, cell))
     var s = V.fma(V.sub(hi, lo), V.sub(f, cell), lo)
-    for step in 0..<newtonSteps {
+    for _ in 0..<newtonSteps {
       let e = residual(s, x, lanes)
       let d = slope(s, lanes)
       let flat = V.less(V.mul(d, d), V(repeating: flatSquared))
-      let delta = step + 1 < newtonSteps ? V.mul(e, V.approximateReciprocal(d)) : V.div(e, d)
+      let delta = V.mul(e, V.approximateReciprocal(d))
       s = V.sub(s, V.select(flat, zero, delta))
       s = V.minimum(V.maximum(s, zero), one)
     }
@@ -265,8 +254,7 @@ extension CubicBezierBatch {
     let e2 = V.mul(e, e)
     let d = slope(s, lanes)
     let fail = failing(e2: e2, slope: d)
-    let unconverged = V.any(fail)
-    if unconverged && !deferringFallback {
+    if V.any(fail) {
       s = restartAtFlatEnds(x: x, s: s, fail: fail, cell: cell, lo: lo, hi: hi, lanes: lanes)
       if V.any(failing(s, x: x, lanes: lanes)) {
         // The curves go by address (stored here, on the cold path): passed by value, the large
@@ -279,7 +267,7 @@ extension CubicBezierBatch {
       ss = V.mul(s, s)
     }
     let y = V.fma(us, V.fma(lanes.q2, s, V.mul(lanes.q1, u)), V.mul(ss, s))
-    return (s, y, unconverged && deferringFallback)
+    return (s, y)
   }
 
   /// The lanes whose residual `e` (squared: `e2`) is not accepted: `|e| ≥ 1e-7` and
@@ -486,19 +474,8 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
   ///   * `"curveIndices"` with the index ``ValidationError/Reason/outOfRange(lower:upper:)`` for
   ///     an index `≥ curves.curves.count`.
   public func validate() throws(ValidationError) {
+    try validateShape()
     let curveCount = curves.curves.count
-    guard curveCount > 0 else {
-      throw ValidationError(field: "curves", reason: .tooFew(minimum: 1, actual: 0))
-    }
-    if let curveIndices, curveIndices.count != input.count {
-      throw ValidationError(
-        field: "curveIndices",
-        reason: .countMismatch(expected: input.count, actual: curveIndices.count))
-    }
-    guard output.count >= input.count else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: input.count, actual: output.count))
-    }
     for (i, x) in input.enumerated() where !x.isFinite {
       throw ValidationError(field: "input", index: i, reason: .notFinite)
     }
@@ -511,31 +488,59 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
     }
   }
 
-  /// Validates the job (``validate()``), then writes `output[0 ..< input.count]`. Allocates
-  /// nothing.
-  public func run() throws(ValidationError) {
-    try validate()
-    runUnchecked()
+  /// The checks of ``validate()`` that do not read the values: a curve, matching counts, room in
+  /// the output.
+  func validateShape() throws(ValidationError) {
+    guard curves.curves.count > 0 else {
+      throw ValidationError(field: "curves", reason: .tooFew(minimum: 1, actual: 0))
+    }
+    if let curveIndices, curveIndices.count != input.count {
+      throw ValidationError(
+        field: "curveIndices",
+        reason: .countMismatch(expected: input.count, actual: curveIndices.count))
+    }
+    guard output.count >= input.count else {
+      throw ValidationError(
+        field: "output", reason: .tooFew(minimum: input.count, actual: output.count))
+    }
   }
 
-  /// ``run()`` without the checks: the lanes in groups of 64 (AVX-512 builds) or 32 (others),
-  /// processed as a ``LanePair`` of pairs or a pair of 16-lane vectors in lock step (independent
-  /// dependency chains for the out-of-order core), then the rest 16 at a time and a padded tail.
-  /// A group's curve data (``BezierLanes`` and the extrapolation gradients) is prepared again only
-  /// when its curve indices differ from the previous group's (a batch whose curves repeat with a
-  /// period dividing the group, like `j mod 4`, prepares them once). The solver's rare fallback
-  /// is deferred: a group with an unconverged lane is solved again 16 lanes at a time, out of
-  /// line, and stored over the first result.
-  func runUnchecked() {
+  /// Checks the job and writes `output[0 ..< input.count]`; throws what ``validate()`` throws.
+  /// Allocates nothing.
+  ///
+  /// The checks that read every value (finite inputs, curve indices in range) run during the
+  /// evaluation instead of in a pass of their own: a group's indices are checked when its curves
+  /// are prepared (before any table lookup), and non-finite inputs are caught by the test for
+  /// inputs outside `(0, 1)` that the extrapolation makes anyway; on a failure the evaluation
+  /// stops and ``validate()`` reports the first offending index. So when `run()` throws for a
+  /// value, `output` may have been partly written (never outside `0 ..< input.count`).
+  public func run() throws(ValidationError) {
+    try validateShape()
+    if !evaluate() { try validate() }
+  }
+
+  /// ``run()`` without the checks (the caller has validated the job).
+  func runUnchecked() { _ = evaluate() }
+
+  /// Evaluates all lanes; returns `false` (possibly part way) when an input is not finite or a
+  /// curve index is out of range (see ``run()``). The lanes go in groups of 64 (AVX-512 builds)
+  /// or 32 (others), processed as a ``LanePair`` of pairs or a pair of 16-lane vectors in lock
+  /// step (independent dependency chains for the out-of-order core), then 16 at a time and a
+  /// padded tail. A group's curve data (``BezierLanes`` and the extrapolation gradients) is
+  /// prepared again only when its curve indices differ from the previous group's (a batch whose
+  /// curves repeat with a period dividing the group, like `j mod 4`, prepares them once).
+  func evaluate() -> Bool {
     let n = input.count
-    guard n > 0 else { return }
+    guard n > 0 else { return true }
     var j = 0
+    var valid = true
     if segue_compiled_features() & UInt32(SEGUE_FEATURE_AVX512F) != 0 {
-      j = runGroups(LanePair<LanePair<Lanes>>.self, from: j)
+      j = runGroups(LanePair<LanePair<Lanes>>.self, from: j, valid: &valid)
     } else {
-      j = runGroups(LanePair<Lanes>.self, from: j)
+      j = runGroups(LanePair<Lanes>.self, from: j, valid: &valid)
     }
-    j = runGroups(Lanes.self, from: j)
+    if valid { j = runGroups(Lanes.self, from: j, valid: &valid) }
+    guard valid else { return false }
     if j < n {
       // Tail: a padded local copy (x = 0, curve 0); only the valid lanes are written.
       var x = Lanes(repeating: 0)
@@ -543,40 +548,41 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
       for l in 0..<(n - j) {
         x[l] = input[j + l]
         if let curveIndices { curve[l] = Float(curveIndices[j + l]) }
+        if !x[l].isFinite || Int(curve[l]) >= curves.curves.count { return false }
       }
-      let y = solveBlock(x, curve: curve, deferringFallback: false).y
+      let y = solveBlock(x, curve: curve)
       for l in 0..<(n - j) { output[j + l] = y[l] }
     }
+    return true
   }
 
-  /// The solve and extrapolation of one vector of lanes with curve indices `curve`, preparing the
-  /// curves on the spot.
+  /// The solve and extrapolation of one vector of lanes with curve indices `curve` (all in
+  /// range), preparing the curves on the spot.
   @inline(__always)
-  func solveBlock<V: LaneVector>(_ x: V, curve: V, deferringFallback: Bool) -> (
-    y: V, unconverged: Bool
-  ) {
+  func solveBlock(_ x: Lanes, curve: Lanes) -> Lanes {
     let curveCount = curves.curves.count
     let stride = CubicBezierBatch.coefficientsPerCurve
     return curves.coefficients.withUnsafeBufferPointer { k in
       curves.inverse.withUnsafeBufferPointer { t in
         let lanes = CubicBezierBatch.lanes(
           curve: curve, coefficients: k.baseAddress!, stride: stride, curveCount: curveCount)
-        let r = CubicBezierBatch.solveUnit(
-          x: V.minimum(V.maximum(x, V(repeating: 0)), V(repeating: 1)), lanes: lanes,
-          table: t.baseAddress!, deferringFallback: deferringFallback)
-        let y = CubicBezierBatch.extrapolate(r.y, x: x) {
+        let y = CubicBezierBatch.solveUnit(
+          x: Lanes.minimum(Lanes.maximum(x, Lanes(repeating: 0)), Lanes(repeating: 1)),
+          lanes: lanes, table: t.baseAddress!
+        ).y
+        return CubicBezierBatch.extrapolate(y, x: x) {
           CubicBezierBatch.lanePair(
             4, curve: curve, coefficients: k.baseAddress!, stride: stride, curveCount: curveCount)
         }
-        return (y, r.unconverged)
       }
     }
   }
 
   /// Runs whole groups of `V.laneCount` lanes from lane `start` on; returns the first lane not
-  /// done.
+  /// done. Clears `valid` and stops at a group with a curve index out of range (before using it)
+  /// or, after writing it, at a group with a non-finite input.
   @inline(__always)
-  func runGroups<V: LaneVector>(_: V.Type, from start: Int) -> Int {
+  func runGroups<V: LaneVector>(_: V.Type, from start: Int, valid: inout Bool) -> Int {
     let n = input.count
     let width = V.laneCount
     guard start + width <= n else { return start }
@@ -589,29 +595,31 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
       curves.inverse.withUnsafeBufferPointer { tableBuffer in
         let coefficients = coefficientBuffer.baseAddress!
         let table = tableBuffer.baseAddress!
-        /// The rare group with an unconverged lane, solved again 16 lanes at a time with the
-        /// fallback (out of line: no register of the hot loop has to survive a call).
-        @inline(never) func redo(_ j: Int) {
-          var i = j
-          while i < j + width {
-            let x = Lanes.load(xs + i)
-            let curve = indices.map { Lanes.load(halfwords: $0 + i) } ?? Lanes(repeating: 0)
-            let y = solveBlock(x, curve: curve, deferringFallback: false).y
-            UnsafeMutableRawPointer(out + i).storeBytes(of: y, as: Lanes.self)
-            i += 16
-          }
-        }
-        var curve = V(repeating: 0)
+        let zero = V(repeating: 0)
+        let one = V(repeating: 1)
         var lanes = CubicBezierBatch.lanes(
-          curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
+          curve: zero, coefficients: coefficients, stride: stride, curveCount: curveCount)
         var gradients = CubicBezierBatch.lanePair(
-          4, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
+          4, curve: zero, coefficients: coefficients, stride: stride, curveCount: curveCount)
+        // The curve indices the lanes were prepared for (all curve 0 at first), up to 64 lanes.
+        var key = (SIMD64<UInt8>(), SIMD64<UInt8>())
+        let keyBytes = 2 * width
         var j = start
         while j + width <= n {
           if let indices {
-            let next = V.load(halfwords: indices + j)
-            if !V.allEqual(next, curve) {
-              curve = next
+            let changed = withUnsafeMutableBytes(of: &key) { saved in
+              if segue_equal_bytes(saved.baseAddress!, indices + j, UInt(keyBytes)) != 0 {
+                return false
+              }
+              saved.baseAddress!.copyMemory(from: indices + j, byteCount: keyBytes)
+              return true
+            }
+            if changed {
+              let curve = V.load(halfwords: indices + j)
+              if V.any(V.lessOrEqual(V(repeating: Float(curveCount)), curve)) {
+                valid = false
+                return j
+              }
               lanes = CubicBezierBatch.lanes(
                 curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
               gradients = CubicBezierBatch.lanePair(
@@ -620,15 +628,20 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
             }
           }
           let x = V.load(xs + j)
-          let r = CubicBezierBatch.solveUnit(
-            x: V.minimum(V.maximum(x, V(repeating: 0)), V(repeating: 1)), lanes: lanes,
-            table: table, deferringFallback: true)
-          let y = CubicBezierBatch.extrapolate(r.y, x: x) { gradients }
+          var y = CubicBezierBatch.solveUnit(
+            x: V.minimum(V.maximum(x, zero), one), lanes: lanes, table: table
+          ).y
+          // Lanes outside (0, 1): extrapolation, and the check for non-finite inputs (NaN is
+          // neither inside nor at an end; ±∞ − ±∞ is NaN).
+          if V.any(V.not(V.and(V.less(zero, x), V.less(x, one)))) {
+            if V.any(V.not(V.equal(V.sub(x, x), zero))) { valid = false }
+            y = CubicBezierBatch.extrapolate(y, x: x) { gradients }
+          }
           for p in 0..<(width / 16) {
             UnsafeMutableRawPointer(out + j + 16 * p).storeBytes(of: y.piece(p), as: Lanes.self)
           }
-          if r.unconverged { redo(j) }
           j += width
+          if !valid { return j }
         }
         return j
       }

@@ -71,6 +71,14 @@ static inline __attribute__((always_inline)) int segue_equal_u8x16(segue_u8x16 a
   return __builtin_reduce_and((segue_i8x16_)(a == b)) != 0;
 }
 
+/// Whether the `n` bytes at `a` and `b` are equal (1) or not (0). Always inlined: with `n` a
+/// constant at the call site (after Swift inlines its caller) the comparison expands to a few
+/// vector compares and one mask test, no call.
+static inline __attribute__((always_inline)) int segue_equal_bytes(const void *a, const void *b,
+                                                                   unsigned long n) {
+  return __builtin_memcmp(a, b, n) == 0;
+}
+
 /// Sixteen 16-bit unsigned integers, imported into Swift as `SIMD16<UInt16>`.
 typedef uint16_t segue_u16x16 __attribute__((ext_vector_type(16)));
 
