@@ -484,30 +484,31 @@ struct StackPlanarStores<Store: SegueVectorStore>: StackBlockSink {
   @inline(__always)
   func put<V: LaneVector>(_ r: StackBlockResult<V>, at j: Int) {
     // Written out so that each value is a constant or a register (a loop over k compiles to a
-    // jump table per store); 16 layers (one 64-byte line per plane) at a time.
-    let zero = StackVector(repeating: 0)
-    for piece in 0..<(V.laneCount / 16) {
-      let p = out + j + 16 * piece
-      let sc = r.scaleCos.piece(piece)
-      let sn = r.scaleSin.piece(piece)
-      Store.store(sc, p)
-      Store.store(sn, p + stride)
-      Store.store(zero, p + 2 &* stride)
-      Store.store(zero, p + 3 &* stride)
-      Store.store(-sn, p + 4 &* stride)
-      Store.store(sc, p + 5 &* stride)
-      Store.store(zero, p + 6 &* stride)
-      Store.store(zero, p + 7 &* stride)
-      Store.store(StackVector(repeating: StackConstants.m31), p + 8 &* stride)
-      Store.store(StackVector(repeating: StackConstants.m32), p + 9 &* stride)
-      Store.store(StackVector(repeating: 1), p + 10 &* stride)
-      Store.store(StackVector(repeating: StackConstants.q), p + 11 &* stride)
-      Store.store(r.m41.piece(piece), p + 12 &* stride)
-      Store.store(r.m42.piece(piece), p + 13 &* stride)
-      Store.store(r.tz.piece(piece), p + 14 &* stride)
-      Store.store(r.w.piece(piece), p + 15 &* stride)
-      Store.store(r.opacity.piece(piece), p + 16 &* stride)
+    // jump table per store); plane by plane, all 16-layer pieces of a plane back to back (whole
+    // adjacent 64-byte lines).
+    let pieces = V.laneCount / 16
+    @inline(__always) func plane(_ k: Int, _ value: (Int) -> StackVector) {
+      let p = out + k &* stride + j
+      for piece in 0..<pieces { Store.store(value(piece), p + 16 * piece) }
     }
+    let zero = StackVector(repeating: 0)
+    plane(0) { r.scaleCos.piece($0) }
+    plane(1) { r.scaleSin.piece($0) }
+    plane(2) { _ in zero }
+    plane(3) { _ in zero }
+    plane(4) { -r.scaleSin.piece($0) }
+    plane(5) { r.scaleCos.piece($0) }
+    plane(6) { _ in zero }
+    plane(7) { _ in zero }
+    plane(8) { _ in StackVector(repeating: StackConstants.m31) }
+    plane(9) { _ in StackVector(repeating: StackConstants.m32) }
+    plane(10) { _ in StackVector(repeating: 1) }
+    plane(11) { _ in StackVector(repeating: StackConstants.q) }
+    plane(12) { r.m41.piece($0) }
+    plane(13) { r.m42.piece($0) }
+    plane(14) { r.tz.piece($0) }
+    plane(15) { r.w.piece($0) }
+    plane(16) { r.opacity.piece($0) }
   }
 
   func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int) {

@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// With more than one thread the chunks run on a persistent ``BatchContext`` (a worker set started
 /// once and woken per call), so a call allocates nothing after the first one with the same thread
-/// count. Which thread runs which chunk is decided at run time (workers claim chunks from a shared
-/// counter), which is harmless because the chunks are independent.
+/// count. Which thread runs which chunk is decided at run time (each thread claims the chunks of
+/// its own share first, then what is left of the others'), which is harmless because the chunks
+/// are independent.
 public enum BatchThreads {
   /// The chunks `forEachChunk` uses: `range` cut into consecutive pieces of `chunkSize` items (the
   /// last one shorter), or, when `chunkSize` is `nil`, into about `4·threads` pieces rounded up to
@@ -80,13 +81,17 @@ public enum BatchThreads {
 /// A caller-owned set of `threads − 1` persistent worker threads (plus the calling thread) for
 /// running independent chunks of a batch frame after frame without allocating.
 ///
-/// The workers are POSIX threads started once, in ``init(threads:)`` (no Dispatch). A call
+/// The workers are POSIX threads started once, in ``init(threads:)`` (no Dispatch); on Linux
+/// worker `w` pins itself to CPU `w + 1` of the process's affinity mask (modulo its size), so
+/// that workers and the calling thread (usually on the first CPU) do not share a core. A call
 /// publishes its chunk function and opens a frame; the workers that are awake see it within a
 /// fraction of a microsecond (between frames they spin on the frame counter for about
-/// ``BatchContext/spinSeconds`` before going to sleep on a condition variable), join, and claim
-/// chunks from a shared atomic counter together with the calling thread. When every chunk has
-/// been claimed the caller closes the frame and waits only for the workers that are inside it:
-/// a worker that was asleep and wakes late finds the frame closed and does nothing, so a frame
+/// ``BatchContext/idleSpinSeconds`` of running time before going to sleep on a condition
+/// variable), join, and claim chunks together with the calling thread: each thread has a home
+/// share of the chunks (the same consecutive chunks every frame, so its layers stay in its own
+/// caches), runs it first and then takes what is left of the others'. When every chunk has been
+/// claimed the caller closes the frame and waits only for the workers that are inside it: a
+/// worker that was asleep and wakes late finds the frame closed and does nothing, so a frame
 /// never waits for a wake-up. Chunks run on whoever claims them first, so a thread slowed by
 /// other load takes fewer chunks; results do not depend on who runs what as long as the chunks
 /// are independent.
@@ -176,10 +181,42 @@ public final class BatchContext: Sendable {
       size: size, chunks: chunks)
   }
 
-  /// How long an idle worker spins on the frame counter before it sleeps (seconds): 200 µs, more
+  /// How long an idle worker of this context spins on the frame counter (running time, seconds)
+  /// before it sleeps; ``spinSeconds`` until ``setIdleSpinSeconds(_:)`` changes it.
+  public var idleSpinSeconds: Double {
+    Double(bitPattern: state.spinBits.load(ordering: .relaxed))
+  }
+
+  /// Sets ``idleSpinSeconds`` (takes effect when a worker next starts waiting). A program that
+  /// runs frames back to back on a loaded machine (a benchmark) spins longer, so that a worker
+  /// does not fall asleep while the calling thread is preempted and then miss frames while it
+  /// wakes up; an app keeps the default, so that an idle context costs no CPU.
+  ///
+  /// - Throws: ``ValidationError`` `"idleSpinSeconds"`: ``ValidationError/Reason/notFinite`` for
+  ///   NaN or infinity, ``ValidationError/Reason/outOfRange(lower:upper:)`` outside `[0, 1]`.
+  public func setIdleSpinSeconds(_ seconds: Double) throws(ValidationError) {
+    guard seconds.isFinite else {
+      throw ValidationError(field: "idleSpinSeconds", reason: .notFinite)
+    }
+    guard seconds >= 0 && seconds <= 1 else {
+      throw ValidationError(field: "idleSpinSeconds", reason: .outOfRange(lower: 0, upper: 1))
+    }
+    state.spinBits.store(seconds.bitPattern, ordering: .relaxed)
+  }
+
+  /// How long an idle worker spins on the frame counter before it sleeps (seconds), by default:
+  /// 200 µs, more
   /// than the gap between back-to-back frames and far less than a display frame, so a burst of
   /// frames never pays for a wake-up and an idle context costs no CPU.
   public static let spinSeconds = 200e-6
+
+  /// How long the calling thread spins for workers still inside a closed frame before it yields
+  /// its CPU (seconds).
+  static let yieldSeconds = 100e-6
+
+  /// A gap between two of a spinning worker's clock checks longer than this (seconds) is taken
+  /// as time the worker was not running; it does not count towards ``spinSeconds``.
+  static let preemptedSeconds = 20e-6
 
   /// The process-wide context for `threads` threads (`≥ 1`, capped at 1024), created at its first
   /// use and kept for the life of the process.
@@ -201,7 +238,7 @@ public typealias BatchChunkFunction = @convention(c) (UnsafeRawPointer, Int, Int
 /// The shared contexts of ``BatchThreads/forEachChunk(of:threads:chunkSize:_:)``, by thread count.
 private let sharedContexts = Mutex<[Int: BatchContext]>([:])
 
-/// The workers' side of a ``BatchContext``: the frame counter, the chunk counter, the count of
+/// The workers' side of a ``BatchContext``: the frame counter, the chunk cursors, the count of
 /// workers inside the open frame, the busy flag, and the sleep/wake condition.
 ///
 /// Protocol: `frame` is odd while a frame is open. The caller writes the frame's fields while it
@@ -217,8 +254,13 @@ final class BatchWorkerState: @unchecked Sendable {
   let frame = Atomic<Int>(0)
   /// Workers inside the open frame.
   let inside = Atomic<Int>(0)
-  /// The next chunk to claim in the open frame.
-  let next = Atomic<Int>(0)
+  /// Per participant (0: the calling thread, `w + 1`: worker `w`), the next chunk to claim of
+  /// its home range (chunks `[i·chunks/n, (i+1)·chunks/n)` of `n = helpers + 1` participants),
+  /// one 64-byte line each. A thread runs its own range first, then takes what is left of the
+  /// others': frame after frame each thread mostly touches the same layers, so they stay in its
+  /// own caches (with one shared counter the chunks change hands every frame, and every output
+  /// line written by the other core's cache has to come back from there first).
+  let cursors: UnsafeMutablePointer<BatchCursor>
   /// Set while a call runs (a try-lock).
   let busy = Atomic<Bool>(false)
   /// Set when the context is released.
@@ -235,6 +277,12 @@ final class BatchWorkerState: @unchecked Sendable {
   var size = 1
   var chunks = 0
   var threads: [BatchThreadHandle] = []
+  /// ``BatchContext/idleSpinSeconds`` as bits.
+  let spinBits = Atomic<UInt64>(BatchContext.spinSeconds.bitPattern)
+  /// The CPU each worker pins itself to (−1: none), set before the workers start.
+  var cpus: [Int] = []
+  /// The next worker index to hand out.
+  let started = Atomic<Int>(0)
 
   init(helpers: Int) {
     self.helpers = helpers
@@ -242,6 +290,16 @@ final class BatchWorkerState: @unchecked Sendable {
     wakeUp = .allocate(capacity: 1)
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(wakeUp, nil)
+    cursors = UnsafeMutableRawPointer.allocate(
+      byteCount: (helpers + 1) * MemoryLayout<BatchCursor>.stride, alignment: 64
+    ).bindMemory(to: BatchCursor.self, capacity: helpers + 1)
+    for i in 0...helpers { (cursors + i).initialize(to: BatchCursor()) }
+    // Each worker on its own CPU of the process's affinity mask, skipping the first (the usual
+    // home of the calling thread): on a loaded machine the scheduler would otherwise often run
+    // a spinning worker on the caller's CPU, where it helps nothing.
+    var allowed = [Int32](repeating: 0, count: 1024)
+    let count = Int(segue_affinity_cpus(&allowed, 1024))
+    cpus = (0..<helpers).map { w in count > 1 ? Int(allowed[(w + 1) % count]) : -1 }
     for _ in 0..<helpers {
       threads.append(BatchThreadHandle.start(Unmanaged.passRetained(self).toOpaque()))
     }
@@ -252,6 +310,8 @@ final class BatchWorkerState: @unchecked Sendable {
     pthread_mutex_destroy(mutex)
     wakeUp.deallocate()
     mutex.deallocate()
+    _ = cursors.deinitialize(count: helpers + 1)
+    UnsafeMutableRawPointer(cursors).deallocate()
   }
 
   func tryAcquire() -> Bool {
@@ -272,45 +332,70 @@ final class BatchWorkerState: @unchecked Sendable {
     self.upperBound = upperBound
     self.size = size
     self.chunks = chunks
-    next.store(0, ordering: .relaxed)
+    for i in 0...helpers { cursors[i].next.store(homeStart(i), ordering: .relaxed) }
     frame.wrappingAdd(1, ordering: .sequentiallyConsistent)  // open (odd)
     if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
       pthread_mutex_lock(mutex)
       pthread_cond_broadcast(wakeUp)
       pthread_mutex_unlock(mutex)
     }
-    drain()
+    drain(participant: 0)
     frame.wrappingAdd(1, ordering: .sequentiallyConsistent)  // closed (even)
+    // A worker inside the frame is finishing its last chunk: spin. Yield only after
+    // `BatchContext.yieldSeconds` (a worker that shares this CPU, or was preempted): yielding
+    // earlier hands a loaded CPU's time slice to another process for nothing.
     var spins = 0
+    var waitStart = 0.0
     while inside.load(ordering: .sequentiallyConsistent) != 0 {
-      spins += 1
-      if spins < 4096 { segue_spin_pause() } else { sched_yield() }
+      spins &+= 1
+      if spins & 255 == 0 {
+        let now = batchClock()
+        if waitStart == 0 {
+          waitStart = now
+        } else if now - waitStart > BatchContext.yieldSeconds {
+          sched_yield()
+          continue
+        }
+      }
+      segue_spin_pause()
     }
     self.invoke = nil
     self.context = nil
   }
 
-  /// Claims and runs chunks of the open frame until none is left.
-  func drain() {
+  /// The first chunk of participant `i`'s home range (`i = helpers + 1`: the end of the last).
+  @inline(__always)
+  func homeStart(_ i: Int) -> Int { i * chunks / (helpers + 1) }
+
+  /// Claims and runs chunks of the open frame until none is left: those of `participant`'s home
+  /// range first, then those left in the other ranges, in turn.
+  func drain(participant: Int) {
     guard let invoke, let context else { return }
-    while true {
-      let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
-      if c >= chunks { return }
-      let lower = lowerBound + c * size
-      invoke(context, lower, Swift.min(lower + size, upperBound))
+    let participants = helpers + 1
+    for k in 0..<participants {
+      let i = (participant + k) % participants
+      let end = homeStart(i + 1)
+      while true {
+        let c = cursors[i].next.wrappingAdd(1, ordering: .relaxed).oldValue
+        if c >= end { break }
+        let lower = lowerBound + c * size
+        invoke(context, lower, Swift.min(lower + size, upperBound))
+      }
     }
   }
 
   /// A worker: waits for a frame it has not seen (spinning, then sleeping), joins it if it is
   /// still open, and runs chunks.
   func workerLoop() {
+    let w = started.wrappingAdd(1, ordering: .relaxed).oldValue
+    if w < cpus.count && cpus[w] >= 0 { _ = segue_pin_current_thread(Int32(cpus[w])) }
     var seen = 0
     while true {
       let current = waitForFrame(after: seen)
       if current < 0 { return }
       seen = current
       inside.wrappingAdd(1, ordering: .sequentiallyConsistent)
-      if frame.load(ordering: .sequentiallyConsistent) == current { drain() }
+      if frame.load(ordering: .sequentiallyConsistent) == current { drain(participant: w + 1) }
       inside.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
   }
@@ -324,13 +409,23 @@ final class BatchWorkerState: @unchecked Sendable {
       return f != seen && f & 1 == 1 ? f : nil
     }
     while true {
-      let start = batchClock()
+      let budget = Double(bitPattern: spinBits.load(ordering: .relaxed))
+      var start = batchClock()
+      var last = start
       var spins = 0
       while true {
         if stopping.load(ordering: .relaxed) { return -1 }
         if let f = openFrame() { return f }
         spins &+= 1
-        if spins & 63 == 0 && batchClock() - start > BatchContext.spinSeconds { break }
+        if spins & 63 == 0 {
+          let now = batchClock()
+          // A long gap between two checks (64 pauses) means this thread was preempted: the
+          // budget counts spinning, not time spent descheduled, so that a worker on a loaded
+          // CPU does not fall asleep between back-to-back frames.
+          if now - last > BatchContext.preemptedSeconds { start = now }
+          last = now
+          if now - start > budget { break }
+        }
         segue_spin_pause()
       }
       pthread_mutex_lock(mutex)
@@ -351,6 +446,12 @@ final class BatchWorkerState: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
     for thread in threads { thread.join() }
   }
+}
+
+/// A participant's chunk cursor, alone on its 64-byte line.
+struct BatchCursor: ~Copyable {
+  let next = Atomic<Int>(0)
+  let padding: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
 }
 
 /// Seconds on the monotonic clock.

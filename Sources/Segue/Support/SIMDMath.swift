@@ -274,16 +274,16 @@ import SegueSIMDSupport
   @inlinable @inline(__always)
   package static func scaledSinCos<V: LaneVector>(_ x: V, scale: V) -> (sin: V, cos: V) {
     let kr = V.fma(x, V(repeating: inversePi), V(repeating: roundingMagic))
-    let n = V.neg(V.sub(kr, V(repeating: roundingMagic)))
+    let n = V.sub(kr, V(repeating: roundingMagic))
     var r: V
     if fusedMultiplyAdd {
-      // n·π₁ exact inside the fused operation: two parts suffice.
-      r = V.fma(n, V(repeating: pi), x)
-      r = V.fma(n, V(repeating: piLo), r)
+      // n·π exact inside the fused operation: two parts suffice.
+      r = V.fma(n, V(repeating: -pi), x)
+      r = V.fma(n, V(repeating: -piLo), r)
     } else {
-      r = V.fma(n, V(repeating: 2 * halfPi1), x)
-      r = V.fma(n, V(repeating: 2 * halfPi2), r)
-      r = V.fma(n, V(repeating: 2 * halfPi3), r)
+      r = V.fma(n, V(repeating: -2 * halfPi1), x)
+      r = V.fma(n, V(repeating: -2 * halfPi2), r)
+      r = V.fma(n, V(repeating: -2 * halfPi3), r)
     }
     let z = V.mul(r, r)
     var ps = V.fma(V(repeating: h4), z, V(repeating: h3))
@@ -308,12 +308,12 @@ import SegueSIMDSupport
     let n = kr - roundingMagic
     var r: Float
     if fusedMultiplyAdd {
-      r = segue_fma_f32(-n, pi, x)
-      r = segue_fma_f32(-n, piLo, r)
+      r = segue_fma_f32(n, -pi, x)
+      r = segue_fma_f32(n, -piLo, r)
     } else {
-      r = segue_fma_f32(-n, 2 * halfPi1, x)
-      r = segue_fma_f32(-n, 2 * halfPi2, r)
-      r = segue_fma_f32(-n, 2 * halfPi3, r)
+      r = segue_fma_f32(n, -2 * halfPi1, x)
+      r = segue_fma_f32(n, -2 * halfPi2, r)
+      r = segue_fma_f32(n, -2 * halfPi3, r)
     }
     let z = r * r
     var ps = segue_fma_f32(h4, z, h3)

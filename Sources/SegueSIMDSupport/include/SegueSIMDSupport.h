@@ -261,6 +261,14 @@ static inline __attribute__((always_inline)) void segue_spin_pause(void) {
 #endif
 }
 
+/// The CPUs the calling thread may run on (Linux: its affinity mask, as `taskset` sets it), at
+/// most `capacity` of them in increasing order into `cpus`; returns how many (0 where the
+/// platform has no affinity masks).
+int segue_affinity_cpus(int *cpus, int capacity);
+
+/// Restricts the calling thread to `cpu` (Linux); returns 0 on success, −1 if not possible.
+int segue_pin_current_thread(int cpu);
+
 /// Feature bits shared by the two queries below.
 enum {
   SEGUE_FEATURE_SSE4_2 = 1 << 0,
