@@ -187,7 +187,7 @@ public final class BatchContext: Sendable {
     Double(bitPattern: state.spinBits.load(ordering: .relaxed))
   }
 
-  /// Sets ``idleSpinSeconds`` (takes effect when a worker next starts waiting). A program that
+  /// Sets ``idleSpinSeconds`` (workers asleep are woken to spin again with it). A program that
   /// runs frames back to back on a loaded machine (a benchmark) spins longer, so that a worker
   /// does not fall asleep while the calling thread is preempted and then miss frames while it
   /// wakes up; an app keeps the default, so that an idle context costs no CPU.
@@ -202,6 +202,7 @@ public final class BatchContext: Sendable {
       throw ValidationError(field: "idleSpinSeconds", reason: .outOfRange(lower: 0, upper: 1))
     }
     state.spinBits.store(seconds.bitPattern, ordering: .relaxed)
+    state.wakeSleepers()
   }
 
   /// How long an idle worker spins on the frame counter before it sleeps (seconds), by default:
@@ -279,6 +280,8 @@ final class BatchWorkerState: @unchecked Sendable {
   var threads: [BatchThreadHandle] = []
   /// ``BatchContext/idleSpinSeconds`` as bits.
   let spinBits = Atomic<UInt64>(BatchContext.spinSeconds.bitPattern)
+  /// Incremented (under `mutex`) when the spin budget changes: sleeping workers wake up and spin.
+  var spinGeneration = 0
   /// The CPU each worker pins itself to (−1: none), set before the workers start.
   var cpus: [Int] = []
   /// The next worker index to hand out.
@@ -430,12 +433,23 @@ final class BatchWorkerState: @unchecked Sendable {
       }
       pthread_mutex_lock(mutex)
       sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-      while !stopping.load(ordering: .sequentiallyConsistent) && openFrame() == nil {
+      let generation = spinGeneration
+      while !stopping.load(ordering: .sequentiallyConsistent) && openFrame() == nil
+        && spinGeneration == generation
+      {
         pthread_cond_wait(wakeUp, mutex)
       }
       sleepers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
       pthread_mutex_unlock(mutex)
     }
+  }
+
+  /// Wakes the sleeping workers so that they spin again with the current budget.
+  func wakeSleepers() {
+    pthread_mutex_lock(mutex)
+    spinGeneration &+= 1
+    pthread_cond_broadcast(wakeUp)
+    pthread_mutex_unlock(mutex)
   }
 
   /// Stops the workers and waits for them to exit.
