@@ -1,11 +1,12 @@
-# Segue: set-up and common commands. Each target installs libblas-dev first when it is missing.
+# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev and pkg-config
+# first when they are missing (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 
 .PHONY: setup test bench build format lint
 
 setup:
-	./scripts/ensure-blas.sh
+	./scripts/ensure-deps.sh
 
 # The test suite (debug build, Swift Testing).
 test: setup

@@ -150,6 +150,7 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueSpec",
+        "SegueBenchSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

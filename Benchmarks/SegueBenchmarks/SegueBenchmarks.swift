@@ -27,7 +27,8 @@
 // * keyframe bake: KeyframeBakeJob, 60 frames of a 4-key Catmull–Rom template (SIMD and BLAS).
 // * children: ChildConcatenationJob, M child matrices under one perspective parent.
 // * dissolve: FilmstripDissolveJob, 30 frames of a Float cross-dissolve of two P-pixel images.
-// * scene batch: SceneBatchEvaluationJob on instances of the ten presets (push and pop).
+// * scene batch: SceneBatchEvaluationJob on 100 000 layers of instances of the ten presets (push
+//   and pop, PresetsWorkload) on 1 and 2 threads; the batch's compile; 1 000 adds and removes.
 // * blend: BlendKernels RGBA8 over (opaque and at opacity 0.8) and cross-dissolve at 1920×1080.
 //
 // MediaTiming has no batch kernel yet (no MediaTimingBatch.swift on main), so it has no stage
@@ -253,9 +254,11 @@ struct ProductFixture: @unchecked Sendable {
 
 let productFixture = ProductFixture(count: layerCount)
 
-/// Instances of the ten presets (push and pop), each at its own offset into its run at t = 0.3 s.
+/// The `presets` workload (``PresetsWorkload``): instances of the ten presets (push and pop),
+/// each at its own offset into its run at t = 0.3 s, holding at least `layers` layers.
 struct SceneFixture: @unchecked Sendable {
-  static let instanceCount = 200
+  static let layers = 100_000
+  let instances: [SceneBatch.Instance]
   let batch: SceneBatch
   let context: SceneBatchContext
   let times: UnsafeBufferPointer<Double>
@@ -263,22 +266,10 @@ struct SceneFixture: @unchecked Sendable {
   let opacities: UnsafeMutableBufferPointer<Float>
 
   init() {
-    var scenes: [TransitionScene] = []
-    for preset in TransitionPreset.allCases {
-      for operation in [TransitionOperation.push, .pop] {
-        let animator = PresetAnimator(preset)
-        scenes.append(
-          try! animator.animateTransition(using: animator.defaultContext(operation: operation)))
-      }
-    }
-    var random = Random(state: 0x5EED)
     let t = 0.3
-    let instances = (0..<Self.instanceCount).map { i -> SceneBatch.Instance in
-      let scene = scenes[i % scenes.count]
-      return .init(scene: scene, clock: .timed(start: t - random.unit() * scene.duration, speed: 1))
-    }
+    instances = try! PresetsWorkload.instances(layers: Self.layers, time: t)
     batch = try! SceneBatch(instances)
-    context = try! SceneBatchContext(batch: batch)
+    context = try! SceneBatchContext(batch: batch, threads: 2)
     times = pinned([t])
     matrices = alignedBuffer(16 * batch.layerCount)
     opacities = alignedBuffer(batch.layerCount)
@@ -457,15 +448,46 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The presets workload: one evaluation of 100 000 layers per iteration (layer-evals/s =
+  // layers × throughput), on one and two threads; the compile of the whole batch (µs per
+  // instance = wall clock / instances); the incremental path (1 000 adds of instances of
+  // compiled templates, then 1 000 removes, per iteration).
+  for threads in [1, 2] {
+    Benchmark(
+      "scene batch presets layers=\(SceneFixture.layers) threads=\(threads)",
+      configuration: configuration
+    ) { benchmark in
+      let job = sceneFixture.job
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        try job.run(threads: threads)
+        blackHole(sceneFixture.opacities[0])
+      }
+    }
+  }
+
   Benchmark(
-    "scene batch presets instances=\(SceneFixture.instanceCount)", configuration: configuration
+    "scene batch compile instances=\(sceneFixture.instances.count)", configuration: configuration
   ) { benchmark in
-    let job = sceneFixture.job
+    let instances = sceneFixture.instances
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-      try job.run()
-      blackHole(sceneFixture.opacities[0])
+      blackHole(try SceneBatch(instances).layerCount)
     }
+  }
+
+  Benchmark("scene batch add+remove 1000", configuration: configuration) { benchmark in
+    var batch = sceneFixture.batch
+    let templates = batch.templates
+    var ids = [Int](repeating: 0, count: 1000)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      for k in 0..<1000 {
+        ids[k] = try batch.add(templates[k % templates.count], clock: .timed(start: 0, speed: 1))
+      }
+      for id in ids { try batch.remove(id) }
+    }
+    blackHole(batch.layerCount)
   }
 
   // Compositing, one 1080p frame per iteration (pixels/s = 2 073 600 × throughput).

@@ -76,6 +76,28 @@ extension SpecFile {
       o.append(("backgroundColor", writeValue(.color(layer.backgroundColor))))
     }
     if layer.isTransformLayer { o.append(("isTransformLayer", .bool(true))) }
+    if layer.cornerRadius != defaults.cornerRadius {
+      o.append(("cornerRadius", .number(layer.cornerRadius)))
+    }
+    if layer.masksToBounds { o.append(("masksToBounds", .bool(true))) }
+    if layer.borderWidth != defaults.borderWidth {
+      o.append(("borderWidth", .number(layer.borderWidth)))
+    }
+    if layer.borderColor != defaults.borderColor {
+      o.append(("borderColor", writeValue(.color(layer.borderColor))))
+    }
+    if layer.shadowOpacity != defaults.shadowOpacity {
+      o.append(("shadowOpacity", .number(layer.shadowOpacity)))
+    }
+    if layer.shadowRadius != defaults.shadowRadius {
+      o.append(("shadowRadius", .number(layer.shadowRadius)))
+    }
+    if layer.shadowOffset != defaults.shadowOffset {
+      o.append(("shadowOffset", writeValue(.size(layer.shadowOffset))))
+    }
+    if layer.shadowColor != defaults.shadowColor {
+      o.append(("shadowColor", writeValue(.color(layer.shadowColor))))
+    }
     if layer.transform != .identity {
       o.append(("transform", writeValue(.transform(layer.transform))))
     }
@@ -105,6 +127,9 @@ extension SpecFile {
     case .keyframes(let values):
       o.append(("type", .string("keyframe")))
       o += writeKeyframes(values)
+    case .path(let track):
+      o.append(("type", .string("keyframe")))
+      o += writePathTrack(track)
     }
     if let f = a.timingFunction { o.append(("timingFunction", writeTimingFunction(f))) }
     let t = a.timing
@@ -148,6 +173,33 @@ extension SpecFile {
     case .transforms(let t): return fields(t) { .transform($0) }
     case .colors(let t): return fields(t) { .color($0) }
     }
+  }
+
+  static func writePathTrack(_ track: KeyframePathTrack) -> [(String, JSONValue)] {
+    func point(_ p: Point) -> JSONValue { writeValue(.point(p)) }
+    let elements: [JSONValue] = track.path.elements.map { element in
+      switch element {
+      case .move(let p): .object([("move", point(p))])
+      case .line(let p): .object([("line", point(p))])
+      case .quadCurve(let p, let c):
+        .object([("quadCurve", .object([("to", point(p)), ("control", point(c))]))])
+      case .curve(let p, let c1, let c2):
+        .object([
+          ("curve", .object([("to", point(p)), ("control1", point(c1)), ("control2", point(c2))]))
+        ])
+      case .closeSubpath: .object([("close", .bool(true))])
+      }
+    }
+    var o: [(String, JSONValue)] = [("path", .array(elements))]
+    if let k = track.keyTimes { o.append(("keyTimes", numbers(k))) }
+    if track.calculationMode != .linear {
+      o.append(("calculationMode", .string(track.calculationMode.rawValue)))
+    }
+    if let fs = track.timingFunctions {
+      o.append(("timingFunctions", .array(fs.map(writeTimingFunction))))
+    }
+    if let r = track.rotationMode { o.append(("rotationMode", .string(r.rawValue))) }
+    return o
   }
 
   static func writeChange(_ change: ModelChange, time: Double?) -> JSONValue {

@@ -67,7 +67,8 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// - `duration`: the transition's duration in seconds, `> 0`
 ///   (`transitionDuration(using:)`). Default: the latest end of the animations'
 ///   active intervals (``AnimationSet/endTime``); an error when that is 0.
-/// - `container`: `[width, height]` in points, default `[390, 844]`.
+/// - `container`: `[width, height]` in points, each in `[0, 2²⁴]` (``maximumContainerSide``),
+///   default `[390, 844]`.
 /// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
 ///   are added depth-first in list order (a layer's ancestors first), so siblings keep their list
 ///   order, which breaks `zPosition` ties in the draw order (later on top).
@@ -82,9 +83,12 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// `{"id": "to", "parent": "container-id" | null, "bounds": [x, y, w, h], "position": [x, y],
 /// "anchorPoint": [x, y], "anchorPointZ": z, "zPosition": z, "opacity": o,
 /// "backgroundColor": [r, g, b, a], "isTransformLayer": false, "transform": T,
-/// "sublayerTransform": T, "animations": [...]}`. Only `id` is required; the others default to
-/// `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
-/// background, identity transforms). Lengths in points, anchorPoint in unit coordinates, colour
+/// "sublayerTransform": T, "cornerRadius": r, "masksToBounds": false, "borderWidth": w,
+/// "borderColor": [r, g, b, a], "shadowOpacity": o, "shadowRadius": r, "shadowOffset": [w, h],
+/// "shadowColor": [r, g, b, a], "animations": [...]}`. Only `id` is required; the others default
+/// to `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
+/// background, identity transforms, corner radius and border width 0, black border and shadow,
+/// shadow opacity 0, shadow radius 3, shadow offset `[0, -3]`). Lengths in points, anchorPoint in unit coordinates, colour
 /// components in `[0, 1]` (clamped). Ids are unique; a `parent` must name another layer and
 /// following parents must not lead back to the layer (no cycles).
 ///
@@ -105,7 +109,9 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///
 /// - `keyPath` (required): a key path ``LayerProperty`` knows (`opacity`, `position`,
 ///   `position.x`, `position.y`, `zPosition`, `bounds`, `bounds.size`, `anchorPoint`, `transform`,
-///   `sublayerTransform`, `backgroundColor`, `transform.rotation.z`, `transform.scale`, …).
+///   `sublayerTransform`, `backgroundColor`, `cornerRadius`, `borderWidth`, `borderColor`,
+///   `shadowOpacity`, `shadowRadius`, `shadowOffset`, `shadowColor`, `transform.rotation.z`,
+///   `transform.scale`, …; `masksToBounds` is not animatable).
 ///   Values have the property's kind: a number, a point `[x, y]`, a size `[w, h]`, a rectangle
 ///   `[x, y, w, h]`, a transform `T`, or a colour `[r, g, b, a]`.
 /// - `type` (required): `"basic"` (`CABasicAnimation`), `"keyframe"` (`CAKeyframeAnimation`) or
@@ -116,7 +122,13 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `cubic`, `cubicPaced` or the `kCAAnimation…` names), `timingFunctions` (one per segment),
 ///   `tensionValues`, `continuityValues`, `biasValues`; and `keyframeTimingFunction`, a Segue
 ///   extension: the track's own curve (``KeyframeTrack/timingFunction``), applied after the
-///   animation's `timingFunction`.
+///   animation's `timingFunction`. Or, for a point key path, `path` instead of `values`
+///   (`CAKeyframeAnimation.path`, ``KeyframePathTrack``): a list of elements `{"move": [x, y]}`,
+///   `{"line": [x, y]}`, `{"quadCurve": {"to": [x, y], "control": [x, y]}}`,
+///   `{"curve": {"to": [x, y], "control1": [x, y], "control2": [x, y]}}`, `{"close": true}`
+///   (starting with a move), with `keyTimes` per vertex, `calculationMode`, `timingFunctions`
+///   per segment and `rotationMode` (`auto`, `autoReverse`, or `rotateAuto`,
+///   `rotateAutoReverse`, `kCAAnimationRotateAuto`, `kCAAnimationRotateAutoReverse`).
 /// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
 ///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
 ///   `dampingRatio` (with `initialVelocity`): ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
@@ -154,6 +166,10 @@ public enum SpecFile {
   public static let version = 1
   /// The container size used when a spec gives none: 390 × 844 points.
   public static let defaultContainer = Size(width: 390, height: 844)
+  /// The largest container side a spec may give: 2²⁴ = 16777216 points. Beyond it a `Float`
+  /// (the precision of the batch kernels and of the rasteriser) no longer resolves a point, and no
+  /// screen comes near it.
+  public static let maximumContainerSide = Double(1 << 24)
 
   /// Parses `text` and decodes it (``decode(_:)``).
   public static func decode(text: String) throws(SpecError) -> SpecDocument {
@@ -210,7 +226,9 @@ struct SpecDecoder {
   ]
   static let layerKeys = [
     "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
-    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "animations",
+    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
+    "masksToBounds", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
+    "shadowOffset", "shadowColor", "animations",
   ]
   static let timingKeys = [
     "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
@@ -220,8 +238,14 @@ struct SpecDecoder {
   static let keyframeKeys =
     timingKeys + [
       "values", "keyTimes", "calculationMode", "timingFunction", "timingFunctions",
-      "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction",
+      "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction", "path",
+      "rotationMode",
     ]
+  /// Keys only a keyframe animation with `values` takes, and only one with `path`.
+  static let valuesOnlyKeys = [
+    "tensionValues", "continuityValues", "biasValues", "keyframeTimingFunction",
+  ]
+  static let pathOnlyKeys = ["rotationMode"]
   static let springKeys =
     timingKeys + [
       "fromValue", "toValue", "mass", "stiffness", "damping", "initialVelocity",
@@ -239,6 +263,11 @@ struct SpecDecoder {
     if let c = top["container"] {
       let v = try c.numbers(count: [2], what: "a size [width, height] in points")
       guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
+      guard v[0] <= SpecFile.maximumContainerSide, v[1] <= SpecFile.maximumContainerSide else {
+        throw c.fail(
+          "the container size must be at most \(Int(SpecFile.maximumContainerSide)) points a side"
+        )
+      }
       container = Size(width: v[0], height: v[1])
     }
 
@@ -263,32 +292,53 @@ struct SpecDecoder {
         throw parent.node.fail("no layer has the id '\(parent.id)'")
       }
     }
-    // Cycles: follow parents from each layer.
-    for (i, entry) in entries.enumerated() {
-      var seen = [i]
+    // Cycles and the order of addition, in one iterative walk up the parent links (O(layers),
+    // no recursion, so chains of any depth): from each layer in list order, follow parents
+    // until a layer already placed, a top-level layer or a layer on the current path (a
+    // cycle); then place the path top-down, so every layer comes after its ancestors and
+    // siblings keep their list order. The cycle reported is the one whose earliest-listed
+    // member comes first, named from that member.
+    var state = [UInt8](repeating: 0, count: entries.count)  // 0 new, 1 on the path, 2 placed
+    var order: [Int] = []
+    order.reserveCapacity(entries.count)
+    var cycle: (first: Int, chain: [Int])? = nil
+    var path: [Int] = []
+    for i in entries.indices where state[i] == 0 {
+      path.removeAll(keepingCapacity: true)
       var current = i
-      while let parent = entries[current].parent, let next = firstIndex[parent.id] {
-        if next == i {
-          let chain = (seen + [i]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
-          throw entry.parent!.node.fail("the parent chain forms a cycle: \(chain)")
+      while true {
+        if state[current] == 2 { break }
+        if state[current] == 1 {
+          // `current` is on the path: path[k...] is the cycle, child → parent.
+          let members = path[path.lastIndex(of: current)!...]
+          let first = members.min()!
+          if cycle == nil || first < cycle!.first {
+            let k = members.firstIndex(of: first)!
+            cycle = (first, Array(members[k...] + members[..<k]))
+          }
+          break
         }
-        if seen.contains(next) { break }  // a cycle not through i: reported from its own layer
-        seen.append(next)
+        state[current] = 1
+        path.append(current)
+        guard let parent = entries[current].parent, let next = firstIndex[parent.id] else { break }
         current = next
       }
+      for j in path.reversed() {
+        state[j] = 2
+        order.append(j)
+      }
+    }
+    if let (first, chain) = cycle {
+      let names = (chain + [first]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
+      throw entries[first].parent!.node.fail("the parent chain forms a cycle: \(names)")
     }
     var tree = LayerTree()
-    var added = Set<String>()
-    func add(_ index: Int, _ tree: inout LayerTree) throws(SpecError) {
+    for index in order {
       let entry = entries[index]
-      guard !added.contains(entry.layer.id) else { return }
-      if let parent = entry.parent, let p = firstIndex[parent.id] { try add(p, &tree) }
       try building(entry.node.path) { () throws(ValidationError) in
         try tree.add(entry.layer, parent: entry.parent?.id)
       }
-      added.insert(entry.layer.id)
     }
-    for i in entries.indices { try add(i, &tree) }
 
     // Animations, in list order of layers, then of each layer's list.
     var animations = AnimationSet()
@@ -388,6 +438,8 @@ struct SpecDecoder {
           try interaction.state(at: last.time)
         }
         end = state.completionTime ?? (last.time + duration)
+        // A last event near the largest Double: keep the suggested times finite.
+        if !end.isFinite { end = .greatestFiniteMagnitude }
       }
       sampleTimes = (0...6).map { end * (Double($0) / 6) }
     }
@@ -419,12 +471,24 @@ struct SpecDecoder {
     if let v = o["anchorPointZ"] { layer.anchorPointZ = try v.number() }
     if let v = o["zPosition"] { layer.zPosition = try v.number() }
     if let v = o["opacity"] { layer.opacity = try v.number() }
-    if let v = o["backgroundColor"] {
+    func color(_ v: Node) throws(SpecError) -> Color {
       guard case .color(let c) = try SpecFile.readValue(v, kind: .color) else {
         throw v.fail("expected a colour")
       }
-      layer.backgroundColor = c
+      return c
     }
+    if let v = o["backgroundColor"] { layer.backgroundColor = try color(v) }
+    if let v = o["cornerRadius"] { layer.cornerRadius = try v.number() }
+    if let v = o["masksToBounds"] { layer.masksToBounds = try v.bool() }
+    if let v = o["borderWidth"] { layer.borderWidth = try v.number() }
+    if let v = o["borderColor"] { layer.borderColor = try color(v) }
+    if let v = o["shadowOpacity"] { layer.shadowOpacity = try v.number() }
+    if let v = o["shadowRadius"] { layer.shadowRadius = try v.number() }
+    if let v = o["shadowOffset"] {
+      let p = try v.numbers(count: [2], what: "a size [width, height] in points")
+      layer.shadowOffset = Size(width: p[0], height: p[1])
+    }
+    if let v = o["shadowColor"] { layer.shadowColor = try color(v) }
     if let v = o["isTransformLayer"] { layer.isTransformLayer = try v.bool() }
     if let v = o["transform"] { layer.transform = try SpecFile.readTransform(v) }
     if let v = o["sublayerTransform"] { layer.sublayerTransform = try SpecFile.readTransform(v) }
@@ -440,8 +504,9 @@ struct SpecDecoder {
     do {
       return try LayerProperty(keyPath: keyPath)
     } catch {
+      if case .invalidState(let why) = error.reason { throw node.fail(why) }
       throw node.fail(
-        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor and transform.rotation/scale/translation sub-paths)"
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor and transform.rotation/scale/translation sub-paths)"
       )
     }
   }
@@ -478,7 +543,11 @@ struct SpecDecoder {
         try readSpring(o, duration: timing.duration), from: try value("fromValue"),
         to: try value("toValue"))
     default:
-      content = .keyframes(try readKeyframes(o, kind: kind))
+      if o.has("path") {
+        content = .path(try readPathTrack(o, kind: kind))
+      } else {
+        content = .keyframes(try readKeyframes(o, kind: kind))
+      }
     }
     return try building(node.path) { () throws(ValidationError) in
       try Animation(
@@ -540,10 +609,11 @@ struct SpecDecoder {
     }
   }
 
-  func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
-    let valueNodes = try o.required("values").array()
-    var values: [AnimationValue] = []
-    for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
+  /// A keyframe animation's `keyTimes`, `calculationMode` (default linear) and
+  /// `timingFunctions`.
+  func readKeyframeTiming(_ o: Members) throws(SpecError) -> (
+    [Double]?, CalculationMode, [TimingFunction]?
+  ) {
     let keyTimes = try o["keyTimes"]?.numberList()
     var mode = CalculationMode.linear
     if let m = o["calculationMode"] {
@@ -555,6 +625,19 @@ struct SpecDecoder {
       for node in try list.array() { fs.append(try SpecFile.readTimingFunction(node)) }
       functions = fs
     }
+    return (keyTimes, mode, functions)
+  }
+
+  func readKeyframes(_ o: Members, kind: AnimationValue.Kind) throws(SpecError) -> KeyframeValues {
+    for key in Self.pathOnlyKeys where o.has(key) {
+      throw SpecError(
+        path: JSONPath.member(o.path, key),
+        message: "'\(key)' needs a 'path' (it turns the layer with the path)")
+    }
+    let valueNodes = try o.required("values").array()
+    var values: [AnimationValue] = []
+    for node in valueNodes { values.append(try SpecFile.readValue(node, kind: kind)) }
+    let (keyTimes, mode, functions) = try readKeyframeTiming(o)
     var trackFunction: TimingFunction?
     if let f = o["keyframeTimingFunction"] { trackFunction = try SpecFile.readTimingFunction(f) }
     let tension = try o["tensionValues"]?.numberList()
@@ -582,6 +665,74 @@ struct SpecDecoder {
       case .color:
         return .colors(try track(values.map { if case .color(let x) = $0 { x } else { .clear } }))
       }
+    }
+  }
+
+  /// A keyframe animation along a `path`: its elements, `keyTimes` per vertex,
+  /// `calculationMode`, `timingFunctions` per segment and `rotationMode`.
+  func readPathTrack(_ o: Members, kind: AnimationValue.Kind) throws(SpecError)
+    -> KeyframePathTrack
+  {
+    let pathNode = try o.required("path")
+    for key in ["values"] + Self.valuesOnlyKeys where o.has(key) {
+      throw SpecError(
+        path: JSONPath.member(o.path, key), message: "'\(key)' cannot be combined with 'path'")
+    }
+    guard kind == .point else {
+      throw pathNode.fail(
+        "a path moves a point property (position, anchorPoint), not a \(kind.rawValue)")
+    }
+    var path = BezierPath()
+    for node in try pathNode.array() {
+      let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
+      guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
+        throw node.fail(
+          "a path element has exactly one of move, line, quadCurve, curve, close")
+      }
+      func point(_ n: Node) throws(SpecError) -> Point {
+        let p = try n.numbers(count: [2], what: "a point [x, y]")
+        return Point(x: p[0], y: p[1])
+      }
+      let element: BezierPath.Element
+      switch key {
+      case "move": element = .move(to: try point(v))
+      case "line": element = .line(to: try point(v))
+      case "quadCurve":
+        let c = try v.object(allowed: ["to", "control"])
+        element = .quadCurve(
+          to: try point(try c.required("to")), control: try point(try c.required("control")))
+      case "curve":
+        let c = try v.object(allowed: ["to", "control1", "control2"])
+        element = .curve(
+          to: try point(try c.required("to")), control1: try point(try c.required("control1")),
+          control2: try point(try c.required("control2")))
+      default:
+        guard try v.bool() else { throw v.fail("expected true") }
+        element = .closeSubpath
+      }
+      var extended = path
+      do throws(ValidationError) {
+        switch element {
+        case .move(let p): try extended.move(to: p)
+        case .line(let p): try extended.addLine(to: p)
+        case .quadCurve(let p, let c): try extended.addQuadCurve(to: p, control: c)
+        case .curve(let p, let c1, let c2): try extended.addCurve(to: p, control1: c1, control2: c2)
+        case .closeSubpath: try extended.closeSubpath()
+        }
+      } catch {
+        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: node.path)
+      }
+      path = extended
+    }
+    let (keyTimes, mode, functions) = try readKeyframeTiming(o)
+    var rotation: RotationMode?
+    if let r = o["rotationMode"] {
+      rotation = try SpecFile.readName(r, SpecFile.rotationModeNames, what: "rotation mode")
+    }
+    return try building(o.path) { () throws(ValidationError) in
+      try KeyframePathTrack(
+        path: path, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
+        rotationMode: rotation)
     }
   }
 

@@ -294,6 +294,12 @@ extension SpecFile {
     ("kCAAnimationCubic", .cubic), ("kCAAnimationCubicPaced", .cubicPaced),
   ]
 
+  static let rotationModeNames: [(String, RotationMode)] = [
+    ("auto", .rotateAuto), ("autoReverse", .rotateAutoReverse), ("rotateAuto", .rotateAuto),
+    ("rotateAutoReverse", .rotateAutoReverse), ("kCAAnimationRotateAuto", .rotateAuto),
+    ("kCAAnimationRotateAutoReverse", .rotateAutoReverse),
+  ]
+
   static let fillModeNames: [(String, MediaTiming.FillMode)] = [
     ("removed", .removed), ("forwards", .forwards), ("backwards", .backwards), ("both", .both),
     ("kCAFillModeRemoved", .removed), ("kCAFillModeForwards", .forwards),

@@ -70,24 +70,39 @@ struct CurveCommand: ParsableCommand {
   @Option(help: ArgumentHelp("SVG height in points.", valueName: "points"))
   var height: Double = 400
 
-  @Option(help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Write to this file instead of stdout (- for stdout).", valueName: "file"))
   var output: String?
 
-  func validate() throws {
+  @Flag(name: .shortAndLong, help: "Print no informational messages on stderr.")
+  var quiet = false
+
+  /// The checks of the option combination.
+  ///
+  /// - Throws: ``CLIError`` ``ExitStatus/usage``: not exactly one subject, or `--duration` with
+  ///   `--timing`.
+  func checkOptions() throws(CLIError) {
     let given = [timing, spring, springResponse, springUIView].compactMap { $0 }.count
     guard given == 1 else {
-      throw ArgumentParser.ValidationError(
-        "give exactly one of --timing, --spring, --spring-response, --spring-uiview (got \(given))")
+      throw CLIError(
+        .usage, given == 0 ? "--timing" : subjectArgument,
+        "give exactly one of --timing, --spring, --spring-response, --spring-uiview (got \(given))"
+      )
     }
     if duration != nil && timing != nil {
-      throw ArgumentParser.ValidationError("--duration applies only to spring plots")
+      throw CLIError(.usage, "--duration", "applies only to spring plots")
     }
   }
 
   func run() throws {
     try reportingErrors("curve") {
+      try checkOptions()
       let svg = try plot(subject())
-      try OutputTarget(output).write(svg)
+      let note: (String) -> Void = { text in if !quiet { printError("segue curve: " + text) } }
+      try OutputTarget(output).stream(note: note) { writer throws(CLIError) in
+        try writer.write(svg)
+      }
     }
   }
 

@@ -10,7 +10,7 @@ import Foundation
 enum OutputTarget {
   /// Standard output.
   case standardOutput
-  /// A file, replaced atomically.
+  /// A file, replaced atomically through a ``FileCommit``.
   case file(String)
 
   /// `--output PATH`, or stdout when absent or `-`.
@@ -18,18 +18,13 @@ enum OutputTarget {
     if let path, path != "-" { self = .file(path) } else { self = .standardOutput }
   }
 
-  /// Writes `bytes`. A file is written to a temporary file in the same directory (`.NAME.XXXXXX`)
-  /// that is renamed over `path` once complete; on any failure the temporary file is removed, so
-  /// no partial output is ever left behind.
+  /// Writes `bytes`: to stdout, or to a file through a ``FileCommit`` (nothing partial is ever
+  /// left, and an existing file is replaced only when the new one is complete).
   ///
-  /// - Throws: ``CLIError`` with ``ExitStatus/cannotCreate`` naming `argument`.
+  /// - Throws: ``CLIError`` with ``ExitStatus/cannotCreate`` naming `argument` (or `standard
+  ///   output`).
   func write(_ bytes: [UInt8], argument: String = "--output") throws(CLIError) {
-    switch self {
-    case .standardOutput:
-      FileHandle.standardOutput.write(Data(bytes))
-    case .file(let path):
-      try Self.writeAtomically(bytes, to: path, argument: argument)
-    }
+    try stream(argument: argument) { writer throws(CLIError) in try writer.write(bytes) }
   }
 
   /// Writes a string as UTF-8.
@@ -37,153 +32,104 @@ enum OutputTarget {
     try write(Array(text.utf8), argument: argument)
   }
 
-  private static func writeAtomically(_ bytes: [UInt8], to path: String, argument: String)
-    throws(CLIError)
-  {
-    var batch = FileBatch()
-    try batch.add(bytes, to: path, argument: argument)
-    try batch.commit()
+  /// Streams the output: `body` writes through the ``OutputWriter``; a file is committed only when
+  /// `body` returns, and discarded when it throws. Standard output receives the bytes as they
+  /// are written (in 64 KiB blocks).
+  ///
+  /// - Throws: what `body` throws; ``CLIError`` ``ExitStatus/cannotCreate`` when a write fails.
+  func stream(
+    argument: String = "--output", note: ((String) -> Void)? = nil,
+    _ body: (OutputWriter) throws(CLIError) -> Void
+  ) throws(CLIError) {
+    switch self {
+    case .standardOutput:
+      let writer = OutputWriter.standardOutput()
+      try body(writer)
+      try writer.flush()
+    case .file(let path):
+      let commit = FileCommit(note: note)
+      let writer = try commit.open(path, argument: argument)
+      do throws(CLIError) {
+        try body(writer)
+      } catch {
+        writer.abandon()
+        throw error
+      }
+      try commit.close(writer)
+      try commit.commit()
+    }
   }
 }
 
-/// Files written together or not at all: each is written to a temporary file `.NAME.XXXXXX` in
-/// its destination's directory; ``commit()`` renames them all into place. On any failure every
-/// temporary file (and, if a rename fails, every destination already renamed) is removed, so no
-/// partial output is ever left behind.
-struct FileBatch {
-  /// The temporary files written so far and their destinations.
-  private var pending: [(temporary: String, path: String, argument: String)] = []
+/// The largest input file (`--spec`, `--events`) read: 32 MiB. Spec files of real transitions
+/// are kilobytes (the preset examples are 1–12 KiB); the limit keeps the parsed document (several
+/// times the text) well inside memory.
+let maximumInputBytes = 32 << 20
 
-  /// Writes `bytes` to a temporary file beside `path`.
-  ///
-  /// - Throws: ``CLIError`` ``ExitStatus/cannotCreate`` naming `argument` (after discarding the
-  ///   whole batch).
-  mutating func add(_ bytes: [UInt8], to path: String, argument: String) throws(CLIError) {
-    do {
-      pending.append(
-        (try Self.writeTemporary(bytes, for: path, argument: argument), path, argument))
-    } catch {
-      discard()
-      throw error
-    }
+/// Reads a whole input file, or standard input when `path` is `-`.
+///
+/// - Throws: ``CLIError``: ``ExitStatus/noInput`` naming `argument` when the file is missing, is
+///   a directory, or cannot be read; ``ExitStatus/dataError`` when it is larger than
+///   ``maximumInputBytes`` (checked before reading when the size is known).
+func readInputFile(_ path: String, argument: String) throws(CLIError) -> [UInt8] {
+  let name = path == "-" ? "standard input" : "'\(path)'"
+  func tooLarge(_ size: String) -> CLIError {
+    CLIError(
+      .dataError, argument,
+      "\(name) is \(size) bytes; input files are limited to \(maximumInputBytes) bytes (32 MiB)")
   }
-
-  /// Renames every temporary file over its destination, in order.
-  ///
-  /// - Throws: ``CLIError`` ``ExitStatus/cannotCreate`` naming the failed file's argument; the
-  ///   destinations already renamed and the remaining temporary files are removed first.
-  mutating func commit() throws(CLIError) {
-    for (k, file) in pending.enumerated() where rename(file.temporary, file.path) != 0 {
-      let reason = errorText()
-      for done in pending[..<k] { unlink(done.path) }
-      for rest in pending[k...] { unlink(rest.temporary) }
-      pending = []
-      throw CLIError(.cannotCreate, file.argument, "cannot create '\(file.path)': \(reason)")
+  let fd: Int32
+  if path == "-" {
+    fd = STDIN_FILENO
+  } else {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let reason = errno == ENOENT ? "no such file" : errorText()
+      throw CLIError(.noInput, argument, "cannot read '\(path)': \(reason)")
     }
-    pending = []
-  }
-
-  /// Removes every temporary file written so far.
-  mutating func discard() {
-    for file in pending { unlink(file.temporary) }
-    pending = []
-  }
-
-  /// Writes `bytes` to a new temporary file in `path`'s directory and returns its path.
-  private static func writeTemporary(_ bytes: [UInt8], for path: String, argument: String)
-    throws(CLIError) -> String
-  {
-    guard !path.isEmpty else {
-      throw CLIError(.cannotCreate, argument, "the path is empty")
+    guard info.st_mode & S_IFMT != S_IFDIR else {
+      throw CLIError(.noInput, argument, "cannot read '\(path)': it is a directory")
     }
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard !name.isEmpty else {
-      throw CLIError(.cannotCreate, argument, "'\(path)' names a directory, not a file")
+    if info.st_mode & S_IFMT == S_IFREG, info.st_size > maximumInputBytes {
+      throw tooLarge("\(info.st_size)")
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw CLIError(.cannotCreate, argument, "cannot create '\(path)': it is a directory")
-    }
-    var template = Array((directory + "/." + name + ".XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw CLIError(
-        .cannotCreate, argument,
-        "cannot create a file in '\(directory)': \(errorText())")
+      throw CLIError(.noInput, argument, "cannot read '\(path)': \(errorText())")
     }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    func fail(_ what: String) -> CLIError {
-      let reason = errorText()
-      close(fd)
-      unlink(temporary)
-      return CLIError(.cannotCreate, argument, "cannot write '\(path)': \(what): \(reason)")
-    }
-    // mkstemp creates the file 0600; give it the usual 0666 minus the umask.
-    let mask = umask(0)
-    umask(mask)
-    _ = fchmod(fd, 0o666 & ~mask)
-    var written = 0
-    while written < bytes.count {
-      let n = bytes.withUnsafeBytes { raw in
-        systemWrite(fd, raw.baseAddress! + written, raw.count - written)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw fail("write failed")
-      }
-      written += n
-    }
-    guard close(fd) == 0 else {
-      let reason = errorText()
-      unlink(temporary)
-      throw CLIError(.cannotCreate, argument, "cannot write '\(path)': \(reason)")
-    }
-    return temporary
   }
+  defer { if fd != STDIN_FILENO { close(fd) } }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if n < 0 {
+      if errno == EINTR { continue }
+      throw CLIError(.noInput, argument, "cannot read \(name): \(errorText())")
+    }
+    if n == 0 { break }
+    bytes.append(contentsOf: chunk[..<n])
+    if bytes.count > maximumInputBytes { throw tooLarge("more than \(maximumInputBytes)") }
+  }
+  return bytes
 }
 
-/// `strerror(errno)`.
-private func errorText() -> String {
-  guard let text = strerror(errno) else { return "error \(errno)" }
-  return String(validatingCString: text) ?? "error \(errno)"
-}
-
-/// `write(2)`, outside ``OutputTarget`` and ``FileBatch`` whose methods shadow the name.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, buffer, count)
-}
-
-/// Reads a whole input file.
+/// Reads a whole input file (or standard input for `-`) as UTF-8 text.
 ///
-/// - Throws: ``CLIError`` with ``ExitStatus/noInput`` naming `argument` when the file is missing,
-///   is a directory, or cannot be read.
-func readInputFile(_ path: String, argument: String) throws(CLIError) -> Data {
-  var isDirectory: ObjCBool = false
-  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-    throw CLIError(.noInput, argument, "cannot read '\(path)': no such file")
-  }
-  guard !isDirectory.boolValue else {
-    throw CLIError(.noInput, argument, "cannot read '\(path)': it is a directory")
-  }
-  guard let data = FileManager.default.contents(atPath: path) else {
-    throw CLIError(.noInput, argument, "cannot read '\(path)': permission denied or I/O error")
-  }
-  return data
-}
-
-/// Reads a whole input file as UTF-8 text.
-///
-/// - Throws: ``CLIError``: ``ExitStatus/noInput`` as ``readInputFile(_:argument:)``;
-///   ``ExitStatus/dataError`` when the bytes are not valid UTF-8.
+/// - Throws: ``CLIError``: as ``readInputFile(_:argument:)``; ``ExitStatus/dataError`` when the
+///   bytes are not valid UTF-8.
 func readInputText(_ path: String, argument: String) throws(CLIError) -> String {
-  let data = try readInputFile(path, argument: argument)
-  guard let text = String(validating: data, as: UTF8.self) else {
-    throw CLIError(.dataError, argument, "'\(path)' is not UTF-8 text")
+  let bytes = try readInputFile(path, argument: argument)
+  guard let text = String(validating: bytes, as: UTF8.self) else {
+    let name = path == "-" ? "standard input" : "'\(path)'"
+    throw CLIError(.dataError, argument, "\(name) is not UTF-8 text")
   }
   return text
+}
+
+/// Writes `text` and a newline to stderr; a failed write is ignored (there is nowhere left to
+/// report it).
+func printError(_ text: String) {
+  let bytes = Array((text + "\n").utf8)
+  try? OutputWriter.writeAll(STDERR_FILENO, bytes, argument: "standard error", name: "")
 }

@@ -76,9 +76,9 @@ let timingFunctionForms =
 /// Shortest round-trip decimal text of a double (Swift's `description`: `0.5`, `1e-05`, `nan`),
 /// without a trailing `.0` (`1`, `390`); `-0.0` stays `-0`.
 func decimal(_ value: Double) -> String {
-  var text = "\(value)"
-  if text.hasSuffix(".0") { text.removeLast(2) }
-  return text
+  var bytes: [UInt8] = []
+  bytes.append(decimal: value)
+  return String(decoding: bytes, as: UTF8.self)
 }
 
 /// `value` with `digits` digits after the point (no Foundation formatting; rounds half away).

@@ -18,7 +18,8 @@ struct PresetOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Container width and height in points (default 390,844).", valueName: "W,H"))
+      "Container width and height in points, each in (0, 16777216] (default 390,844).",
+      valueName: "W,H"))
   var container: String?
 
   @Option(
@@ -42,12 +43,13 @@ struct PresetOptions: ParsableArguments {
 
   @Option(
     name: .customLong("hero-selected-row"),
-    help: ArgumentHelp("hero: the tapped list row, ≥ 0 (default 2).", valueName: "row"))
+    help: ArgumentHelp("hero: the tapped list row, 0…16777216 (default 2).", valueName: "row"))
   var heroSelectedRow: Int?
 
   @Option(
     name: .customLong("hero-row-height"),
-    help: ArgumentHelp("hero: list row height in points, > 0 (default 120).", valueName: "points"))
+    help: ArgumentHelp(
+      "hero: list row height in points, in (0, 16777216] (default 120).", valueName: "points"))
   var heroRowHeight: Double?
 
   @Option(
@@ -59,17 +61,19 @@ struct PresetOptions: ParsableArguments {
   @Option(
     name: .customLong("hero-header-height"),
     help: ArgumentHelp(
-      "hero: post header height in points, > 0 (default 240).", valueName: "points"))
+      "hero: post header height in points, in (0, 16777216] (default 240).",
+      valueName: "points"))
   var heroHeaderHeight: Double?
 
   @Option(
     name: .customLong("hero-cell-count"),
-    help: ArgumentHelp("hero: visible post cells, ≥ 0 (default 5).", valueName: "count"))
+    help: ArgumentHelp("hero: visible post cells, 0…10000 (default 5).", valueName: "count"))
   var heroCellCount: Int?
 
   @Option(
     name: .customLong("hero-cell-height"),
-    help: ArgumentHelp("hero: post cell height in points, > 0 (default 100).", valueName: "points"))
+    help: ArgumentHelp(
+      "hero: post cell height in points, in (0, 16777216] (default 100).", valueName: "points"))
   var heroCellHeight: Double?
 
   /// The library field each option sets, for naming the option in errors.
@@ -106,20 +110,70 @@ struct PresetOptions: ParsableArguments {
     return preset
   }
 
+  /// The numeric options given that shape the scene's geometry, for naming the input behind a
+  /// value that overflows.
+  var givenGeometryOptions: [String] {
+    let given: [(String, Bool)] = [
+      ("--container", container != nil), ("--hero-selected-row", heroSelectedRow != nil),
+      ("--hero-row-height", heroRowHeight != nil), ("--hero-list-top", heroListTop != nil),
+      ("--hero-header-height", heroHeaderHeight != nil),
+      ("--hero-cell-count", heroCellCount != nil), ("--hero-cell-height", heroCellHeight != nil),
+    ]
+    return given.filter(\.1).map(\.0)
+  }
+
+  /// The largest length in points a preset option accepts (container sides, hero lengths):
+  /// 2²⁴ = 16777216. Beyond it a `Float` (the batch kernels' and the rasteriser's precision) no
+  /// longer resolves a point, and no screen comes near it; with it no preset's geometry can
+  /// overflow.
+  static let maximumLength = Double(1 << 24)
+
+  /// The most hero post cells (each is a layer): 10000.
+  static let maximumHeroCells = 10_000
+
   /// The container size from `--container`.
   ///
-  /// - Throws: usage for a malformed list, data error unless both are finite and `> 0`.
+  /// - Throws: usage for a malformed list, data error unless both are in `(0, 2²⁴]`.
   func containerSize() throws(CLIError) -> Size {
     let values = try parseNumberList(
       container ?? "390,844", argument: "--container", count: 2...2)
     for (i, v) in values.enumerated() {
-      guard v.isFinite && v > 0 else {
+      guard v.isFinite && v > 0 && v <= Self.maximumLength else {
         throw CLIError(
           .dataError, "--container",
-          "\(i == 0 ? "width" : "height") must be finite and greater than 0 (got \(decimal(v)))")
+          "\(i == 0 ? "width" : "height") must be greater than 0 and at most "
+            + "\(decimal(Self.maximumLength)) points (got \(decimal(v)))")
       }
     }
     return Size(width: values[0], height: values[1])
+  }
+
+  /// Checks the hero options' ranges (the library checks the rest: positive lengths, the list
+  /// inside the container).
+  ///
+  /// - Throws: data error naming the option: a length above 2²⁴ points, a row or cell count
+  ///   above its maximum.
+  func checkHeroRanges() throws(CLIError) {
+    let lengths: [(String, Double?)] = [
+      ("--hero-row-height", heroRowHeight), ("--hero-list-top", heroListTop),
+      ("--hero-header-height", heroHeaderHeight), ("--hero-cell-height", heroCellHeight),
+    ]
+    for (name, value) in lengths {
+      if let value, value.isFinite, abs(value) > Self.maximumLength {
+        throw CLIError(
+          .dataError, name,
+          "must be at most \(decimal(Self.maximumLength)) points (got \(decimal(value)))")
+      }
+    }
+    if let heroSelectedRow, heroSelectedRow > 1 << 24 {
+      throw CLIError(
+        .dataError, "--hero-selected-row", "must be at most \(1 << 24) (got \(heroSelectedRow))")
+    }
+    if let heroCellCount, heroCellCount > Self.maximumHeroCells {
+      throw CLIError(
+        .dataError, "--hero-cell-count",
+        "must be at most \(Self.maximumHeroCells) (got \(heroCellCount))")
+    }
   }
 
   /// The preset parameters from the options (defaults for those not given).
@@ -146,6 +200,7 @@ struct PresetOptions: ParsableArguments {
     for (name, given) in heroOptions where given && preset != .hero {
       throw CLIError(.usage, name, "applies only to the hero preset, not to \(preset)")
     }
+    try checkHeroRanges()
     if let subtype { parameters.subtype = subtype }
     if let caDuration { parameters.caDuration = caDuration }
     if let caTiming {

@@ -84,22 +84,22 @@ struct PresetsCommand: ParsableCommand {
       return [
         ParameterInfo(
           option: "--hero-selected-row", name: "selectedRow", default: "\(h.selectedRow)",
-          accepts: "integer ≥ 0"),
+          accepts: "integer 0…16777216"),
         ParameterInfo(
           option: "--hero-row-height", name: "rowHeight", default: decimal(h.rowHeight),
-          accepts: "points > 0"),
+          accepts: "points in (0, 16777216]"),
         ParameterInfo(
           option: "--hero-list-top", name: "listTop", default: decimal(h.listTop),
           accepts: "points in [0, H)"),
         ParameterInfo(
           option: "--hero-header-height", name: "headerHeight", default: decimal(h.headerHeight),
-          accepts: "points > 0"),
+          accepts: "points in (0, 16777216]"),
         ParameterInfo(
           option: "--hero-cell-count", name: "cellCount", default: "\(h.cellCount)",
-          accepts: "integer ≥ 0"),
+          accepts: "integer 0…10000"),
         ParameterInfo(
           option: "--hero-cell-height", name: "cellHeight", default: decimal(h.cellHeight),
-          accepts: "points > 0"),
+          accepts: "points in (0, 16777216]"),
       ]
     }
     return []

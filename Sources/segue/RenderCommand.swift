@@ -38,12 +38,23 @@ struct RenderCommand: ParsableCommand {
       round(scale·W) × round(scale·H) pixels for a W × H point container (at most 2^24 pixels).
 
       --filmstrip FILE.png: a contact sheet of the frames, --columns per row, each captioned \
-      with its time. --filmstrip FILE.svg: the same sheet with each layer as a polygon through \
-      its projected corners (not available for interactive runs).
+      with its time; the whole sheet is at most 2^24 pixels. --filmstrip FILE.svg: the same \
+      sheet with each layer as a polygon through its projected corners (not available for \
+      interactive runs).
 
-      All files are written to temporary names first and renamed into place only when every \
-      frame succeeded; on failure nothing is left behind. A progress bar is drawn on stdout \
-      when it is a terminal; a one-line summary is printed at the end.
+      Budgets: at most 1000000 frames; frames × scene items (layers + animations + model \
+      changes + interaction events) at most 2^22 (4194304); drawn pixels at most 2^30 \
+      (1073741824), counting each frame's pixels plus, for each layer drawn in it, the pixels \
+      of its on-screen bounding box (so frames × pixels per frame is at most 2^30). A larger \
+      request is refused before any frame is drawn, with its size.
+
+      All files are written to temporary names (.NAME.segue-PID.XXXXXX) and renamed into place \
+      only when every frame succeeded; on failure, or when interrupted (SIGINT, SIGTERM, \
+      SIGHUP), nothing is left behind and files from an earlier run are kept as they were. \
+      Temporary files left by a run killed with SIGKILL are removed by the next run into the \
+      same directory. When stderr is a terminal a progress line (frames done, frames per \
+      second, time left) is drawn there; a one-line summary is printed on stdout at the end. \
+      --quiet prints neither.
       """ + "\n\n" + exitCodesHelp)
 
   @OptionGroup var input: TransitionInput
@@ -72,25 +83,26 @@ struct RenderCommand: ParsableCommand {
   @Flag(help: "Draw each layer's id on it.")
   var labels = false
 
-  func validate() throws {
-    if !frames && filmstrip == nil {
-      throw ArgumentParser.ValidationError("--no-frames without --filmstrip writes nothing")
-    }
-    if let filmstrip, FilmstripFormat(path: filmstrip) == nil {
-      throw ArgumentParser.ValidationError(
-        "--filmstrip '\(filmstrip)' must end in .png or .svg")
-    }
-  }
+  @Flag(name: .shortAndLong, help: "No progress line, no summary, no informational messages.")
+  var quiet = false
 
   func run() throws {
     try reportingErrors("render") {
+      if !frames && filmstrip == nil {
+        throw CLIError(.usage, "--no-frames", "without --filmstrip writes nothing")
+      }
+      let format = try filmstrip.map { path throws(CLIError) in
+        guard let format = FilmstripFormat(path: path) else {
+          throw CLIError(.usage, "--filmstrip", "'\(path)' must end in .png or .svg")
+        }
+        return format
+      }
       let transition = try input.load()
       let times = try input.sampleTimes(for: transition, defaultFPS: 10)
       try requirePositive(scale, "--scale")
       guard columns >= 1 else {
         throw CLIError(.dataError, "--columns", "must be at least 1 (got \(columns))")
       }
-      let format = filmstrip.flatMap { FilmstripFormat(path: $0) }
       if format == .svg && transition.interaction != nil {
         throw CLIError(
           .usage, "--filmstrip",
@@ -98,34 +110,104 @@ struct RenderCommand: ParsableCommand {
             + "interaction); use a .png file")
       }
       if frames { try Self.requireDirectory(outputDirectory) }
-      let sheet = Filmstrip(
-        renderer: SceneRenderer(scale: scale, labels: labels), columns: columns)
-      let layout: Filmstrip.Layout
-      do throws(Segue.ValidationError) {
-        layout = try sheet.layout(
-          frameCount: times.count, containerSize: transition.scene.containerSize)
-      } catch {
-        throw CLIError.data(error.field == "columns" ? "--columns" : "--scale", error)
+      let renderer = SceneRenderer(scale: scale, labels: labels)
+      let frameSize = try frameSize(renderer, transition.scene.containerSize)
+      try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
+      // Frames × pixels first (a lower bound of the drawn pixels), before any sampling.
+      var cost = RenderCost(width: frameSize.width, height: frameSize.height)
+      cost.frames = times.count
+      cost.drawnPixels = Double(times.count) * Double(frameSize.width * frameSize.height)
+      try Budget.checkDrawnPixels(cost, scale: scale, argument: input.timesArgument)
+      cost = RenderCost(width: frameSize.width, height: frameSize.height)
+      let sheet = Filmstrip(renderer: renderer, columns: columns)
+      var layout: Filmstrip.Layout?
+      if format != nil {
+        layout = try sheetLayout(sheet, frames: times.count, transition.scene.containerSize)
       }
+      // Every frame's sample is checked before the first is drawn.
+      for (k, time) in times.enumerated() {
+        let sample: TransitionSample
+        do throws(Segue.ValidationError) { sample = try transition.sample(at: time) } catch {
+          throw CLIError.data(input.timesArgument, error, prefix: "frame \(k): ")
+        }
+        try transition.checkFinite(sample, index: k, scale: scale)
+        cost.add(sample, scale: scale)
+      }
+      try Budget.checkDrawnPixels(cost, scale: scale, argument: input.timesArgument)
       let summary = try write(transition, times: times, sheet: sheet, layout: layout, format)
-      print(summary)
+      if !quiet { try OutputTarget.standardOutput.write(summary + "\n") }
     }
   }
 
-  /// Renders every frame and writes the files as one ``FileBatch``; returns the summary line.
+  /// The size of one frame in pixels.
+  ///
+  /// - Throws: ``CLIError`` naming `--scale`, with the container and the frame size, when a side
+  ///   is below 1 or above 2²⁴ pixels or the frame has more than 2²⁴ pixels.
+  private func frameSize(_ renderer: SceneRenderer, _ container: Size) throws(CLIError) -> (
+    width: Int, height: Int
+  ) {
+    do throws(Segue.ValidationError) {
+      return try renderer.outputSize(for: container)
+    } catch {
+      let w = (container.width * scale).rounded(.toNearestOrAwayFromZero)
+      let h = (container.height * scale).rounded(.toNearestOrAwayFromZero)
+      let limit = SceneRenderer.maximumPixelCount
+      let change = w < 1 || h < 1 ? "a larger --scale" : "a smaller --scale"
+      throw CLIError(
+        .dataError, "--scale",
+        "a \(decimal(container.width))×\(decimal(container.height))-point container at scale "
+          + "\(decimal(scale)) makes \(decimal(w))×\(decimal(h))-pixel frames; each side must be "
+          + "at least 1 pixel and a frame at most \(limit) pixels (2^24): use \(change)")
+    }
+  }
+
+  /// The contact sheet's layout.
+  ///
+  /// - Throws: ``CLIError`` naming `--filmstrip` (or `--columns`) with the frame count, columns
+  ///   and scale and what to change, when the sheet exceeds 2²⁴ pixels or 2²⁴ pixels a side.
+  private func sheetLayout(_ sheet: Filmstrip, frames count: Int, _ container: Size)
+    throws(CLIError) -> Filmstrip.Layout
+  {
+    do throws(Segue.ValidationError) {
+      return try sheet.layout(frameCount: count, containerSize: container)
+    } catch {
+      if error.field == "columns" { throw CLIError.data("--columns", error) }
+      let frame = (try? sheet.renderer.outputSize(for: container)) ?? (width: 0, height: 0)
+      let c = min(columns, count)
+      let r = (count + c - 1) / c
+      let caption = sheet.captions ? 7 * Double(sheet.captionCellSize) : 0
+      let gap = Double(sheet.gap)
+      let w: Double = Double(c) * Double(frame.width) + Double(c + 1) * gap
+      let cell: Double = Double(frame.height) + caption
+      let h: Double = Double(r) * cell + Double(r + 1) * gap
+      let limit = SceneRenderer.maximumPixelCount
+      let columnsText = "\(c) column\(c == 1 ? "" : "s") (\(r) row\(r == 1 ? "" : "s"))"
+      throw CLIError(
+        .dataError, "--filmstrip",
+        "a contact sheet of \(count) frames in \(columnsText) of \(frame.width)×\(frame.height) "
+          + "px at scale \(decimal(scale)) is \(decimal(w))×\(decimal(h)) = \(decimal(w * h)) "
+          + "pixels, above the sheet limit of \(limit) pixels (2^24): use fewer frames (a lower "
+          + "--fps, or --times) or a smaller --scale, or leave out --filmstrip to write only the "
+          + "frames")
+    }
+  }
+
+  /// Renders every frame and writes the files as one ``FileCommit``; returns the summary line.
   private func write(
-    _ transition: LoadedTransition, times: [Double], sheet: Filmstrip, layout: Filmstrip.Layout,
+    _ transition: LoadedTransition, times: [Double], sheet: Filmstrip, layout: Filmstrip.Layout?,
     _ format: FilmstripFormat?
   ) throws(CLIError) -> String {
-    var batch = FileBatch()
-    var progress = ProgressBar(total: times.count)
+    let note: (String) -> Void = { text in if !quiet { printError("segue render: " + text) } }
+    let commit = FileCommit(note: note)
+    var progress = Progress(total: times.count, unit: "frames", quiet: quiet)
     var contactSheet: PixelBufferRGBA8?
-    if format == .png {
+    if format == .png, let layout {
       contactSheet = try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
         try Self.blankSheet(sheet, layout)
       }
     }
     let digits = max(4, String(max(times.count - 1, 0)).count)
+    var frameSize = (width: 0, height: 0)
     do throws(CLIError) {
       for (k, time) in times.enumerated() {
         let image: PixelBufferRGBA8
@@ -136,18 +218,19 @@ struct RenderCommand: ParsableCommand {
             image = try sheet.renderer.render(transition.scene, at: time)
           }
         } catch {
-          let argument = error.field == "time" ? input.timesArgument : "--scale"
+          let argument = error.field == "time" ? input.timesArgument : transition.sourceArgument
           throw CLIError.data(argument, error, prefix: "frame \(k): ")
         }
+        frameSize = (image.width, image.height)
         if frames {
           let number = String(k)
           let name = "frame-" + String(repeating: "0", count: digits - number.count) + number
-          let png = try Self.data("--scale") { () throws(Segue.ValidationError) in
+          let png = try Self.data(transition.sourceArgument) { () throws(Segue.ValidationError) in
             try PNG.encode(image)
           }
-          try batch.add(png, to: outputDirectory + "/" + name + ".png", argument: "--output-dir")
+          try commit.add(png, to: outputDirectory + "/" + name + ".png", argument: "--output-dir")
         }
-        if contactSheet != nil {
+        if contactSheet != nil, let layout {
           try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
             try Self.place(image, caption: time, k, sheet, layout, into: &contactSheet!)
           }
@@ -167,22 +250,22 @@ struct RenderCommand: ParsableCommand {
           }
           bytes = Array(document.text.utf8)
         }
-        try batch.add(bytes, to: filmstrip, argument: "--filmstrip")
+        try commit.add(bytes, to: filmstrip, argument: "--filmstrip")
       }
-      try batch.commit()
+      try commit.commit()
     } catch {
-      batch.discard()
-      progress.abandon()
+      commit.discard()
+      progress.finish()
       throw error
     }
     progress.finish()
     var parts: [String] = []
     if frames {
       parts.append(
-        "\(times.count) frame\(times.count == 1 ? "" : "s") of \(layout.frameWidth)×"
-          + "\(layout.frameHeight) px in \(outputDirectory)")
+        "\(times.count) frame\(times.count == 1 ? "" : "s") of \(frameSize.width)×"
+          + "\(frameSize.height) px in \(outputDirectory)")
     }
-    if let filmstrip {
+    if let filmstrip, let layout {
       parts.append("filmstrip \(filmstrip) (\(layout.width)×\(layout.height) px)")
     }
     return "segue render: wrote " + parts.joined(separator: ", ")
@@ -248,38 +331,5 @@ struct RenderCommand: ParsableCommand {
       let to = (y + row) * target.stride + 4 * x
       for i in 0..<(4 * image.width) { target.components[to + i] = image.components[from + i] }
     }
-  }
-}
-
-/// A progress bar on stdout, drawn only when stdout is a terminal:
-/// `[#########...........]  9/20 frames`, redrawn in place with a carriage return.
-struct ProgressBar {
-  /// The number of steps.
-  let total: Int
-  /// Steps done.
-  private(set) var done = 0
-  /// Whether stdout is a terminal.
-  private let isTerminal = isatty(STDOUT_FILENO) == 1
-
-  init(total: Int) { self.total = total }
-
-  /// One more step done.
-  mutating func advance() {
-    done += 1
-    guard isTerminal else { return }
-    let width = 30
-    let filled = total > 0 ? done * width / total : width
-    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-    draw("\r[\(bar)] \(done)/\(total) frames")
-  }
-
-  /// Ends the bar's line.
-  func finish() { if isTerminal { draw("\n") } }
-
-  /// Erases the bar (before an error message).
-  func abandon() { if isTerminal { draw("\r\u{1B}[K") } }
-
-  private func draw(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
   }
 }

@@ -3,196 +3,6 @@ import Foundation
 import Segue
 import SegueSpec
 
-/// The transition a command samples or renders: a preset's scene or a spec file's, with its
-/// interactive history, if any.
-struct LoadedTransition {
-  /// The scene.
-  var scene: TransitionScene
-  /// The percent-driven history (`--events`, or the spec's `interaction`), or `nil`.
-  var interaction: InteractionTimeline?
-  /// The preset's name (preset sources only).
-  var preset: String?
-  /// The operation (preset sources only).
-  var operation: String?
-  /// The spec file's path (spec sources only).
-  var spec: String?
-  /// The spec's `sampleTimes` (spec sources only).
-  var specTimes: [Double]?
-
-  /// The transition at wall-clock `time` seconds: ``TransitionScene/sample(at:interaction:)``
-  /// with a history, else ``TransitionScene/sample(at:)``.
-  func sample(at time: Double) throws(Segue.ValidationError) -> TransitionSample {
-    if let interaction { return try scene.sample(at: time, interaction: interaction) }
-    return try scene.sample(at: time)
-  }
-
-  /// The last moment worth sampling: the duration, or with a history the latest of the
-  /// duration, the last event and the moment the completion fires.
-  var endTime: Double {
-    guard let interaction, let last = interaction.events.last else { return scene.duration }
-    var end = max(scene.duration, last.time)
-    if let completion = try? interaction.state(at: last.time).completionTime {
-      end = max(end, completion)
-    }
-    return end
-  }
-}
-
-/// The options that choose the transition and its times, shared by `sample` and `render`: a
-/// preset (``PresetOptions``) or `--spec FILE`, an optional `--events FILE`, and `--times` or
-/// `--fps`.
-struct TransitionInput: ParsableArguments {
-  @OptionGroup var presetOptions: PresetOptions
-
-  @Option(
-    help: ArgumentHelp(
-      "A spec file (JSON, see 'Spec files' in the README) instead of a preset.",
-      valueName: "file"))
-  var spec: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "An interactive events script (JSON); replaces a spec's interaction.", valueName: "file"))
-  var events: String?
-
-  @Option(help: ArgumentHelp("Comma-separated times in seconds.", valueName: "t1,t2,…"))
-  var times: String?
-
-  @Option(help: ArgumentHelp("Frames per second from 0 to the end.", valueName: "N"))
-  var fps: Double?
-
-  /// The most samples one run produces.
-  static let maximumSampleCount = 1_000_000
-
-  func validate() throws {
-    if times != nil && fps != nil {
-      throw ArgumentParser.ValidationError("give either --times or --fps, not both")
-    }
-  }
-
-  /// Reads the preset or the spec file, and the events script.
-  ///
-  /// - Throws: ``CLIError``: usage for a preset option given with `--spec` or neither given; no
-  ///   input (66) for a missing or unreadable file; data error (65) naming `--spec` or `--events`
-  ///   and the JSON path for a file whose content is wrong.
-  func load() throws(CLIError) -> LoadedTransition {
-    var loaded: LoadedTransition
-    if let spec {
-      if let option = presetOptions.givenOptions.first {
-        throw CLIError(.usage, option, "cannot be combined with --spec (a spec file is the scene)")
-      }
-      let text = try readInputText(spec, argument: "--spec")
-      let document: SpecDocument
-      do { document = try SpecFile.decode(text: text) } catch {
-        throw CLIError.spec("--spec", error)
-      }
-      loaded = LoadedTransition(
-        scene: document.scene, interaction: document.interaction, spec: spec,
-        specTimes: document.sampleTimes)
-    } else {
-      let setup = try presetOptions.setup()
-      loaded = LoadedTransition(
-        scene: try setup.scene(), preset: setup.animator.preset.rawValue,
-        operation: setup.operation.rawValue)
-    }
-    if let events {
-      let text = try readInputText(events, argument: "--events")
-      do {
-        loaded.interaction = try SpecFile.decodeInteraction(
-          text: text, duration: loaded.scene.duration)
-      } catch {
-        throw CLIError.spec("--events", error)
-      }
-    }
-    return loaded
-  }
-
-  /// The times: `--times`, else `--fps` (0…end inclusive), else the spec's `sampleTimes`, else
-  /// `defaultFPS` frames per second.
-  func sampleTimes(for transition: LoadedTransition, defaultFPS: Double) throws(CLIError)
-    -> [Double]
-  {
-    if let times {
-      let values = try parseNumberList(times, argument: "--times")
-      for (i, t) in values.enumerated() { try requireNonNegative(t, "--times", index: i) }
-      guard values.count <= Self.maximumSampleCount else {
-        throw CLIError(
-          .dataError, "--times", "more than \(Self.maximumSampleCount) times (\(values.count))")
-      }
-      return values
-    }
-    if fps == nil, let specTimes = transition.specTimes { return specTimes }
-    let rate = fps ?? defaultFPS
-    let end = transition.endTime
-    try requirePositive(rate, "--fps")
-    let frames = (end * rate).rounded(.down)
-    guard frames < Double(Self.maximumSampleCount) else {
-      throw CLIError(
-        .dataError, "--fps",
-        "\(decimal(rate)) frames per second over \(decimal(end)) s is more than "
-          + "\(Self.maximumSampleCount) samples")
-    }
-    // k/N is correctly rounded, so a frame that lands on the end equals it exactly.
-    var last = Int(frames)
-    if Double(last + 1) / rate <= end { last += 1 }
-    while last > 0 && Double(last) / rate > end { last -= 1 }
-    var result = (0...last).map { Double($0) / rate }
-    if result[result.count - 1] < end { result.append(end) }
-    return result
-  }
-
-  /// The argument the sample times came from, for errors about one of them.
-  var timesArgument: String {
-    times != nil ? "--times" : fps != nil || spec == nil ? "--fps" : "--spec"
-  }
-}
-
-/// One layer of a sample in the output.
-struct LayerRecord: Encodable {
-  var id: String
-  var opacity: Double
-  /// `m11 … m44` in CATransform3D field order.
-  var transform: [Double]
-  /// The bounds corners in the container (top-left, top-right, bottom-right, bottom-left).
-  var corners: [[Double]]
-  var order: Int
-  var blend: String
-  /// Present only when some corner is at or behind the eye: one flag per corner.
-  var behindEye: [Bool]?
-
-  init(_ layer: LayerSample) {
-    id = layer.id
-    opacity = layer.opacity
-    transform = layer.matrix.fields
-    corners = layer.corners.map { [$0.point.x, $0.point.y] }
-    order = layer.order
-    blend = layer.blend.rawValue
-    behindEye = layer.corners.contains { $0.isBehindEye } ? layer.corners.map(\.isBehindEye) : nil
-  }
-}
-
-/// One sample in the output.
-struct SampleRecord: Encodable {
-  var time: Double
-  var progress: Double
-  var completed: Bool
-  var cancelled: Bool
-  /// The interaction phase (interactive samples only).
-  var phase: String?
-  var layers: [LayerRecord]
-}
-
-/// The whole JSON document.
-struct SampleDocument: Encodable {
-  var preset: String?
-  var operation: String?
-  var spec: String?
-  var duration: Double
-  var container: [Double]
-  var interactive: Bool
-  var samples: [SampleRecord]
-}
-
 /// `segue sample`.
 struct SampleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -217,9 +27,19 @@ struct SampleCommand: ParsableCommand {
       "container": [W, H], "interactive", "samples": [{"time", "progress", "completed", \
       "cancelled", "phase" (interactive only), "layers": [{"id", "opacity", "transform": \
       [m11…m44], "corners": [[x, y] × 4], "order", "blend", "behindEye" (only when a corner is \
-      behind the eye)}]}]}.
+      behind the eye), "backgroundColor": [r, g, b, a], "cornerRadius", "masksToBounds", \
+      "borderWidth", "borderColor", "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], \
+      "shadowColor"}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
-      cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3.
+      cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3, backgroundR…A, \
+      cornerRadius, masksToBounds, borderWidth, borderR…A, shadowOpacity, shadowRadius, \
+      shadowOffsetWidth, shadowOffsetHeight, shadowR…A.
+
+      Every sample is computed and checked (no number may overflow) before the first byte is \
+      written; the output is then streamed. Budgets: at most 1000000 times, and samples × \
+      scene items (layers + animations + model changes + interaction events) at most 2^22 \
+      (4194304), about 150–700 bytes of JSON per layer and sample; a larger request is refused \
+      before any work, with its size. --spec - and --events - read standard input.
       """ + "\n\n" + exitCodesHelp)
 
   @OptionGroup var input: TransitionInput
@@ -227,81 +47,268 @@ struct SampleCommand: ParsableCommand {
   @Option(help: "Output format: json or csv.")
   var format: DataFormat = .json
 
-  @Option(help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Write to this file instead of stdout (- for stdout).", valueName: "file"))
   var output: String?
+
+  @Flag(name: .shortAndLong, help: "Print no informational messages on stderr.")
+  var quiet = false
 
   func run() throws {
     try reportingErrors("sample") {
-      let bytes = try render(input.load())
-      try OutputTarget(output).write(bytes)
+      let transition = try input.load()
+      let times = try input.sampleTimes(for: transition, defaultFPS: 60)
+      try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
+      // First pass: every sample is computed and checked before any byte is written, so a bad
+      // value never leaves a partial document on stdout.
+      for (i, t) in times.enumerated() {
+        try transition.checkFinite(sample(transition, at: t, index: i), index: i)
+      }
+      let note: (String) -> Void = { text in if !quiet { printError("segue sample: " + text) } }
+      try OutputTarget(output).stream(note: note) { writer throws(CLIError) in
+        let encoder = SampleEncoder(format: format, transition: transition)
+        try writer.write(encoder.header())
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 17)
+        for (i, t) in times.enumerated() {
+          let sample = try sample(transition, at: t, index: i)
+          let phase = try? transition.interaction?.state(at: t).phase.rawValue
+          encoder.record(sample, phase: phase, first: i == 0, into: &bytes)
+          if bytes.count >= 1 << 16 {
+            try writer.write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+          }
+        }
+        try writer.write(bytes)
+        try writer.write(encoder.footer())
+      }
     }
   }
 
-  /// Samples `transition` and encodes the result.
-  func render(_ transition: LoadedTransition) throws -> [UInt8] {
-    let scene = transition.scene
-    let timeline = transition.interaction
-    let sampleTimes = try input.sampleTimes(for: transition, defaultFPS: 60)
-    var records: [SampleRecord] = []
-    records.reserveCapacity(sampleTimes.count)
-    for (i, t) in sampleTimes.enumerated() {
-      do {
-        let sample = try transition.sample(at: t)
-        let phase = try timeline?.state(at: t).phase.rawValue
-        records.append(
-          SampleRecord(
-            time: sample.time, progress: sample.progress, completed: sample.completed,
-            cancelled: sample.cancelled, phase: phase, layers: sample.layers.map(LayerRecord.init)))
-      } catch {
-        throw CLIError.data(input.timesArgument, error, prefix: "item \(i): ")
-      }
+  /// The sample at `time`, item `index` of the times.
+  private func sample(_ transition: LoadedTransition, at time: Double, index: Int)
+    throws(CLIError) -> TransitionSample
+  {
+    do { return try transition.sample(at: time) } catch {
+      throw CLIError.data(input.timesArgument, error, prefix: "item \(index): ")
     }
-    let document = SampleDocument(
-      preset: transition.preset, operation: transition.operation, spec: transition.spec,
-      duration: scene.duration,
-      container: [scene.containerSize.width, scene.containerSize.height],
-      interactive: timeline != nil, samples: records)
+  }
+}
+
+/// The text of `segue sample`'s output, one sample at a time (the document is streamed).
+///
+/// JSON: the keys of every object in sorted order, numbers in Swift's shortest round-trip form
+/// (``decimal(_:)``), no spaces: `{"container":[W,H],"duration":D,"interactive":B,
+/// "operation":…,"preset":…,"samples":[…],"spec":…}` and a newline. CSV: the header, then one
+/// row per sample and layer.
+struct SampleEncoder {
+  var format: DataFormat
+  var transition: LoadedTransition
+
+  /// Everything before the first sample.
+  func header() -> String {
     switch format {
-    case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      var data = try encoder.encode(document)
-      data.append(UInt8(ascii: "\n"))
-      return Array(data)
     case .csv:
-      return Array(Self.csv(document).utf8)
-    }
-  }
-
-  /// The CSV text: header, then a row per sample and layer.
-  static func csv(_ document: SampleDocument) -> String {
-    var header = ["time", "progress", "completed", "cancelled", "id", "order", "opacity", "blend"]
-    for r in 1...4 { for c in 1...4 { header.append("m\(r)\(c)") } }
-    for k in 0..<4 { header += ["x\(k)", "y\(k)"] }
-    var out = header.joined(separator: ",") + "\n"
-    for sample in document.samples {
-      let prefix = [
-        decimal(sample.time), decimal(sample.progress), "\(sample.completed)",
-        "\(sample.cancelled)",
+      var header = [
+        "time", "progress", "completed", "cancelled", "id", "order", "opacity", "blend",
       ]
-      for layer in sample.layers {
-        var row = prefix
-        row += [csvField(layer.id), "\(layer.order)", decimal(layer.opacity), layer.blend]
-        row += layer.transform.map(decimal)
-        row += layer.corners.flatMap { $0.map(decimal) }
-        out += row.joined(separator: ",") + "\n"
-      }
+      for r in 1...4 { for c in 1...4 { header.append("m\(r)\(c)") } }
+      for k in 0..<4 { header += ["x\(k)", "y\(k)"] }
+      header += ["backgroundR", "backgroundG", "backgroundB", "backgroundA", "cornerRadius"]
+      header += ["masksToBounds", "borderWidth", "borderR", "borderG", "borderB", "borderA"]
+      header += ["shadowOpacity", "shadowRadius", "shadowOffsetWidth", "shadowOffsetHeight"]
+      header += ["shadowR", "shadowG", "shadowB", "shadowA"]
+      return header.joined(separator: ",") + "\n"
+    case .json:
+      let size = transition.scene.containerSize
+      var text = "{\"container\":[\(decimal(size.width)),\(decimal(size.height))]"
+      text += ",\"duration\":\(decimal(transition.scene.duration))"
+      text += ",\"interactive\":\(transition.interaction != nil)"
+      if let operation = transition.operation { text += ",\"operation\":" + jsonString(operation) }
+      if let preset = transition.preset { text += ",\"preset\":" + jsonString(preset) }
+      return text + ",\"samples\":["
     }
-    return out
   }
 
-  /// An RFC 4180 field: quoted when it holds a comma, quote or line break.
-  static func csvField(_ s: String) -> String {
-    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return s
+  /// Appends one sample (preceded by a comma in JSON unless `first`) to `out`.
+  func record(_ sample: TransitionSample, phase: String?, first: Bool, into out: inout [UInt8]) {
+    switch format {
+    case .csv:
+      var prefix: [UInt8] = []
+      prefix.append(decimal: sample.time)
+      prefix.append(ascii: ",")
+      prefix.append(decimal: sample.progress)
+      prefix.append(ascii: sample.completed ? ",true," : ",false,")
+      prefix.append(ascii: sample.cancelled ? "true," : "false,")
+      for layer in sample.layers {
+        out.append(contentsOf: prefix)
+        out.append(text: csvField(layer.id))
+        out.append(ascii: ",")
+        out.append(text: String(layer.order))
+        out.append(ascii: ",")
+        out.append(decimal: layer.opacity)
+        out.append(ascii: ",")
+        out.append(text: layer.blend.rawValue)
+        for value in layer.matrix.fields {
+          out.append(ascii: ",")
+          out.append(decimal: value)
+        }
+        for corner in layer.corners {
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.x)
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.y)
+        }
+        let appearance =
+          layer.backgroundColor.channels + [layer.cornerRadius]
+        for value in appearance {
+          out.append(ascii: ",")
+          out.append(decimal: value)
+        }
+        out.append(ascii: layer.masksToBounds ? ",true" : ",false")
+        let rest =
+          [layer.borderWidth] + layer.borderColor.channels + [
+            layer.shadowOpacity, layer.shadowRadius,
+          ]
+          + [layer.shadowOffset.width, layer.shadowOffset.height] + layer.shadowColor.channels
+        for value in rest {
+          out.append(ascii: ",")
+          out.append(decimal: value)
+        }
+        out.append(ascii: "\n")
+      }
+    case .json:
+      out.append(ascii: first ? "{" : ",{")
+      out.append(ascii: "\"cancelled\":")
+      out.append(ascii: sample.cancelled ? "true" : "false")
+      out.append(ascii: ",\"completed\":")
+      out.append(ascii: sample.completed ? "true" : "false")
+      out.append(ascii: ",\"layers\":[")
+      for (k, layer) in sample.layers.enumerated() {
+        out.append(ascii: k > 0 ? ",{" : "{")
+        out.append(ascii: "\"backgroundColor\":")
+        out.append(channels: layer.backgroundColor.channels)
+        if layer.corners.contains(where: \.isBehindEye) {
+          out.append(ascii: ",\"behindEye\":[")
+          for (c, corner) in layer.corners.enumerated() {
+            if c > 0 { out.append(ascii: ",") }
+            out.append(ascii: corner.isBehindEye ? "true" : "false")
+          }
+          out.append(ascii: "]")
+        }
+        out.append(ascii: ",\"blend\":")
+        out.append(text: jsonString(layer.blend.rawValue))
+        out.append(ascii: ",\"borderColor\":")
+        out.append(channels: layer.borderColor.channels)
+        out.append(ascii: ",\"borderWidth\":")
+        out.append(decimal: layer.borderWidth)
+        out.append(ascii: ",\"cornerRadius\":")
+        out.append(decimal: layer.cornerRadius)
+        out.append(ascii: ",\"corners\":[")
+        for (c, corner) in layer.corners.enumerated() {
+          out.append(ascii: c > 0 ? ",[" : "[")
+          out.append(decimal: corner.point.x)
+          out.append(ascii: ",")
+          out.append(decimal: corner.point.y)
+          out.append(ascii: "]")
+        }
+        out.append(ascii: "],\"id\":")
+        out.append(text: jsonString(layer.id))
+        out.append(ascii: ",\"masksToBounds\":")
+        out.append(ascii: layer.masksToBounds ? "true" : "false")
+        out.append(ascii: ",\"opacity\":")
+        out.append(decimal: layer.opacity)
+        out.append(ascii: ",\"order\":")
+        out.append(text: String(layer.order))
+        out.append(ascii: ",\"shadowColor\":")
+        out.append(channels: layer.shadowColor.channels)
+        out.append(ascii: ",\"shadowOffset\":")
+        out.append(channels: [layer.shadowOffset.width, layer.shadowOffset.height])
+        out.append(ascii: ",\"shadowOpacity\":")
+        out.append(decimal: layer.shadowOpacity)
+        out.append(ascii: ",\"shadowRadius\":")
+        out.append(decimal: layer.shadowRadius)
+        out.append(ascii: ",\"transform\":[")
+        for (f, value) in layer.matrix.fields.enumerated() {
+          if f > 0 { out.append(ascii: ",") }
+          out.append(decimal: value)
+        }
+        out.append(ascii: "]}")
+      }
+      out.append(ascii: "]")
+      if let phase {
+        out.append(ascii: ",\"phase\":")
+        out.append(text: jsonString(phase))
+      }
+      out.append(ascii: ",\"progress\":")
+      out.append(decimal: sample.progress)
+      out.append(ascii: ",\"time\":")
+      out.append(decimal: sample.time)
+      out.append(ascii: "}")
     }
-    var quoted = "\""
-    for ch in s { quoted += ch == "\"" ? "\"\"" : String(ch) }
-    return quoted + "\""
+  }
+
+  /// Everything after the last sample.
+  func footer() -> String {
+    switch format {
+    case .csv: return ""
+    case .json:
+      var text = "]"
+      if let spec = transition.spec { text += ",\"spec\":" + jsonString(spec) }
+      return text + "}\n"
+    }
+  }
+}
+
+/// A JSON string literal, as SegueSpec writes it (``JSONValue/serialized(pretty:)``): `"` and
+/// `\\` escaped, control characters as `\\n`, `\\t`, … or `\\u00XX`; everything else (including
+/// `/` and non-ASCII) as is — the same text as `JSONEncoder` with `.withoutEscapingSlashes`.
+func jsonString(_ s: String) -> String {
+  JSONValue.string(s).serialized()
+}
+
+/// An RFC 4180 field: quoted when it holds a comma, quote or line break.
+func csvField(_ s: String) -> String {
+  guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+    return s
+  }
+  var quoted = "\""
+  for ch in s { quoted += ch == "\"" ? "\"\"" : String(ch) }
+  return quoted + "\""
+}
+
+extension [UInt8] {
+  /// Appends the bytes of an ASCII literal.
+  mutating func append(ascii text: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Appends `[v0,v1,…]` (colour channels, an offset) in ``decimal(_:)`` form.
+  mutating func append(channels values: [Double]) {
+    append(ascii: "[")
+    for (i, value) in values.enumerated() {
+      if i > 0 { append(ascii: ",") }
+      append(decimal: value)
+    }
+    append(ascii: "]")
+  }
+
+  /// Appends `text` as UTF-8.
+  mutating func append(text: String) {
+    var text = text
+    text.withUTF8 { append(contentsOf: $0) }
+  }
+
+  /// Appends Swift's shortest round-trip form of `value` without a trailing `.0` (the bytes of
+  /// ``decimal(_:)``).
+  mutating func append(decimal value: Double) {
+    var text = value.description
+    text.withUTF8 { utf8 in
+      let n = utf8.count
+      let trailingZero =
+        n >= 2 && utf8[n - 2] == UInt8(ascii: ".") && utf8[n - 1] == UInt8(ascii: "0")
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(trailingZero ? n - 2 : n)]))
+    }
   }
 }

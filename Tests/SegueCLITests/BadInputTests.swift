@@ -115,7 +115,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       mentions: ["--scale", "greater than 0"]),
     BadInput(
       name: "render too many pixels", arguments: render(["--scale", "1000"]), status: data,
-      mentions: ["--scale", "pixelCount"]),
+      mentions: ["--scale", "20000×10000-pixel frames", "smaller --scale"]),
     BadInput(
       name: "render columns 0", arguments: render(["--columns", "0", "--filmstrip", "$DIR/s.png"]),
       status: data, mentions: ["--columns"]),

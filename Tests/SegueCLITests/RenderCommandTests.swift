@@ -107,4 +107,41 @@ import Testing
     #expect(text.contains(##"<polygon points="0,0 40,0 40,30 0,30" fill="#4078d9"/>"##))
     #expect(text.contains("0.500s"))
   }
+
+  /// A 2000 × 1000-point spec whose only layer is a 10-point red square, at `--fps 8` over 1 s:
+  /// 9 frames of 2000 × 1000 = 2000000 pixels. Their contact sheet would be 6 columns by 2 rows:
+  /// 6·2000 + 7·4 = 12028 by 2·(1000 + 14) + 3·4 = 2040 pixels, 24537120 in all, above the
+  /// 2²⁴ = 16777216 a sheet may have. Without --filmstrip the frames are written (the sheet
+  /// limit does not apply); with it the refusal names the frame count, columns, scale and what
+  /// to change.
+  @Test func framesOnlyRenderIgnoresTheSheetLimit() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write(
+      "spec.json",
+      #"{"version": 1, "duration": 1, "container": [2000, 1000], "layers": [{"id": "a", "#
+        + #""bounds": [0, 0, 10, 10], "position": [5, 5], "backgroundColor": [1, 0, 0, 1]}]}"#)
+    let out = directory.path + "/frames"
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+    let sheet = try SegueProcess.run([
+      "render", "--spec", spec, "--fps", "8", "--output-dir", out, "--filmstrip",
+      directory.path + "/sheet.png",
+    ])
+    #expect(sheet.status == 65)
+    for text in [
+      "segue render: --filmstrip:", "9 frames", "6 columns", "scale 1", "12028×2040",
+      "24537120 pixels", "16777216", "fewer frames", "smaller --scale", "leave out --filmstrip",
+    ] {
+      #expect(sheet.stderr.contains(text), "stderr lacks '\(text)': \(sheet.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+    let frames = try SegueProcess.run(["render", "--spec", spec, "--fps", "8", "--output-dir", out])
+    #expect(frames.status == 0, "\(frames.stderr)")
+    #expect(frames.text == "segue render: wrote 9 frames of 2000×1000 px in \(out)\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+    #expect(names == (0..<9).map { "frame-000\($0).png" })
+    // The square covers pixels 0…9 of each frame; (5, 5) is red, (1500, 500) white.
+    let images = try PNGDecoding.decode([(out + "/frame-0008.png", [(5, 5), (1500, 500)])])
+    #expect(images[0].width == 2000 && images[0].height == 1000)
+    #expect(images[0].pixels == [[255, 0, 0, 255], [255, 255, 255, 255]])
+  }
 }

@@ -125,6 +125,10 @@ import Testing
     var header = ["time", "progress", "completed", "cancelled", "id", "order", "opacity", "blend"]
     for r in 1...4 { for c in 1...4 { header.append("m\(r)\(c)") } }
     for k in 0..<4 { header += ["x\(k)", "y\(k)"] }
+    header += ["backgroundR", "backgroundG", "backgroundB", "backgroundA", "cornerRadius"]
+    header += ["masksToBounds", "borderWidth", "borderR", "borderG", "borderB", "borderA"]
+    header += ["shadowOpacity", "shadowRadius", "shadowOffsetWidth", "shadowOffsetHeight"]
+    header += ["shadowR", "shadowG", "shadowB", "shadowA"]
     #expect(lines.first == header.joined(separator: ","))
     let rows = lines.dropFirst().map { $0.split(separator: ",").map(String.init) }
     let expected = json.samples.flatMap { s in s.layers.map { (s, $0) } }
@@ -142,6 +146,12 @@ import Testing
       #expect(row[7] == layer.blend)
       #expect(row[8..<24].map { Double($0) } == layer.transform.map { Optional($0) })
       #expect(row[24..<32].map { Double($0) } == layer.corners.flatMap { $0 }.map { Optional($0) })
+      let numbers =
+        layer.backgroundColor + [layer.cornerRadius] + [layer.borderWidth] + layer.borderColor
+        + [layer.shadowOpacity, layer.shadowRadius] + layer.shadowOffset + layer.shadowColor
+      let cells = row[32..<37] + row[38..<51]
+      #expect(cells.map { Double($0) } == numbers.map { Optional($0) })
+      #expect(row[37] == "\(layer.masksToBounds)")
     }
   }
 

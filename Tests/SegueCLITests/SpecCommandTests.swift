@@ -127,4 +127,37 @@ enum TestSpecs {
       #expect(x.layers.map(\.blend) == y.layers.map(\.blend))
     }
   }
+
+  /// Appearance properties reach `segue sample`: a card whose corner radius animates 0 → 20 over
+  /// 1 s (linear) shows 5 at 0.25 s in JSON and CSV, with its border and shadow.
+  @Test func appearanceReachesTheOutput() throws {
+    let spec = """
+      {"version": 1, "duration": 1, "container": [40, 30], "layers": [
+        {"id": "card", "bounds": [0, 0, 20, 10], "position": [20, 15], "cornerRadius": 0,
+         "masksToBounds": true, "borderWidth": 2, "borderColor": [1, 0, 0, 1],
+         "shadowOpacity": 0.5, "shadowRadius": 4, "shadowOffset": [1, 2],
+         "shadowColor": [0, 0, 1, 0.5],
+         "animations": [{"keyPath": "cornerRadius", "type": "basic", "toValue": 20,
+                         "duration": 1, "fillMode": "both"}]}
+      ], "sampleTimes": [0.25]}
+      """
+    let directory = try TemporaryDirectory()
+    let path = try directory.write("card.json", spec)
+    let json = try decodeSamples(SegueProcess.run(["sample", "--spec", path]))
+    let card = try #require(json.samples.first?.layers.first)
+    #expect(card.cornerRadius == 5 && card.masksToBounds && card.borderWidth == 2)
+    #expect(card.borderColor == [1, 0, 0, 1] && card.shadowColor == [0, 0, 1, 0.5])
+    #expect(card.shadowOpacity == 0.5 && card.shadowRadius == 4 && card.shadowOffset == [1, 2])
+    #expect(card.backgroundColor == [0, 0, 0, 0])
+    let library = try loadSpec(spec).sample(at: 0.25)
+    expectFrame(try #require(json.samples.first), equals: library, "card")
+    let csv = try SegueProcess.run(["sample", "--spec", path, "--format", "csv"])
+    #expect(csv.status == 0, "\(csv.stderr)")
+    let lines = csv.text.split(separator: "\n").map(String.init)
+    let header = lines[0].split(separator: ",").map(String.init)
+    let row = lines[1].split(separator: ",").map(String.init)
+    #expect(row[header.firstIndex(of: "cornerRadius")!] == "5")
+    #expect(row[header.firstIndex(of: "masksToBounds")!] == "true")
+    #expect(row[header.firstIndex(of: "shadowOffsetHeight")!] == "2")
+  }
 }

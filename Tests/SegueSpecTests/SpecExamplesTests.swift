@@ -54,7 +54,7 @@ struct SpecExamplesTests {
       print("OK" if bad == 0 else "FAIL")
       """
     let paths = TransitionPreset.allCases.map { SpecTestSupport.exampleURL($0).path }
-    let output = try runPython(script, [SpecTestSupport.schemaURL.path] + paths)
+    let output = try SpecTestSupport.runPython(script, [SpecTestSupport.schemaURL.path] + paths)
     if output.contains("NO-JSONSCHEMA") { return }
     #expect(output.hasSuffix("OK\n"), "\(output)")
   }
@@ -78,7 +78,7 @@ struct SpecExamplesTests {
       for doc in sys.argv[2:]:
           print("valid" if v.is_valid(json.loads(doc)) else "invalid")
       """
-    let output = try runPython(script, [SpecTestSupport.schemaURL.path] + bad)
+    let output = try SpecTestSupport.runPython(script, [SpecTestSupport.schemaURL.path] + bad)
     if output.contains("NO-JSONSCHEMA") { return }
     #expect(output == String(repeating: "invalid\n", count: bad.count), "\(output)")
     for text in bad { #expect(SpecTestSupport.specError(text) != nil) }
@@ -147,16 +147,4 @@ struct SpecExamplesTests {
     }
   }
 
-  private func runPython(_ script: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-  }
 }

@@ -17,19 +17,6 @@ struct SpecRejectionTests {
     doc(layers: #"{"id": "a", "animations": ["# + body + "]}")
   }
 
-  private func expectError(
-    _ text: String, path: String, _ fragment: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
-      return
-    }
-    #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-    #expect(error.line == nil, sourceLocation: sourceLocation)
-    #expect(error.description == "\(path): \(error.message)", sourceLocation: sourceLocation)
-  }
-
   @Test func theBaseDocumentIsValid() throws {
     let document = try loadSpec(Self.doc())
     #expect(document.scene.model.layers.map(\.id) == ["a", "b"])
@@ -86,6 +73,17 @@ struct SpecRejectionTests {
 
   @Test func containerNegative() {
     expectError(Self.doc(extra: #", "container": [-1, 5]"#), path: "$.container", "negative")
+  }
+
+  /// Each container side is at most 2²⁴ points; 2²⁴ itself is accepted, the next double above it
+  /// and an overflowing size are not.
+  @Test func containerTooLarge() throws {
+    expectError(
+      Self.doc(extra: #", "container": [16777217, 5]"#), path: "$.container", "at most 16777216")
+    expectError(
+      Self.doc(extra: #", "container": [5, 1e308]"#), path: "$.container", "at most 16777216")
+    let document = try SpecFile.decode(text: Self.doc(extra: #", "container": [16777216, 1]"#))
+    #expect(document.scene.containerSize == Size(width: 16_777_216, height: 1))
   }
 
   @Test func wrongTypeNamesTheExpectedType() {

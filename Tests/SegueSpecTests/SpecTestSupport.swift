@@ -62,4 +62,54 @@ enum SpecTestSupport {
       return error
     }
   }
+
+  /// Runs `python3 -c script arguments…` and returns its standard output and error.
+  static func runPython(_ script: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Validates the JSON texts against the shipped schema with python3's `jsonschema`: `nil` when
+  /// the package is missing, else the validator's report ending in `OK` or `FAIL`.
+  static func schemaReport(_ texts: [String]) throws -> String? {
+    let script = """
+      import json, sys
+      try:
+          import jsonschema
+      except ImportError:
+          print("NO-JSONSCHEMA"); sys.exit(0)
+      v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+      bad = 0
+      for text in sys.argv[2:]:
+          for e in v.iter_errors(json.loads(text)):
+              bad += 1
+              print(list(e.absolute_path), e.message)
+      print("OK" if bad == 0 else "FAIL")
+      """
+    let output = try runPython(script, [schemaURL.path] + texts)
+    return output.contains("NO-JSONSCHEMA") ? nil : output
+  }
+}
+
+/// Expects `loadSpec(text)` to fail at the JSON path `path` with a message containing
+/// `fragment` (not a malformed-JSON error, so no line), described as `"path: message"`.
+func expectError(
+  _ text: String, path: String, _ fragment: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard let error = SpecTestSupport.specError(text, sourceLocation: sourceLocation) else {
+    return
+  }
+  #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
+  #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+  #expect(error.line == nil, sourceLocation: sourceLocation)
+  #expect(error.description == "\(path): \(error.message)", sourceLocation: sourceLocation)
 }

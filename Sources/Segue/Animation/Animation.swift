@@ -8,7 +8,7 @@
 ///       ──content──▶ value
 ///
 /// where the content is `from + (to − from)·e` for a basic animation, the keyframe track at `e`
-/// for a keyframe animation, and `from + (to − from)·x(e·duration)` for a spring whose progress
+/// for a keyframe animation (or the point on its path, ``KeyframePathTrack``), and `from + (to − from)·x(e·duration)` for a spring whose progress
 /// `x(τ)` runs on the spring's own clock (seconds; CA's `duration` only decides how long it is
 /// shown). Transforms interpolate by decomposition, everything else channel by channel.
 public struct Animation: Equatable, Sendable {
@@ -21,6 +21,10 @@ public struct Animation: Equatable, Sendable {
     /// `CASpringAnimation`: `fromValue` to `toValue` along the spring's progress (which may
     /// overshoot 1).
     case spring(Spring, from: AnimationValue, to: AnimationValue)
+    /// `CAKeyframeAnimation` with a `path` (and `rotationMode`): a point property along the
+    /// path at the eased progress; with a rotation mode the layer also turns with the path
+    /// (``AnimationSet/presentation(of:at:)`` applies the rotation).
+    case path(KeyframePathTrack)
   }
 
   /// The animated property (`keyPath`).
@@ -35,7 +39,8 @@ public struct Animation: Equatable, Sendable {
   /// Creates an animation and checks it.
   ///
   /// - Throws: ``ValidationError`` when a value is not finite (`fromValue`, `toValue`), a value's
-  ///   kind does not match the property (`fromValue`/`toValue`/`values`), or the media timing is
+  ///   kind does not match the property (`fromValue`/`toValue`/`values`, or `path` on a property
+  ///   that is not a point), or the media timing is
   ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive.
   public init(
     property: LayerProperty, content: Content, timing: MediaTiming,
@@ -84,6 +89,13 @@ public struct Animation: Equatable, Sendable {
     case .spring(_, let from, let to):
       try check(from, "fromValue")
       try check(to, "toValue")
+    case .path:
+      guard kind == .point else {
+        throw ValidationError(
+          field: "path",
+          reason: .invalidState(
+            "moves a point, but \(property.keyPath) holds a \(kind.rawValue)"))
+      }
     case .keyframes(let values):
       guard values.kind == kind else {
         throw ValidationError(

@@ -73,12 +73,18 @@ public struct AnimationSet: Sendable {
 
   /// The presentation tree at parent time `t` (seconds): `model` with every animation's presented
   /// value written over the animated property.
+  ///
+  /// A path animation with a rotation mode (``KeyframePathTrack/rotationMode``) also turns its
+  /// layer: once every animation is written, the layer's presented transform is followed by
+  /// `Rz(θ)` about its anchor point (`transform · Rz(θ)`, row vectors), θ the path's angle; when
+  /// several such animations show on one layer, the last one's angle is used.
   public func presentation(of model: LayerTree, at t: Double) -> LayerTree {
     var tree = model
     var written = Set<Written>()
+    var rotations: [(index: Int, angle: Double)] = []
     for (entry, animation) in zip(entries, compiled) {
       guard let index = tree.index(of: entry.layerID),
-        let (value, phase) = animation.presented(atParentTime: t)
+        let (eased, phase) = animation.eased(atParentTime: t)
       else { continue }
       // A backwards fill does not cover an earlier animation of the same property that is
       // already showing: chained UIView animations (x 0 → 100 over [0, 0.5), then 100 → 200
@@ -87,7 +93,17 @@ public struct AnimationSet: Sendable {
       if phase == .before, written.contains(key) { continue }
       written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
-      try? entry.animation.property.set(value, in: &tree.storage[index])
+      let before = phase == .before
+      try? entry.animation.property.set(
+        animation.value(atEased: eased, beforeFlag: before), in: &tree.storage[index])
+      if let angle = animation.rotation(atEased: eased, beforeFlag: before) {
+        rotations.removeAll { $0.index == index }
+        rotations.append((index, angle))
+      }
+    }
+    for (index, angle) in rotations {
+      tree.storage[index].transform = tree.storage[index].transform.concatenating(
+        .makeRotation(angle, 0, 0, 1))
     }
     return tree
   }

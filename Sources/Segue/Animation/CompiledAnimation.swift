@@ -21,7 +21,7 @@ public struct CompiledAnimation: Sendable {
       } else {
         pair = .values(from, to)
       }
-    case .keyframes:
+    case .keyframes, .path:
       pair = nil
     }
   }
@@ -35,24 +35,52 @@ public struct CompiledAnimation: Sendable {
 
   /// The presented value at parent time `t` and the phase it comes from (a backwards fill shows
   /// the start value in the `before` phase), or `nil` where the animation has no effect.
+  ///
+  /// The iteration progress `p` goes through the animation's timing function with CSS's before
+  /// flag set in the before phase (core-animation.md §3.3 step 3: a `steps(n, jump-start)`
+  /// animation filling backwards shows its lower value, 0, until it begins), and the eased
+  /// progress, unclamped, through the content (``value(atEased:beforeFlag:)``).
   public func presented(atParentTime t: Double) -> (
     value: AnimationValue, phase: MediaTiming.Phase
   )? {
+    guard let (eased, phase) = eased(atParentTime: t) else { return nil }
+    return (value(atEased: eased, beforeFlag: phase == .before), phase)
+  }
+
+  /// The eased progress at parent time `t` and its phase, or `nil` where the animation has no
+  /// effect.
+  func eased(atParentTime t: Double) -> (Double, MediaTiming.Phase)? {
     guard let state = animation.timing.iterationProgress(atParent: t) else { return nil }
-    let eased = animation.timingFunction?.transform(state.progress) ?? state.progress
-    return (value(atEased: eased), state.phase)
+    let before = state.phase == .before
+    let eased =
+      animation.timingFunction?.transform(state.progress, beforeFlag: before) ?? state.progress
+    return (eased, state.phase)
+  }
+
+  /// The path rotation about z (radians) at eased progress `e` for a path animation with a
+  /// rotation mode, else `nil` (``KeyframePathTrack/rotation(at:beforeFlag:)``).
+  public func rotation(atEased e: Double, beforeFlag: Bool = false) -> Double? {
+    guard case .path(let track) = animation.content else { return nil }
+    return track.rotation(at: e, beforeFlag: beforeFlag)
   }
 
   /// The value at eased progress `e` (the output of the timing function; 0 at the start, 1 at the
-  /// end of an iteration).
-  public func value(atEased e: Double) -> AnimationValue {
+  /// end of an iteration; values outside `[0, 1]` extrapolate, as an overshooting curve asks).
+  ///
+  /// - Parameters:
+  ///   - e: eased progress, unitless.
+  ///   - beforeFlag: `true` in the before phase; passed to a keyframe track's own and
+  ///     per-segment timing functions (``KeyframeValues/value(at:beforeFlag:)``).
+  public func value(atEased e: Double, beforeFlag: Bool = false) -> AnimationValue {
     switch animation.content {
     case .basic:
       return interpolated(e)
     case .keyframes(let values):
-      return values.value(at: e)
+      return values.value(at: e, beforeFlag: beforeFlag)
     case .spring(let spring, _, _):
       return interpolated(spring.value(at: e * animation.timing.duration))
+    case .path(let track):
+      return .point(track.position(at: e, beforeFlag: beforeFlag))
     }
   }
 
@@ -75,6 +103,7 @@ extension Animation.Content {
     switch self {
     case .basic(let from, _), .spring(_, let from, _): from
     case .keyframes(let values): values.value(at: 0)
+    case .path(let track): .point(track.position(at: 0))
     }
   }
 }

@@ -26,15 +26,20 @@ public enum KeyframeValues: Equatable, Sendable {
     }
   }
 
-  /// The track's value at eased progress `u` (see ``KeyframeTrack/value(at:)``).
-  public func value(at u: Double) -> AnimationValue {
+  /// The track's value at eased progress `u` (see ``KeyframeTrack/value(at:beforeFlag:)``).
+  ///
+  /// - Parameters:
+  ///   - u: the animation's eased progress, unitless.
+  ///   - beforeFlag: `true` in the animation's before phase (CSS's before flag for the track's
+  ///     `steps()` timing functions).
+  public func value(at u: Double, beforeFlag: Bool = false) -> AnimationValue {
     switch self {
-    case .numbers(let track): .number(track.value(at: u))
-    case .points(let track): .point(track.value(at: u))
-    case .sizes(let track): .size(track.value(at: u))
-    case .rects(let track): .rect(track.value(at: u))
-    case .transforms(let track): .transform(track.value(at: u))
-    case .colors(let track): .color(track.value(at: u))
+    case .numbers(let track): .number(track.value(at: u, beforeFlag: beforeFlag))
+    case .points(let track): .point(track.value(at: u, beforeFlag: beforeFlag))
+    case .sizes(let track): .size(track.value(at: u, beforeFlag: beforeFlag))
+    case .rects(let track): .rect(track.value(at: u, beforeFlag: beforeFlag))
+    case .transforms(let track): .transform(track.value(at: u, beforeFlag: beforeFlag))
+    case .colors(let track): .color(track.value(at: u, beforeFlag: beforeFlag))
     }
   }
 }

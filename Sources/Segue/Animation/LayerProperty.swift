@@ -1,5 +1,11 @@
 /// An animatable layer property, named by its Core Animation key path.
 ///
+/// The appearance properties (`cornerRadius`, `borderWidth`, `borderColor`, `shadowOpacity`,
+/// `shadowRadius`, `shadowOffset`, `shadowColor`) change neither matrices nor opacities: they
+/// reach the sampled output (``LayerSample``) for renderers, and ``SceneBatch``, which computes
+/// matrices and opacities, rejects animations and changes of them (as it does for the transform
+/// sub-paths it cannot batch) and ignores their static values.
+///
 /// Every property holds one ``AnimationValue/Kind``. Sub-paths into a transform
 /// (`transform.rotation.z`, `transform.scale`, …) animate the **scalar** component: the
 /// presented transform is the model transform with that component replaced
@@ -29,11 +35,26 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
   case transformComponent(TransformKeyPath)
   /// `backgroundColor`, an RGBA colour (components in [0, 1]).
   case backgroundColor
+  /// `cornerRadius` (points).
+  case cornerRadius
+  /// `borderWidth` (points).
+  case borderWidth
+  /// `borderColor`, an RGBA colour.
+  case borderColor
+  /// `shadowOpacity` (unitless; presented clamped to [0, 1]).
+  case shadowOpacity
+  /// `shadowRadius` (points).
+  case shadowRadius
+  /// `shadowOffset`, a size (points).
+  case shadowOffset
+  /// `shadowColor`, an RGBA colour.
+  case shadowColor
 
   /// Parses a Core Animation key path.
   ///
-  /// - Throws: ``ValidationError/Reason/unknown(_:)`` on field `"keyPath"` for a key path this
-  ///   library does not animate.
+  /// - Throws: ``ValidationError`` on field `"keyPath"`: ``ValidationError/Reason/unknown(_:)``
+  ///   for a key path this library does not animate; ``ValidationError/Reason/invalidState(_:)``
+  ///   for `masksToBounds`, a layer property Core Animation does not animate.
   public init(keyPath: String) throws(ValidationError) {
     switch keyPath {
     case "opacity": self = .opacity
@@ -47,6 +68,16 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case "transform": self = .transform
     case "sublayerTransform": self = .sublayerTransform
     case "backgroundColor": self = .backgroundColor
+    case "cornerRadius": self = .cornerRadius
+    case "borderWidth": self = .borderWidth
+    case "borderColor": self = .borderColor
+    case "shadowOpacity": self = .shadowOpacity
+    case "shadowRadius": self = .shadowRadius
+    case "shadowOffset": self = .shadowOffset
+    case "shadowColor": self = .shadowColor
+    case "masksToBounds":
+      throw ValidationError(
+        field: "keyPath", reason: .invalidState("masksToBounds is not animatable"))
     default:
       guard let component = TransformKeyPath(rawValue: keyPath) else {
         throw ValidationError(field: "keyPath", reason: .unknown(keyPath))
@@ -70,6 +101,13 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .sublayerTransform: "sublayerTransform"
     case .transformComponent(let component): component.rawValue
     case .backgroundColor: "backgroundColor"
+    case .cornerRadius: "cornerRadius"
+    case .borderWidth: "borderWidth"
+    case .borderColor: "borderColor"
+    case .shadowOpacity: "shadowOpacity"
+    case .shadowRadius: "shadowRadius"
+    case .shadowOffset: "shadowOffset"
+    case .shadowColor: "shadowColor"
     }
   }
 
@@ -79,12 +117,14 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
   /// The kind of value the property holds.
   public var valueKind: AnimationValue.Kind {
     switch self {
-    case .opacity, .positionX, .positionY, .zPosition, .transformComponent: .number
+    case .opacity, .positionX, .positionY, .zPosition, .transformComponent, .cornerRadius,
+      .borderWidth, .shadowOpacity, .shadowRadius:
+      .number
     case .position, .anchorPoint: .point
     case .bounds: .rect
-    case .boundsSize: .size
+    case .boundsSize, .shadowOffset: .size
     case .transform, .sublayerTransform: .transform
-    case .backgroundColor: .color
+    case .backgroundColor, .borderColor, .shadowColor: .color
     }
   }
 
@@ -104,6 +144,13 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .transformComponent(let component):
       .number((try? component.value(in: layer.transform)) ?? 0)
     case .backgroundColor: .color(layer.backgroundColor)
+    case .cornerRadius: .number(layer.cornerRadius)
+    case .borderWidth: .number(layer.borderWidth)
+    case .borderColor: .color(layer.borderColor)
+    case .shadowOpacity: .number(layer.shadowOpacity)
+    case .shadowRadius: .number(layer.shadowRadius)
+    case .shadowOffset: .size(layer.shadowOffset)
+    case .shadowColor: .color(layer.shadowColor)
     }
   }
 
@@ -126,6 +173,13 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case (.transformComponent(let component), .number(let v)):
       layer.transform = try component.applying(v, to: layer.transform)
     case (.backgroundColor, .color(let c)): layer.backgroundColor = c
+    case (.cornerRadius, .number(let v)): layer.cornerRadius = v
+    case (.borderWidth, .number(let v)): layer.borderWidth = v
+    case (.borderColor, .color(let c)): layer.borderColor = c
+    case (.shadowOpacity, .number(let v)): layer.shadowOpacity = v
+    case (.shadowRadius, .number(let v)): layer.shadowRadius = v
+    case (.shadowOffset, .size(let v)): layer.shadowOffset = v
+    case (.shadowColor, .color(let c)): layer.shadowColor = c
     default:
       throw ValidationError(
         field: "keyPath",

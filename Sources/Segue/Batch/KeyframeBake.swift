@@ -12,9 +12,9 @@ import SegueSIMDSupport
 ///     value_f = Σₖ W[f][k] · v_k,      W[f][k] = value of the track with keys e_k at u_f,
 ///
 /// where `e_k` is the `k`-th unit vector. ``weights`` is built exactly that way, in `Double`,
-/// from ``KeyframeTrack/value(at:)`` of `K` one-channel tracks with the unit keys (so the bake
-/// inherits every rule of the scalar evaluation: clamping, equal key times, exact keys, the
-/// overall timing function). Rows of `W` sum to 1 (linear and discrete rows are convex; cubic
+/// from ``KeyframeTrack/value(at:beforeFlag:)`` of `K` one-channel tracks with the unit keys (so the bake
+/// inherits every rule of the scalar evaluation: equal key times, exact keys, unclamped timing
+/// functions, the overall timing function, extrapolation outside `[0, 1]`). Rows of `W` sum to 1 (linear and discrete rows are convex; cubic
 /// rows may have negative entries, e.g. Catmull–Rom at the middle of an inner segment of even
 /// key times is `[−1/16, 9/16, 9/16, −1/16]`).
 ///
@@ -23,7 +23,8 @@ import SegueSIMDSupport
 public struct KeyframeBakeTemplate: Hashable, Sendable {
   /// Number of keys `K`.
   public let keyCount: Int
-  /// The frame progresses `u_f` (unitless, as given; the evaluation clamps them to `[0, 1]`).
+  /// The frame progresses `u_f` (unitless, as given; outside `[0, 1]` the first or last segment
+  /// extrapolates, as in ``KeyframeTrack/value(at:beforeFlag:)``).
   public let progress: [Double]
   /// The calculation mode (linear, discrete or cubic).
   public let calculationMode: CalculationMode
@@ -42,8 +43,8 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
   ///   - keyTimes, calculationMode, timingFunctions, timingFunction, tensionValues,
   ///     continuityValues, biasValues: as ``KeyframeTrack`` takes them (and checked as it checks
   ///     them).
-  ///   - progress: the `F ≥ 1` frame progresses `u_f`, unitless, finite (clamped to `[0, 1]` by
-  ///     the evaluation, as ``KeyframeTrack/value(at:)`` does).
+  ///   - progress: the `F ≥ 1` frame progresses `u_f`, unitless, finite (evaluated as
+  ///     ``KeyframeTrack/value(at:beforeFlag:)`` does).
   /// - Throws: ``ValidationError``: `"calculationMode"` ``ValidationError/Reason/invalidState(_:)``
   ///   for paced and cubicPaced; `"keyCount"` ``ValidationError/Reason/tooFew(minimum:actual:)``;
   ///   `"progress"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when empty or
@@ -154,7 +155,7 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
 /// without fused multiply-adds.
 ///
 /// **Accuracy.** Against the exact value `Σₖ W[f][k]·v_k` of the `Float` keys (which is what
-/// ``KeyframeTrack/value(at:)`` computes in `Double`, up to `Double` rounding):
+/// ``KeyframeTrack/value(at:beforeFlag:)`` computes in `Double`, up to `Double` rounding):
 /// `|out − exact| ≤ (K + 2)·2⁻²⁴·Σₖ |W[f][k]|·|v_k|` — one rounding of each weight to `Float`,
 /// `K` roundings in the sum (either path; BLAS may fuse, which only removes roundings).
 ///

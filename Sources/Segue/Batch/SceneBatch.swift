@@ -13,39 +13,32 @@ public enum SceneClock: Hashable, Sendable {
   case interactive(InteractionTimeline, start: Double)
 }
 
-/// Many ``TransitionScene`` instances, each with its own ``SceneClock``, compiled once into a
-/// structure of arrays that ``SceneBatchEvaluationJob`` evaluates in `Float` into caller-owned
-/// buffers.
+/// Many ``TransitionScene`` instances, each with its own ``SceneClock``, evaluated in `Float` by
+/// ``SceneBatchEvaluationJob`` into caller-owned buffers.
 ///
-/// Layout. Instances are grouped into **blocks** of consecutive instances (about
-/// `layersPerBlock` layers each; an instance is never split). Within a block the layers of all its
-/// instances are in **level order** (``LayerTreeBatch``: every top-level layer, then depth 1, …);
-/// the output index of a layer is its block's first index plus its level position, see
-/// ``layerIndex(instance:layerID:)`` and ``layers``. Blocks are evaluated independently, so the
-/// result does not depend on how blocks are spread over threads.
+/// **Templates and instances.** Everything about a scene that does not depend on the clock is
+/// compiled once into a ``SceneTemplate`` shared by reference by every instance of that scene; an
+/// instance is only a template and a clock. ``init(_:)`` compiles each distinct scene once
+/// (instances whose scenes are equal share a template), ``add(_:clock:)`` adds an instance of a
+/// template you compiled yourself (no compile at all), ``add(_:)`` finds or compiles the template
+/// of a scene, and ``remove(_:)`` takes an instance out. None of them recompiles the batch: adding
+/// or removing costs about the clock's bytes plus, for a new scene, one template compile.
 ///
-/// Per block the compile step bakes:
+/// **Instance ids.** ``init(_:)`` gives instance `k` of its list the id `k`; ``add(_:clock:)``
+/// returns the id of the new instance: the id most recently freed by ``remove(_:)``, else the
+/// next unused one. An id stays valid, naming the same instance, until that instance is removed.
 ///
-/// * the model property planes (``LayerPlanes`` order, bounds kept as signed origin and size until
-///   the end of the frame) of every layer;
-/// * the timeline events: `.set` as a step write before the animations (applied when `τ ≥ time`),
-///   `.remove` as a per-layer removal time (the layer and its sublayers are absent from then on);
-/// * the completion states, exactly: the finished state (model, every event, ``TransitionScene/finishChanges``)
-///   and the cancelled state (the state at 0, then ``TransitionScene/cancelChanges``) as per-layer
-///   overrides of the model (respectively the state at 0) and presence flags, computed in
-///   `Double` by ``TransitionScene/presentation(at:completion:)``;
-/// * the animations, in their order, grouped into buckets that are one stage-kernel call per frame:
-///   Bézier timing functions (``CubicBezierBatch``), spring progress (``SpringBatch``), transforms by
-///   decomposition (``DecompositionBatch``), channel-wise lerps for numbers, points, sizes and
-///   rectangles; the media timing of every animation (``MediaTimingBatch``, one
-///   ``MediaTimingEvaluationJob`` call per frame with each animation's instance time as its
-///   lane's parent time); keyframe tracks grouped by shared layout (``KeyframeBatch`` per
-///   channel, one ``KeyframeEvaluationJob`` call per group and channel). Keyframe tracks the
-///   kernel cannot take (transforms in the linear and paced modes, which interpolate by
-///   decomposition; steps or `linear(…)` timing functions inside the track) and steps / `linear(…)`
-///   timing functions of animations are evaluated by the scalar `Double` code
-///   (``KeyframeValues/value(at:)``, ``TimingFunction/transform(_:)``) and rounded to `Float`;
-///   ``scalarKeyframeTrackCount`` counts those tracks.
+/// **Output rows.** The instances of one template are kept together (one *group* per template,
+/// in the order the templates were first used), instance after instance, each instance's layers
+/// in its scene's ``LayerTree/layers`` order: the output index of layer `i` of the instance in
+/// position `s` of group `g` is `groupStart(g) + s·layerCount(g) + i`. Adding an instance appends
+/// it to its group; removing one moves its group's last instance into its place. Both shift the
+/// rows of later groups, so read indices through ``layerIndex(instance:layerID:)`` (or ``layers``)
+/// after a change: they are valid until the next ``add(_:clock:)`` or ``remove(_:)``.
+///
+/// **Evaluation.** Sixteen instances of one template are one *lane group*, evaluated in
+/// `SIMD16<Float>` lanes, one instance per lane (see ``SceneTemplate``); lane groups are
+/// independent, so results do not depend on how they are spread over threads.
 ///
 /// Media timing: each animation's local time `t = (τ − beginTime)·speed + timeOffset` is formed
 /// in `Double` and rounded to a `Float` on the same side of `0` and of the active duration as `t`
@@ -54,11 +47,10 @@ public enum SceneClock: Hashable, Sendable {
 /// removed model value); the kernel then computes pass, progress and phase in `Float`. Only pass
 /// boundaries of repeating animations keep the kernel's `Float` resolution there.
 ///
-/// Not supported (compile throws ``ValidationError`` on field `"instances"` with the instance index
-/// and ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path): animations and
-/// model changes of transform sub-paths (`transform.rotation.z`, …), which replace one component
-/// of the current transform. `backgroundColor` animations are skipped (they change neither
-/// matrices nor opacities).
+/// Not supported (the compile throws ``ValidationError``, see ``SceneTemplate/init(_:)``):
+/// animations and model changes of transform sub-paths (`transform.rotation.z`, …), which replace
+/// one component of the current transform. `backgroundColor` animations are skipped (they change
+/// neither matrices nor opacities).
 public struct SceneBatch: Sendable {
   /// One instance: a scene and its clock.
   public struct Instance: Sendable {
@@ -74,98 +66,191 @@ public struct SceneBatch: Sendable {
     }
   }
 
-  /// The instances, in input order.
-  public let instances: [Instance]
-  /// The total number of layers (output columns).
-  public let layerCount: Int
-  /// Per output index, the instance index and the layer id.
-  public let layers: [(instance: Int, id: String)]
-  /// The compiled blocks.
-  let blocks: [SceneBatchBlock]
-  /// Per instance, the output index of each of its layers (in ``LayerTree/layers`` order).
-  let instanceLayerIndices: [[Int]]
-  /// The largest block's sizes (scratch capacity of a context slot).
-  let capacity: SceneBatchCapacity
-  /// The number of keyframe animations evaluated in `Float` lanes by ``KeyframeEvaluationJob``
-  /// (grouped by shared layout within each block).
-  public let batchedKeyframeTrackCount: Int
-  /// The number of keyframe animations that fell back to the scalar `Double` code
-  /// (``KeyframeValues/value(at:)``, rounded to `Float`): transforms in the linear and paced
-  /// modes (decomposition), tracks with steps or `linear(…)` timing functions, and groups whose
-  /// values do not fit in `Float`.
-  public let scalarKeyframeTrackCount: Int
+  /// The templates, one per group, in the order they were first used (a template stays when its
+  /// last instance is removed, so a later instance of the same scene reuses it).
+  public private(set) var templates: [SceneTemplate] = []
+  /// Per group (template), the instances in row order.
+  var groups: [SceneInstanceGroup] = []
+  /// Per instance id: its group and position, or group −1 for a freed id.
+  var records: [(group: Int, slot: Int)] = []
+  /// Freed ids, reused last freed first.
+  var freeIDs: [Int] = []
+  /// Per group: its first output row; one more entry, the total (``layerCount``).
+  var groupRows: [Int] = [0]
+  /// Per group: its first lane group; one more entry, the total.
+  var groupItems: [Int] = [0]
+  /// Scenes already compiled, by a cheap key (then compared in full).
+  var templateIndex: [SceneKey: [Int]] = [:]
 
-  /// Compiles `instances`.
+  /// The total number of layers (output rows).
+  public var layerCount: Int { groupRows[groupRows.count - 1] }
+  /// The number of instances.
+  public var instanceCount: Int { records.count - freeIDs.count }
+  /// The number of lane groups (sixteen instances of one template at most) a frame evaluates.
+  public var laneGroupCount: Int { groupItems[groupItems.count - 1] }
+  /// Keyframe animations (summed over instances) evaluated in `Float` lanes by the keyframe
+  /// kernel.
+  public var batchedKeyframeTrackCount: Int {
+    zip(templates, groups).reduce(0) { $0 + $1.0.batchedKeyframeTrackCount * $1.1.count }
+  }
+  /// Keyframe animations (summed over instances) evaluated by the scalar `Double` code
+  /// (``SceneTemplate/scalarKeyframeTrackCount``).
+  public var scalarKeyframeTrackCount: Int {
+    zip(templates, groups).reduce(0) { $0 + $1.0.scalarKeyframeTrackCount * $1.1.count }
+  }
+
+  /// An empty batch.
+  public init() {}
+
+  /// Compiles `instances`: instance `k` gets id `k`; instances with equal scenes share one
+  /// ``SceneTemplate``.
   ///
-  /// - Parameters:
-  ///   - instances: the scenes and their clocks (any number, including none).
-  ///   - layersPerBlock: the target number of layers per block (`≥ 1`); a block closes before an
-  ///     instance that would take it beyond this, so an instance larger than it gets its own block.
-  /// - Throws: ``ValidationError``: `"layersPerBlock"` ``ValidationError/Reason/notPositive``; on
-  ///   field `"instances"` with the instance index: `.notFinite` for a non-finite clock start or
-  ///   position, `.notPositive` for a speed that is not `> 0`, `.outOfRange(0, 1)` for a position
-  ///   outside `[0, 1]`, `.mustEqual(duration)` when an interaction timeline's duration differs
-  ///   from the scene's, `.outOfRange` when a value does not fit in `Float`, and `.invalidState`
-  ///   for what is not supported (see the type's description).
-  public init(_ instances: [Instance], layersPerBlock: Int = 1024) throws(ValidationError) {
-    guard layersPerBlock >= 1 else {
-      throw ValidationError(field: "layersPerBlock", reason: .notPositive)
-    }
-    for (i, instance) in instances.enumerated() {
-      try Self.validate(instance.clock, duration: instance.scene.duration, index: i)
-    }
-    var blocks: [SceneBatchBlock] = []
-    var layers: [(instance: Int, id: String)] = []
-    var instanceLayerIndices: [[Int]] = []
-    var start = 0
-    var capacity = SceneBatchCapacity()
-    while start < instances.count {
-      var end = start + 1
-      var count = instances[start].scene.model.count
-      while end < instances.count, count + instances[end].scene.model.count <= layersPerBlock {
-        count += instances[end].scene.model.count
-        end += 1
+  /// - Throws: ``ValidationError`` on field `"instances"` with the instance index: what
+  ///   ``add(_:clock:)`` rejects in its clock, and what ``SceneTemplate/init(_:)`` rejects in its
+  ///   scene (the first instance of that scene).
+  public init(_ instances: [Instance]) throws(ValidationError) {
+    records.reserveCapacity(instances.count)
+    for (k, instance) in instances.enumerated() {
+      do {
+        _ = try add(instance)
+      } catch {
+        throw ValidationError(field: "instances", index: k, reason: error.reason)
       }
-      let block = try SceneBatchBlock(
-        instances: instances, range: start..<end, layerStart: layers.count)
-      for k in start..<end {
-        let positions = block.positions[k - start]
-        instanceLayerIndices.append(positions.map { block.layerStart + $0 })
-      }
-      for q in 0..<block.count {
-        let (k, i) = block.layerSource[q]
-        layers.append((instance: start + k, id: instances[start + k].scene.model.layers[i].id))
-      }
-      capacity.formUnion(block.capacity)
-      blocks.append(block)
-      start = end
     }
-    self.instances = instances
-    self.layerCount = layers.count
-    self.layers = layers
-    self.blocks = blocks
-    self.instanceLayerIndices = instanceLayerIndices
-    self.capacity = capacity
-    self.batchedKeyframeTrackCount = blocks.reduce(0) {
-      $0 + $1.keyframeGroups.reduce(0) { $0 + $1.lanes.count }
+  }
+
+  /// Adds an instance of `scene` on `clock`, compiling the scene's template unless an equal scene
+  /// is already in the batch.
+  ///
+  /// - Returns: the new instance's id.
+  /// - Throws: what ``add(_:clock:)`` and ``SceneTemplate/init(_:)`` throw.
+  @discardableResult
+  public mutating func add(_ instance: Instance) throws(ValidationError) -> Int {
+    let key = SceneKey(instance.scene)
+    if let candidates = templateIndex[key] {
+      for g in candidates where sameScene(templates[g].scene, instance.scene) {
+        return try add(templates[g], clock: instance.clock, group: g)
+      }
     }
-    self.scalarKeyframeTrackCount = blocks.reduce(0) { $0 + $1.scalarKeyframeCount }
+    let template = try SceneTemplate(instance.scene)
+    return try add(template, clock: instance.clock)
+  }
+
+  /// Adds an instance of `template` on `clock`: no compile, only the clock is stored.
+  ///
+  /// - Returns: the new instance's id (see the type's description).
+  /// - Throws: ``ValidationError`` on field `"clock"`: ``ValidationError/Reason/notFinite`` for a
+  ///   non-finite start or position, ``ValidationError/Reason/notPositive`` for a speed that is
+  ///   not `> 0`, ``ValidationError/Reason/outOfRange(lower:upper:)`` `(0, 1)` for a position
+  ///   outside `[0, 1]`, ``ValidationError/Reason/mustEqual(_:)`` when an interaction timeline's
+  ///   duration differs from the scene's.
+  @discardableResult
+  public mutating func add(_ template: SceneTemplate, clock: SceneClock) throws(ValidationError)
+    -> Int
+  {
+    let g: Int
+    if let existing = templates.firstIndex(where: { $0 === template }) {
+      g = existing
+    } else {
+      try Self.validate(clock, duration: template.scene.duration)
+      g = templates.count
+      templates.append(template)
+      groups.append(SceneInstanceGroup())
+      templateIndex[SceneKey(template.scene), default: []].append(g)
+      groupRows.append(groupRows[g])
+      groupItems.append(groupItems[g])
+    }
+    return try add(template, clock: clock, group: g)
+  }
+
+  private mutating func add(_ template: SceneTemplate, clock: SceneClock, group g: Int)
+    throws(ValidationError) -> Int
+  {
+    try Self.validate(clock, duration: template.scene.duration)
+    let id: Int
+    if let free = freeIDs.popLast() {
+      id = free
+    } else {
+      id = records.count
+      records.append((-1, -1))
+    }
+    let slot = groups[g].count
+    groups[g].append(id: id, clock: clock, duration: template.scene.duration)
+    records[id] = (g, slot)
+    updateLayout(from: g)
+    return id
+  }
+
+  /// Removes instance `id`; the last instance of its group takes its rows (see the type's
+  /// description). The id may be handed out again by a later add.
+  ///
+  /// - Throws: ``ValidationError`` `"instance"` ``ValidationError/Reason/unknown(_:)`` when no
+  ///   instance has this id (never added, or already removed).
+  public mutating func remove(_ id: Int) throws(ValidationError) {
+    guard id >= 0, id < records.count, records[id].group >= 0 else {
+      throw ValidationError(field: "instance", reason: .unknown("\(id)"))
+    }
+    let (g, slot) = records[id]
+    if let moved = groups[g].swapRemove(slot) { records[moved].slot = slot }
+    records[id] = (-1, -1)
+    freeIDs.append(id)
+    updateLayout(from: g)
+  }
+
+  /// Recomputes the rows and lane groups of groups `g…` (`O(groups)`).
+  private mutating func updateLayout(from g: Int) {
+    for h in g..<groups.count {
+      groupRows[h + 1] = groupRows[h] + groups[h].count * templates[h].layerCount
+      groupItems[h + 1] = groupItems[h] + (groups[h].count + 15) / 16
+    }
+  }
+
+  /// Instance `id`, or `nil` when there is no such instance.
+  public func instance(_ id: Int) -> Instance? {
+    guard id >= 0, id < records.count, records[id].group >= 0 else { return nil }
+    let (g, slot) = records[id]
+    return Instance(scene: templates[g].scene, clock: groups[g].clocks[slot])
+  }
+
+  /// The ids of the instances, ascending.
+  public var instanceIDs: [Int] {
+    records.indices.filter { records[$0].group >= 0 }
   }
 
   /// The output index of the layer `layerID` of instance `instance`, or `nil` when there is no
-  /// such instance or layer.
+  /// such instance or layer. Valid until the next ``add(_:clock:)`` or ``remove(_:)``.
   public func layerIndex(instance: Int, layerID: String) -> Int? {
-    guard instance >= 0, instance < instances.count,
-      let i = instances[instance].scene.model.index(of: layerID)
-    else { return nil }
-    return instanceLayerIndices[instance][i]
+    guard instance >= 0, instance < records.count, records[instance].group >= 0 else {
+      return nil
+    }
+    let (g, slot) = records[instance]
+    guard let i = templates[g].scene.model.index(of: layerID) else { return nil }
+    return groupRows[g] + slot * templates[g].layerCount + i
   }
 
-  private static func validate(_ clock: SceneClock, duration: Double, index: Int)
-    throws(ValidationError)
-  {
+  /// Per output index, the instance id and the layer id (computed; `O(layerCount)`).
+  public var layers: [(instance: Int, id: String)] {
+    var result: [(instance: Int, id: String)] = []
+    result.reserveCapacity(layerCount)
+    for (g, group) in groups.enumerated() {
+      let ids = templates[g].scene.model.layers.map(\.id)
+      for slot in 0..<group.count {
+        for id in ids { result.append((Int(group.ids[slot]), id)) }
+      }
+    }
+    return result
+  }
+
+  /// The largest lane group's scratch (a context slot's capacity).
+  var scratch: SceneScratchSize {
+    var s = SceneScratchSize()
+    for t in templates { s.formUnion(t.scratch) }
+    return s
+  }
+
+  private static func validate(_ clock: SceneClock, duration: Double) throws(ValidationError) {
     func fail(_ reason: ValidationError.Reason) -> ValidationError {
-      ValidationError(field: "instances", index: index, reason: reason)
+      ValidationError(field: "clock", reason: reason)
     }
     switch clock {
     case .timed(let start, let speed):
@@ -181,452 +266,88 @@ public struct SceneBatch: Sendable {
   }
 }
 
-/// Scratch sizes of one block.
-struct SceneBatchCapacity: Sendable {
-  var instances = 0
-  var layers = 0
-  var contributions = 0
-  var beziers = 0
-  var springs = 0
-  var transforms = 0
-  var values = 0
-  var written = 0
+/// The instances of one template, structure of arrays in row order.
+struct SceneInstanceGroup: Sendable {
+  /// Instance ids.
+  var ids: [Int32] = []
+  /// 0 timed, 1 position (scene time in ``start``), 2 interactive (``clocks``).
+  var kinds: [UInt8] = []
+  /// Timed: the start (seconds); position: the scene time `p·duration`.
+  var start: [Double] = []
+  /// Timed: the speed.
+  var speed: [Double] = []
+  /// The clocks as given.
+  var clocks: [SceneClock] = []
 
-  mutating func formUnion(_ o: SceneBatchCapacity) {
-    instances = max(instances, o.instances)
-    layers = max(layers, o.layers)
-    contributions = max(contributions, o.contributions)
-    beziers = max(beziers, o.beziers)
-    springs = max(springs, o.springs)
-    transforms = max(transforms, o.transforms)
-    values = max(values, o.values)
-    written = max(written, o.written)
+  var count: Int { ids.count }
+
+  mutating func append(id: Int, clock: SceneClock, duration: Double) {
+    ids.append(Int32(id))
+    clocks.append(clock)
+    switch clock {
+    case .timed(let s, let v):
+      kinds.append(0)
+      start.append(s)
+      speed.append(v)
+    case .position(let p):
+      kinds.append(1)
+      start.append(p * duration)
+      speed.append(0)
+    case .interactive(_, let s):
+      kinds.append(2)
+      start.append(s)
+      speed.append(0)
+    }
+  }
+
+  /// Removes position `slot` by moving the last instance into it; returns the moved id.
+  mutating func swapRemove(_ slot: Int) -> Int? {
+    let last = count - 1
+    let moved: Int? = slot == last ? nil : Int(ids[last])
+    ids.swapAt(slot, last)
+    kinds.swapAt(slot, last)
+    start.swapAt(slot, last)
+    speed.swapAt(slot, last)
+    clocks.swapAt(slot, last)
+    ids.removeLast()
+    kinds.removeLast()
+    start.removeLast()
+    speed.removeLast()
+    clocks.removeLast()
+    return moved
   }
 }
 
-/// How an animation's content turns eased progress into values.
-enum SceneContributionKind: UInt8, Sendable {
-  /// `from·(1 − f) + to·f` channel by channel, `f` the eased progress.
-  case basicLinear
-  /// The same with `f` the spring's progress at `eased·duration`.
-  case springLinear
-  /// Decomposition with `f` the eased progress.
-  case basicTransform
-  /// Decomposition with `f` the spring's progress.
-  case springTransform
-  /// A keyframe track at the eased progress (scalar `Double`).
-  case keyframes
-}
+/// A cheap key for finding equal scenes.
+struct SceneKey: Hashable {
+  var duration: UInt64
+  var layers: Int
+  var animations: Int
+  var events: Int
+  var firstLayer: String
 
-/// One animation of one layer in a block.
-struct SceneContribution: Sendable {
-  var instance: Int32
-  var position: Int32
-  var firstPlane: Int32
-  var channels: Int32
-  var writtenSlot: Int32
-  var kind: SceneContributionKind
-  /// Index in the block's Bézier bucket, or −1.
-  var bezierSlot: Int32
-  /// Index in ``SceneBatchBlock/scalarTimings``, or −1 (no timing function or a Bézier).
-  var scalarTimingSlot: Int32
-  /// Index in the spring bucket, or −1.
-  var springSlot: Int32
-  /// Index in the decomposition bucket, or −1.
-  var transformSlot: Int32
-  /// Index in ``SceneBatchBlock/keyframes``, or −1.
-  var keyframeSlot: Int32
-  /// Offset of the channels in the value arrays (from/to for lerps, the scratch output).
-  var valueOffset: Int32
-  /// The animation's duration (spring clock scale), seconds.
-  var duration: Float
-}
-
-/// A `.set` event or a completion override: write `channels` values at `firstPlane`.
-struct SceneWrite: Sendable {
-  var instance: Int32
-  var position: Int32
-  var firstPlane: Int32
-  var channels: Int32
-  var valueOffset: Int32
-  /// Event time (seconds) for events; unused for overrides.
-  var time: Double
-}
-
-/// One block of a ``SceneBatch``.
-struct SceneBatchBlock: Sendable {
-  var instanceRange: Range<Int>
-  var layerStart: Int
-  var count: Int
-  var tree: LayerTreeBatch
-  /// Per level position: (block-local instance, layer index in its model).
-  var layerSource: [(Int, Int)]
-  /// Per block-local instance: level position of each model layer.
-  var positions: [[Int]]
-  var layerInstance: [Int32]
-  /// Model planes, ``LayerPlanes`` order but bounds as origin x, origin y, width, height (signed).
-  var modelPlanes: [Float]
-  var removedAt: [Double]
-  var presentFinished: [Float]
-  var presentCancelled: [Float]
-  var events: [SceneWrite]
-  var finished: [SceneWrite]
-  var cancelled: [SceneWrite]
-  var writeValues: [Float]
-  var contributions: [SceneContribution]
-  /// The media timing of every contribution, in contribution order (lane `c` is contribution
-  /// `c`), with `beginTime = 0`, `speed = 1`, `timeOffset = 0`: the lanes get local times.
-  var timings: MediaTimingBatch
-  /// Per contribution, the `Double` `beginTime`, `speed`, `timeOffset` and active duration `D`
-  /// (the local time and its phase are decided in `Double`).
-  var localBegin: [Double]
-  var localSpeed: [Double]
-  var localOffset: [Double]
-  var activeDurations: [Double]
-  var scalarTimings: [TimingFunction]
-  var curves: CubicBezierBatch
-  var curveIndices: [UInt16]
-  var springs: SpringBatch
-  var transforms: DecompositionBatch
-  var keyframes: [KeyframeValues]
-  /// Keyframe tracks evaluated by ``KeyframeEvaluationJob``, one group per shared layout.
-  var keyframeGroups: [SceneKeyframeGroup]
-  /// Keyframe contributions left to the scalar `Double` code (``keyframes``).
-  var scalarKeyframeCount: Int
-  var fromValues: [Float]
-  var toValues: [Float]
-  var writtenCount: Int
-
-  var capacity: SceneBatchCapacity {
-    SceneBatchCapacity(
-      instances: instanceRange.count, layers: count, contributions: contributions.count,
-      beziers: curveIndices.count, springs: springs.count, transforms: transforms.count,
-      values: fromValues.count, written: writtenCount)
-  }
-
-  init(instances: [SceneBatch.Instance], range: Range<Int>, layerStart: Int)
-    throws(ValidationError)
-  {
-    var parents: [Int?] = []
-    var isTransform: [Bool] = []
-    var offsets: [Int] = []
-    for k in range {
-      let tree = instances[k].scene.model
-      let offset = parents.count
-      offsets.append(offset)
-      for i in 0..<tree.count {
-        parents.append(((try? tree.parentIndex(at: i)) ?? nil).map { $0 + offset })
-        isTransform.append(tree.layers[i].isTransformLayer)
-      }
-    }
-    let tree = try LayerTreeBatch(parents: parents, isTransformLayer: isTransform)
-    let n = parents.count
-    self.instanceRange = range
-    self.layerStart = layerStart
-    self.count = n
-    self.tree = tree
-    var source = [(Int, Int)](repeating: (0, 0), count: n)
-    var positions: [[Int]] = []
-    var layerInstance = [Int32](repeating: 0, count: n)
-    for (k, offset) in offsets.enumerated() {
-      let m = instances[range.lowerBound + k].scene.model.count
-      positions.append((0..<m).map { tree.positions[offset + $0] })
-      for i in 0..<m {
-        let q = tree.positions[offset + i]
-        source[q] = (k, i)
-        layerInstance[q] = Int32(k)
-      }
-    }
-    self.layerSource = source
-    self.positions = positions
-    self.layerInstance = layerInstance
-
-    var model = [Float](repeating: 0, count: LayerPlanes.count * n)
-    var removedAt = [Double](repeating: .infinity, count: n)
-    var presentFinished = [Float](repeating: 0, count: n)
-    var presentCancelled = [Float](repeating: 0, count: n)
-    var events: [SceneWrite] = []
-    var finished: [SceneWrite] = []
-    var cancelled: [SceneWrite] = []
-    var writeValues: [Float] = []
-    var contributions: [SceneContribution] = []
-    var timings: [MediaTiming] = []
-    var scalarTimings: [TimingFunction] = []
-    var curves: [CubicBezier] = []
-    var curveIndex: [CubicBezier: UInt16] = [:]
-    var curveIndices: [UInt16] = []
-    var springs: [Spring] = []
-    var transformFrom: [Transform3D] = []
-    var transformTo: [Transform3D] = []
-    var keyframes: [KeyframeValues] = []
-    var groupIndex: [SceneKeyframeLayout: Int] = [:]
-    var candidates: [[(contribution: Int, track: CompiledKeyframeTrack)]] = []
-    var fromValues: [Float] = []
-    var toValues: [Float] = []
-    var writtenCount = 0
-
-    for k in 0..<range.count {
-      let index = range.lowerBound + k
-      let scene = instances[index].scene
-      let layersOfK = scene.model.layers
-      let pos = positions[k]
-      func fail(_ reason: ValidationError.Reason) -> ValidationError {
-        ValidationError(field: "instances", index: index, reason: reason)
-      }
-      func float(_ v: Double) throws(ValidationError) -> Float {
-        do { return try floatValue(v, "instances", index: index) } catch {
-          throw fail(error.reason)
-        }
-      }
-      func planes(of layer: Layer) throws(ValidationError) -> [Float] {
-        var values: [Float] = []
-        for v in rawPlanes(of: layer) { values.append(try float(v)) }
-        return values
-      }
-      // Model planes.
-      var modelOf: [[Float]] = []
-      for (i, layer) in layersOfK.enumerated() {
-        let values = try planes(of: layer)
-        modelOf.append(values)
-        for (p, v) in values.enumerated() { model[p * n + pos[i]] = v }
-      }
-      // Events.
-      for event in scene.events {
-        switch event.change {
-        case .remove(let id):
-          guard let i = scene.model.index(of: id) else { continue }
-          for d in subtree(of: i, in: scene.model) {
-            removedAt[pos[d]] = min(removedAt[pos[d]], event.time)
-          }
-        case .set(let id, let property, let value):
-          guard let i = scene.model.index(of: id) else { continue }
-          guard let target = planeTarget(property) else {
-            if case .backgroundColor = property { continue }
-            throw fail(.invalidState("\(id): changes of \(property.keyPath) are not supported"))
-          }
-          let offset = writeValues.count
-          for v in channels(value) { writeValues.append(try float(v)) }
-          events.append(
-            SceneWrite(
-              instance: Int32(k), position: Int32(pos[i]), firstPlane: Int32(target.plane),
-              channels: Int32(target.channels), valueOffset: Int32(offset), time: event.time))
-        }
-      }
-      // Completion states, as overrides of the model (finished) or of the state at 0 (cancelled).
-      let atZero = scene.presentation(at: 0)
-      let finishedTree = scene.presentation(at: 0, completion: .finished)
-      let cancelledTree = scene.presentation(at: 0, completion: .cancelled)
-      for (i, layer) in layersOfK.enumerated() {
-        if let f = finishedTree[id: layer.id] {
-          presentFinished[pos[i]] = 1
-          let values = try planes(of: f)
-          for p in 0..<LayerPlanes.count where values[p] != modelOf[i][p] {
-            finished.append(
-              SceneWrite(
-                instance: Int32(k), position: Int32(pos[i]), firstPlane: Int32(p), channels: 1,
-                valueOffset: Int32(writeValues.count), time: 0))
-            writeValues.append(values[p])
-          }
-        }
-        if let c = cancelledTree[id: layer.id], let z = atZero[id: layer.id] {
-          presentCancelled[pos[i]] = 1
-          let values = try planes(of: c)
-          let base = try planes(of: z)
-          for p in 0..<LayerPlanes.count where values[p] != base[p] {
-            cancelled.append(
-              SceneWrite(
-                instance: Int32(k), position: Int32(pos[i]), firstPlane: Int32(p), channels: 1,
-                valueOffset: Int32(writeValues.count), time: 0))
-            writeValues.append(values[p])
-          }
-        }
-      }
-      // Animations, in order.
-      var slots: [String: Int] = [:]
-      for entry in scene.animations.entries {
-        guard let i = scene.model.index(of: entry.layerID) else { continue }
-        let animation = entry.animation
-        guard let target = planeTarget(animation.property) else {
-          if case .backgroundColor = animation.property { continue }
-          throw fail(
-            .invalidState(
-              "\(entry.layerID): animations of \(animation.property.keyPath) are not supported"))
-        }
-        let key = "\(i)/\(animation.property.keyPath)"
-        let slot: Int
-        if let s = slots[key] {
-          slot = s
-        } else {
-          slot = writtenCount
-          slots[key] = slot
-          writtenCount += 1
-        }
-        var c = SceneContribution(
-          instance: Int32(k), position: Int32(pos[i]), firstPlane: Int32(target.plane),
-          channels: Int32(target.channels), writtenSlot: Int32(slot), kind: .basicLinear,
-          bezierSlot: -1, scalarTimingSlot: -1, springSlot: -1, transformSlot: -1,
-          keyframeSlot: -1, valueOffset: -1, duration: try float(animation.timing.duration))
-        switch animation.timingFunction {
-        case nil: break
-        case .cubicBezier(let curve)?:
-          let ci: UInt16
-          if let existing = curveIndex[curve] {
-            ci = existing
-          } else {
-            guard curves.count < Int(UInt16.max) else {
-              throw fail(.invalidState("more than 65535 distinct timing curves in one block"))
-            }
-            ci = UInt16(curves.count)
-            curveIndex[curve] = ci
-            curves.append(curve)
-          }
-          c.bezierSlot = Int32(curveIndices.count)
-          curveIndices.append(ci)
-        case let function?:
-          c.scalarTimingSlot = Int32(scalarTimings.count)
-          scalarTimings.append(function)
-        }
-        c.valueOffset = Int32(fromValues.count)
-        func pair(_ from: AnimationValue, _ to: AnimationValue, spring: Spring?)
-          throws(ValidationError)
-        {
-          if case .transform(let a) = from, case .transform(let b) = to {
-            c.kind = spring == nil ? .basicTransform : .springTransform
-            c.transformSlot = Int32(transformFrom.count)
-            transformFrom.append(a)
-            transformTo.append(b)
-          } else {
-            c.kind = spring == nil ? .basicLinear : .springLinear
-            for v in channels(from) { fromValues.append(try float(v)) }
-            for v in channels(to) { toValues.append(try float(v)) }
-          }
-          if let spring {
-            c.springSlot = Int32(springs.count)
-            springs.append(spring)
-          }
-        }
-        switch animation.content {
-        case .basic(let from, let to): try pair(from, to, spring: nil)
-        case .spring(let spring, let from, let to): try pair(from, to, spring: spring)
-        case .keyframes(let values):
-          c.kind = .keyframes
-          c.keyframeSlot = Int32(keyframes.count)
-          keyframes.append(values)
-          if let (layout, track) = batchableLayout(values) {
-            let g: Int
-            if let existing = groupIndex[layout] {
-              g = existing
-            } else {
-              g = candidates.count
-              groupIndex[layout] = g
-              candidates.append([])
-            }
-            candidates[g].append((contributions.count, track))
-          }
-          // Reserve the channels in the value arrays (the scratch output uses the same offsets).
-          for _ in 0..<target.channels {
-            fromValues.append(0)
-            toValues.append(0)
-          }
-        }
-        contributions.append(c)
-        timings.append(animation.timing)
-      }
-    }
-    // Keyframe groups: one KeyframeBatch per channel; a group the kernel rejects (a value or
-    // tangent beyond Float) stays on the scalar path.
-    var groups: [SceneKeyframeGroup] = []
-    for members in candidates {
-      let tracks = members.map(\.track)
-      var batches: [KeyframeBatch] = []
-      for ch in 0..<tracks[0].channelCount {
-        guard let batch = try? KeyframeBatch(tracks: tracks, channel: ch) else { break }
-        batches.append(batch)
-      }
-      guard batches.count == tracks[0].channelCount else { continue }
-      groups.append(
-        SceneKeyframeGroup(
-          lanes: members.map { Int32($0.contribution) },
-          offsets: members.map { contributions[$0.contribution].valueOffset }, channels: batches))
-      for member in members { contributions[member.contribution].keyframeSlot = -1 }
-    }
-    self.keyframeGroups = groups
-    self.scalarKeyframeCount = contributions.count(where: {
-      $0.kind == .keyframes && $0.keyframeSlot >= 0
-    })
-    self.modelPlanes = model
-    self.removedAt = removedAt
-    self.presentFinished = presentFinished
-    self.presentCancelled = presentCancelled
-    self.events = events
-    self.finished = finished
-    self.cancelled = cancelled
-    self.writeValues = writeValues
-    self.contributions = contributions
-    self.localBegin = timings.map(\.beginTime)
-    self.localSpeed = timings.map(\.speed)
-    self.localOffset = timings.map(\.timeOffset)
-    self.activeDurations = timings.map(\.activeDuration)
-    do {
-      self.timings = try MediaTimingBatch(
-        timings: timings.map {
-          var local = $0
-          local.beginTime = 0
-          local.speed = 1
-          local.timeOffset = 0
-          return local
-        })
-    } catch {
-      // The lane index is the contribution's: report its instance.
-      let k = error.index.map { Int(contributions[$0].instance) } ?? 0
-      throw ValidationError(field: "instances", index: range.lowerBound + k, reason: error.reason)
-    }
-    self.scalarTimings = scalarTimings
-    self.curves = CubicBezierBatch(curves: curves)
-    self.curveIndices = curveIndices
-    self.springs = SpringBatch(springs: springs)
-    do {
-      self.transforms = try DecompositionBatch(from: transformFrom, to: transformTo)
-    } catch {
-      throw ValidationError(
-        field: "instances", index: range.lowerBound,
-        reason: .invalidState("a transform animation does not fit in Float: \(error)"))
-    }
-    self.keyframes = keyframes
-    self.fromValues = fromValues
-    self.toValues = toValues
-    self.writtenCount = writtenCount
+  init(_ scene: TransitionScene) {
+    duration = scene.duration.bitPattern
+    layers = scene.model.count
+    animations = scene.animations.entries.count
+    events = scene.events.count
+    firstLayer = scene.model.layers.first?.id ?? ""
   }
 }
 
-/// Keyframe tracks of one block that share a layout, evaluated channel by channel by
-/// ``KeyframeEvaluationJob``: lane `l` is contribution `lanes[l]`, whose channel `ch` goes to
-/// `values[offsets[l] + ch]`.
-struct SceneKeyframeGroup: Sendable {
-  var lanes: [Int32]
-  var offsets: [Int32]
-  /// One batch per channel.
-  var channels: [KeyframeBatch]
+/// Whether two scenes are the same (every property the batch reads, and the blend modes).
+func sameScene(_ a: TransitionScene, _ b: TransitionScene) -> Bool {
+  a.duration == b.duration && a.containerSize == b.containerSize && a.model == b.model
+    && a.animations.entries == b.animations.entries && a.events == b.events
+    && a.finishChanges == b.finishChanges && a.cancelChanges == b.cancelChanges
+    && a.blendModes == b.blendModes
 }
 
-/// What tracks must share to be one ``KeyframeBatch``: calculation mode, key and channel counts,
-/// key times (outside the paced modes), the resolved per-segment timing functions and the
-/// track's own timing function.
-struct SceneKeyframeLayout: Hashable {
-  var mode: CalculationMode
-  var keyCount: Int
-  var channelCount: Int
-  var keyTimes: [Double]
-  var segmentFunctions: [TimingFunction?]
-  var timingFunction: TimingFunction?
-  var samplesPerSegment: Int
-}
-
-/// The batch layout of `values` and its compiled track, or `nil` when the track stays on the
-/// scalar path: transforms in the linear and paced modes (interpolated by decomposition, not
+/// The compiled track of `values` when the keyframe kernel takes it, or `nil` when it stays on
+/// the scalar path: transforms in the linear and paced modes (interpolated by decomposition, not
 /// channel-wise), colours, and tracks with a steps or `linear(…)` timing function (only cubic
 /// Béziers are batched).
-func batchableLayout(_ values: KeyframeValues) -> (SceneKeyframeLayout, CompiledKeyframeTrack)? {
+func batchableTrack(_ values: KeyframeValues) -> CompiledKeyframeTrack? {
   let track: CompiledKeyframeTrack
   switch values {
   case .numbers(let t): track = t.compiled
@@ -641,16 +362,7 @@ func batchableLayout(_ values: KeyframeValues) -> (SceneKeyframeLayout, Compiled
   for function in track.timingFunctions + (track.timingFunction.map { [$0] } ?? []) {
     guard case .cubicBezier = function else { return nil }
   }
-  let paced = track.calculationMode == .paced || track.calculationMode == .cubicPaced
-  let layout = SceneKeyframeLayout(
-    mode: track.calculationMode, keyCount: track.keyCount, channelCount: track.channelCount,
-    keyTimes: paced ? [] : track.keyTimes,
-    segmentFunctions: track.segmentTimingFunctionIndices.map {
-      $0 >= 0 ? track.timingFunctions[$0] : nil
-    },
-    timingFunction: track.timingFunction,
-    samplesPerSegment: track.calculationMode == .cubicPaced ? track.samplesPerSegment : 0)
-  return (layout, track)
+  return track
 }
 
 /// The 43 property values of `layer` in ``LayerPlanes`` order, except bounds as the signed
@@ -679,7 +391,9 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
-  case .transformComponent, .backgroundColor: nil
+  case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    nil
   }
 }
 
@@ -693,18 +407,4 @@ func channels(_ value: AnimationValue) -> [Double] {
   case .transform(let t): t.fields
   case .color(let c): c.channels
   }
-}
-
-/// Layer `i` and every layer below it.
-private func subtree(of i: Int, in tree: LayerTree) -> [Int] {
-  var result = [i]
-  var k = 0
-  while k < result.count {
-    let p = result[k]
-    for j in 0..<tree.count where ((try? tree.parentIndex(at: j)) ?? nil) == p {
-      result.append(j)
-    }
-    k += 1
-  }
-  return result
 }

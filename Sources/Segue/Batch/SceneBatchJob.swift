@@ -1,20 +1,23 @@
+import SegueSIMDSupport
 import Synchronization
 
 /// The scratch memory of ``SceneBatchEvaluationJob``: one slot per thread, each sized for the
-/// largest block of the batch it was made for. Allocated once by the caller, reused by every run,
-/// so a run allocates nothing of its own. A context must not be used by two runs at once.
+/// largest template of the batch it was made for (a lane group's dynamic planes, matrices of
+/// parents, masks). Allocated once by the caller, reused by every run, so a run allocates nothing
+/// of its own. A context must not be used by two runs at once.
+///
+/// The size depends on the templates only, not on the number of instances: adding or removing
+/// instances of templates the context already covers keeps it valid; a batch that gained a
+/// larger template needs a new context (``SceneBatchEvaluationJob/validate()`` says so).
 ///
 /// A running chunk claims a free slot (an atomic flag per slot) and frees it when done, so no two
 /// chunks running at the same time share scratch, whichever threads run them.
 public final class SceneBatchContext: @unchecked Sendable {
   /// The number of slots: the most threads a run may use.
   public let slots: Int
-  let capacity: SceneBatchCapacity
+  let capacity: SceneScratchSize
   let floatsPerSlot: Int
   let floats: UnsafeMutablePointer<Float>
-  let doubles: UnsafeMutablePointer<Double>
-  let bytesPerSlot: Int
-  let bytes: UnsafeMutablePointer<UInt8>
   /// One flag per slot: 1 while a chunk uses the slot.
   let claims: UnsafeMutablePointer<Atomic<Int32>>
 
@@ -24,28 +27,24 @@ public final class SceneBatchContext: @unchecked Sendable {
   ///   `threads < 1`.
   public init(batch: SceneBatch, threads: Int = 1) throws(ValidationError) {
     guard threads >= 1 else { throw ValidationError(field: "threads", reason: .notPositive) }
-    let c = batch.capacity
+    let c = batch.scratch
     slots = threads
     capacity = c
-    floatsPerSlot = SceneBatchSlot.floatCount(c)
-    bytesPerSlot = 2 * c.contributions + c.instances + c.written
-    floats = .allocate(capacity: max(floatsPerSlot * threads, 1))
-    floats.initialize(repeating: 0, count: max(floatsPerSlot * threads, 1))
-    doubles = .allocate(capacity: max(c.instances * threads, 1))
-    doubles.initialize(repeating: 0, count: max(c.instances * threads, 1))
-    bytes = .allocate(capacity: max(bytesPerSlot * threads, 1))
-    bytes.initialize(repeating: 0, count: max(bytesPerSlot * threads, 1))
+    // Whole cache lines per slot, plus one so consecutive slots do not share a line.
+    floatsPerSlot = (SceneBatchSlot.floatCount(c) + 31) / 16 * 16
+    let total = floatsPerSlot * threads
+    floats = UnsafeMutableRawPointer.allocate(byteCount: 4 * total, alignment: 64)
+      .bindMemory(to: Float.self, capacity: total)
+    floats.initialize(repeating: 0, count: total)
     claims = .allocate(capacity: threads)
     for s in 0..<threads { (claims + s).initialize(to: Atomic(0)) }
   }
 
   /// The bytes this context holds.
-  public var byteCount: Int { slots * (4 * floatsPerSlot + 8 * capacity.instances + bytesPerSlot) }
+  public var byteCount: Int { 4 * slots * floatsPerSlot }
 
   deinit {
     floats.deallocate()
-    doubles.deallocate()
-    bytes.deallocate()
     claims.deinitialize(count: slots)
     claims.deallocate()
   }
@@ -65,84 +64,54 @@ public final class SceneBatchContext: @unchecked Sendable {
   func releaseSlot(_ s: Int) { claims[s].store(0, ordering: .releasing) }
 
   func slot(_ s: Int) -> SceneBatchSlot {
-    SceneBatchSlot(
-      capacity: capacity, floats: floats + s * floatsPerSlot,
-      times: doubles + s * capacity.instances, bytes: bytes + s * bytesPerSlot)
+    SceneBatchSlot(capacity: capacity, floats: floats + s * floatsPerSlot)
   }
 }
 
-/// Pointers into one slot of a ``SceneBatchContext``.
+/// Pointers into one slot of a ``SceneBatchContext`` (every region 64-byte aligned; a "vector"
+/// is 16 floats).
 struct SceneBatchSlot: @unchecked Sendable {
-  let planes: UnsafeMutablePointer<Float>
-  let local: UnsafeMutablePointer<Float>
-  let matrix: UnsafeMutablePointer<Float>
-  let corners: UnsafeMutablePointer<Float>
-  let opacity: UnsafeMutablePointer<Float>
-  let eased: UnsafeMutablePointer<Float>
-  let fraction: UnsafeMutablePointer<Float>
-  let bezierIn: UnsafeMutablePointer<Float>
-  let bezierOut: UnsafeMutablePointer<Float>
-  let springIn: UnsafeMutablePointer<Float>
-  let springOut: UnsafeMutablePointer<Float>
-  let transformIn: UnsafeMutablePointer<Float>
-  let transformOut: UnsafeMutablePointer<Float>
-  let values: UnsafeMutablePointer<Float>
-  let parentTimes: UnsafeMutablePointer<Float>
-  let progress: UnsafeMutablePointer<Float>
-  let phase: UnsafeMutablePointer<Float>
-  let keyframeIn: UnsafeMutablePointer<Float>
-  let keyframeOut: UnsafeMutablePointer<Float>
+  /// Scene times of the 16 lanes (`Double`).
   let times: UnsafeMutablePointer<Double>
-  let state: UnsafeMutablePointer<UInt8>
-  let active: UnsafeMutablePointer<UInt8>
-  let before: UnsafeMutablePointer<UInt8>
-  let written: UnsafeMutablePointer<UInt8>
+  let dynamic: UnsafeMutablePointer<Float>
+  let written: UnsafeMutablePointer<Float>
+  let alpha: UnsafeMutablePointer<Float>
+  let removals: UnsafeMutablePointer<Float>
+  let worlds: UnsafeMutablePointer<Float>
+  let sublayers: UnsafeMutablePointer<Float>
+  /// Scalar keyframe values: lane `l`, channel `c` at `16·l + c`.
+  let channels: UnsafeMutablePointer<Float>
+  let lanes: UnsafeMutablePointer<Float>
+  let keyframeScratch: UnsafeMutablePointer<Float>
 
-  static func floatCount(_ c: SceneBatchCapacity) -> Int {
-    (LayerPlanes.count + 16 * 3 + 1) * c.layers + 7 * c.contributions + 2 * c.beziers + 2
-      * c.springs + 17 * c.transforms + c.values
+  static func floatCount(_ c: SceneScratchSize) -> Int {
+    16 * (2 + c.dynamic + c.written + c.alphas + c.removals + 16 * c.worlds + 16 * c.sublayers)
+      + 256 + 16 + 48
   }
 
-  init(
-    capacity c: SceneBatchCapacity, floats: UnsafeMutablePointer<Float>,
-    times: UnsafeMutablePointer<Double>, bytes: UnsafeMutablePointer<UInt8>
-  ) {
+  init(capacity c: SceneScratchSize, floats: UnsafeMutablePointer<Float>) {
     var p = floats
-    func take(_ n: Int) -> UnsafeMutablePointer<Float> {
-      defer { p += n }
+    func take(_ vectors: Int) -> UnsafeMutablePointer<Float> {
+      defer { p += 16 * vectors }
       return p
     }
-    planes = take(LayerPlanes.count * c.layers)
-    local = take(16 * c.layers)
-    matrix = take(16 * c.layers)
-    corners = take(16 * c.layers)
-    opacity = take(c.layers)
-    eased = take(c.contributions)
-    fraction = take(c.contributions)
-    bezierIn = take(c.beziers)
-    bezierOut = take(c.beziers)
-    springIn = take(c.springs)
-    springOut = take(c.springs)
-    transformIn = take(c.transforms)
-    transformOut = take(16 * c.transforms)
-    values = take(c.values)
-    parentTimes = take(c.contributions)
-    progress = take(c.contributions)
-    phase = take(c.contributions)
-    keyframeIn = take(c.contributions)
-    keyframeOut = take(c.contributions)
-    self.times = times
-    state = bytes
-    active = bytes + c.instances
-    before = bytes + c.instances + c.contributions
-    written = bytes + c.instances + 2 * c.contributions
+    times = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
+    dynamic = take(c.dynamic)
+    written = take(c.written)
+    alpha = take(c.alphas)
+    removals = take(c.removals)
+    worlds = take(16 * c.worlds)
+    sublayers = take(16 * c.sublayers)
+    channels = take(16)
+    lanes = take(1)
+    keyframeScratch = take(3)
   }
 }
 
 /// Evaluates a ``SceneBatch`` at one or more frame times into caller-owned buffers, in the style
 /// of ozz-animation's runtime jobs: the job owns nothing, ``run()`` allocates nothing (the
-/// ``context`` holds the scratch; keyframe tracks the kernel cannot take are evaluated by the
-/// scalar library code, see ``SceneBatch/scalarKeyframeTrackCount``).
+/// ``context`` holds the scratch; keyframe tracks and timing functions the kernels cannot take are
+/// evaluated by the scalar library code, see ``SceneTemplate/scalarKeyframeTrackCount``).
 ///
 /// Outputs for frame `f` (time `times[f]`, seconds on the batch clock) and layer output index `i`
 /// (``SceneBatch/layerIndex(instance:layerID:)``), with `N = batch.layerCount`:
@@ -151,20 +120,30 @@ struct SceneBatchSlot: @unchecked Sendable {
 ///   `CATransform3D` order (`m11, m12, m13, m14, m21, …, m44`), as ``LayerSample/matrix``;
 /// * `opacities[f·N + i]`: the presented opacity (``LayerSample/opacity``), 0 for a layer that is
 ///   not in the container at that moment (removed by an event or the completion);
-/// * `corners[16·(f·N + i) + 4c + v]` (optional): corner `c` (TL, TR, BR, BL), value `v` (x, y, z
-///   after the divide, unclamped w), as ``LayerSample/corners``;
+/// * `corners[16·(f·N + i) + 4c + v]` (optional; computed only when given): corner `c` (TL, TR,
+///   BR, BL), value `v` (x, y, z after the divide, unclamped w), as ``LayerSample/corners``;
 /// * `presence[f·N + i]` (optional): 1 when the layer is in the container (present in
 ///   ``TransitionSample/layers``), else 0.
+///
+/// Per lane group (sixteen instances of one template, one per lane; see ``SceneTemplate``): the
+/// clocks (scene time `τ` in `Double`, running, finished or cancelled), the dynamic planes set to
+/// the model, the `.set` events with `τ ≥ time`, the animations in order (local time in `Double`,
+/// then the stage kernels' lane functions on broadcast constants: media timing, Bézier solve,
+/// spring, lerp / decomposition / keyframes; an animation in its backwards fill does not override
+/// an earlier one of the same property), the completion overrides, the bounds standardised, then
+/// the layers parent before child (matrix in the superlayer, the parent's sublayer term and
+/// matrix, opacity, presence, corners), each written as one 64-byte row per lane (a 16 × 16
+/// transpose in registers).
 ///
 /// Accuracy against ``TransitionScene/sample(at:)`` (`SceneBatchTests`, random instances of every
 /// preset, push and pop, custom keyframe and spring scenes, interactive instances): every matrix
 /// field within `1e-5·(1 + max |mᵢⱼ|)` of the `Double` matrix and every opacity within `1e-5`.
 /// The budget: instance times and the media-timing phases are exact (`Double`), the progress
 /// within a pass comes from the `Float` kernel (about
-/// `2⁻²²·(1 + |t|/d)` of progress, ``MediaTimingEvaluationJob``); eased and spring progress carry about
-/// `3e-7` (the stage kernels' bounds, up to `1.1e-6` on steep Bézier stretches), which a lerp
-/// multiplies by `|to − from|` (at most the matrix magnitude for translations); decomposition adds
-/// `2e-6·(1 + max |mᵢⱼ|)`, the tree products `2e-6·(1 + max |mᵢⱼ|)` per level.
+/// `2⁻²²·(1 + |t|/d)` of progress, ``MediaTimingEvaluationJob``); eased and spring progress carry
+/// about `3e-7` (the stage kernels' bounds, up to `1.1e-6` on steep Bézier stretches), which a
+/// lerp multiplies by `|to − from|` (at most the matrix magnitude for translations);
+/// decomposition adds `2e-6·(1 + max |mᵢⱼ|)`, the tree products `2e-6·(1 + max |mᵢⱼ|)` per level.
 public struct SceneBatchEvaluationJob: @unchecked Sendable {
   /// The compiled batch (read only).
   public var batch: SceneBatch
@@ -180,6 +159,15 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   public var corners: UnsafeMutableBufferPointer<Float>?
   /// Optional output: `N` values per frame.
   public var presence: UnsafeMutableBufferPointer<Float>?
+  /// Whether full rows of matrices (and corners) are written with non-temporal stores, which
+  /// bypass the caches: `nil` (the default) chooses them when the output is 64-byte aligned and
+  /// at least ``streamingThreshold`` bytes (larger than a core's L2, so the rows would leave the
+  /// cache before anyone reads them); `true` asks for them wherever the output is aligned.
+  public var streamingStores: Bool?
+  /// The matrix output size (bytes) from which ``streamingStores`` `nil` streams: 4 MiB.
+  public static let streamingThreshold = 4 << 20
+  /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
+  package var stage: SceneBatchStage = .output
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
   public init(
@@ -200,20 +188,14 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   /// Checks the job without running it.
   ///
   /// - Throws: ``ValidationError``: `"context"` ``ValidationError/Reason/invalidState(_:)`` when
-  ///   the context was made for a batch with smaller blocks; `"times"` with the index
+  ///   the context was made for a batch with smaller templates; `"times"` with the index
   ///   ``ValidationError/Reason/notFinite``; ``ValidationError/Reason/tooFew(minimum:actual:)`` on
   ///   `"matrices"` (`16·N·frames`), `"opacities"` (`N·frames`), `"corners"` (`16·N·frames`) and
   ///   `"presence"` (`N·frames`).
   public func validate() throws(ValidationError) {
-    let need = batch.capacity
-    let have = context.capacity
-    guard need.instances <= have.instances, need.layers <= have.layers,
-      need.contributions <= have.contributions, need.beziers <= have.beziers,
-      need.springs <= have.springs, need.transforms <= have.transforms,
-      need.values <= have.values, need.written <= have.written
-    else {
+    guard context.capacity.covers(batch.scratch) else {
       throw ValidationError(
-        field: "context", reason: .invalidState("was made for a batch with smaller blocks"))
+        field: "context", reason: .invalidState("was made for a batch with smaller templates"))
     }
     for (i, t) in times.enumerated() where !t.isFinite {
       throw ValidationError(field: "times", index: i, reason: .notFinite)
@@ -233,16 +215,15 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
   /// Validates, then evaluates every frame on the calling thread (context slot 0).
   public func run() throws(ValidationError) {
     try validate()
-    let blocks = batch.blocks.count
-    for item in 0..<(times.count * blocks) { evaluate(item: item, slot: context.slot(0)) }
+    evaluate(items: 0..<(times.count * batch.laneGroupCount), slot: context.slot(0))
   }
 
-  /// Validates, then evaluates the (frame, block) items split into chunks over `threads` threads
-  /// (``BatchThreads/forEachChunk(of:threads:chunkSize:_:)``; `chunkSize` counts blocks, default
-  /// about a quarter of an even share). Each running chunk claims a free context slot, so no two
-  /// running chunks share scratch whichever threads run them. Every block is evaluated by
-  /// the same code whatever the split, so the outputs are bitwise the same for every `threads` and
-  /// `chunkSize`.
+  /// Validates, then evaluates the (frame, lane group) items split into chunks over `threads`
+  /// threads (the shared ``BatchContext`` for `threads`, entered without a closure; `chunkSize` counts lane
+  /// groups, default about a quarter of an even share). Each running chunk claims a free context
+  /// slot, so no two running chunks share scratch whichever threads run them. Every lane group is
+  /// evaluated by the same code whatever the split, so the outputs are bitwise the same for every
+  /// `threads` and `chunkSize`.
   ///
   /// - Throws: what ``validate()`` throws; `"threads"` ``ValidationError/Reason/notPositive`` or
   ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` beyond the context's ``SceneBatchContext/slots``;
@@ -254,7 +235,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
       throw ValidationError(
         field: "threads", reason: .outOfRange(lower: 1, upper: Double(context.slots)))
     }
-    let items = times.count * batch.blocks.count
+    let items = times.count * batch.laneGroupCount
     let size: Int
     if let chunkSize {
       guard chunkSize >= 1 else {
@@ -264,294 +245,438 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     } else {
       size = max(1, (items + 4 * threads - 1) / (4 * threads))
     }
-    let job = self
-    try BatchThreads.forEachChunk(of: 0..<items, threads: threads, chunkSize: size) { chunk in
-      let s = job.context.claimSlot()
-      let slot = job.context.slot(s)
-      for item in chunk { job.evaluate(item: item, slot: slot) }
-      job.context.releaseSlot(s)
+    if threads == 1 {
+      var lower = 0
+      while lower < items {
+        evaluate(items: lower..<min(lower + size, items), slot: context.slot(0))
+        lower += size
+      }
+      return
+    }
+    // The closure-free entry of the shared worker set: the job passes itself by address, so a
+    // run allocates nothing.
+    withUnsafePointer(to: self) { job in
+      BatchContext.shared(threads: threads).run(
+        range: 0..<items, chunkSize: size,
+        invoke: { job, lower, upper in
+          let job = job.assumingMemoryBound(to: SceneBatchEvaluationJob.self)
+          let context = job.pointee.context
+          let s = context.claimSlot()
+          job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
+          context.releaseSlot(s)
+        }, context: UnsafeRawPointer(job))
     }
   }
 
-  /// Frame `item / blocks`, block `item % blocks`.
-  func evaluate(item: Int, slot: SceneBatchSlot) {
-    let blockCount = batch.blocks.count
-    let frame = item / blockCount
-    batch.blocks[item % blockCount].evaluate(
-      at: times[frame], slot: slot, instances: batch.instances, frame: frame,
-      layerCount: batch.layerCount, job: self)
+  /// Whether this run streams its rows (see ``streamingStores``).
+  // swift-format-ignore: NeverForceUnwrap
+  var streams: Bool {
+    guard let base = matrices.baseAddress, Int(bitPattern: base) % 64 == 0 else { return false }
+    if let corners, let c = corners.baseAddress, Int(bitPattern: c) % 64 != 0 { return false }
+    return streamingStores ?? (4 * matrices.count >= Self.streamingThreshold)
+  }
+
+  /// Items `frame·laneGroups + u`, in runs of one frame and one group (then a store fence when
+  /// streaming).
+  func evaluate(items: Range<Int>, slot: SceneBatchSlot) {
+    evaluateRuns(items: items, slot: slot)
+    if streams { segue_store_fence() }
+  }
+
+  func evaluateRuns(items: Range<Int>, slot: SceneBatchSlot) {
+    let perFrame = batch.laneGroupCount
+    guard perFrame > 0 else { return }
+    var item = items.lowerBound
+    while item < items.upperBound {
+      let frame = item / perFrame
+      let u = item - frame * perFrame
+      // The group holding lane group u (binary search over the prefix).
+      var lo = 0
+      var hi = batch.groups.count - 1
+      while lo < hi {
+        let mid = (lo + hi + 1) / 2
+        if batch.groupItems[mid] <= u { lo = mid } else { hi = mid - 1 }
+      }
+      let g = lo
+      let end = min(items.upperBound - frame * perFrame, batch.groupItems[g + 1])
+      evaluate(
+        group: g, laneGroups: (u - batch.groupItems[g])..<(end - batch.groupItems[g]),
+        frame: frame, slot: slot)
+      item = frame * perFrame + end
+    }
+  }
+
+  // swift-format-ignore: NeverForceUnwrap
+  func evaluate(group g: Int, laneGroups: Range<Int>, frame: Int, slot: SceneBatchSlot) {
+    let template = batch.templates[g]
+    let group = batch.groups[g]
+    let rows = frame * batch.layerCount + batch.groupRows[g]
+    let out = SceneOutputs(
+      streaming: streams ? 1 : 0,
+      matrices: matrices.baseAddress! + 16 * rows, opacities: opacities.baseAddress! + rows,
+      corners: corners.map { $0.baseAddress! + 16 * rows },
+      presence: presence.map { $0.baseAddress! + rows })
+    let t = times[frame]
+    group.kinds.withUnsafeBufferPointer { kinds in
+      group.start.withUnsafeBufferPointer { start in
+        group.speed.withUnsafeBufferPointer { speed in
+          let clocks = SceneLaneClocks(
+            kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
+            group: group)
+          for j in laneGroups {
+            let first = 16 * j
+            SceneLaneGroup(
+              program: template.program, template: template, slot: slot, first: first,
+              valid: min(16, group.count - first), stage: stage
+            ).evaluate(at: t, clocks: clocks, out: out)
+          }
+        }
+      }
+    }
   }
 }
 
-extension SceneBatchBlock {
-  /// Instance states.
-  static let running: UInt8 = 0
-  static let finished: UInt8 = 1
-  static let cancelled: UInt8 = 2
+/// The output pointers at a group's first row.
+struct SceneOutputs {
+  /// 1 for non-temporal full-row stores.
+  var streaming: Int32
+  var matrices: UnsafeMutablePointer<Float>
+  var opacities: UnsafeMutablePointer<Float>
+  var corners: UnsafeMutablePointer<Float>?
+  var presence: UnsafeMutablePointer<Float>?
+}
+
+/// A group's clocks, structure of arrays.
+struct SceneLaneClocks {
+  var kinds: UnsafePointer<UInt8>
+  var start: UnsafePointer<Double>
+  var speed: UnsafePointer<Double>
+  /// For the interactive clocks (rare; read per lane).
+  var group: SceneInstanceGroup
+}
+
+/// One lane group: instances `first ..< first + valid` of one template's group, one per lane.
+struct SceneLaneGroup {
+  let program: SceneProgram
+  let template: SceneTemplate
+  let slot: SceneBatchSlot
+  let first: Int
+  let valid: Int
+  let stage: SceneBatchStage
+
+  static let running: Float = 0
+  static let finished: Float = 1
+  static let cancelled: Float = 2
+
+  /// The vector at `p` (16 floats).
+  @inline(__always)
+  func vector(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> Lanes {
+    UnsafeRawPointer(p + 16 * i).load(as: Lanes.self)
+  }
+
+  @inline(__always)
+  func setVector(_ p: UnsafeMutablePointer<Float>, _ i: Int, _ v: Lanes) {
+    UnsafeMutableRawPointer(p + 16 * i).storeBytes(of: v, as: Lanes.self)
+  }
+
+  /// A constant matrix of the program, broadcast.
+  @inline(__always)
+  func constant(_ offset: Int32) -> LaneMatrix {
+    let p = program.values + Int(offset)
+    return LaneMatrix { Lanes(repeating: p[$0]) }
+  }
+
+  /// The local time of `op` at scene time `tau`, rounded to a `Float` on the same side of 0 and
+  /// of the active duration as the `Double` value (see ``SceneBatch``): the scalar reference of
+  /// the lane version `segue_local_time_f32x16` (the C shim), which the kernel uses.
+  @inline(__always)
+  static func localTime(_ tau: Double, _ op: SceneOp) -> Float {
+    let big = Float.greatestFiniteMagnitude
+    let t = (tau - op.beginTime) * op.speed + op.timeOffset
+    let f = min(max(Float(t), -big), big)
+    if t < 0 { return min(f, -Float.leastNonzeroMagnitude) }
+    if t < op.activeDuration { return min(max(f, 0), op.activeEnd.nextDown) }
+    return max(f, op.activeEnd)
+  }
+
+  /// ``localTime(_:_:)`` of sixteen scene times at `tau`, in lanes (the C shim
+  /// `segue_local_time_f32x16`, bitwise equal to the scalar reference).
+  @inline(__always)
+  static func localTimes(_ tau: UnsafePointer<Double>, _ op: SceneOp) -> Lanes {
+    segue_local_time_f32x16(
+      tau, op.beginTime, op.speed, op.timeOffset, op.activeDuration, op.activeEnd,
+      op.activeEnd.nextDown)
+  }
 
   // swift-format-ignore: NeverForceUnwrap
-  func evaluate(
-    at t: Double, slot s: SceneBatchSlot, instances: [SceneBatch.Instance], frame: Int,
-    layerCount: Int, job: SceneBatchEvaluationJob
-  ) {
-    let n = count
+  @inline(__always)
+  func evaluate(at t: Double, clocks: SceneLaneClocks, out: SceneOutputs) {
+    let prog = program
+    let s = slot
+    let tau = s.times
     // 1. Clocks.
-    for k in 0..<instanceRange.count {
-      let instance = instances[instanceRange.lowerBound + k]
-      let duration = instance.scene.duration
-      switch instance.clock {
-      case .timed(let start, let speed):
-        let tau = max((t - start) * speed, 0)
-        s.state[k] = tau >= duration ? Self.finished : Self.running
-        s.times[k] = tau
-      case .position(let p):
-        s.state[k] = Self.running
-        s.times[k] = p * duration
-      case .interactive(let timeline, let start):
-        let state = try? timeline.state(at: max(t - start, 0))
-        let position = state?.position ?? 0
-        if state?.completed == true {
-          s.state[k] = state?.finished == true ? Self.finished : Self.cancelled
-          s.times[k] = 0
-        } else {
-          s.state[k] = Self.running
-          s.times[k] = position * duration
-        }
-      }
-    }
-    // 2. Media timing: the local time `t = (τ − beginTime)·speed + timeOffset` in `Double` and
-    // rounded to a `Float` on the same side of `0` and of the active duration `D` as `t` (so the
-    // phase is the reference's even where `t` is within a `Float` ulp of a boundary), then one
-    // MediaTimingEvaluationJob call (its timings have beginTime 0, speed 1, timeOffset 0) for
-    // the progress and phase codes; the phase code drives activity (removed lanes show the
-    // model) and the backwards-fill rule. Then the scalar timing functions.
-    let cs = contributions.count
-    let big = Float.greatestFiniteMagnitude
-    timings.activeEnd.withUnsafeBufferPointer { ends in
-      for c in 0..<cs {
-        let t =
-          (s.times[Int(contributions[c].instance)] - localBegin[c]) * localSpeed[c]
-          + localOffset[c]
-        var f = min(max(Float(t), -big), big)
-        if t < 0 {
-          f = min(f, -Float.leastNonzeroMagnitude)
-        } else if t < activeDurations[c] {
-          f = min(max(f, 0), ends[c].nextDown)
-        } else {
-          f = max(f, ends[c])
-        }
-        s.parentTimes[c] = f
-      }
-    }
-    if cs > 0 {
-      MediaTimingEvaluationJob(
-        timings: timings, parentTimes: UnsafeBufferPointer(start: s.parentTimes, count: cs),
-        progress: UnsafeMutableBufferPointer(start: s.progress, count: cs),
-        phase: UnsafeMutableBufferPointer(start: s.phase, count: cs)
-      ).runUnchecked()
-    }
-    for c in 0..<cs {
-      let contribution = contributions[c]
-      let k = Int(contribution.instance)
-      s.eased[c] = 0
-      s.active[c] = 0
-      s.before[c] = 0
-      if contribution.bezierSlot >= 0 { s.bezierIn[Int(contribution.bezierSlot)] = 0 }
-      let phase = s.phase[c]
-      guard s.state[k] != Self.finished, phase != MediaTimingBatch.removedCode else { continue }
-      s.active[c] = 1
-      s.before[c] = phase == MediaTimingBatch.beforeCode ? 1 : 0
-      let progress = s.progress[c]
-      if contribution.bezierSlot >= 0 {
-        s.bezierIn[Int(contribution.bezierSlot)] = progress
-      } else if contribution.scalarTimingSlot >= 0 {
-        s.eased[c] = Float(
-          scalarTimings[Int(contribution.scalarTimingSlot)].transform(Double(progress)))
-      } else {
-        s.eased[c] = progress
-      }
-    }
-    // 3. Bézier bucket.
-    if !curveIndices.isEmpty {
-      curveIndices.withUnsafeBufferPointer { indices in
-        CubicBezierEvaluationJob(
-          curves: curves, input: UnsafeBufferPointer(start: s.bezierIn, count: indices.count),
-          curveIndices: curves.curves.count > 1 ? indices : nil,
-          output: UnsafeMutableBufferPointer(start: s.bezierOut, count: indices.count)
-        ).runUnchecked()
-      }
-      for c in 0..<cs where contributions[c].bezierSlot >= 0 {
-        s.eased[c] = s.bezierOut[Int(contributions[c].bezierSlot)]
-      }
-    }
-    // 4. Spring bucket: progress at eased·duration on the spring's clock.
-    for c in 0..<cs {
-      let contribution = contributions[c]
-      if contribution.springSlot >= 0 {
-        s.springIn[Int(contribution.springSlot)] = s.eased[c] * contribution.duration
-      } else {
-        s.fraction[c] = s.eased[c]
-      }
-    }
-    if springs.count > 0 {
-      SpringEvaluationJob(
-        springs: springs, times: UnsafeBufferPointer(start: s.springIn, count: springs.count),
-        output: UnsafeMutableBufferPointer(start: s.springOut, count: springs.count)
-      ).runUnchecked()
-      for c in 0..<cs where contributions[c].springSlot >= 0 {
-        s.fraction[c] = s.springOut[Int(contributions[c].springSlot)]
-      }
-    }
-    // 5. Transform bucket (decomposition); inactive lanes at fraction 0.
-    if transforms.count > 0 {
-      let limit = DecompositionBatchJob.maximumFraction
-      for c in 0..<cs where contributions[c].transformSlot >= 0 {
-        let f = s.active[c] == 1 ? s.fraction[c] : 0
-        s.transformIn[Int(contributions[c].transformSlot)] = min(max(f, -limit), limit)
-      }
-      // The fractions are finite and within the limit and the buffers are sized by the compile
-      // step, so the job's checks pass.
-      try? DecompositionBatchJob(
-        batch: transforms,
-        fractions: UnsafeBufferPointer(start: s.transformIn, count: transforms.count),
-        output: UnsafeMutableBufferPointer(start: s.transformOut, count: 16 * transforms.count)
-      ).run()
-    }
-    // 6. Channel values: keyframe groups (gather the eased progress, one KeyframeEvaluationJob
-    // per channel, scatter), then lerps and the scalar keyframe tracks.
-    for group in keyframeGroups {
-      let lanes = group.lanes.count
-      for l in 0..<lanes { s.keyframeIn[l] = s.eased[Int(group.lanes[l])] }
-      for (ch, channel) in group.channels.enumerated() {
-        KeyframeEvaluationJob(
-          keyframes: channel, input: UnsafeBufferPointer(start: s.keyframeIn, count: lanes),
-          output: UnsafeMutableBufferPointer(start: s.keyframeOut, count: lanes)
-        ).runUnchecked()
-        for l in 0..<lanes { s.values[Int(group.offsets[l]) + ch] = s.keyframeOut[l] }
-      }
-    }
-    fromValues.withUnsafeBufferPointer { from in
-      toValues.withUnsafeBufferPointer { to in
-        for c in 0..<cs where s.active[c] == 1 {
-          let contribution = contributions[c]
-          let offset = Int(contribution.valueOffset)
-          let channels = Int(contribution.channels)
-          switch contribution.kind {
-          case .basicLinear, .springLinear:
-            let f = s.fraction[c]
-            for ch in offset..<(offset + channels) {
-              let a = from[ch]
-              let b = to[ch]
-              s.values[ch] = f == 0 ? a : (f == 1 ? b : a * (1 - f) + b * f)
+    var state = Lanes(repeating: Self.running)
+    for l in 0..<16 {
+      var time = 0.0
+      if l < valid {
+        let k = first + l
+        switch clocks.kinds[k] {
+        case 0:
+          time = max((t - clocks.start[k]) * clocks.speed[k], 0)
+          if time >= prog.duration { state[l] = Self.finished }
+        case 1:
+          time = clocks.start[k]
+        default:
+          if case .interactive(let timeline, let start) = clocks.group.clocks[k] {
+            let lane = try? timeline.state(at: max(t - start, 0))
+            if lane?.completed == true {
+              state[l] = lane?.finished == true ? Self.finished : Self.cancelled
+            } else {
+              time = (lane?.position ?? 0) * prog.duration
             }
-          case .keyframes:
-            guard contribution.keyframeSlot >= 0 else { break }
-            let value = keyframes[Int(contribution.keyframeSlot)].value(at: Double(s.eased[c]))
-            store(value, to: s.values + offset)
-          case .basicTransform, .springTransform:
-            break
           }
         }
       }
+      tau[l] = time
     }
-    // 7. Planes: model, events, animations in order, completion overrides.
-    guard n > 0 else { return }
-    modelPlanes.withUnsafeBufferPointer { model in
-      s.planes.update(from: model.baseAddress!, count: model.count)
+    if stage == .clocks { return }
+    let finished = state .== Self.finished
+    let cancelled = state .== Self.cancelled
+    let notFinished = .!finished
+    // 2. Dynamic planes at the model, nothing written yet; removal masks (running lanes).
+    for d in 0..<prog.dynamicCount {
+      setVector(s.dynamic, d, Lanes(repeating: prog.dynamicModel[d]))
     }
-    for w in 0..<writtenCount { s.written[w] = 0 }
-    writeValues.withUnsafeBufferPointer { values in
-      for event in events {
-        let k = Int(event.instance)
-        guard s.state[k] != Self.finished, s.times[k] >= event.time else { continue }
-        write(event, values.baseAddress!, s.planes)
-      }
-      for c in 0..<cs where s.active[c] == 1 {
-        let contribution = contributions[c]
-        let w = Int(contribution.writtenSlot)
-        if s.before[c] == 1 && s.written[w] == 1 { continue }
-        s.written[w] = 1
-        let q = Int(contribution.position)
-        let first = Int(contribution.firstPlane)
-        if contribution.transformSlot >= 0 {
-          let stride = transforms.count
-          let j = Int(contribution.transformSlot)
-          for k in 0..<16 { s.planes[(first + k) * n + q] = s.transformOut[k * stride + j] }
-        } else {
-          let offset = Int(contribution.valueOffset)
-          for k in 0..<Int(contribution.channels) {
-            s.planes[(first + k) * n + q] = s.values[offset + k]
-          }
-        }
-      }
-      for override in finished where s.state[Int(override.instance)] == Self.finished {
-        write(override, values.baseAddress!, s.planes)
-      }
-      for override in cancelled where s.state[Int(override.instance)] == Self.cancelled {
-        write(override, values.baseAddress!, s.planes)
+    for w in 0..<prog.writtenCount { setVector(s.written, w, Lanes()) }
+    for r in 0..<prog.removalCount {
+      var present = Lanes()
+      for l in 0..<16 where tau[l] < prog.removals[r] { present[l] = 1 }
+      setVector(s.removals, r, present)
+    }
+    // 3. `.set` events at τ ≥ time (not in finished lanes).
+    for e in 0..<(stage >= .values ? prog.eventCount : 0) {
+      let event = prog.events[e]
+      var hit = Lanes()
+      for l in 0..<16 where tau[l] >= event.time { hit[l] = 1 }
+      let mask = notFinished .& (hit .== 1)
+      for c in 0..<Int(event.channels) {
+        let d = Int(event.slot) + c
+        let v = Lanes(repeating: prog.values[Int(event.valueOffset) + c])
+        setVector(s.dynamic, d, SIMDMath.select(mask, v, vector(s.dynamic, d)))
       }
     }
-    // 8. Bounds: signed origin and size → minX, minY, |width|, |height|.
-    let x = s.planes + LayerPlanes.boundsMinX * n
-    let y = s.planes + LayerPlanes.boundsMinY * n
-    let w = s.planes + LayerPlanes.boundsWidth * n
-    let h = s.planes + LayerPlanes.boundsHeight * n
-    for q in 0..<n {
-      x[q] = min(x[q], x[q] + w[q])
-      y[q] = min(y[q], y[q] + h[q])
-      w[q] = abs(w[q])
-      h[q] = abs(h[q])
+    // 4. Animations in order.
+    for o in 0..<prog.opCount {
+      evaluate(prog.ops[o], notFinished: notFinished)
     }
-    // 9. The tree: local, matrix, opacity, corners (LayerTreeEvaluationJob). The buffers are
-    // sized by the compile step, so its checks pass.
-    tree.parents.withUnsafeBufferPointer { parents in
-      tree.levelStarts.withUnsafeBufferPointer { starts in
-        tree.keepsDepth.withUnsafeBufferPointer { keeps in
-          try? LayerTreeEvaluationJob(
-            parents: parents, levelStarts: starts, keepsDepth: keeps,
-            properties: UnsafeBufferPointer(start: s.planes, count: LayerPlanes.count * n),
-            local: UnsafeMutableBufferPointer(start: s.local, count: 16 * n),
-            matrix: UnsafeMutableBufferPointer(start: s.matrix, count: 16 * n),
-            opacity: UnsafeMutableBufferPointer(start: s.opacity, count: n),
-            corners: UnsafeMutableBufferPointer(start: s.corners, count: 16 * n)
-          ).run()
-        }
+    if stage < .values { return }
+    // 5. Completion overrides.
+    override(prog.finished, prog.finishedCount, finished)
+    override(prog.cancelled, prog.cancelledCount, cancelled)
+    // 6. Bounds: signed origin and size → minX, minY, |width|, |height|.
+    for b in 0..<prog.boundsCount {
+      let d = Int(prog.boundsSlots[b])
+      for axis in 0..<2 {
+        let origin = vector(s.dynamic, d + axis)
+        let size = vector(s.dynamic, d + 2 + axis)
+        let end = origin + size
+        setVector(s.dynamic, d + axis, SIMDMath.select(end .< origin, end, origin))
+        setVector(s.dynamic, d + 2 + axis, SIMDMath.select(size .< 0, -size, size))
       }
     }
-    // 10. Outputs, interleaved per layer.
-    let base = frame * layerCount + layerStart
-    let matrices = job.matrices.baseAddress! + 16 * base
-    let opacities = job.opacities.baseAddress! + base
-    let corners = job.corners?.baseAddress.map { $0 + 16 * base }
-    let presence = job.presence?.baseAddress.map { $0 + base }
-    for q in 0..<n {
-      let k = Int(layerInstance[q])
-      let present: Float
-      switch s.state[k] {
-      case Self.finished: present = presentFinished[q]
-      case Self.cancelled: present = presentCancelled[q]
-      default: present = s.times[k] < removedAt[q] ? 1 : 0
-      }
-      for f in 0..<16 { matrices[16 * q + f] = s.matrix[f * n + q] }
-      opacities[q] = s.opacity[q] * present
-      if let corners { for f in 0..<16 { corners[16 * q + f] = s.corners[f * n + q] } }
-      presence?[q] = present
+    // 7. The layers, parent before child.
+    if stage < .layers { return }
+    evaluateTree(state: state, out: out)
+  }
+
+  /// Writes `count` completion overrides in the lanes of `mask`.
+  @inline(__always)
+  func override(_ list: UnsafePointer<SceneWrite>, _ count: Int, _ mask: LaneMask) {
+    guard count > 0, SIMDMath.any(mask) else { return }
+    for w in 0..<count {
+      let d = Int(list[w].slot)
+      let v = Lanes(repeating: program.values[Int(list[w].valueOffset)])
+      setVector(slot.dynamic, d, SIMDMath.select(mask, v, vector(slot.dynamic, d)))
     }
   }
 
-  private func write(
-    _ w: SceneWrite, _ values: UnsafePointer<Float>, _ planes: UnsafeMutablePointer<Float>
-  ) {
-    let q = Int(w.position)
-    let first = Int(w.firstPlane)
-    let offset = Int(w.valueOffset)
-    for k in 0..<Int(w.channels) { planes[(first + k) * count + q] = values[offset + k] }
+  /// One animation: timing, easing, spring, values, masked writes.
+  // swift-format-ignore: NeverForceUnwrap
+  @inline(__always)
+  func evaluate(_ op: SceneOp, notFinished: LaneMask) {
+    let s = slot
+    let tau = s.times
+    let local = Self.localTimes(tau, op)
+    let (progress, phase) = MediaTimingEvaluationJob.evaluate(
+      parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
+      duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
+      reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
+      forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress))
+    let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
+    guard SIMDMath.any(active), stage > .mediaTiming else { return }
+    let before = phase .== MediaTimingBatch.beforeCode
+    var eased = progress
+    switch op.easing {
+    case 1:
+      eased = CubicBezierBatch.solve(
+        x: progress, curve: Lanes(), coefficients: op.curveCoefficients!, curveCount: 1,
+        table: op.curveTable!, scratch: s.keyframeScratch)
+    case 2:
+      let function = template.scalarTimings[Int(op.scalarTiming)]
+      // Steps read CSS's before flag in the before phase (a backwards fill).
+      for l in 0..<16 {
+        eased[l] = Float(function.transform(Double(progress[l]), beforeFlag: before[l]))
+      }
+    default:
+      break
+    }
+    if stage == .curves { return }
+    var fraction = eased
+    if op.isSpring {
+      fraction = SpringEvaluationJob.evaluate(
+        time: eased * op.springDuration, rate: Lanes(repeating: op.rate),
+        frequency: Lanes(repeating: op.frequency),
+        frequencyLow: Lanes(repeating: op.frequencyLow),
+        coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
+    }
+    switch (stage, op.content) {
+    case (.springs, _), (.keyframes, .lerp), (.keyframes, .transform),
+      (.keyframes, .scalarKeyframes), (.decomposition, .lerp), (.decomposition, .scalarKeyframes):
+      return
+    default: break
+    }
+    let w = Int(op.writtenSlot)
+    let written = vector(s.written, w)
+    let write = active .& .!(before .& (written .== 1))
+    setVector(s.written, w, SIMDMath.select(write, 1, written))
+    let slot0 = Int(op.slot)
+    let channels = Int(op.channels)
+    @inline(__always) func put(_ c: Int, _ v: Lanes) {
+      setVector(s.dynamic, slot0 + c, SIMDMath.select(write, v, vector(s.dynamic, slot0 + c)))
+    }
+    let values = program.values + Int(op.valueOffset)
+    switch op.content {
+    case .lerp:
+      let f = fraction
+      for c in 0..<channels {
+        let a = Lanes(repeating: values[c])
+        let b = Lanes(repeating: values[channels + c])
+        var v = a * (1 - f) + b * f
+        v = SIMDMath.select(f .== 1, b, v)
+        v = SIMDMath.select(f .== 0, a, v)
+        put(c, v)
+      }
+    case .transform:
+      let limit = DecompositionBatchJob.maximumFraction
+      let f = SIMDMath.clamp(SIMDMath.select(active, fraction, Lanes()), -limit, limit)
+      let m = DecompositionBatchJob.evaluateBlock(t: f) { Lanes(repeating: values[$0]) }
+      for c in 0..<16 { put(c, m.field(c)) }
+    case .keyframes:
+      for c in 0..<channels {
+        var channel = program.keyframeChannels[Int(op.keyframeChannel) + c]
+        channel.planes.scratch = s.keyframeScratch
+        put(c, KeyframeEvaluationJob.evaluate(eased, at: 0, shape: channel.shape, channel.planes))
+      }
+    case .scalarKeyframes:
+      let keyframes = template.scalarKeyframes[Int(op.scalarIndex)]
+      for l in 0..<16 where active[l] {
+        sceneStore(
+          keyframes.value(at: Double(eased[l]), beforeFlag: before[l]), to: s.channels + 16 * l)
+      }
+      for c in 0..<channels {
+        var v = Lanes()
+        for l in 0..<16 { v[l] = s.channels[16 * l + c] }
+        put(c, v)
+      }
+    }
+  }
+
+  /// Matrices, opacities, presence and corners of every layer, written as rows.
+  // swift-format-ignore: NeverForceUnwrap
+  @inline(__always)
+  func evaluateTree(state: Lanes, out: SceneOutputs) {
+    let prog = program
+    let s = slot
+    let layerTotal = prog.layerCount
+    let finished = state .== Self.finished
+    let cancelled = state .== Self.cancelled
+    let rowStride = layerTotal
+    for q in 0..<layerTotal {
+      let node = prog.nodes[q]
+      let i = Int(node.layer)
+      let base = i * LayerPlanes.count
+      @inline(__always) func load(_ p: Int) -> Lanes {
+        let d = prog.planeSlots[base + p]
+        return d >= 0 ? vector(s.dynamic, Int(d)) : Lanes(repeating: prog.staticPlanes[base + p])
+      }
+      let world: LaneMatrix
+      if node.worldConstant >= 0 {
+        world = constant(node.worldConstant)
+      } else {
+        let own =
+          node.ownConstant >= 0
+          ? constant(node.ownConstant) : laneLayerMatrix(.inSuperlayer, load)
+        if node.parent < 0 {
+          world = own
+        } else {
+          let parent = prog.nodes[Int(node.parent)]
+          var local = own
+          if parent.sublayerKind == 1 {
+            local = own.concatenating(constant(parent.sublayerConstant))
+          } else if parent.sublayerKind == 2 {
+            local = own.concatenating(
+              LaneMatrix(load: s.sublayers + 256 * Int(parent.sublayerStore), stride: 16))
+          }
+          let above =
+            parent.worldConstant >= 0
+            ? constant(parent.worldConstant)
+            : LaneMatrix(load: s.worlds + 256 * Int(parent.worldStore), stride: 16)
+          world = local.flatteningDepth(keepsDepth: Lanes(repeating: node.keepsDepth))
+            .concatenating(above)
+        }
+      }
+      if node.worldStore >= 0 { world.store(to: s.worlds + 256 * Int(node.worldStore), stride: 16) }
+      if node.sublayerKind == 2 {
+        laneLayerMatrix(.sublayer, load).store(
+          to: s.sublayers + 256 * Int(node.sublayerStore), stride: 16)
+      }
+      var alpha = SIMDMath.clamp(load(LayerPlanes.opacity), 0, 1)
+      if node.parent >= 0 { alpha *= vector(s.alpha, Int(prog.nodes[Int(node.parent)].alphaStore)) }
+      if node.alphaStore >= 0 { setVector(s.alpha, Int(node.alphaStore), alpha) }
+      if stage == .layers { continue }
+      var present =
+        node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)
+      present = SIMDMath.select(finished, node.presentFinished, present)
+      present = SIMDMath.select(cancelled, node.presentCancelled, present)
+      // Rows.
+      let row = first * rowStride + i
+      segue_store_transposed_f32x16(
+        out.matrices + 16 * row, 16 * rowStride, Int32(valid), out.streaming, world.m11, world.m12,
+        world.m13,
+        world.m14, world.m21, world.m22, world.m23, world.m24, world.m31, world.m32, world.m33,
+        world.m34, world.m41, world.m42, world.m43, world.m44)
+      let opacity = alpha * present
+      for l in 0..<valid { out.opacities[row + l * rowStride] = opacity[l] }
+      if let presence = out.presence {
+        for l in 0..<valid { presence[row + l * rowStride] = present[l] }
+      }
+      if let corners = out.corners {
+        let c = LaneCorners(
+          world: world, minX: load(LayerPlanes.boundsMinX), minY: load(LayerPlanes.boundsMinY),
+          width: load(LayerPlanes.boundsWidth), height: load(LayerPlanes.boundsHeight))
+        segue_store_transposed_f32x16(
+          corners + 16 * row, 16 * rowStride, Int32(valid), out.streaming, c.values.0, c.values.1,
+          c.values.2,
+          c.values.3, c.values.4, c.values.5, c.values.6, c.values.7, c.values.8, c.values.9,
+          c.values.10, c.values.11, c.values.12, c.values.13, c.values.14, c.values.15)
+      }
+    }
   }
 }
 
 /// Writes the channels of `value` (plane order, rectangles as origin and size) to `p`, without
 /// allocating.
-private func store(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
+func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
   switch value {
   case .number(let v): p[0] = Float(v)
   case .point(let v):
@@ -585,4 +710,31 @@ private func store(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
   case .color:
     break
   }
+}
+
+/// How far ``SceneBatchEvaluationJob`` evaluates each lane group, for profiling (`segue profile
+/// --workload presets` times every prefix; the differences are the stages' costs). Each stage
+/// includes the ones before it.
+package enum SceneBatchStage: Int, Comparable, CaseIterable, Sendable {
+  /// Scene times and states of the instances.
+  case clocks
+  /// + every animation's local time (`Double`) and media timing (progress, phase).
+  case mediaTiming
+  /// + timing functions (Bézier solve, scalar steps / `linear(…)`).
+  case curves
+  /// + spring progress.
+  case springs
+  /// + keyframe tracks (kernel and scalar paths are both "values": kernel tracks here).
+  case keyframes
+  /// + decomposition of transform animations.
+  case decomposition
+  /// + lerps, scalar keyframe tracks, the masked plane writes, events, completion overrides,
+  /// bounds.
+  case values
+  /// + every layer's matrix (in the superlayer, sublayer terms, to the container) and opacity.
+  case layers
+  /// + presence and the rows (transposed stores of matrices, opacities, corners): the whole job.
+  case output
+
+  package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }

@@ -179,7 +179,10 @@ public struct InteractionTimeline: Hashable, Sendable {
   ///     `"the transition was already finished"` or `"the transition was already cancelled"` for
   ///     any event after a finish or cancel (so a second finish or cancel, or a finish after a
   ///     cancel, or an update after completion), and `"the transition already completed"` for an
-  ///     event at or after the end `t = D` of a non-interactive run.
+  ///     event at or after the end `t = D` of a non-interactive run;
+  ///   - `"completionSpeed"`: ``ValidationError/Reason/invalidState(_:)`` for a finish or cancel
+  ///     whose completion run would end at an infinite time (its length `(1 − p₀)·D/k` or
+  ///     `p₀·D/k` added to the event's time overflows `Double`).
   public mutating func append(_ event: InteractionEvent) throws(ValidationError) {
     let index = events.count
     let time = event.time
@@ -201,6 +204,24 @@ public struct InteractionTimeline: Hashable, Sendable {
       throw ValidationError(
         field: "interaction", index: index,
         reason: .invalidState("the transition already completed"))
+    }
+    switch event {
+    case .finish, .cancel:
+      // The completion must fire at a finite time (a tiny completionSpeed, or a start near the
+      // largest Double, would put it at infinity).
+      let finishing: Bool
+      if case .finish = event { finishing = true } else { finishing = false }
+      let position = try state(at: time).position
+      let end = time + completionRunDuration(from: position, finishing: finishing)
+      guard end.isFinite else {
+        throw ValidationError(
+          field: "completionSpeed", index: index,
+          reason: .invalidState(
+            "the completion run would end at infinity (\(completionSpeed) is too slow for "
+              + "its start at \(time) s)"))
+      }
+    case .update, .pause:
+      break
     }
     events.append(event)
   }

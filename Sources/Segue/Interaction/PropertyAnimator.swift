@@ -23,6 +23,9 @@ public enum AnimatingPosition: String, Hashable, Sendable, CaseIterable {
 public enum AnimatorEvent: Hashable, Sendable {
   /// `startAnimation()`.
   case start(time: Double)
+  /// `startAnimation(afterDelay: delay)`: as ``start(time:)``, but the fraction stays where it is
+  /// until `time + delay` (`delay` in seconds, finite, `≥ 0`).
+  case startAfterDelay(time: Double, delay: Double)
   /// `pauseAnimation()`.
   case pause(time: Double)
   /// `stopAnimation(_ withoutFinishing:)`.
@@ -39,12 +42,24 @@ public enum AnimatorEvent: Hashable, Sendable {
   case setScrubsLinearly(time: Double, value: Bool)
   /// `continueAnimation(withTimingParameters:durationFactor:)`; `timing == nil` keeps the
   /// current curve.
-  case continueAnimation(time: Double, timing: TimingFunction?, durationFactor: Double)
+  case continueAnimation(time: Double, timing: TimingCurveProvider?, durationFactor: Double)
+
+  /// The event of `continueAnimation(withTimingParameters:durationFactor:)` with a
+  /// ``TimingFunction`` (the form before springs were supported).
+  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
+  @_disfavoredOverload
+  public static func continueAnimation(
+    time: Double, timing: TimingFunction?, durationFactor: Double
+  ) -> AnimatorEvent {
+    .continueAnimation(
+      time: time, timing: timing.map { .cubic($0) }, durationFactor: durationFactor)
+  }
 
   /// The wall-clock time of the call, in seconds.
   public var time: Double {
     switch self {
-    case .start(let time), .pause(let time), .stop(let time, _), .finish(let time, _),
+    case .start(let time), .startAfterDelay(let time, _), .pause(let time), .stop(let time, _),
+      .finish(let time, _),
       .setFractionComplete(let time, _), .setReversed(let time, _),
       .setPausesOnCompletion(let time, _), .setScrubsLinearly(let time, _),
       .continueAnimation(let time, _, _):
@@ -90,10 +105,11 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 
 /// `UIViewPropertyAnimator` reduced to its timing: a time fraction `f` that moves linearly in wall
 /// time while running, and the eased progress `q` the views show (core-animation.md §7.2).
+/// ``ViewPropertyAnimator`` adds the animations it drives.
 ///
 /// **Progress map.** The shown progress is a function of the fraction, `q = g(f)`. Initially
 /// `g = c`, the animator's timing curve, so a plain run shows `q = c(t / D)`. When the animator is
-/// *re-timed* at a point `(f₀, q₀)` (``continueAnimation(withTimingParameters:durationFactor:at:)``
+/// *re-timed* at a point `(f₀, q₀)` (`continueAnimation(withTimingParameters:durationFactor:at:)`
 /// with new parameters, or any resume after a linear scrub) the map becomes the curve `c'` laid
 /// from that point to each end:
 ///
@@ -102,6 +118,16 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 ///
 /// so the run towards either end follows `c'` forwards in time from the point where it was
 /// re-timed, and `g` is continuous there. (Initially `(f₀, q₀) = (0, 0)` and `c' = c`.)
+///
+/// **Springs.** A cubic curve is a function of the elapsed fraction `s` alone. A spring
+/// (``SpringTimingParameters``) also needs the length `L` in seconds of the run it paces: each
+/// side of a knot is a run of `L = (1 − f₀)/r` or `f₀/r` seconds at the fraction's rate `r` when
+/// the knot was laid, and shows `x(s·L)` (exactly 1 at `s = 1`; it may overshoot 1 before). So a
+/// spring's `initialVelocity` is in fractions of the *remaining* distance per second, as in
+/// UIKit. A physical spring (mass, stiffness, damping) ignores the duration it is given: the
+/// animator's ``duration`` is then the spring's settling duration, and a
+/// `continueAnimation` with such a spring lasts its settling duration whatever the
+/// `durationFactor`.
 ///
 /// **Reversal reverses time, not value.** `isReversed` only flips the direction in which `f`
 /// moves; the map `g` is unchanged. Reversed at wall time `t₁` with fraction `f₁`, the animator
@@ -126,15 +152,18 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 /// **Starting reversed.** Starting (or pausing) an inactive animator whose ``isReversed`` is set
 /// places it at `f = 1`, so it runs back towards the start values.
 ///
+/// **Delay.** ``startAnimation(afterDelay:at:)`` makes the animator active and running at once,
+/// but `f` stays where it is until the delay has passed (Apple: the animations begin after the
+/// delay). A pause before then drops the rest of the delay; a later `startAnimation()` resumes
+/// at once. On an animator that is already running it changes nothing but ``delay``.
+///
 /// Every call takes the wall-clock time it is made at (finite, `≥ 0`, not before ``currentTime``)
 /// and is recorded; ``sample(at:)`` evaluates the history at any time, earlier ones included.
-/// Timing is any ``TimingFunction`` (cubic Bézier, steps, linear points); springs are not
-/// supported yet.
 public struct PropertyAnimator: Hashable, Sendable {
-  /// `duration` `D`, seconds, `> 0`.
+  /// `duration` `D`, seconds, `> 0`: as given, or a physical spring's settling duration.
   public let duration: Double
-  /// The timing curve the animator was created with.
-  public let timingParameters: TimingFunction
+  /// The timing curve the animator was created with (`timingParameters`).
+  public let timingCurve: TimingCurveProvider
   /// The calls recorded so far, in order.
   public private(set) var events: [AnimatorEvent]
   /// The clock: the time of the latest call or ``advance(to:)``, in seconds.
@@ -144,40 +173,65 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
   private var checkpoints: [Machine]
 
+  /// The timing curve as a ``TimingFunction``: the cubic curve, or `.linear` for a spring (which
+  /// has no such form).
+  @available(*, deprecated, message: "Use timingCurve, which can also hold a spring")
+  public var timingParameters: TimingFunction {
+    if case .cubic(let function) = timingCurve { return function }
+    return .linear
+  }
+
   /// Creates an inactive animator.
   ///
   /// - Parameters:
-  ///   - duration: seconds, finite and `> 0`.
+  ///   - duration: seconds, finite and `> 0` (ignored by a physical spring, whose settling
+  ///     duration becomes ``duration``).
   ///   - timingParameters: the timing curve (default ease-in-ease-out, UIKit's `.easeInOut`).
   ///   - pausesOnCompletion: default `false`.
   ///   - scrubsLinearly: default `true`.
   /// - Throws: ``ValidationError`` on `"duration"` (not finite, not positive).
   public init(
     duration: Double,
-    timingParameters: TimingFunction = .easeInEaseOut,
+    timingParameters: TimingCurveProvider = .easeInEaseOut,
     pausesOnCompletion: Bool = false,
     scrubsLinearly: Bool = true
   ) throws(ValidationError) {
     try Validate.positive(duration, "duration")
-    self.duration = duration
-    self.timingParameters = timingParameters
+    let length = timingParameters.runLength(forDuration: duration)
+    try Validate.positive(length, "duration")
+    self.duration = length
+    self.timingCurve = timingParameters
     events = []
     currentTime = 0
     completionCount = 0
     checkpoints = [
       Machine(
-        duration: duration, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
+        duration: length, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
         scrubsLinearly: scrubsLinearly)
     ]
   }
 
+  /// Creates an inactive animator with a ``TimingFunction`` curve (the form before springs).
+  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
+  @_disfavoredOverload
+  public init(
+    duration: Double,
+    timingParameters: TimingFunction,
+    pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true
+  ) throws(ValidationError) {
+    try self.init(
+      duration: duration, timingParameters: .cubic(timingParameters),
+      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly)
+  }
+
   /// Creates an animator and applies `events` in order.
   ///
-  /// - Throws: as ``init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)``, then the
+  /// - Throws: as `init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)`, then the
   ///   first error of ``apply(_:)`` with `index` set to the event's position in `events`.
   public init(
     duration: Double,
-    timingParameters: TimingFunction = .easeInEaseOut,
+    timingParameters: TimingCurveProvider = .easeInEaseOut,
     pausesOnCompletion: Bool = false,
     scrubsLinearly: Bool = true,
     events: [AnimatorEvent]
@@ -194,6 +248,22 @@ public struct PropertyAnimator: Hashable, Sendable {
         throw indexed
       }
     }
+  }
+
+  /// Creates an animator with a ``TimingFunction`` curve and applies `events` (the form before
+  /// springs).
+  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
+  @_disfavoredOverload
+  public init(
+    duration: Double,
+    timingParameters: TimingFunction,
+    pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true,
+    events: [AnimatorEvent]
+  ) throws(ValidationError) {
+    try self.init(
+      duration: duration, timingParameters: .cubic(timingParameters),
+      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly, events: events)
   }
 
   // MARK: Current state
@@ -214,6 +284,8 @@ public struct PropertyAnimator: Hashable, Sendable {
   public var pausesOnCompletion: Bool { checkpoints[checkpoints.count - 1].pausesOnCompletion }
   /// `scrubsLinearly` as last set.
   public var scrubsLinearly: Bool { checkpoints[checkpoints.count - 1].scrubsLinearly }
+  /// `delay`: the delay of the latest ``startAnimation(afterDelay:at:)``, seconds (0 before).
+  public var delay: Double { checkpoints[checkpoints.count - 1].delay }
 
   /// The state at wall-clock time `time`, from the calls at `τ ≤ time`.
   ///
@@ -221,6 +293,31 @@ public struct PropertyAnimator: Hashable, Sendable {
   public func sample(at time: Double) throws(ValidationError) -> AnimatorSample {
     try Validate.nonNegative(time, "time")
     return machine(at: time).sample
+  }
+
+  /// The eased progress at wall-clock time `time` of animations that start when the fraction
+  /// reaches `start` and end with the animator (`addAnimations(_:delayFactor:)` added at a
+  /// fraction `f` with a delay gives `start = f + delayFactor·(1 − f)`).
+  ///
+  /// Such animations see the local fraction `φ = (f − start)/(1 − start)`, clamped to `[0, 1]`
+  /// (`φ = 1` once `f` reaches the end, even when `start = 1`), and the animator's map with
+  /// every knot moved into that local fraction: a knot laid at `(f₀, ·)` becomes
+  /// `(φ(f₀), q_b(φ(f₀)))` with the run lengths `(1 − max(f₀, start))/r` forwards and
+  /// `(f₀ − start)/r` backwards. With `start = 0` this is ``AnimatorSample/progress``. A linear
+  /// scrub shows `φ`; a stopped animator shows the progress where it stopped; a finished or
+  /// completed one exactly 0 or 1.
+  ///
+  /// - Parameters:
+  ///   - time: seconds, finite, `≥ 0`.
+  ///   - start: unitless fraction in `[0, 1]`.
+  /// - Throws: ``ValidationError``: `"time"` (not finite or negative); `"start"` (not finite or
+  ///   outside `[0, 1]`).
+  public func progress(at time: Double, startingAt start: Double) throws(ValidationError)
+    -> Double
+  {
+    try Validate.nonNegative(time, "time")
+    try Validate.inRange(start, 0, 1, "start")
+    return machine(at: time).progress(blockStart: start)
   }
 
   // MARK: Calls
@@ -233,6 +330,16 @@ public struct PropertyAnimator: Hashable, Sendable {
   ///   `"animator"` ``ValidationError/Reason/invalidState(_:)`` when stopped or over.
   public mutating func startAnimation(at time: Double) throws(ValidationError) {
     try apply(.start(time: time))
+  }
+
+  /// `startAnimation(afterDelay:)` at `time`: as ``startAnimation(at:)``, with `f` held until
+  /// `time + delay`.
+  ///
+  /// - Throws: as ``startAnimation(at:)``; `"delay"` not finite or negative.
+  public mutating func startAnimation(afterDelay delay: Double, at time: Double)
+    throws(ValidationError)
+  {
+    try apply(.startAfterDelay(time: time, delay: delay))
   }
 
   /// `pauseAnimation()` at `time`: freezes `f`; an inactive animator becomes active and paused.
@@ -306,11 +413,12 @@ public struct PropertyAnimator: Hashable, Sendable {
   ///
   /// **What the factor scales (this project's choice; Apple says only that it "is multiplied by
   /// the original duration to obtain the new duration").** The *remaining* run lasts
-  /// `durationFactor · D` seconds, whatever fraction is left: `f` moves at
-  /// `|target − f₀| / (durationFactor · D)` per second from now on (also after later reversals,
-  /// until the next `continueAnimation`). So `durationFactor = 1` on an animator paused half way
-  /// takes a full `D` for the second half. If nothing is left (`f₀` is already at the target) the
-  /// rate is kept and the run ends at once.
+  /// `L = durationFactor · D` seconds, whatever fraction is left: `f` moves at
+  /// `|target − f₀| / L` per second from now on (also after later reversals, until the next
+  /// `continueAnimation`). So `durationFactor = 1` on an animator paused half way takes a full
+  /// `D` for the second half. A physical spring (``SpringTimingParameters/ignoresDuration``)
+  /// ignores the factor as it ignores durations: `L` is its settling duration. If nothing is
+  /// left (`f₀` is already at the target) the rate is kept and the run ends at once.
   ///
   /// With `timing` non-`nil` the animator is re-timed at `(f₀, g(f₀))` with that curve (see the
   /// type's progress map); with `nil` the current map is kept (re-timed with the current curve
@@ -319,12 +427,23 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// - Parameters:
   ///   - timing: the new curve, or `nil`.
   ///   - durationFactor: unitless, finite and `> 0`.
+  ///   - time: the wall-clock time of the call, seconds.
   /// - Throws: ``ValidationError``: `"durationFactor"` (not finite, not positive); `"animator"`
   ///   ``ValidationError/Reason/invalidState(_:)`` unless active and paused; the time errors.
   public mutating func continueAnimation(
-    withTimingParameters timing: TimingFunction?, durationFactor: Double, at time: Double
+    withTimingParameters timing: TimingCurveProvider?, durationFactor: Double, at time: Double
   ) throws(ValidationError) {
     try apply(.continueAnimation(time: time, timing: timing, durationFactor: durationFactor))
+  }
+
+  /// `continueAnimation(withTimingParameters:durationFactor:)` with a ``TimingFunction``.
+  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
+  @_disfavoredOverload
+  public mutating func continueAnimation(
+    withTimingParameters timing: TimingFunction?, durationFactor: Double, at time: Double
+  ) throws(ValidationError) {
+    try continueAnimation(
+      withTimingParameters: timing.map { .cubic($0) }, durationFactor: durationFactor, at: time)
   }
 
   /// Validates `event` against the state at its time, records it and moves the clock there.
@@ -338,6 +457,28 @@ public struct PropertyAnimator: Hashable, Sendable {
     events.append(event)
     checkpoints.append(next)
     currentTime = event.time
+  }
+
+  /// Checks `event` as ``apply(_:)`` would, without recording it.
+  func check(_ event: AnimatorEvent) throws(ValidationError) {
+    try checkClock(event.time)
+    var next = machine(at: event.time)
+    try next.apply(event)
+  }
+
+  /// Throws unless the animator at `time` is still open to new animations: not stopped and not
+  /// over (completed, or stopped without finishing).
+  func requireOpen(at time: Double, for call: String) throws(ValidationError) {
+    try checkClock(time)
+    let m = machine(at: time)
+    guard m.ending == nil else {
+      throw ValidationError(
+        field: "animator", reason: .invalidState("\(call): the animator is over"))
+    }
+    guard m.state != .stopped else {
+      throw ValidationError(
+        field: "animator", reason: .invalidState("\(call): the animator is stopped"))
+    }
   }
 
   /// Moves the clock to `time`; returns the completion the first time the clock has passed it
@@ -370,11 +511,41 @@ public struct PropertyAnimator: Hashable, Sendable {
   }
 }
 
+/// A point where the progress map was (re-)laid: the fraction `f₀`, the progress `q₀` the
+/// animator showed there, the curve laid from it to each end and the fraction's rate then.
+private struct Knot: Hashable, Sendable {
+  var fraction: Double
+  var progress: Double
+  var curve: TimingCurveProvider
+  /// Per second, `> 0`; sets the run lengths a spring curve needs.
+  var rate: Double
+
+  /// The map at local fraction `phi`, for animations starting at fraction `start`: the knot is
+  /// at local `phi0` with progress `q0`.
+  func value(_ phi: Double, phi0: Double, q0: Double, start: Double) -> Double {
+    if phi >= phi0 {
+      guard phi0 < 1 else { return q0 }
+      let length = (1 - Swift.max(fraction, start)) / rate
+      return q0 + (1 - q0) * curve.progress(atElapsed: (phi - phi0) / (1 - phi0), runLength: length)
+    }
+    let length = (fraction - start) / rate
+    return q0 - q0 * curve.progress(atElapsed: (phi0 - phi) / phi0, runLength: length)
+  }
+}
+
 /// The animator's state at its anchor time; the private engine of ``PropertyAnimator``.
 private struct Machine: Hashable, Sendable {
   enum Ending: Hashable, Sendable {
     case completed(AnimatingPosition, time: Double)
     case stoppedWithoutFinishing
+  }
+
+  /// What the views show once the progress no longer follows the map.
+  enum Frozen: Hashable, Sendable {
+    /// Stopped: the map's value at the stopped fraction (per animation start).
+    case atFraction
+    /// Finished or completed at one end: exactly this progress for every animation.
+    case value(Double)
   }
 
   let duration: Double
@@ -388,39 +559,69 @@ private struct Machine: Hashable, Sendable {
   var fraction = 0.0
   /// Speed of `fraction`, per second, always `> 0`.
   var rate: Double
-  /// The progress map `g`: knot and curve.
-  var knotFraction = 0.0
-  var knotProgress = 0.0
-  var curve: TimingFunction
+  /// The progress map: every knot laid so far, the first at `(0, 0)` with the initial curve.
+  var knots: [Knot]
   /// `q = f` after a linear scrub, until the next resume.
   var scrubbedLinearly = false
-  /// The progress shown once stopped or over.
-  var frozenProgress: Double?
+  /// Set once stopped or over.
+  var frozen: Frozen?
   var ending: Ending?
+  /// The fraction does not move before this wall time (a pending `startAnimation(afterDelay:)`).
+  var heldUntil: Double?
+  /// The delay of the latest `startAnimation(afterDelay:)`.
+  var delay = 0.0
 
-  init(duration: Double, curve: TimingFunction, pausesOnCompletion: Bool, scrubsLinearly: Bool) {
+  init(
+    duration: Double, curve: TimingCurveProvider, pausesOnCompletion: Bool, scrubsLinearly: Bool
+  ) {
     self.duration = duration
     self.rate = 1 / duration
-    self.curve = curve
+    self.knots = [Knot(fraction: 0, progress: 0, curve: curve, rate: 1 / duration)]
     self.pausesOnCompletion = pausesOnCompletion
     self.scrubsLinearly = scrubsLinearly
   }
 
   var target: Double { isReversed ? 0 : 1 }
+  var curve: TimingCurveProvider { knots[knots.count - 1].curve }
 
   /// `g(f)`, or `f` after a linear scrub.
   func progress(atFraction f: Double) -> Double {
-    if let frozen = frozenProgress { return frozen }
+    if case .value(let v) = frozen { return v }
     if scrubbedLinearly { return f }
-    let f0 = knotFraction
-    let q0 = knotProgress
-    let q: Double
-    if f >= f0 {
-      q = f0 < 1 ? q0 + (1 - q0) * curve.transform((f - f0) / (1 - f0)) : q0
-    } else {
-      q = q0 - q0 * curve.transform((f0 - f) / f0)
+    let knot = knots[knots.count - 1]
+    return Self.finite(knot.value(f, phi0: knot.fraction, q0: knot.progress, start: 0), f)
+  }
+
+  /// The progress of animations starting at fraction `start` (see
+  /// ``PropertyAnimator/progress(at:startingAt:)``).
+  func progress(blockStart start: Double) -> Double {
+    if start == 0 { return progress(atFraction: fraction) }
+    if case .value(let v) = frozen { return v }
+    let phi = Self.local(fraction, start)
+    if scrubbedLinearly { return phi }
+    var q = 0.0
+    var phi0 = 0.0
+    var q0 = 0.0
+    for (k, knot) in knots.enumerated() {
+      if k > 0 {
+        let at = Self.local(knot.fraction, start)
+        q0 = Self.finite(knots[k - 1].value(at, phi0: phi0, q0: q0, start: start), at)
+        phi0 = at
+      }
+      q = Self.finite(knot.value(phi, phi0: phi0, q0: q0, start: start), phi)
     }
-    return q.isFinite ? q : (f >= 0.5 ? 1 : 0)
+    return q
+  }
+
+  /// `φ = (f − start)/(1 − start)` clamped to `[0, 1]`; 1 at `f = 1` even for `start = 1`.
+  static func local(_ f: Double, _ start: Double) -> Double {
+    if f >= 1 { return 1 }
+    if f <= start { return 0 }
+    return Swift.min(Swift.max((f - start) / (1 - start), 0), 1)
+  }
+
+  static func finite(_ q: Double, _ f: Double) -> Double {
+    q.isFinite ? q : (f >= 0.5 ? 1 : 0)
   }
 
   var sample: AnimatorSample {
@@ -439,7 +640,13 @@ private struct Machine: Hashable, Sendable {
   /// Lets wall time run to `t` (`t ≥ time`), ending the run if it reaches its target.
   mutating func advance(to t: Double) {
     defer { time = Swift.max(time, t) }
-    guard state == .active, isRunning, t > time || fraction == target else { return }
+    guard state == .active, isRunning else { return }
+    if let hold = heldUntil {
+      if t < hold { return }
+      time = Swift.max(time, hold)
+      heldUntil = nil
+    }
+    guard t > time || fraction == target else { return }
     let distance = abs(target - fraction)
     let end = time + distance / rate
     if t >= end {
@@ -447,7 +654,7 @@ private struct Machine: Hashable, Sendable {
       isRunning = false
       if !pausesOnCompletion {
         state = .inactive
-        frozenProgress = target
+        frozen = .value(target)
         ending = .completed(isReversed ? .start : .end, time: end)
       }
     } else {
@@ -457,12 +664,10 @@ private struct Machine: Hashable, Sendable {
   }
 
   /// Re-times the map at the current point with `newCurve`.
-  mutating func reknot(with newCurve: TimingFunction) {
+  mutating func reknot(with newCurve: TimingCurveProvider) {
     let q = progress(atFraction: fraction)
     scrubbedLinearly = false
-    knotFraction = fraction
-    knotProgress = q
-    curve = newCurve
+    knots.append(Knot(fraction: fraction, progress: q, curve: newCurve, rate: rate))
   }
 
   mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
@@ -477,14 +682,14 @@ private struct Machine: Hashable, Sendable {
     switch event {
     case .start:
       try requireNotStopped()
-      if state == .inactive {
-        state = .active
-        fraction = target == 1 ? 0 : 1
-        isRunning = true
-      } else if !isRunning {
-        if scrubbedLinearly { reknot(with: curve) }
-        isRunning = true
-      }
+      start()
+    case .startAfterDelay(let time, let delay):
+      try Validate.nonNegative(delay, "delay")
+      try requireNotStopped()
+      let wasRunning = isRunning
+      start()
+      self.delay = delay
+      if delay > 0 && !wasRunning { heldUntil = time + delay }
     case .pause:
       try requireNotStopped()
       if state == .inactive {
@@ -492,13 +697,15 @@ private struct Machine: Hashable, Sendable {
         fraction = target == 1 ? 0 : 1
       }
       isRunning = false
+      heldUntil = nil
     case .stop(_, let withoutFinishing):
       guard state == .active else {
         throw ValidationError(
           field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
       }
-      frozenProgress = progress(atFraction: fraction)
+      frozen = .atFraction
       isRunning = false
+      heldUntil = nil
       if withoutFinishing {
         state = .inactive
         ending = .stoppedWithoutFinishing
@@ -513,10 +720,10 @@ private struct Machine: Hashable, Sendable {
       switch position {
       case .end:
         fraction = 1
-        frozenProgress = 1
+        frozen = .value(1)
       case .start:
         fraction = 0
-        frozenProgress = 0
+        frozen = .value(0)
       case .current:
         break
       }
@@ -544,16 +751,30 @@ private struct Machine: Hashable, Sendable {
         throw ValidationError(
           field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
       }
+      let distance = abs(target - fraction)
+      if distance > 0 {
+        let length = (timing ?? curve).runLength(forDuration: factor * duration)
+        let newRate = distance / length
+        if newRate.isFinite && newRate > 0 { rate = newRate }
+      }
       if let timing {
         reknot(with: timing)
       } else if scrubbedLinearly {
         reknot(with: curve)
       }
-      let distance = abs(target - fraction)
-      if distance > 0 {
-        let newRate = distance / (factor * duration)
-        if newRate.isFinite && newRate > 0 { rate = newRate }
-      }
+      isRunning = true
+    }
+  }
+
+  /// `startAnimation()`: an inactive animator becomes active and runs from its start end; a
+  /// paused one resumes (re-timing after a linear scrub).
+  private mutating func start() {
+    if state == .inactive {
+      state = .active
+      fraction = target == 1 ? 0 : 1
+      isRunning = true
+    } else if !isRunning {
+      if scrubbedLinearly { reknot(with: curve) }
       isRunning = true
     }
   }

@@ -259,23 +259,27 @@ public struct KeyframeBatch: Sendable {
 }
 
 /// A batch evaluation of one keyframe channel: `output[j]` ≈
-/// `tracks[j].channels(at: input[j])[channel]` (``CompiledKeyframeTrack/channels(at:into:offset:)``)
+/// `tracks[j].channels(at: input[j])[channel]` (``CompiledKeyframeTrack/channels(at:into:offset:beforeFlag:)``)
 /// in `Float`, sixteen tracks per step, with no allocation.
 ///
 /// Per lane, branch-free (see ``KeyframeBatch`` for the pieces):
-/// 1. `p = clamp(u, 0, 1)`; on `(0, 1)` the animation's own timing curve (``CubicBezierBatch``'s
-///    solve), clamped again.
+/// 1. `p = u`, through the animation's own timing curve (``CubicBezierBatch``'s solve, which
+///    extrapolates outside `[0, 1]`), unclamped.
 /// 2. Piece search: walk the pieces in order and keep, by selects, the data of the last piece
 ///    whose knot is `≤ p` — the count of knots `≤ p` without a branch or a gather (knots are
 ///    non-decreasing, so this is the reference's "last index with `kᵢ ≤ p`").
-/// 3. `x = clamp((p − tₛ)·(1/Lₛ), 0, 1)`, then on `(0, 1)` the piece's timing curve.
+/// 3. `x = (p − tₛ)·(1/Lₛ)` (clamped to `[0, 1]` only when `p` is, against rounding; 1 for a
+///    zero-length piece), then the piece's timing curve, unclamped (an overshooting segment
+///    curve overshoots, core-animation.md §4.2).
 /// 4. The piece's value at `x`: discrete the start value, linear and paced
-///    `p₀·(1 − x) + p₁·x`, cubic modes the Hermite form (exactly `p₀` at `x = 0` and `p₁` at 1).
-/// 5. `p ≥ 1` shows the last key's value exactly.
+///    `p₀·(1 − x) + p₁·x`, cubic modes the Hermite form (exactly `p₀` at `x = 0` and `p₁` at 1);
+///    outside `[0, 1]` the first or last piece extrapolates, as the reference does.
+/// 5. `p = 1` shows the last key's value exactly; discrete and cubicPaced hold the last key for
+///    `p ≥ 1` (cubicPaced the first for `p ≤ 0`), as the reference does.
 ///
 /// Cost grows with the number of pieces (`K − 1`; `128·(K − 1)` for cubicPaced).
 ///
-/// Accuracy against ``KeyframeTrack/value(at:)`` in `Double` at the same `Float` progress
+/// Accuracy against ``KeyframeTrack/value(at:beforeFlag:)`` in `Double` at the same `Float` progress
 /// (`KeyframeBatchTests`: values in `[−10, 10]`, key gaps ≥ about 0.04, 9 000 samples per mode):
 /// worst error 2.6e-6 linear, 2.1e-6 paced, 4.1e-6 cubic, 2.1e-6 cubicPaced; with per-segment
 /// and overall Bézier timing functions 1.4e-5, 5.3e-6, 2.2e-5, 6.6e-6 (the solves' error times
@@ -287,7 +291,8 @@ public struct KeyframeBatch: Sendable {
 public struct KeyframeEvaluationJob: @unchecked Sendable {
   /// The tracks (read only); lane `j` is track `j`.
   public var keyframes: KeyframeBatch
-  /// The animation progress `u` per track (unitless; clamped to `[0, 1]`); every entry finite;
+  /// The animation progress `u` per track (unitless, normally in `[0, 1]`; outside, the end
+  /// pieces extrapolate); every entry finite;
   /// `input.count == keyframes.count`.
   public var input: UnsafeBufferPointer<Float>
   /// The channel value per track (the value's units); at least `keyframes.count` entries.
@@ -415,9 +420,34 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
   /// Lanes `j ..< j + 16` at progress `u` (see the type's description).
   @inline(__always)
   func evaluate(_ u: Lanes, at j: Int, _ planes: Planes) -> Lanes {
-    let b = keyframes
+    Self.evaluate(u, at: j, shape: Shape(keyframes), planes)
+  }
+
+  /// The scalar layout of a ``KeyframeBatch`` the lane evaluation reads (no references, so a
+  /// caller can keep it beside the plane pointers and evaluate without touching the batch).
+  struct Shape {
+    var laneStride: Int
+    var curveCount: Int
+    var overallCurve: Int?
+    var calculationMode: CalculationMode
+    var pieceCount: Int
+    var hasPieceCurves: Bool
+
+    init(_ b: KeyframeBatch) {
+      laneStride = b.laneStride
+      curveCount = b.curves.curves.count
+      overallCurve = b.overallCurve
+      calculationMode = b.calculationMode
+      pieceCount = b.pieceCount
+      hasPieceCurves = !b.pieceCurves.isEmpty
+    }
+  }
+
+  /// Lanes `j ..< j + 16` at progress `u` of the batch described by `b` and `planes`.
+  @inline(__always)
+  static func evaluate(_ u: Lanes, at j: Int, shape b: Shape, _ planes: Planes) -> Lanes {
     let stride = b.laneStride
-    let curveCount = b.curves.curves.count
+    let curveCount = b.curveCount
     @inline(__always) func load(_ p: UnsafePointer<Float>, _ s: Int) -> Lanes {
       UnsafeRawPointer(p + s * stride + j).loadUnaligned(as: Lanes.self)
     }
@@ -425,12 +455,13 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
       let y = CubicBezierBatch.solve(
         x: x, curve: curve, coefficients: planes.coefficients!, curveCount: curveCount,
         table: planes.table!, scratch: planes.scratch)
-      return SIMDMath.select(mask, SIMDMath.clamp(y, 0, 1), x)
+      return SIMDMath.select(mask, y, x)
     }
-    var p = SIMDMath.clamp(u, 0, 1)
+    var p = u
     if let overall = b.overallCurve {
-      p = ease(p, curve: Lanes(repeating: Float(overall)), where: (p .> 0) .& (p .< 1))
+      p = ease(p, curve: Lanes(repeating: Float(overall)), where: p .== p)
     }
+    let inUnit = (p .>= 0) .& (p .<= 1)
     // Piece search by selects: the last piece whose knot is ≤ p wins.
     var value = load(planes.start, 0)
     let last = load(planes.last, 0)
@@ -442,7 +473,7 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
       return SIMDMath.select(p .>= 1, last, value)
     case .linear, .paced, .cubic, .cubicPaced:
       let cubic = b.calculationMode == .cubic || b.calculationMode == .cubicPaced
-      let hasCurves = planes.pieceCurves != nil && !b.pieceCurves.isEmpty
+      let hasCurves = planes.pieceCurves != nil && b.hasPieceCurves
       var t0 = load(planes.knots, 0)
       var inverse = load(planes.inverse!, 0)
       var p1 = load(planes.end!, 0)
@@ -465,9 +496,13 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
         }
         if hasCurves { curve = SIMDMath.select(m, planes.pieceCurves![s], curve) }
       }
-      var x = SIMDMath.clamp((p - t0) * inverse, 0, 1)
+      // In [0, 1] the clamp only absorbs rounding; outside, the end piece extrapolates. A
+      // zero-length piece (inverse 0; only ever the last, at knot 1) is an instant jump: x = 1.
+      var x = (p - t0) * inverse
+      x = SIMDMath.select(inUnit, SIMDMath.clamp(x, 0, 1), x)
+      x = SIMDMath.select(inverse .== 0, 1, x)
       if hasCurves {
-        let eased = (curve .>= 0) .& (x .> 0) .& (x .< 1)
+        let eased = curve .>= 0
         if any(eased) {
           x = ease(x, curve: SIMDMath.select(curve .>= 0, curve, Lanes(repeating: 0)), where: eased)
         }
@@ -484,7 +519,12 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
       } else {
         y = value * (1 - x) + p1 * x
       }
-      return SIMDMath.select(p .>= 1, last, y)
+      if b.calculationMode == .cubicPaced {
+        // The reference holds the ends outside [0, 1] in cubicPaced (no pace beyond the curve).
+        y = SIMDMath.select(p .<= 0, load(planes.start, 0), y)
+        return SIMDMath.select(p .>= 1, last, y)
+      }
+      return SIMDMath.select(p .== 1, last, y)
     }
   }
 }

@@ -16,7 +16,7 @@ public enum CalculationMode: String, Hashable, Sendable, CaseIterable {
   case cubicPaced
 }
 
-/// A keyframe track reduced to flat numbers: what ``KeyframeTrack/value(at:)`` evaluates, and what
+/// A keyframe track reduced to flat numbers: what ``KeyframeTrack/value(at:beforeFlag:)`` evaluates, and what
 /// a batch kernel can read without knowing the value type.
 ///
 /// Layouts (with `K` = ``keyCount`` and `C` = ``channelCount``):
@@ -78,19 +78,29 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     }
   }
 
-  /// Finds where the animation progress `u` lands.
+  /// Finds where the animation progress `u` lands (core-animation.md §4.2–§4.5).
   ///
-  /// 1. `u` is clamped to `[0, 1]` (NaN counts as 0), then passed through ``timingFunction``
-  ///    and clamped again (an overshooting curve holds at the ends).
-  /// 2. discrete: the last key `i` with `kᵢ ≤ u`.
-  /// 3. linear, paced, cubic: the last segment `i ≤ K − 2` with `kᵢ ≤ u`; `s = (u − kᵢ) /
-  ///    (kᵢ₊₁ − kᵢ)` (1 for a zero-length segment: an instant jump to the later value); then the
-  ///    segment's timing function (not in paced mode). `s` is exactly 0 at `kᵢ`.
+  /// 1. `u` (NaN counts as 0) goes through ``timingFunction`` with the before flag: `p`. It is
+  ///    not clamped: an overshooting curve gives a `p` outside `[0, 1]` (a ±infinity, only
+  ///    possible from a curve whose extrapolation slope overflows, holds the nearer end).
+  /// 2. discrete: the last key `i` with `kᵢ ≤ p` (key 0 when none is).
+  /// 3. linear, paced, cubic: the last segment `i ≤ K − 2` with `kᵢ ≤ p` (segment 0 when none
+  ///    is); `s = (p − kᵢ) / (kᵢ₊₁ − kᵢ)` (1 for a zero-length segment: an instant jump to the
+  ///    later value); then the segment's timing function (not in paced mode) with the before
+  ///    flag, `s' = timingFunctions[i](s)`, unclamped, so a segment curve's overshoot shows
+  ///    (§4.2 step 3, §4.4). `s` lies in `[0, 1]` for `p ∈ [0, 1]` and outside only when `p`
+  ///    is (the first or last segment then extrapolates, as a basic animation does).
   /// 4. cubicPaced: invert ``arcLengths`` by binary search and linear interpolation between
-  ///    samples, giving the spline parameter `g`; segment `⌊g⌋`, `s = g − ⌊g⌋`.
-  public func locate(_ u: Double) -> Location {
-    var p = Self.clamp01(u)
-    if let tf = timingFunction, p > 0, p < 1 { p = Self.clamp01(tf.transform(p)) }
+  ///    samples, giving the spline parameter `g`; segment `⌊g⌋`, `s = g − ⌊g⌋`. `p ≤ 0` and
+  ///    `p ≥ 1` hold the first and last keys: the arc-length parameterisation ends with the
+  ///    curve, so an overshooting overall curve has no pace to continue with.
+  ///
+  /// - Parameters:
+  ///   - u: the animation's progress after its own timing function, unitless.
+  ///   - beforeFlag: `true` in the animation's before phase (CSS's before flag for `steps()`).
+  public func locate(_ u: Double, beforeFlag: Bool = false) -> Location {
+    var p = Self.finiteProgress(u)
+    if let tf = timingFunction { p = Self.finiteProgress(tf.transform(p, beforeFlag: beforeFlag)) }
     let n = keyCount
     switch calculationMode {
     case .discrete:
@@ -98,15 +108,19 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     case .linear, .paced, .cubic:
       let i = Self.lastIndex(in: keyTimes, upTo: n - 2, notAbove: p)
       let length = keyTimes[i + 1] - keyTimes[i]
-      var s = length > 0 ? Self.clamp01((p - keyTimes[i]) / length) : 1
-      if s > 0, s < 1, calculationMode != .paced {
+      var s = length > 0 ? (p - keyTimes[i]) / length : 1
+      if p >= 0, p <= 1 { s = Self.clamp01(s) }
+      if calculationMode != .paced {
         let index = segmentTimingFunctionIndices[i]
-        if index >= 0 { s = Self.clamp01(timingFunctions[index].transform(s)) }
+        if index >= 0 {
+          s = Self.finiteProgress(timingFunctions[index].transform(s, beforeFlag: beforeFlag))
+        }
       }
       return Location(segment: i, fraction: s)
     case .cubicPaced:
-      if p == 0 { return Location(segment: 0, fraction: 0) }
-      if p == 1 { return Location(segment: n - 2, fraction: 1) }
+      // The arc-length parameterisation ends with the curve: no pace beyond it, so the ends hold.
+      if p <= 0 { return Location(segment: 0, fraction: 0) }
+      if p >= 1 { return Location(segment: n - 2, fraction: 1) }
       let g: Double
       if arcLengths.isEmpty {
         g = p * Double(n - 1)
@@ -129,8 +143,10 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   /// the Hermite segment. Ends are exact: `s = 0` copies key `i`, `s = 1` key `i + 1`.
   ///
   /// - Precondition: `out.count ≥ offset + channelCount`.
-  public func channels(at u: Double, into out: inout [Double], offset: Int = 0) {
-    let loc = locate(u)
+  public func channels(
+    at u: Double, into out: inout [Double], offset: Int = 0, beforeFlag: Bool = false
+  ) {
+    let loc = locate(u, beforeFlag: beforeFlag)
     let c = channelCount
     let i = loc.segment
     let s = loc.fraction
@@ -162,20 +178,21 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     }
   }
 
-  /// The value at progress `u` as `Value`: ``channels(at:into:offset:)`` for the channel-wise
+  /// The value at progress `u` as `Value`: ``channels(at:into:offset:beforeFlag:)`` for the channel-wise
   /// cases, and `Value.interpolate(kᵢ, kᵢ₊₁, fraction: s)` in the linear and paced modes when the
   /// type interpolates otherwise (a transform by decomposition).
   ///
   /// - Precondition: `Value.channelCount == channelCount`.
-  public func value<Value: Interpolatable>(at u: Double, as type: Value.Type = Value.self) -> Value
-  {
+  public func value<Value: Interpolatable>(
+    at u: Double, as type: Value.Type = Value.self, beforeFlag: Bool = false
+  ) -> Value {
     precondition(Value.channelCount == channelCount, "channel count mismatch")
     if !Value.interpolatesChannelWise, calculationMode == .linear || calculationMode == .paced {
-      let loc = locate(u)
+      let loc = locate(u, beforeFlag: beforeFlag)
       return Value.interpolate(key(loc.segment), key(loc.segment + 1), fraction: loc.fraction)
     }
     var out = [Double](repeating: 0, count: channelCount)
-    channels(at: u, into: &out)
+    channels(at: u, into: &out, beforeFlag: beforeFlag)
     return Value(channels: out[...])
   }
 
@@ -187,6 +204,11 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   /// `min(max(x, 0), 1)`, with NaN mapped to 0.
   @usableFromInline static func clamp01(_ x: Double) -> Double {
     x.isNaN ? 0 : Swift.min(Swift.max(x, 0), 1)
+  }
+
+  /// `x` when finite; NaN → 0, −infinity → 0, +infinity → 1 (hold the nearer end).
+  @usableFromInline static func finiteProgress(_ x: Double) -> Double {
+    x.isFinite ? x : (x == .infinity ? 1 : 0)
   }
 
   /// The largest index `i` in `0 ... last` with `table[i] ≤ x` (0 when none is), by binary
@@ -227,7 +249,7 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
 /// calculation mode, optional per-segment timing functions, the animation's own timing function,
 /// and optional Kochanek–Bartels parameters (core-animation.md §4, Decisions 1 and 2).
 ///
-/// Evaluate with ``value(at:)`` at the animation's unitless progress `u ∈ [0, 1]` (local time
+/// Evaluate with ``value(at:beforeFlag:)`` at the animation's unitless progress `u ∈ [0, 1]` (local time
 /// divided by duration, from ``MediaTiming/iterationProgress(atLocal:)``). The rules:
 /// * The animation's ``timingFunction`` acts on `u` first (§4.2; `nil` is linear, Decision 9).
 /// * linear: the segment `kᵢ ≤ u ≤ kᵢ₊₁`, local `s = (u − kᵢ)/(kᵢ₊₁ − kᵢ)`, then
@@ -249,11 +271,16 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
 ///   1e-5 for gently curved segments at 128 samples).
 ///
 /// Values at key times are exact (linear, paced, cubic: `value(at: kᵢ) == vᵢ` when no overall
-/// timing function moves `u` and no other key shares `kᵢ`), and `u ≥ 1` gives the last value
-/// (all modes). Where several keys share a key time the value jumps there, and at that time the
-/// *last* of them shows (the jump has happened); so `u ≤ 0` gives the first value unless later
-/// keys also sit at key time 0. Timing functions are applied on the open interval `(0, 1)`:
-/// 0 and 1 map to themselves, which keeps keys and ends exact.
+/// timing function moves `u`, no other key shares `kᵢ` and the segment's timing function maps 0
+/// to 0, as every cubic Bézier does), and `u = 1` gives the last value (all modes, when the
+/// last segment's function maps 1 to 1). Where several keys share a key time the value jumps
+/// there, and at that time the *last* of them shows (the jump has happened); so `u ≤ 0` gives
+/// the first value unless later keys also sit at key time 0. Timing functions are applied to
+/// every input, 0 and 1 included (`steps(n, jump-start)` gives `1/n` at 0 except in the before
+/// phase), and nothing clamps their output: an overshooting segment curve overshoots the
+/// segment's values exactly as it overshoots a basic animation's (§4.2 steps 3–4), and an
+/// overall curve that leaves `[0, 1]` extrapolates the first or last segment (discrete and
+/// cubicPaced hold the first or last value).
 public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   /// The key values, `n` of them (`n ≥ 2`; `n ≥ 1` for discrete).
   public let values: [Value]
@@ -271,7 +298,7 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   public let continuityValues: [Double]?
   /// Bias per key, in `[−1, 1]` (`nil`: all 0). Cubic modes only.
   public let biasValues: [Double]?
-  /// The flat form that ``value(at:)`` evaluates and a batch kernel can read.
+  /// The flat form that ``value(at:beforeFlag:)`` evaluates and a batch kernel can read.
   public let compiled: CompiledKeyframeTrack
 
   /// Chords per segment in the cubicPaced arc-length table.
@@ -349,9 +376,17 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
       tension: tensionValues, continuity: continuityValues, bias: biasValues)
   }
 
-  /// The value at animation progress `u` (unitless; clamped to `[0, 1]`, NaN counts as 0),
+  /// The value at animation progress `u` (unitless, normally in `[0, 1]`; NaN counts as 0),
   /// evaluated from ``compiled``. See the type's description for the rules.
-  public func value(at u: Double) -> Value { compiled.value(at: u, as: Value.self) }
+  ///
+  /// - Parameters:
+  ///   - u: the animation's progress after its own timing function.
+  ///   - beforeFlag: `true` in the animation's before phase: CSS's before flag for the track's
+  ///     `steps()` timing functions (overall and per segment), so a backwards fill shows the
+  ///     lower value at a jump.
+  public func value(at u: Double, beforeFlag: Bool = false) -> Value {
+    compiled.value(at: u, as: Value.self, beforeFlag: beforeFlag)
+  }
 
   // MARK: Validation
 

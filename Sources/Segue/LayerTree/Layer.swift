@@ -1,5 +1,6 @@
-/// The model values of one `CALayer` that matter for geometry and opacity (no sublayers inside:
-/// ``LayerTree`` holds the hierarchy).
+/// The model values of one `CALayer`: those that matter for geometry and opacity, and those a
+/// renderer draws (background, corners, border, shadow). No sublayers inside: ``LayerTree`` holds
+/// the hierarchy.
 ///
 /// Lengths are in points in the layer's superlayer space (`position`, `zPosition`) or in its own
 /// space (`bounds`, `anchorPointZ`); `anchorPoint` is in unit coordinates of the bounds; opacity is
@@ -33,6 +34,29 @@ public struct Layer: Hashable, Sendable {
   /// The layer's fill (`CALayer.backgroundColor`), straight RGBA, default clear. Renderers draw it
   /// as the layer's snapshot; geometry ignores it.
   public var backgroundColor: Color
+  /// `CALayer.cornerRadius`: the radius of the rounded corners of the background and border, in
+  /// points of the layer's own space; default 0. Any finite value is stored; a negative one is
+  /// presented as 0.
+  public var cornerRadius: Double
+  /// `CALayer.masksToBounds`: whether sublayers are clipped to the (rounded) bounds; default
+  /// `false`. Not animatable.
+  public var masksToBounds: Bool
+  /// `CALayer.borderWidth`: the border's width in points, drawn inside the bounds; default 0.
+  /// Presented at `max(0, borderWidth)`.
+  public var borderWidth: Double
+  /// `CALayer.borderColor`, straight RGBA; default opaque black.
+  public var borderColor: Color
+  /// `CALayer.shadowOpacity`, unitless; default 0 (no shadow). Any finite value is stored; it is
+  /// presented clamped to `[0, 1]`.
+  public var shadowOpacity: Double
+  /// `CALayer.shadowRadius`: the shadow's blur radius in points; default 3. Presented at
+  /// `max(0, shadowRadius)`.
+  public var shadowRadius: Double
+  /// `CALayer.shadowOffset` in points of the layer's own space; default `(0, −3)` (Core
+  /// Animation's default, which in y-down coordinates places the shadow above the layer).
+  public var shadowOffset: Size
+  /// `CALayer.shadowColor`, straight RGBA; default opaque black.
+  public var shadowColor: Color
 
   /// Creates a layer; every parameter but `id` has `CALayer`'s default.
   public init(
@@ -46,7 +70,15 @@ public struct Layer: Hashable, Sendable {
     sublayerTransform: Transform3D = .identity,
     opacity: Double = 1,
     isTransformLayer: Bool = false,
-    backgroundColor: Color = .clear
+    backgroundColor: Color = .clear,
+    cornerRadius: Double = 0,
+    masksToBounds: Bool = false,
+    borderWidth: Double = 0,
+    borderColor: Color = .black,
+    shadowOpacity: Double = 0,
+    shadowRadius: Double = 3,
+    shadowOffset: Size = Size(width: 0, height: -3),
+    shadowColor: Color = .black
   ) {
     self.id = id
     self.bounds = bounds
@@ -59,6 +91,14 @@ public struct Layer: Hashable, Sendable {
     self.opacity = opacity
     self.isTransformLayer = isTransformLayer
     self.backgroundColor = backgroundColor
+    self.cornerRadius = cornerRadius
+    self.masksToBounds = masksToBounds
+    self.borderWidth = borderWidth
+    self.borderColor = borderColor
+    self.shadowOpacity = shadowOpacity
+    self.shadowRadius = shadowRadius
+    self.shadowOffset = shadowOffset
+    self.shadowColor = shadowColor
   }
 
   /// The anchor point in the layer's own coordinates (§1.6 step 1):
@@ -125,10 +165,13 @@ public struct Layer: Hashable, Sendable {
   /// Throws the first non-finite value, naming its field: `"bounds.origin.x"`, `"bounds.origin.y"`,
   /// `"bounds.size.width"`, `"bounds.size.height"`, `"position.x"`, `"position.y"`,
   /// `"anchorPoint.x"`, `"anchorPoint.y"`, `"anchorPointZ"`, `"zPosition"`, `"transform"` and
-  /// `"sublayerTransform"` (with the field index 0…15 in `m11 … m44` order), `"opacity"`.
+  /// `"sublayerTransform"` (with the field index 0…15 in `m11 … m44` order), `"opacity"`,
+  /// `"cornerRadius"`, `"borderWidth"`, `"shadowOpacity"`, `"shadowRadius"`,
+  /// `"shadowOffset.width"`, `"shadowOffset.height"`.
   ///
-  /// An opacity outside `[0, 1]` is not an error (it is clamped when presented); an empty `id` is
-  /// allowed.
+  /// An opacity or shadow opacity outside `[0, 1]`, or a negative corner radius, border width or
+  /// shadow radius, is not an error (they are clamped when presented); an empty `id` is allowed.
+  /// Colours are always finite (``Color`` clamps its components).
   public func validate() throws(ValidationError) {
     try Validate.finite(bounds.origin.x, "bounds.origin.x")
     try Validate.finite(bounds.origin.y, "bounds.origin.y")
@@ -140,10 +183,20 @@ public struct Layer: Hashable, Sendable {
     try Validate.finite(anchorPoint.y, "anchorPoint.y")
     try Validate.finite(anchorPointZ, "anchorPointZ")
     try Validate.finite(zPosition, "zPosition")
-    for (i, v) in transform.fields.enumerated() { try Validate.finite(v, "transform", index: i) }
-    for (i, v) in sublayerTransform.fields.enumerated() {
-      try Validate.finite(v, "sublayerTransform", index: i)
+    // Index loops: no per-layer generic iterator (the spec decoder validates every layer of a
+    // 100 000-layer document twice).
+    let fields = transform.fields
+    for i in 0..<fields.count { try Validate.finite(fields[i], "transform", index: i) }
+    let sublayerFields = sublayerTransform.fields
+    for i in 0..<sublayerFields.count {
+      try Validate.finite(sublayerFields[i], "sublayerTransform", index: i)
     }
     try Validate.finite(opacity, "opacity")
+    try Validate.finite(cornerRadius, "cornerRadius")
+    try Validate.finite(borderWidth, "borderWidth")
+    try Validate.finite(shadowOpacity, "shadowOpacity")
+    try Validate.finite(shadowRadius, "shadowRadius")
+    try Validate.finite(shadowOffset.width, "shadowOffset.width")
+    try Validate.finite(shadowOffset.height, "shadowOffset.height")
   }
 }

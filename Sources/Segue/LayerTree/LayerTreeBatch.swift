@@ -431,14 +431,9 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       }
       let sublayer = laneLayerMatrix(.sublayer) { gather(props, $0) }
       localMatrix = own.concatenating(sublayer)
-      var up = localMatrix
-      let keep = load(keepsDepth.baseAddress!, 0)
-      up.m13 *= keep
-      up.m23 *= keep
-      up.m33 *= keep
-      up.m43 *= keep
       let done = UnsafePointer(matrix.baseAddress!)
-      world = up.concatenating(LaneMatrix { gather(done, $0) })
+      world = localMatrix.flatteningDepth(keepsDepth: load(keepsDepth.baseAddress!, 0))
+        .concatenating(LaneMatrix { gather(done, $0) })
       alpha *= gather(UnsafePointer(opacity.baseAddress!), 0)
     }
     for k in 0..<16 {
@@ -447,24 +442,73 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
     }
     store(alpha, opacity.baseAddress!, 0)
     // Corners.
-    let x0 = load(props, P.boundsMinX)
-    let y0 = load(props, P.boundsMinY)
-    let x1 = x0 + load(props, P.boundsWidth)
-    let y1 = y0 + load(props, P.boundsHeight)
-    let minimumW = V(repeating: Float(Transform3D.minimumW))
+    let c = LaneCorners(
+      world: world, minX: load(props, P.boundsMinX), minY: load(props, P.boundsMinY),
+      width: load(props, P.boundsWidth), height: load(props, P.boundsHeight))
     let out = corners.baseAddress!
-    for c in 0..<4 {
-      let x = c == 0 || c == 3 ? x0 : x1
-      let y = c < 2 ? y0 : y1
+    store(c.values.0, out, 0)
+    store(c.values.1, out, 1)
+    store(c.values.2, out, 2)
+    store(c.values.3, out, 3)
+    store(c.values.4, out, 4)
+    store(c.values.5, out, 5)
+    store(c.values.6, out, 6)
+    store(c.values.7, out, 7)
+    store(c.values.8, out, 8)
+    store(c.values.9, out, 9)
+    store(c.values.10, out, 10)
+    store(c.values.11, out, 11)
+    store(c.values.12, out, 12)
+    store(c.values.13, out, 13)
+    store(c.values.14, out, 14)
+    store(c.values.15, out, 15)
+  }
+}
+
+extension LaneMatrix {
+  /// `self · F` with `F = diag(1, 1, keepsDepth, 1)`: column 3 scaled by `keepsDepth` (0 where the
+  /// parent flattens its sublayers into its plane, 1 where it keeps depth), the step between a
+  /// layer's local matrix and its parent's matrix to the container.
+  @inline(always)
+  func flatteningDepth(keepsDepth keep: Lanes) -> LaneMatrix {
+    var up = self
+    up.m13 *= keep
+    up.m23 *= keep
+    up.m33 *= keep
+    up.m43 *= keep
+    return up
+  }
+}
+
+/// The projected bounds corners of sixteen layers (``LayerTreeEvaluationJob/corners``): corner
+/// `c` (TL `(minX, minY)`, TR `(maxX, minY)`, BR `(maxX, maxY)`, BL `(minX, maxY)`) at z = 0
+/// through `world` with the homogeneous divide of ``Transform3D/project(_:)`` (by `w` when
+/// `w > minimumW`, else by `minimumW`); value `4c + v` is x, y, z after the divide and the
+/// unclamped w.
+struct LaneCorners {
+  var values:
+    (
+      Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes,
+      Lanes, Lanes, Lanes
+    )
+
+  @inline(always)
+  init(world: LaneMatrix, minX x0: Lanes, minY y0: Lanes, width: Lanes, height: Lanes) {
+    let x1 = x0 + width
+    let y1 = y0 + height
+    let minimumW = Lanes(repeating: Float(Transform3D.minimumW))
+    @inline(always) func corner(_ x: Lanes, _ y: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
       let cx = x * world.m11 + y * world.m21 + world.m41
       let cy = x * world.m12 + y * world.m22 + world.m42
       let cz = x * world.m13 + y * world.m23 + world.m43
       let cw = x * world.m14 + y * world.m24 + world.m44
       let divisor = SIMDMath.select(.!(cw .> minimumW), minimumW, cw)
-      store(cx / divisor, out, 4 * c)
-      store(cy / divisor, out, 4 * c + 1)
-      store(cz / divisor, out, 4 * c + 2)
-      store(cw, out, 4 * c + 3)
+      return (cx / divisor, cy / divisor, cz / divisor, cw)
     }
+    let a = corner(x0, y0)
+    let b = corner(x1, y0)
+    let c = corner(x1, y1)
+    let d = corner(x0, y1)
+    values = (a.0, a.1, a.2, a.3, b.0, b.1, b.2, b.3, c.0, c.1, c.2, c.3, d.0, d.1, d.2, d.3)
   }
 }

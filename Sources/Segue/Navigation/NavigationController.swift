@@ -23,6 +23,8 @@ public struct NavigationController: Sendable {
     public var context: TransitionContext
     /// The scene the animator set up, to sample.
     public var scene: TransitionScene
+    /// The animator (told `animationEnded(_:)` when the transition completes).
+    public var animator: any TransitionAnimator
   }
 
   /// The stack of view-controller ids, bottom first.
@@ -103,6 +105,7 @@ public struct NavigationController: Sendable {
     }
     try transition.context.completeTransition(finished)
     let ids = try stack.complete(finished: finished)
+    transition.animator.animationEnded(finished)
     if finished, transition.change.operation == .pop || transition.change.operation == .dismiss {
       for id in transition.change.stackBefore where !ids.contains(id) { views[id] = nil }
     }
@@ -119,12 +122,13 @@ public struct NavigationController: Sendable {
         field: "view", reason: .unknown(views[change.from] == nil ? change.from : change.to))
     }
     let context = try TransitionContext(
-      operation: change.operation, containerSize: containerSize, fromView: fromView,
-      toView: toView)
+      operation: change.operation, containerSize: containerSize,
+      from: try ViewController(identifier: change.from, view: fromView),
+      to: try ViewController(identifier: change.to, view: toView))
     let animator =
       delegate?.animator(for: change.operation, from: change.from, to: change.to)
       ?? PresetAnimator(.system)
     let scene = try animator.animateTransition(using: context)
-    active = ActiveTransition(change: change, context: context, scene: scene)
+    active = ActiveTransition(change: change, context: context, scene: scene, animator: animator)
   }
 }

@@ -32,16 +32,29 @@ public enum TimingFunction: Hashable, Sendable {
     .cubicBezier(try CubicBezier(x1: x1, y1: y1, x2: x2, y2: y2))
   }
 
+  /// The eased progress for input progress `x` (unitless), with the before flag unset:
+  /// `transform(x, beforeFlag: false)`.
+  public func transform(_ x: Double) -> Double { transform(x, beforeFlag: false) }
+
   /// The eased progress for input progress `x` (unitless).
   ///
   /// Bézier curves use ``CubicBezier/solve(_:)`` (extrapolating outside `[0, 1]`), steps use
-  /// ``StepsEasing/value(at:beforeFlag:)`` with the before flag unset, `linear(…)` uses
-  /// ``LinearEasing/value(at:)``. Per-frame: validates nothing, so NaN input yields NaN; the
-  /// evaluators reject non-finite times first.
-  public func transform(_ x: Double) -> Double {
+  /// ``StepsEasing/value(at:beforeFlag:)``, `linear(…)` uses ``LinearEasing/value(at:)``. Every
+  /// input is eased, `0` and `1` included (a `steps(n, jump-start)` gives `1/n` at 0, a
+  /// `linear(0.2, 1)` gives 0.2 there); outputs are not clamped, so a curve's overshoot passes
+  /// through. Per-frame: validates nothing, so NaN input yields NaN; the evaluators reject
+  /// non-finite times first.
+  ///
+  /// - Parameters:
+  ///   - x: input progress, unitless.
+  ///   - beforeFlag: CSS Easing's before flag, `true` while the animation is in its before phase
+  ///     (``MediaTiming/Phase/before``, shown by a backwards fill): a `steps()` function then
+  ///     takes the lower value at a jump (`steps(4, jump-start)` gives 0 at input 0, not 0.25).
+  ///     Only steps read it.
+  public func transform(_ x: Double, beforeFlag: Bool) -> Double {
     switch self {
     case .cubicBezier(let curve): return curve.solve(x)
-    case .steps(let steps): return steps.value(at: x, beforeFlag: false)
+    case .steps(let steps): return steps.value(at: x, beforeFlag: beforeFlag)
     case .linearPoints(let linear): return linear.value(at: x)
     }
   }

@@ -43,6 +43,73 @@ public struct SceneBuilder: Sendable {
     }
   }
 
+  /// `containerView.addSubview(view)`: adds `view` to the container above everything in it
+  /// (``add(view:parent:)`` with no parent).
+  public mutating func addSubview(_ view: LayerTree) throws(ValidationError) {
+    try add(view: view)
+  }
+
+  /// `insertSubview(view, aboveSubview: sibling)`: adds `view` next to the layer `sibling` (same
+  /// parent), directly above it.
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
+  ///   unknown sibling; the errors of ``add(view:parent:)``.
+  public mutating func insertSubview(_ view: LayerTree, aboveSubview sibling: String)
+    throws(ValidationError)
+  {
+    try insert(view, next: sibling, below: false)
+  }
+
+  /// `insertSubview(view, aboveSubview: siblingView)`, the sibling given by its view (its root
+  /// layer).
+  public mutating func insertSubview(_ view: LayerTree, aboveSubview sibling: LayerTree)
+    throws(ValidationError)
+  {
+    try insert(view, next: try Self.rootID(of: sibling), below: false)
+  }
+
+  /// `insertSubview(view, belowSubview: sibling)`: adds `view` next to the layer `sibling` (same
+  /// parent), directly below it.
+  ///
+  /// - Throws: as the `aboveSubview` form.
+  public mutating func insertSubview(_ view: LayerTree, belowSubview sibling: String)
+    throws(ValidationError)
+  {
+    try insert(view, next: sibling, below: true)
+  }
+
+  /// `insertSubview(view, belowSubview: siblingView)`, the sibling given by its view.
+  public mutating func insertSubview(_ view: LayerTree, belowSubview sibling: LayerTree)
+    throws(ValidationError)
+  {
+    try insert(view, next: try Self.rootID(of: sibling), below: true)
+  }
+
+  private static func rootID(of view: LayerTree) throws(ValidationError) -> String {
+    guard let root = view.layers.first else {
+      throw ValidationError(field: "subview", reason: .tooFew(minimum: 1, actual: 0))
+    }
+    return root.id
+  }
+
+  /// Adds `view` under `sibling`'s parent, then moves the siblings that must stay above it
+  /// (`sibling` itself when inserting below, and every later sibling) to the top, in order.
+  private mutating func insert(_ view: LayerTree, next sibling: String, below: Bool)
+    throws(ValidationError)
+  {
+    guard let index = model.index(of: sibling) else {
+      throw ValidationError(field: "layer", reason: .unknown(sibling))
+    }
+    let parentIndex = try model.parentIndex(at: index)
+    let parent = parentIndex.map { model.layers[$0].id }
+    let siblings = try model.children(of: parent).map { model.layers[$0].id }
+    try add(view: view, parent: parent)
+    guard let position = siblings.firstIndex(of: sibling) else { return }
+    for id in siblings[(below ? position : position + 1)...] {
+      try model.move(id, toParent: parent)
+    }
+  }
+
   /// Moves layer `id` above its siblings (`bringSubviewToFront`).
   public mutating func bringToFront(_ id: String) throws(ValidationError) {
     guard let index = model.index(of: id) else {
@@ -103,6 +170,26 @@ public struct SceneBuilder: Sendable {
       property: property, content: .keyframes(keyframes), timing: timing,
       timingFunction: timingFunction)
     try property.set(keyframes.value(at: 1), in: &model.storage[index])
+    animations.add(animation, to: id)
+  }
+
+  /// Adds a path animation (`CAKeyframeAnimation.path`, ``KeyframePathTrack``) of the point
+  /// property `property` (`position` usually) on layer `id`, and sets the model value to the
+  /// path's end point (its last vertex).
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (`path`
+  ///   on a property that is not a point, the timing's).
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, path: KeyframePathTrack, beginTime: Double = 0,
+    duration: Double, timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    guard let index = model.index(of: id) else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
+    let animation = try Animation(
+      property: property, content: .path(path), timing: timing, timingFunction: timingFunction)
+    try property.set(.point(path.position(at: 1)), in: &model.storage[index])
     animations.add(animation, to: id)
   }
 

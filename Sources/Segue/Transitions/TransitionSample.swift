@@ -13,6 +13,26 @@ public struct LayerSample: Hashable, Sendable {
   public var order: Int
   /// How the layer blends with what is below it.
   public var blend: BlendMode
+  /// The presented `backgroundColor` (straight RGBA).
+  public var backgroundColor: Color
+  /// The presented `cornerRadius`, points in the layer's own space, `≥ 0` (a negative value, from
+  /// a spring overshooting for example, is presented as 0).
+  public var cornerRadius: Double
+  /// `masksToBounds`: whether the layer clips its sublayers to its (rounded) bounds.
+  public var masksToBounds: Bool
+  /// The presented `borderWidth`, points, `≥ 0`.
+  public var borderWidth: Double
+  /// The presented `borderColor`.
+  public var borderColor: Color
+  /// The presented `shadowOpacity`, clamped to `[0, 1]` (the layer's own, not multiplied by
+  /// ``opacity``).
+  public var shadowOpacity: Double
+  /// The presented `shadowRadius`, points, `≥ 0`.
+  public var shadowRadius: Double
+  /// The presented `shadowOffset`, points in the layer's own space.
+  public var shadowOffset: Size
+  /// The presented `shadowColor`.
+  public var shadowColor: Color
 }
 
 /// A transition sampled at one moment.
@@ -39,16 +59,51 @@ public struct TransitionSample: Hashable, Sendable {
     self.progress = progress
     self.completed = completed
     self.cancelled = cancelled
-    self.layers = tree.evaluate().map { geometry in
+    self.layers = zip(tree.evaluate(), tree.layers).map { geometry, layer in
       LayerSample(
         id: geometry.id, matrix: geometry.matrix, opacity: geometry.opacity,
         corners: geometry.corners, order: geometry.drawIndex,
-        blend: blendModes[geometry.id] ?? .over)
+        blend: blendModes[geometry.id] ?? .over, backgroundColor: layer.backgroundColor,
+        cornerRadius: Swift.max(layer.cornerRadius, 0), masksToBounds: layer.masksToBounds,
+        borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,
+        shadowOpacity: Swift.min(Swift.max(layer.shadowOpacity, 0), 1),
+        shadowRadius: Swift.max(layer.shadowRadius, 0), shadowOffset: layer.shadowOffset,
+        shadowColor: layer.shadowColor)
     }
   }
 
   /// The sampled layer named `id`, if present.
   public subscript(id: String) -> LayerSample? { layers.first { $0.id == id } }
+
+  /// Throws unless every layer's matrix, opacity, corners and appearance numbers are finite:
+  /// validated scenes can still overflow `Double` (a chain of large scales, an overshooting curve
+  /// extrapolating huge values), and an overflow is reported, never returned as infinity or NaN.
+  ///
+  /// - Throws: ``ValidationError`` on field `"layers"` with the layer's index in ``layers`` and
+  ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer, the quantity and the time.
+  func checkFinite() throws(ValidationError) {
+    for (i, layer) in layers.enumerated() {
+      var what: String? = nil
+      if !layer.opacity.isFinite {
+        what = "opacity"
+      } else if !layer.matrix.fields.allSatisfy({ $0.isFinite }) {
+        what = "matrix to the container"
+      } else if !layer.corners.allSatisfy({
+        $0.point.x.isFinite && $0.point.y.isFinite && $0.z.isFinite && $0.w.isFinite
+      }) {
+        what = "corners"
+      } else if let name = layer.nonFiniteAppearance {
+        what = name
+      }
+      if let what {
+        throw ValidationError(
+          field: "layers", index: i,
+          reason: .invalidState(
+            "layer '\(layer.id)': its \(what) overflows Double at t = \(time) s (the "
+              + "transforms, positions or animated values are too large)"))
+      }
+    }
+  }
 }
 
 extension TransitionScene {
@@ -57,14 +112,24 @@ extension TransitionScene {
   /// At `t ≥ duration` it is complete and finished: model values and the finish changes, every
   /// layer blending "over" (``blendModes`` apply only while the transition runs).
   /// - Throws: ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/negative`` on
-  ///   field `"time"`.
+  ///   field `"time"`; on `"layers"` (with the layer's index) when a layer's matrix, opacity or
+  ///   corners overflow `Double`.
   public func sample(at t: Double) throws(ValidationError) -> TransitionSample {
+    let sample = try sampleUnchecked(at: t)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:)`` without the overflow check, for callers that diagnose an overflow in their
+  /// own terms (the command line names the spec path or option to blame).
+  package func sampleUnchecked(at t: Double) throws(ValidationError) -> TransitionSample {
     try Validate.nonNegative(t, "time")
     let completed = t >= duration
     let tree = presentation(at: t, completion: completed ? .finished : nil)
-    return TransitionSample(
+    let sample = TransitionSample(
       time: t, progress: min(t / duration, 1), completed: completed, cancelled: false, tree: tree,
       blendModes: completed ? [:] : blendModes)
+    return sample
   }
 }
 
@@ -73,15 +138,18 @@ extension TransitionScene {
   /// its model values; cancelled, only **from**, exactly as at progress 0. Every layer blends
   /// "over". `time` is reported as given (seconds; finite and ≥ 0).
   ///
-  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative.
+  /// - Throws: ``ValidationError`` on field `"time"` when `time` is not finite or negative; on
+  ///   `"layers"` when a layer's geometry overflows `Double`.
   public func sample(at time: Double, completion: TransitionCompletion) throws(ValidationError)
     -> TransitionSample
   {
     try Validate.nonNegative(time, "time")
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: completion == .finished ? 1 : 0, completed: true,
       cancelled: completion == .cancelled, tree: presentation(at: 0, completion: completion),
       blendModes: [:])
+    try sample.checkFinite()
+    return sample
   }
 
   /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
@@ -92,9 +160,19 @@ extension TransitionScene {
   /// finished or cancelled state. `progress` is `p`.
   ///
   /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
-  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`), or a
+  ///   layer's geometry overflows `Double` (`"layers"`).
   public func sample(at time: Double, interaction: InteractionTimeline) throws(ValidationError)
     -> TransitionSample
+  {
+    let sample = try sampleUnchecked(at: time, interaction: interaction)
+    try sample.checkFinite()
+    return sample
+  }
+
+  /// ``sample(at:interaction:)`` without the overflow check (see ``sampleUnchecked(at:)``).
+  package func sampleUnchecked(at time: Double, interaction: InteractionTimeline)
+    throws(ValidationError) -> TransitionSample
   {
     try Validate.nonNegative(time, "time")
     guard interaction.duration == duration else {
@@ -103,10 +181,29 @@ extension TransitionScene {
     let state = try interaction.state(at: time)
     let completion: TransitionCompletion? =
       state.completed ? (state.finished == true ? .finished : .cancelled) : nil
-    return TransitionSample(
+    let sample = TransitionSample(
       time: time, progress: state.position, completed: state.completed,
       cancelled: completion == .cancelled,
       tree: presentation(at: state.position * duration, completion: completion),
       blendModes: completion == nil ? blendModes : [:])
+    return sample
+  }
+}
+
+extension LayerSample {
+  /// The name of the first appearance number (corner radius, border, shadow, colours) that is
+  /// not finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
+  package var nonFiniteAppearance: String? {
+    let values: [(String, Double)] = [
+      ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
+      ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
+      ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
+    ]
+    if let name = values.first(where: { !$0.1.isFinite })?.0 { return name }
+    let colors = [
+      ("backgroundColor", backgroundColor), ("borderColor", borderColor),
+      ("shadowColor", shadowColor),
+    ]
+    return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
   }
 }

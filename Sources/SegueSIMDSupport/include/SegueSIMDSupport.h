@@ -269,6 +269,126 @@ int segue_affinity_cpus(int *cpus, int capacity);
 /// Restricts the calling thread to `cpu` (Linux); returns 0 on success, −1 if not possible.
 int segue_pin_current_thread(int cpu);
 
+/// Sixteen doubles (two AVX-512 registers, four AVX registers).
+typedef double segue_f64x16 __attribute__((ext_vector_type(16)));
+
+/// The media-timing local time of sixteen lanes, formed in `double` and rounded to `float` on the
+/// same side of 0 and of the active duration as the `double` value (Swift's
+/// `SceneLaneGroup.localTime(_:_:)` is the scalar reference, bitwise equal):
+///
+///     t = (tau[l] − begin)·speed + offset                     (no fused multiply-add)
+///     f = min(max(float(t), −FLT_MAX), FLT_MAX)
+///     t < 0:           min(f, −FLT_TRUE_MIN)
+///     0 ≤ t < active:  min(max(f, 0), end_down)
+///     t ≥ active:      max(f, end)
+///
+/// with Swift's `min`/`max` (`min(x, y) = y < x ? y : x`, `max(x, y) = y >= x ? y : x`); `end` is
+/// the active duration rounded up to `float`, `end_down` the float below it. Swift cannot select
+/// on `double` lanes without per-lane loops, hence this shim. `tau` points to 16 doubles.
+static inline __attribute__((always_inline)) segue_f32x16 segue_local_time_f32x16(
+    const double *tau, double begin, double speed, double offset, double active, float end,
+    float end_down) {
+#pragma clang fp contract(off)
+  segue_f64x16 x;
+  __builtin_memcpy(&x, tau, sizeof(x));
+  const segue_f64x16 t = (x - begin) * speed + offset;
+  const double big = 3.40282346638528859811704183484516925e+38;
+  segue_f64x16 c = -big >= t ? -big : t;
+  c = big < c ? big : c;
+  const segue_f32x16 f = __builtin_convertvector(c, segue_f32x16);
+  const float tiny = 1.40129846e-45f;
+  const segue_f32x16 negative = -tiny < f ? -tiny : f;
+  segue_f32x16 inside = 0.0f >= f ? 0.0f : f;
+  inside = end_down < inside ? end_down : inside;
+  const segue_f32x16 after = end >= f ? end : f;
+  const segue_i32x16 below = __builtin_convertvector(t < 0.0, segue_i32x16);
+  const segue_i32x16 within = __builtin_convertvector(t < active, segue_i32x16);
+  return below ? negative : (within ? inside : after);
+}
+
+/// One stage of the 16×16 transpose below: swaps the `k × k` off-diagonal blocks of every
+/// `2k × 2k` block of rows `a` (row `i`) and `b` (row `i + k`).
+#define SEGUE_TRANSPOSE_STAGE(a, b, lo, hi)                                                     \
+  do {                                                                                          \
+    segue_f32x16 _x = __builtin_shufflevector(a, b, lo);                                        \
+    segue_f32x16 _y = __builtin_shufflevector(a, b, hi);                                        \
+    a = _x;                                                                                     \
+    b = _y;                                                                                     \
+  } while (0)
+
+/// Stores the transpose of sixteen lane vectors: `r0 … r15` hold field `k` of sixteen items
+/// (lane `l` = item `l`); item `l`'s sixteen fields go, as one row, to `dst + l·stride` (floats),
+/// for `l < lanes` (`0 … 16`); with `streaming` set and all 16 lanes, as non-temporal stores
+/// (every row address must then be 64-byte aligned; call ``segue_store_fence`` after the last).
+/// Four stages of two-source shuffles (`vpermt2ps` with AVX-512; lane
+/// swaps and in-lane shuffles with AVX2), 64 per 16 rows, then one 64-byte store per row; plain
+/// portable vector C (`__builtin_shufflevector`), no target flag.
+static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
+    float *dst, long stride, int lanes, int streaming, segue_f32x16 r0, segue_f32x16 r1, segue_f32x16 r2,
+    segue_f32x16 r3, segue_f32x16 r4, segue_f32x16 r5, segue_f32x16 r6, segue_f32x16 r7,
+    segue_f32x16 r8, segue_f32x16 r9, segue_f32x16 r10, segue_f32x16 r11, segue_f32x16 r12,
+    segue_f32x16 r13, segue_f32x16 r14, segue_f32x16 r15) {
+#define SEGUE_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define SEGUE_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+#define SEGUE_LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define SEGUE_HI4 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define SEGUE_LO2 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define SEGUE_HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define SEGUE_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define SEGUE_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+  SEGUE_TRANSPOSE_STAGE(r0, r8, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r1, r9, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r2, r10, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r3, r11, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r4, r12, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r5, r13, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r6, r14, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r7, r15, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(r0, r4, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r1, r5, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r2, r6, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r3, r7, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r8, r12, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r9, r13, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r10, r14, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r11, r15, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(r0, r2, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r1, r3, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r4, r6, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r5, r7, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r8, r10, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r9, r11, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r12, r14, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r13, r15, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(r0, r1, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r2, r3, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r4, r5, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r6, r7, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r8, r9, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r10, r11, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r12, r13, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(r14, r15, SEGUE_LO1, SEGUE_HI1);
+#undef SEGUE_LO8
+#undef SEGUE_HI8
+#undef SEGUE_LO4
+#undef SEGUE_HI4
+#undef SEGUE_LO2
+#undef SEGUE_HI2
+#undef SEGUE_LO1
+#undef SEGUE_HI1
+  segue_f32x16 rows[16] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
+  if (lanes == 16 && streaming) {
+    for (int l = 0; l < 16; l++) {
+      __builtin_nontemporal_store(rows[l], (segue_f32x16 *)(dst + l * stride));
+    }
+  } else if (lanes == 16) {
+    for (int l = 0; l < 16; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
+  } else {
+    for (int l = 0; l < lanes; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
+  }
+}
+#undef SEGUE_TRANSPOSE_STAGE
+
 /// Feature bits shared by the two queries below.
 enum {
   SEGUE_FEATURE_SSE4_2 = 1 << 0,

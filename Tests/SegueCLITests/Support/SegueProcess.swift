@@ -51,43 +51,113 @@ enum SegueProcess {
     return candidates.first { fm.isExecutableFile(atPath: $0) }
   }
 
-  /// Runs `segue-bench` with `arguments` and waits for it (see ``run(_:)``).
+  /// Runs `segue-bench` with `arguments` and waits for it (see ``run(_:stdin:stdout:environment:)``).
   static func runBench(_ arguments: [String]) throws -> Result {
     let binary = try #require(SegueProcess.benchBinary, "the segue-bench executable was not found")
-    return try run(binary: binary, arguments)
+    return try start(arguments, executable: binary).wait()
+  }
+
+  /// Where the child's stdout goes.
+  enum Destination {
+    /// A temporary file, read back into ``Result/stdout``.
+    case capture
+    /// A file opened for writing (`/dev/full`).
+    case path(String)
+    /// A pipe whose read end is closed before the child starts (writes fail with `EPIPE`).
+    case closedPipe
   }
 
   /// Runs `segue` with `arguments` and waits for it. stdout and stderr go to temporary files (no
-  /// pipe can fill up and block the child).
-  static func run(_ arguments: [String]) throws -> Result {
-    let binary = try #require(SegueProcess.binary, "the segue executable was not found")
-    return try run(binary: binary, arguments)
+  /// pipe can fill up and block the child) unless `stdout` says otherwise; `stdin` is written to
+  /// a file the child reads (default: `/dev/null`); `environment` is added to the child's.
+  static func run(
+    _ arguments: [String], stdin: Data? = nil, stdout: Destination = .capture,
+    environment: [String: String] = [:]
+  ) throws -> Result {
+    try start(arguments, stdin: stdin, stdout: stdout, environment: environment).wait()
   }
 
-  /// Runs the executable at `binary` with `arguments` and waits for it.
-  static func run(binary: String, _ arguments: [String]) throws -> Result {
+  /// A child started with ``start(_:stdin:stdout:environment:stderr:executable:)``.
+  struct Running {
+    let process: Process
+    let outPath: String?
+    let errPath: String?
+    let handles: [FileHandle]
+    /// The scratch directory (stdout, stderr, stdin files), kept until the child is waited for.
+    let directory: TemporaryDirectory
+
+    /// Waits for the child and collects what it wrote.
+    func wait() throws -> Result {
+      process.waitUntilExit()
+      for handle in handles { try handle.close() }
+      let stdout = try outPath.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data()
+      let stderr = try errPath.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data()
+      let status =
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus
+      return Result(
+        status: status, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+  }
+
+  /// Starts `segue` without waiting (see ``run(_:stdin:stdout:environment:)``). `stderr`, when
+  /// given, receives the child's stderr instead of a file. The status of a child killed by a
+  /// signal is reported as `128 + signal`, as a shell does.
+  static func start(
+    _ arguments: [String], stdin: Data? = nil, stdout: Destination = .capture,
+    environment: [String: String] = [:], stderr: FileHandle? = nil, executable: String? = nil
+  ) throws -> Running {
+    let binary = try #require(
+      executable ?? SegueProcess.binary, "the segue executable was not found")
     let directory = try TemporaryDirectory()
-    let outPath = directory.path + "/stdout"
-    let errPath = directory.path + "/stderr"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let scratch = directory.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    var merged = ProcessInfo.processInfo.environment
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+    var handles: [FileHandle] = []
+    var outPath: String?
+    switch stdout {
+    case .capture:
+      outPath = scratch + "/stdout"
+      _ = FileManager.default.createFile(atPath: outPath!, contents: nil)
+      let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath!))
+      handles.append(out)
+      process.standardOutput = out
+    case .path(let path):
+      let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      handles.append(out)
+      process.standardOutput = out
+    case .closedPipe:
+      let pipe = Pipe()
+      try pipe.fileHandleForReading.close()
+      process.standardOutput = pipe.fileHandleForWriting
+    }
+    var errPath: String?
+    if let stderr {
+      process.standardError = stderr
+    } else {
+      errPath = scratch + "/stderr"
+      _ = FileManager.default.createFile(atPath: errPath!, contents: nil)
+      let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath!))
+      handles.append(err)
+      process.standardError = err
+    }
+    if let stdin {
+      let inPath = scratch + "/stdin"
+      try stdin.write(to: URL(fileURLWithPath: inPath))
+      let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+      handles.append(input)
+      process.standardInput = input
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    let stdout = try Data(contentsOf: URL(fileURLWithPath: outPath))
-    let stderr = try Data(contentsOf: URL(fileURLWithPath: errPath))
-    return Result(
-      status: process.terminationStatus, stdout: stdout,
-      stderr: String(decoding: stderr, as: UTF8.self))
+    return Running(
+      process: process, outPath: outPath, errPath: errPath, handles: handles,
+      directory: directory)
   }
 }
 
@@ -146,6 +216,15 @@ struct SampledLayer: Decodable {
   var order: Int
   var blend: String
   var behindEye: [Bool]?
+  var backgroundColor: [Double]
+  var cornerRadius: Double
+  var masksToBounds: Bool
+  var borderWidth: Double
+  var borderColor: [Double]
+  var shadowOpacity: Double
+  var shadowRadius: Double
+  var shadowOffset: [Double]
+  var shadowColor: [Double]
 }
 
 /// Decodes the JSON output of `segue sample`.
@@ -182,5 +261,15 @@ func expectFrame(
     #expect(
       layer.behindEye == (behind.contains(true) ? behind : nil), "\(place) behindEye",
       sourceLocation: sourceLocation)
+    let appearance =
+      layer.backgroundColor == expected.backgroundColor.channels
+      && layer.cornerRadius == expected.cornerRadius
+      && layer.masksToBounds == expected.masksToBounds && layer.borderWidth == expected.borderWidth
+      && layer.borderColor == expected.borderColor.channels
+      && layer.shadowOpacity == expected.shadowOpacity
+      && layer.shadowRadius == expected.shadowRadius
+      && layer.shadowOffset == [expected.shadowOffset.width, expected.shadowOffset.height]
+      && layer.shadowColor == expected.shadowColor.channels
+    #expect(appearance, "\(place) appearance", sourceLocation: sourceLocation)
   }
 }

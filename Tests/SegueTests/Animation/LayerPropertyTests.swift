@@ -18,6 +18,13 @@ struct LayerPropertyTests {
     ("transform", .transform, .transform),
     ("sublayerTransform", .sublayerTransform, .transform),
     ("backgroundColor", .backgroundColor, .color),
+    ("cornerRadius", .cornerRadius, .number),
+    ("borderWidth", .borderWidth, .number),
+    ("borderColor", .borderColor, .color),
+    ("shadowOpacity", .shadowOpacity, .number),
+    ("shadowRadius", .shadowRadius, .number),
+    ("shadowOffset", .shadowOffset, .size),
+    ("shadowColor", .shadowColor, .color),
     ("transform.rotation.x", .transformComponent(.rotationX), .number),
     ("transform.rotation.y", .transformComponent(.rotationY), .number),
     ("transform.rotation.z", .transformComponent(.rotationZ), .number),
@@ -39,7 +46,10 @@ struct LayerPropertyTests {
       id: "a", bounds: Rect(x: 1, y: 2, width: 30, height: 40), position: Point(x: 5, y: 6),
       anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7, transform: .makeTranslation(8, 9, 10),
       sublayerTransform: .makePerspective(distance: 500), opacity: 0.5,
-      backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))
+      backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4), cornerRadius: 11,
+      borderWidth: 12, borderColor: try Color(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8),
+      shadowOpacity: 0.9, shadowRadius: 13, shadowOffset: Size(width: 14, height: 15),
+      shadowColor: try Color(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))
   }
 
   /// Each name parses to its case, prints back the same name and holds the listed kind.
@@ -54,9 +64,13 @@ struct LayerPropertyTests {
 
   /// An unknown key path is rejected on field "keyPath".
   @Test func rejectsUnknownKeyPath() {
-    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("cornerRadius"))) {
-      try LayerProperty(keyPath: "cornerRadius")
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsRect"))) {
+      try LayerProperty(keyPath: "contentsRect")
     }
+    #expect(
+      throws: ValidationError(
+        field: "keyPath", reason: .invalidState("masksToBounds is not animatable"))
+    ) { try LayerProperty(keyPath: "masksToBounds") }
   }
 
   /// Key paths are case-sensitive, as in Core Animation.
@@ -96,6 +110,13 @@ struct LayerPropertyTests {
       (.transform, .transform(.makeTranslation(8, 9, 10))),
       (.sublayerTransform, .transform(.makePerspective(distance: 500))),
       (.backgroundColor, .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))),
+      (.cornerRadius, .number(11)),
+      (.borderWidth, .number(12)),
+      (.borderColor, .color(try Color(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8))),
+      (.shadowOpacity, .number(0.9)),
+      (.shadowRadius, .number(13)),
+      (.shadowOffset, .size(Size(width: 14, height: 15))),
+      (.shadowColor, .color(try Color(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))),
       (.transformComponent(.translationX), .number(8)),
       (.transformComponent(.translationY), .number(9)),
       (.transformComponent(.translationZ), .number(10)),
@@ -251,6 +272,32 @@ struct LayerPropertyTests {
     var layer = try Self.sample()
     #expect(throws: ValidationError(field: "transform.rotation.z", reason: .notFinite)) {
       try LayerProperty.transformComponent(.rotationZ).set(.number(.nan), in: &layer)
+    }
+  }
+
+  /// Writing each appearance property replaces exactly that field.
+  @Test func writesTheAppearanceProperties() throws {
+    let base = try Self.sample()
+    let red = try Color(red: 1, green: 0, blue: 0)
+    let cases: [(LayerProperty, AnimationValue, (inout Layer) -> Void)] = [
+      (.cornerRadius, .number(2), { $0.cornerRadius = 2 }),
+      (.borderWidth, .number(3), { $0.borderWidth = 3 }),
+      (.borderColor, .color(red), { $0.borderColor = red }),
+      (.shadowOpacity, .number(0.1), { $0.shadowOpacity = 0.1 }),
+      (.shadowRadius, .number(4), { $0.shadowRadius = 4 }),
+      (
+        .shadowOffset, .size(Size(width: 5, height: 6)),
+        { $0.shadowOffset = Size(width: 5, height: 6) }
+      ),
+      (.shadowColor, .color(red), { $0.shadowColor = red }),
+    ]
+    for (property, value, edit) in cases {
+      var written = base
+      try property.set(value, in: &written)
+      var expected = base
+      edit(&expected)
+      #expect(written == expected, "\(property)")
+      #expect(throws: ValidationError.self) { try property.set(.point(.zero), in: &written) }
     }
   }
 }

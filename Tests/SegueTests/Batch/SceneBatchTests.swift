@@ -135,7 +135,7 @@ import Testing
   ) -> Double {
     var worst = 0.0
     for (k, sample) in samples.enumerated() {
-      for layer in batch.instances[k].scene.model.layers {
+      for layer in batch.instance(k)!.scene.model.layers {
         let i = batch.layerIndex(instance: k, layerID: layer.id)!
         let g = f * batch.layerCount + i
         guard let reference = sample[layer.id] else {
@@ -147,8 +147,8 @@ import Testing
         let fields = reference.matrix.fields
         let scale = 1 + fields.map(abs).max()!
         let extent = max(
-          batch.instances[k].scene.containerSize.width,
-          batch.instances[k].scene.containerSize.height)
+          batch.instance(k)!.scene.containerSize.width,
+          batch.instance(k)!.scene.containerSize.height)
         for (j, v) in fields.enumerated() {
           // Translation row: positions and anchor offsets of up to `extent` points cancel there.
           let allowance = j >= 12 ? translationTolerance * extent : 0
@@ -202,7 +202,7 @@ import Testing
         let speed = 0.5 + Double(rng.next() % 1000) / 1000
         instances.append(.init(scene: scene, clock: .timed(start: start, speed: speed)))
       }
-      guard let batch = try? SceneBatch(instances, layersPerBlock: 40) else {
+      guard let batch = try? SceneBatch(instances) else {
         #expect(Bool(false), "compile failed")
         return
       }
@@ -270,7 +270,7 @@ import Testing
       instances.append(
         .init(scene: scenes[i % scenes.count], clock: .timed(start: Double(i) * 0.013, speed: 1)))
     }
-    let batch = try SceneBatch(instances, layersPerBlock: 16)
+    let batch = try SceneBatch(instances)
     let times = [0.05, 0.31, 0.77, 2.5]
     let reference = try Self.evaluate(batch, at: times)
     for (threads, chunk) in [(2, nil), (3, 1), (4, 5), (2, 1000), (1, 3)] as [(Int, Int?)] {
@@ -284,8 +284,7 @@ import Testing
 
   @Test func layerIndicesCoverEveryLayerOnce() throws {
     let scenes = try Self.allPresetScenes()
-    let batch = try SceneBatch(
-      scenes.map { .init(scene: $0, clock: .timed(start: 0, speed: 1)) }, layersPerBlock: 7)
+    let batch = try SceneBatch(scenes.map { .init(scene: $0, clock: .timed(start: 0, speed: 1)) })
     var seen = Set<Int>()
     for (k, scene) in scenes.enumerated() {
       for layer in scene.model.layers {
@@ -419,7 +418,7 @@ import Testing
           scene: try Self.keyframeScene(Double(i) / 19),
           clock: .timed(start: Double(i) * 0.011 - 0.05, speed: 0.8 + Double(i) * 0.02)))
     }
-    let batch = try SceneBatch(instances, layersPerBlock: 100)
+    let batch = try SceneBatch(instances)
     let times = (0...45).map { Double($0) * 0.027 }
     let output = try Self.evaluate(batch, at: times)
     var worst = 0.0
@@ -437,12 +436,6 @@ import Testing
 
   static func oneInstance(_ clock: SceneClock) throws -> [SceneBatch.Instance] {
     [.init(scene: try presetScene(.crossDissolve, .push), clock: clock)]
-  }
-
-  @Test func rejectsLayersPerBlockBelowOne() throws {
-    #expect(throws: ValidationError(field: "layersPerBlock", reason: .notPositive)) {
-      try SceneBatch(try Self.oneInstance(.timed(start: 0, speed: 1)), layersPerBlock: 0)
-    }
   }
 
   @Test func rejectsNonFiniteStart() throws {
@@ -618,7 +611,7 @@ import Testing
     ])
     #expect(
       throws: ValidationError(
-        field: "context", reason: .invalidState("was made for a batch with smaller blocks"))
+        field: "context", reason: .invalidState("was made for a batch with smaller templates"))
     ) {
       try Self.runJob(
         bigger, context: context, times: [0], matrices: 16 * bigger.layerCount,

@@ -349,6 +349,30 @@ struct InteractionTimelineTests {
     }
   }
 
+  /// Found by fuzzing: a completion speed of 5e-324 makes the cancel run from p = 0.7 last
+  /// 0.7·0.5/5e-324 s, which overflows to infinity, so the completion would never fire and its
+  /// time would be infinite. Rejected at the cancel; so is a finish at t = 1e308 whose run of
+  /// 1e308 s (p = 0, D = 1e308, k = 1) ends beyond the largest Double. A run that ends at a
+  /// large but finite time is accepted.
+  @Test func rejectsCompletionRunsEndingAtInfinity() throws {
+    #expect {
+      var timeline = try InteractionTimeline(duration: 0.5, completionSpeed: 2)
+      try timeline.append(.update(time: 0.05, percent: 0.7))
+      try timeline.setCompletionSpeed(.leastNonzeroMagnitude)
+      try timeline.append(.cancel(time: 0.1))
+    } throws: { error in
+      let e = error as? ValidationError
+      return e?.field == "completionSpeed" && e?.index == 1
+    }
+    #expect {
+      try InteractionTimeline(duration: 1e308, events: [.finish(time: 1e308)])
+    } throws: { error in
+      (error as? ValidationError)?.field == "completionSpeed"
+    }
+    let far = try InteractionTimeline(duration: 1e307, events: [.finish(time: 1e307)])
+    #expect(try far.state(at: 1e307).completionTime == 2e307)
+  }
+
   @Test func rejectsNaNSampleTime() throws {
     let timeline = try InteractionTimeline(duration: 1)
     #expect(throws: ValidationError(field: "time", reason: .notFinite)) {

@@ -335,7 +335,9 @@ struct PropertyAnimatorTests {
     await propertyCheck(
       count: 150, input: Gen.double(in: 0.05...1.95), Gen.double(in: 0...1), Gen.int(in: 0...3)
     ) { t1, share, curveIndex in
-      guard var animator = try? PropertyAnimator(duration: 2, timingParameters: curves[curveIndex])
+      guard
+        var animator = try? PropertyAnimator(
+          duration: 2, timingParameters: .cubic(curves[curveIndex]))
       else { return }
       #expect((try? animator.startAnimation(at: 0)) != nil)
       #expect((try? animator.setReversed(true, at: t1)) != nil)
@@ -403,5 +405,187 @@ struct PropertyAnimatorTests {
       let replay = try? PropertyAnimator(duration: 1, events: prefix)
       #expect((try? replay?.sample(at: probe)) == (try? animator.sample(at: probe)))
     }
+  }
+}
+
+/// Springs, `startAnimation(afterDelay:)` and the progress of animations that start later.
+@Suite("PropertyAnimator: springs, delay, blocks")
+struct PropertyAnimatorSpringTests {
+  /// ζ = 1 fitted to D = 1: at t the progress is the critical closed form with ω0 = X/1.
+  @Test func springRun() throws {
+    var animator = try PropertyAnimator(
+      duration: 1, timingParameters: .spring(try SpringTimingParameters(dampingRatio: 1)))
+    try animator.startAnimation(at: 0)
+    let omega0 = SpringReference.criticalRoot
+    for t in [0.1, 0.25, 0.5, 0.9] {
+      let expected = SpringReference.critical(omega0: omega0, v0: 0, t: t)
+      #expect(close(try animator.sample(at: t).progress, expected))
+    }
+    #expect(try animator.advance(to: 1) == AnimatorCompletionEvent(position: .end, time: 1))
+    #expect(animator.progress == 1)
+  }
+
+  /// A physical spring ignores the duration: the animator lasts its settling duration.
+  @Test func physicalSpringSetsTheDuration() throws {
+    let animator = try PropertyAnimator(
+      duration: 40, timingParameters: .spring(SpringTimingParameters()))
+    #expect(animator.duration == Spring.systemCurve7.settlingDuration)
+    if case .spring = animator.timingCurve {} else { Issue.record("not a spring") }
+  }
+
+  /// The release of a pan: easeInEaseOut, D = 1, paused half way (q₀ = 0.5), continued with a
+  /// critical spring (ζ = 1) and v0 = 2 remaining-distances per second over 0.4·1 s. At 1.1 s,
+  /// f = 0.5 + 0.1·(0.5/0.4) = 0.625, the run's elapsed fraction is 0.25 and
+  /// q = 0.5 + 0.5·x(0.1) with ω0 = X/0.4; the initial slope is (1 − q₀)·v0 = 1 per second;
+  /// the run ends at 1.4 s.
+  @Test func continueWithASpring() throws {
+    var animator = try PropertyAnimator(duration: 1)
+    try animator.startAnimation(at: 0)
+    try animator.pauseAnimation(at: 0.5)
+    #expect(close(animator.progress, 0.5))
+    let spring = try SpringTimingParameters(dampingRatio: 1, initialVelocity: Vector2(dx: 2, dy: 0))
+    try animator.continueAnimation(
+      withTimingParameters: .spring(spring), durationFactor: 0.4, at: 1)
+    let omega0 = SpringReference.criticalRoot / 0.4
+    let sample = try animator.sample(at: 1.1)
+    #expect(close(sample.fractionComplete, 0.625))
+    let expected = 0.5 + 0.5 * SpringReference.critical(omega0: omega0, v0: 2, t: 0.1)
+    #expect(close(sample.progress, expected))
+    let h = 1e-6
+    let slope = (try animator.sample(at: 1 + h).progress - 0.5) / h
+    #expect(abs(slope - 1) < 1e-3)
+    #expect(try animator.advance(to: 2) == AnimatorCompletionEvent(position: .end, time: 1.4))
+  }
+
+  /// Cancelling with a spring: reversed, the run back to 0 is the spring laid towards the start:
+  /// q = q₀ − q₀·x(s·L), L = 0.5·D·… here f₀ = 0.5, factor 0.5 → L = 0.5 s, rate 1/s.
+  @Test func cancelWithASpring() throws {
+    var animator = try PropertyAnimator(duration: 1, timingParameters: .linear)
+    try animator.startAnimation(at: 0)
+    try animator.pauseAnimation(at: 0.5)
+    try animator.setReversed(true, at: 0.5)
+    let spring = try SpringTimingParameters(dampingRatio: 1)
+    try animator.continueAnimation(
+      withTimingParameters: .spring(spring), durationFactor: 0.5, at: 0.5)
+    let omega0 = SpringReference.criticalRoot / 0.5
+    let sample = try animator.sample(at: 0.7)
+    #expect(close(sample.fractionComplete, 0.3))
+    let expected = 0.5 - 0.5 * SpringReference.critical(omega0: omega0, v0: 0, t: 0.2)
+    #expect(close(sample.progress, expected))
+    #expect(try animator.advance(to: 1.5) == AnimatorCompletionEvent(position: .start, time: 1))
+    #expect(animator.progress == 0)
+  }
+
+  /// A physical spring in `continueAnimation` lasts its settling duration, whatever the factor.
+  @Test func continueWithAPhysicalSpringIgnoresTheFactor() throws {
+    var animator = try PropertyAnimator(duration: 1, timingParameters: .linear)
+    try animator.pauseAnimation(at: 0)
+    try animator.continueAnimation(
+      withTimingParameters: .spring(SpringTimingParameters()), durationFactor: 3, at: 0)
+    let end = Spring.systemCurve7.settlingDuration
+    #expect(
+      try animator.advance(to: 5) == AnimatorCompletionEvent(position: .end, time: end))
+  }
+
+  /// `startAnimation(afterDelay: 0.5)` at 1, linear, D = 2: running at once, f held until 1.5,
+  /// then 0.5 per second: f = 0.5 at 2.5, completion at 3.5.
+  @Test func startAfterDelay() throws {
+    var animator = try PropertyAnimator(duration: 2, timingParameters: .linear)
+    try animator.startAnimation(afterDelay: 0.5, at: 1)
+    #expect(animator.delay == 0.5)
+    let held = try animator.sample(at: 1.4)
+    #expect(held.state == .active && held.isRunning && held.fractionComplete == 0)
+    #expect(close(try animator.sample(at: 2.5).fractionComplete, 0.5))
+    #expect(try animator.advance(to: 4) == AnimatorCompletionEvent(position: .end, time: 3.5))
+  }
+
+  /// A pause during the delay drops the rest of it; a delay on a running animator changes nothing.
+  @Test func delayIsDroppedByPauseAndIgnoredWhileRunning() throws {
+    var animator = try PropertyAnimator(duration: 1, timingParameters: .linear)
+    try animator.startAnimation(afterDelay: 1, at: 0)
+    try animator.pauseAnimation(at: 0.2)
+    try animator.startAnimation(at: 0.5)
+    #expect(close(try animator.sample(at: 0.75).fractionComplete, 0.25))
+    try animator.startAnimation(afterDelay: 5, at: 0.75)
+    #expect(close(try animator.sample(at: 1).fractionComplete, 0.5))
+    #expect(animator.delay == 5)
+  }
+
+  @Test func rejectsNegativeDelay() throws {
+    var animator = try PropertyAnimator(duration: 1)
+    #expect(throws: ValidationError(field: "delay", reason: .negative)) {
+      try animator.startAnimation(afterDelay: -1, at: 0)
+    }
+    #expect(throws: ValidationError(field: "delay", reason: .notFinite)) {
+      try animator.startAnimation(afterDelay: .nan, at: 0)
+    }
+    #expect(animator.events.isEmpty)
+  }
+
+  /// Animations starting at fraction 0.5 of an easeIn run (D = 1): 0 before, easeIn(φ) with
+  /// φ = (f − 0.5)/0.5 after, 1 at the end; start 0 is the animator's own progress.
+  @Test func progressOfALaterBlock() throws {
+    var animator = try PropertyAnimator(duration: 1, timingParameters: .easeIn)
+    try animator.startAnimation(at: 0)
+    #expect(try animator.progress(at: 0.25, startingAt: 0.5) == 0)
+    #expect(close(try animator.progress(at: 0.75, startingAt: 0.5), 0.31535681257253930426))
+    #expect(try animator.progress(at: 1, startingAt: 0.5) == 1)
+    #expect(try animator.progress(at: 1, startingAt: 1) == 1)
+    #expect(try animator.progress(at: 0.6, startingAt: 0) == animator.sample(at: 0.6).progress)
+  }
+
+  /// Re-timing moves the knot into each block's local fraction: easeInEaseOut, D = 1, block from
+  /// 0.5; paused at 0.75 (φ₀ = 0.5, q₀ = 0.5); continued linearly with factor 1 (rate 0.25/s):
+  /// at 1.5, f = 0.875, φ = 0.75, q = 0.5 + 0.5·0.5 = 0.75. The animator itself re-knots at
+  /// q₀ = easeInEaseOut(0.75) = 1 − easeInEaseOut(0.25).
+  @Test func retimedLaterBlock() throws {
+    var animator = try PropertyAnimator(duration: 1)
+    try animator.startAnimation(at: 0)
+    try animator.pauseAnimation(at: 0.75)
+    #expect(close(try animator.progress(at: 0.75, startingAt: 0.5), 0.5))
+    try animator.continueAnimation(withTimingParameters: .linear, durationFactor: 1, at: 1)
+    #expect(close(try animator.progress(at: 1.5, startingAt: 0.5), 0.75))
+    let q0 = 1 - 0.12916193104731981165
+    #expect(close(try animator.sample(at: 1.5).progress, q0 + (1 - q0) * 0.5))
+  }
+
+  /// Stopped: every block keeps the progress it had; finished at .end: all 1.
+  @Test func stoppedAndFinishedBlocks() throws {
+    var animator = try PropertyAnimator(duration: 1, timingParameters: .linear)
+    try animator.startAnimation(at: 0)
+    try animator.stopAnimation(withoutFinishing: false, at: 0.75)
+    #expect(close(try animator.progress(at: 2, startingAt: 0.5), 0.5))
+    try animator.finishAnimation(at: .end, time: 3)
+    #expect(try animator.progress(at: 3, startingAt: 0.5) == 1)
+  }
+
+  @Test func rejectsBadBlockStart() throws {
+    let animator = try PropertyAnimator(duration: 1)
+    #expect(throws: ValidationError(field: "start", reason: .outOfRange(lower: 0, upper: 1))) {
+      try animator.progress(at: 0, startingAt: 1.5)
+    }
+    #expect(throws: ValidationError(field: "start", reason: .notFinite)) {
+      try animator.progress(at: 0, startingAt: .nan)
+    }
+    #expect(throws: ValidationError(field: "time", reason: .negative)) {
+      try animator.progress(at: -1, startingAt: 0)
+    }
+  }
+
+  /// The deprecated TimingFunction forms still build the same animator.
+  @available(*, deprecated)
+  @Test func deprecatedForms() throws {
+    let a = try PropertyAnimator(duration: 1, timingParameters: TimingFunction.easeIn)
+    #expect(a.timingCurve == .easeIn && a.timingParameters == .easeIn)
+    var b = try PropertyAnimator(duration: 1)
+    try b.pauseAnimation(at: 0)
+    let f: TimingFunction? = .easeOut
+    try b.continueAnimation(withTimingParameters: f, durationFactor: 1, at: 0)
+    #expect(
+      b.events.last
+        == AnimatorEvent.continueAnimation(time: 0, timing: f, durationFactor: 1))
+    let c = try PropertyAnimator(
+      duration: 1, timingParameters: TimingFunction.easeOut, events: [.start(time: 0)])
+    #expect(c.timingCurve == .easeOut && c.isRunning)
   }
 }

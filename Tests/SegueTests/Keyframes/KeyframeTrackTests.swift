@@ -19,7 +19,9 @@ struct KeyframeTrackTests {
   // MARK: linear
 
   /// [0, 10, 30] at [0, 0.25, 1]: u = 0.125 is half of segment 0 → 5; u = 0.625 is half of
-  /// segment 1 → 20; keys exact; clamping outside [0, 1]; NaN counts as 0.
+  /// segment 1 → 20; keys exact; outside [0, 1] (only an overshooting overall curve gets there)
+  /// the end segments extrapolate: u = −3 is segment 0 at s = −12 → −120, u = 7 segment 1 at
+  /// s = (7 − 0.25)/0.75 = 9 → 10 + 20·9 = 190; NaN counts as 0; infinities hold the ends.
   @Test func linearByHand() throws {
     let track = try KeyframeTrack(values: [0.0, 10, 30], keyTimes: [0, 0.25, 1])
     #expect(track.value(at: 0.125) == 5)
@@ -27,9 +29,70 @@ struct KeyframeTrackTests {
     #expect(track.value(at: 0) == 0)
     #expect(track.value(at: 0.25) == 10)
     #expect(track.value(at: 1) == 30)
-    #expect(track.value(at: -3) == 0)
-    #expect(track.value(at: 7) == 30)
+    #expect(track.value(at: -3) == -120)
+    #expect(track.value(at: 7) == 190)
     #expect(track.value(at: .nan) == 0)
+    #expect(track.value(at: .infinity) == 30)
+    #expect(track.value(at: -.infinity) == 0)
+  }
+
+  /// mpmath (40 digits, bisection of X(s) then Y(s*)): cubic-bezier(0.34, 1.56, 0.64, 1) at
+  /// x = 0.5 is 1.0874006702186978771 (s* = 0.50769044…; by hand Y(0.5) = 3·⅛·1.56 + 3·⅛ + ⅛ =
+  /// 1.085 and X(0.5) = 0.4925 < 0.5, so s* is a little above ½ and Y a little above 1.085).
+  static let backOutAtHalf = 1.087400670218697877
+
+  /// Per-segment timing functions are not clamped (core-animation.md §4.2 steps 3–4, §3.2): a
+  /// segment from 0 to 100 with cubic-bezier(0.34, 1.56, 0.64, 1) overshoots to
+  /// 100·1.08740067… = 108.740067… at its middle, exactly as the same curve on a basic
+  /// animation does.
+  @Test func perSegmentOvershootIsNotClamped() throws {
+    let back = try TimingFunction.cubicBezier(0.34, 1.56, 0.64, 1)
+    let track = try KeyframeTrack(values: [0.0, 100], timingFunctions: [back])
+    #expect(abs(track.value(at: 0.5) - 100 * Self.backOutAtHalf) < 1e-9)
+    let basic = CompiledAnimation(
+      try Animation.basic(
+        .positionX, from: .number(0), to: .number(100), duration: 1, timingFunction: back))
+    #expect(basic.value(atParentTime: 0.5) == .number(track.value(at: 0.5)))
+    // The middle segment of three: [0, 10, 20, 30], segment 1 at s = 0.5 → 10 + 10·1.0874….
+    let three = try KeyframeTrack(
+      values: [0.0, 10, 20, 30], timingFunctions: [.linear, back, .linear])
+    #expect(abs(three.value(at: 0.5) - (10 + 10 * Self.backOutAtHalf)) < 1e-9)
+    // Cubic mode: [0, 100] Catmull–Rom (tangents 50 at both ends) at s' = 1.0874…:
+    // h01·100 + 50·(h10 + h11), beyond the end value.
+    let cubic = try KeyframeTrack(
+      values: [0.0, 100], calculationMode: .cubic, timingFunctions: [back])
+    let s = Self.backOutAtHalf
+    let hermite =
+      (-2 * s * s * s + 3 * s * s) * 100 + 50 * ((s * s * s - 2 * s * s + s) + (s * s * s - s * s))
+    #expect(abs(cubic.value(at: 0.5) - hermite) < 1e-9)
+    #expect(cubic.value(at: 0.5) > 100)
+  }
+
+  /// An overshooting overall timing function extrapolates the last segment, so a two-key track
+  /// equals the basic animation with that curve: [0, 100] with the back-out curve at u = 0.5 is
+  /// 108.740067…; discrete and cubicPaced hold their last value.
+  @Test func overallOvershootExtrapolatesTheEndSegment() throws {
+    let back = try TimingFunction.cubicBezier(0.34, 1.56, 0.64, 1)
+    let track = try KeyframeTrack(values: [0.0, 100], timingFunction: back)
+    #expect(abs(track.value(at: 0.5) - 100 * Self.backOutAtHalf) < 1e-9)
+    let discrete = try KeyframeTrack(
+      values: [0.0, 100], calculationMode: .discrete, timingFunction: back)
+    #expect(discrete.value(at: 0.5) == 100)
+    // cubicPaced holds its ends: the arc-length parameterisation ends with the curve.
+    let paced = try KeyframeTrack(
+      values: [0.0, 1, 2, 4], calculationMode: .cubicPaced, timingFunction: back)
+    #expect(paced.value(at: 0.5) == 4)
+  }
+
+  /// `steps()` per segment: jump-start gives 1/n at s = 0, so a key time shows the first step
+  /// into its segment (§4.2 step 3 has no exception at the ends), except with the before flag.
+  @Test func stepsPerSegmentAtKeyTimesAndBeforeFlag() throws {
+    let start = TimingFunction.steps(try StepsEasing(steps: 4, position: .jumpStart))
+    let track = try KeyframeTrack(values: [0.0, 100, 40], timingFunctions: [start, start])
+    #expect(track.value(at: 0) == 25)
+    #expect(track.value(at: 0, beforeFlag: true) == 0)
+    #expect(track.value(at: 0.5) == 100 - 60 * 0.25)
+    #expect(track.value(at: 1) == 40)
   }
 
   /// No key times: even spacing [0, 0.5, 1]; u = 0.75 → 10 + 20·0.5 = 20.
@@ -285,7 +348,8 @@ struct KeyframeTrackTests {
   // MARK: invariants
 
   /// Random tracks (2–6 keys, distinct random key times, random values) pass exactly through
-  /// every value at its key time in linear and cubic modes, and start/end at the first/last value.
+  /// every value at its key time in linear and cubic modes, and start/end at the first/last value
+  /// at u = 0 and u = 1.
   @Test func tracksPassThroughTheirKeys() async {
     await propertyCheck(
       count: 150, input: Gen.double(in: -100...100).array(of: 2...6),
@@ -300,8 +364,8 @@ struct KeyframeTrackTests {
       let track = try KeyframeTrack(
         values: values, keyTimes: times, calculationMode: cubic ? .cubic : .linear)
       for i in 0..<n { #expect(track.value(at: times[i]) == values[i]) }
-      #expect(track.value(at: -1) == values[0])
-      #expect(track.value(at: 2) == values[n - 1])
+      #expect(track.value(at: 0) == values[0])
+      #expect(track.value(at: 1) == values[n - 1])
     }
   }
 

@@ -98,7 +98,8 @@ struct LayerTests {
   static let scalarFields = [
     "bounds.origin.x", "bounds.origin.y", "bounds.size.width", "bounds.size.height",
     "position.x", "position.y", "anchorPoint.x", "anchorPoint.y", "anchorPointZ", "zPosition",
-    "opacity",
+    "opacity", "cornerRadius", "borderWidth", "shadowOpacity", "shadowRadius",
+    "shadowOffset.width", "shadowOffset.height",
   ]
 
   /// Each scalar field that is NaN is rejected with its name (one case per field).
@@ -117,6 +118,12 @@ struct LayerTests {
     case "anchorPoint.y": l.anchorPoint.y = bad
     case "anchorPointZ": l.anchorPointZ = bad
     case "zPosition": l.zPosition = bad
+    case "cornerRadius": l.cornerRadius = bad
+    case "borderWidth": l.borderWidth = bad
+    case "shadowOpacity": l.shadowOpacity = bad
+    case "shadowRadius": l.shadowRadius = bad
+    case "shadowOffset.width": l.shadowOffset.width = bad
+    case "shadowOffset.height": l.shadowOffset.height = .infinity
     default: l.opacity = bad
     }
     #expect(throws: ValidationError(field: field, reason: .notFinite)) { try l.validate() }
@@ -146,5 +153,17 @@ struct LayerTests {
     #expect(
       throws: ValidationError(field: "sublayerTransform", index: index, reason: .notFinite)
     ) { try l.validate() }
+  }
+
+  /// The appearance properties default to `CALayer`'s values; out-of-range finite values are
+  /// stored (and clamped only when presented).
+  @Test func appearanceDefaults() throws {
+    let l = Layer(id: "a")
+    #expect(l.cornerRadius == 0 && !l.masksToBounds && l.borderWidth == 0)
+    #expect(l.borderColor == .black && l.shadowColor == .black)
+    #expect(l.shadowOpacity == 0 && l.shadowRadius == 3)
+    #expect(l.shadowOffset == Size(width: 0, height: -3))
+    try Layer(id: "b", cornerRadius: -1, borderWidth: -2, shadowOpacity: 7, shadowRadius: -3)
+      .validate()
   }
 }

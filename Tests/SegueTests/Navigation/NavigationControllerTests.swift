@@ -1,3 +1,4 @@
+import Foundation
 import Segue
 import Testing
 
@@ -62,5 +63,57 @@ struct NavigationControllerTests {
     #expect(throws: ValidationError.self) { try nav.pop() }
     #expect(throws: ValidationError.self) { try nav.complete(finished: true) }
     #expect(throws: ValidationError.self) { try nav.push("x", view: LayerTree()) }
+  }
+}
+
+/// An animator that records `animationEnded(_:)` calls (a class behind a lock: the protocol's
+/// method is non-mutating, as UIKit's is on a reference type).
+private final class RecordingAnimator: TransitionAnimator, @unchecked Sendable {
+  private let lock = NSLock()
+  private var ended: [Bool] = []
+  var calls: [Bool] { lock.withLock { ended } }
+
+  func transitionDuration(using context: TransitionContext) -> Double { 0.2 }
+  func animateTransition(using context: TransitionContext) throws(ValidationError)
+    -> TransitionScene
+  {
+    try PresetAnimator(.slideOver).animateTransition(using: context)
+  }
+  func animationEnded(_ transitionCompleted: Bool) {
+    lock.withLock { ended.append(transitionCompleted) }
+  }
+}
+
+private struct RecordingDelegate: NavigationControllerDelegate {
+  let animator: RecordingAnimator
+  func animator(for operation: TransitionOperation, from: String, to: String)
+    -> (any TransitionAnimator)?
+  { animator }
+}
+
+@Suite("NavigationController, animationEnded")
+struct NavigationControllerAnimationEndedTests {
+  /// `complete(finished:)` tells the animator once, with the flag; the context names the view
+  /// controllers by their stack ids.
+  @Test func completeCallsAnimationEnded() throws {
+    let recorder = RecordingAnimator()
+    let size = Size(width: 390, height: 844)
+    func view(_ id: String) throws -> LayerTree {
+      var tree = LayerTree()
+      try tree.add(TransitionContext.viewLayer(id + ".root", containerSize: size))
+      return tree
+    }
+    var nav = try NavigationController(
+      root: "list", view: view("list"), delegate: RecordingDelegate(animator: recorder))
+    let transition = try nav.push("detail", view: view("detail"))
+    #expect(transition.context.fromViewController.identifier == "list")
+    #expect(transition.context.toViewController.identifier == "detail")
+    #expect(transition.context.toID == "detail.root")
+    #expect(recorder.calls.isEmpty)
+    try nav.complete(finished: false)
+    #expect(recorder.calls == [false])
+    try nav.push("detail", view: view("detail"))
+    try nav.complete(finished: true)
+    #expect(recorder.calls == [false, true])
   }
 }

@@ -359,3 +359,59 @@ struct SceneBuilderTests {
     }
   }
 }
+
+/// `addSubview`, `insertSubview(_:aboveSubview:)`, `insertSubview(_:belowSubview:)`: the new view
+/// lands next to its sibling (same parent) in the draw order, the others keep their order.
+@Suite("SceneBuilder subviews")
+struct SceneBuilderSubviewTests {
+  static func view(_ id: String, child: Bool = false) throws -> LayerTree {
+    var tree = LayerTree()
+    try tree.add(Layer(id: id))
+    if child { try tree.add(Layer(id: id + ".c"), parent: id) }
+    return tree
+  }
+
+  static func order(_ b: SceneBuilder) -> [String] {
+    b.model.drawOrder().map { b.model.layers[$0].id }
+  }
+
+  @Test func insertAboveAndBelow() throws {
+    var b = SceneBuilder()
+    try b.addSubview(try Self.view("a"))
+    try b.addSubview(try Self.view("b", child: true))
+    try b.addSubview(try Self.view("c"))
+    try b.insertSubview(try Self.view("x", child: true), belowSubview: "b")
+    #expect(Self.order(b) == ["a", "x", "x.c", "b", "b.c", "c"])
+    try b.insertSubview(try Self.view("y"), aboveSubview: try Self.view("b"))
+    #expect(Self.order(b) == ["a", "x", "x.c", "b", "b.c", "y", "c"])
+    try b.insertSubview(try Self.view("z"), belowSubview: try Self.view("a"))
+    #expect(Self.order(b) == ["z", "a", "x", "x.c", "b", "b.c", "y", "c"])
+    try b.insertSubview(try Self.view("w"), aboveSubview: "c")
+    #expect(Self.order(b).last == "w")
+  }
+
+  /// Inside a parent: the sibling's parent receives the view.
+  @Test func insertInsideAParent() throws {
+    var b = SceneBuilder()
+    try b.addSubview(try Self.view("p", child: true))
+    try b.insertSubview(try Self.view("q"), belowSubview: "p.c")
+    #expect(Self.order(b) == ["p", "q", "p.c"])
+    let q = try #require(b.model.index(of: "q"))
+    #expect(try b.model.parentIndex(at: q) == b.model.index(of: "p"))
+  }
+
+  @Test func rejectsUnknownSiblingAndEmptyView() throws {
+    var b = SceneBuilder()
+    try b.addSubview(try Self.view("a"))
+    #expect(throws: ValidationError(field: "layer", reason: .unknown("nope"))) {
+      try b.insertSubview(try Self.view("x"), belowSubview: "nope")
+    }
+    #expect(throws: ValidationError(field: "subview", reason: .tooFew(minimum: 1, actual: 0))) {
+      try b.insertSubview(try Self.view("x"), aboveSubview: LayerTree())
+    }
+    #expect(b.model.count == 1)
+    #expect(throws: ValidationError(field: "id", reason: .duplicate("a"))) {
+      try b.insertSubview(try Self.view("a"), aboveSubview: "a")
+    }
+  }
+}

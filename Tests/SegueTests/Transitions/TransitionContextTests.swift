@@ -172,3 +172,164 @@ struct TransitionContextTests {
     #expect(cancelled.layers.map(\.id) == ["old", "old.label"])
   }
 }
+
+/// The UIKit vocabulary of the context: view controllers and views by key, frames by UIKit's
+/// rule, `isAnimated`, the interactive calls and `transitionWasCancelled`, `containerView`; and
+/// the animator protocol's defaults.
+@Suite("TransitionContext, UIKit vocabulary")
+struct TransitionContextUIKitTests {
+  static let size = Size(width: 200, height: 100)
+  static let bounds = Rect(x: 0, y: 0, width: 200, height: 100)
+
+  static func controllers() throws -> (ViewController, ViewController) {
+    (
+      try ViewController(
+        identifier: "list", view: try TransitionContextTests.view("old", size: size)),
+      try ViewController(
+        identifier: "detail", view: try TransitionContextTests.view("new", size: size))
+    )
+  }
+
+  static func context(
+    _ operation: TransitionOperation = .push, isInteractive: Bool = false
+  ) throws -> TransitionContext {
+    let (a, b) = try controllers()
+    return try TransitionContext(
+      operation: operation, containerSize: size, from: a, to: b, isInteractive: isInteractive)
+  }
+
+  /// `viewController(forKey:)` and `view(forKey:)` return the two ends; ids are the views' root
+  /// layers, identifiers the view controllers'.
+  @Test func keys() throws {
+    let c = try Self.context()
+    #expect(c.viewController(forKey: .from).identifier == "list")
+    #expect(c.viewController(forKey: .to).identifier == "detail")
+    #expect(c.view(forKey: .from).layers.map(\.id) == ["old", "old.label"])
+    #expect(c.view(forKey: .to) == c.toView)
+    #expect(c.fromID == "old" && c.toID == "new")
+    #expect(c.viewController(forKey: .to).viewID == "new")
+    #expect(c.isAnimated && !c.isInteractive)
+    #expect(TransitionContextViewControllerKey.allCases.map(\.rawValue) == ["from", "to"])
+    #expect(TransitionContextViewKey.allCases.map(\.rawValue) == ["from", "to"])
+  }
+
+  /// UIKit's frame rule for every operation: from starts at the container's bounds and ends at
+  /// `.zero`; to starts at `.zero` and ends at the bounds; anything else is `.zero`.
+  @Test(arguments: TransitionOperation.allCases)
+  func frames(operation: TransitionOperation) throws {
+    let c = try Self.context(operation)
+    let (from, to) = try Self.controllers()
+    #expect(c.initialFrame(for: from) == Self.bounds)
+    #expect(c.finalFrame(for: from) == .zero)
+    #expect(c.initialFrame(for: to) == .zero)
+    #expect(c.finalFrame(for: to) == Self.bounds)
+    let other = try ViewController(
+      identifier: "other", view: try TransitionContextTests.view("x", size: Self.size))
+    #expect(c.initialFrame(for: other) == .zero && c.finalFrame(for: other) == .zero)
+  }
+
+  /// The plain initialiser names the view controllers after the root layers.
+  @Test func plainInitialiserIdentifiers() throws {
+    let c = try TransitionContextTests.context(.pop)
+    #expect(c.fromViewController.identifier == "old")
+    #expect(c.toViewController.identifier == "new")
+    #expect(c.finalFrame(for: c.toViewController) == c.containerBounds)
+  }
+
+  @Test func rejectsSameIdentifiers() throws {
+    let a = try ViewController(identifier: "a", view: try TransitionContextTests.view("p"))
+    let b = try ViewController(identifier: "a", view: try TransitionContextTests.view("q"))
+    #expect(throws: ValidationError(field: "to.identifier", reason: .duplicate("a"))) {
+      try TransitionContext(operation: .push, from: a, to: b)
+    }
+    #expect(throws: ValidationError(field: "toView", reason: .duplicate("p"))) {
+      try TransitionContext(
+        operation: .push, fromView: try TransitionContextTests.view("p"),
+        toView: try TransitionContextTests.view("p"))
+    }
+  }
+
+  @Test func rejectsEmptyViewControllerView() {
+    #expect(throws: ValidationError(field: "view", reason: .tooFew(minimum: 1, actual: 0))) {
+      try ViewController(identifier: "a", view: LayerTree())
+    }
+  }
+
+  @Test func rejectsBadContainerInViewControllerInitialiser() throws {
+    let (a, b) = try Self.controllers()
+    #expect(throws: ValidationError(field: "containerSize.height", reason: .notFinite)) {
+      try TransitionContext(
+        operation: .push, containerSize: Size(width: 1, height: .nan), from: a, to: b)
+    }
+  }
+
+  /// `isAnimated` is as given.
+  @Test func notAnimated() throws {
+    let (a, b) = try Self.controllers()
+    let c = try TransitionContext(operation: .push, from: a, to: b, isAnimated: false)
+    #expect(!c.isAnimated)
+  }
+
+  /// An interactive transition: updates clamp, cancel ends the interaction and makes
+  /// `transitionWasCancelled` true, pause resumes it, finish clears the cancel, and
+  /// `completeTransition` ends everything.
+  @Test func interactiveCalls() throws {
+    var c = try Self.context(isInteractive: true)
+    #expect(c.isInteractive && c.percentComplete == 0)
+    try c.updateInteractiveTransition(0.4)
+    #expect(c.percentComplete == 0.4)
+    try c.updateInteractiveTransition(1.5)
+    #expect(c.percentComplete == 1)
+    try c.updateInteractiveTransition(-2)
+    #expect(c.percentComplete == 0)
+    try c.cancelInteractiveTransition()
+    #expect(!c.isInteractive && c.transitionWasCancelled)
+    try c.pauseInteractiveTransition()
+    #expect(c.isInteractive && c.transitionWasCancelled)
+    try c.finishInteractiveTransition()
+    #expect(!c.isInteractive && !c.transitionWasCancelled)
+    try c.completeTransition(!c.transitionWasCancelled)
+    #expect(c.completion == .finished && !c.isInteractive)
+  }
+
+  @Test func interactiveCallsNeedAnInteraction() throws {
+    var c = try Self.context()
+    let notInteractive = ValidationError(
+      field: "interaction", reason: .invalidState("is not interactive"))
+    #expect(throws: notInteractive) { try c.updateInteractiveTransition(0.5) }
+    #expect(throws: notInteractive) { try c.finishInteractiveTransition() }
+    #expect(throws: notInteractive) { try c.cancelInteractiveTransition() }
+    var i = try Self.context(isInteractive: true)
+    #expect(
+      throws: ValidationError(field: "interaction", reason: .invalidState("is already interactive"))
+    ) { try i.pauseInteractiveTransition() }
+    #expect(throws: ValidationError(field: "percentComplete", reason: .notFinite)) {
+      try i.updateInteractiveTransition(.nan)
+    }
+    try i.completeTransition(false)
+    let over = ValidationError(
+      field: "interaction", reason: .invalidState("the transition has completed"))
+    #expect(throws: over) { try i.pauseInteractiveTransition() }
+    #expect(throws: over) { try i.updateInteractiveTransition(0.5) }
+    #expect(i.transitionWasCancelled)
+  }
+
+  /// `containerView` holds the from view; the to view can be inserted below it.
+  @Test func containerViewHoldsTheFromView() throws {
+    let c = try Self.context(.pop)
+    var container = c.containerView
+    #expect(container.model.layers.map(\.id) == ["old", "old.label"])
+    try container.insertSubview(c.view(forKey: .to), belowSubview: c.view(forKey: .from))
+    let order = container.model.drawOrder().map { container.model.layers[$0].id }
+    #expect(order == ["new", "new.label", "old", "old.label"])
+  }
+
+  /// An animator that implements only the two required methods: `animationEnded(_:)` does
+  /// nothing and `interruptibleAnimator(using:)` is `nil`.
+  @Test func protocolDefaults() throws {
+    let animator = TransitionContextTests.SlideIn()
+    let c = try Self.context()
+    animator.animationEnded(true)
+    #expect(try animator.interruptibleAnimator(using: c) == nil)
+  }
+}

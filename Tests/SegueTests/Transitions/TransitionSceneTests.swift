@@ -399,4 +399,70 @@ struct TransitionSceneTests {
     #expect(try scene.sample(at: 0.5)["from"]!.opacity == 1)
     #expect(scene.presentation(at: 0.5)[id: "from"]!.opacity == 3)
   }
+
+  /// Every layer is finite, but their product is not: four nested layers each scaled by 1e100
+  /// give 1e100, 1e200, 1e300 and then 1e400 = ∞ in the fourth layer's matrix. The sample is a
+  /// typed error naming that layer (index 3 in ``TransitionSample/layers``), at every kind of
+  /// sample, never a matrix of infinities; and a basic animation extrapolating an overshooting
+  /// curve beyond `Double` (position.x from 0 to 1e308, y₁ = 10) is the same error.
+  @Test func overflowingGeometryIsATypedError() throws {
+    var tree = LayerTree()
+    var parent: String? = nil
+    for k in 0..<4 {
+      try tree.add(
+        Layer(
+          id: "l\(k)", bounds: Rect(x: 0, y: 0, width: 1, height: 1),
+          transform: .makeScale(1e100, 1e100, 1)), parent: parent)
+      parent = "l\(k)"
+    }
+    let scene = try TransitionScene(
+      duration: 1, containerSize: Size(width: 10, height: 10), model: tree,
+      animations: AnimationSet())
+    let expected: (any Error) -> Bool = { error in
+      let e = error as? ValidationError
+      return e?.field == "layers" && e?.index == 3
+    }
+    #expect(performing: { try scene.sample(at: 0.5) }, throws: expected)
+    #expect(performing: { try scene.sample(at: 0.5, completion: .finished) }, throws: expected)
+    let timeline = try InteractionTimeline(duration: 1, events: [.update(time: 0, percent: 0.5)])
+    #expect(performing: { try scene.sample(at: 0.5, interaction: timeline) }, throws: expected)
+
+    var flat = LayerTree()
+    try flat.add(Layer(id: "a"))
+    var set = AnimationSet()
+    set.add(
+      try Animation.basic(
+        .positionX, from: .number(0), to: .number(1e308), duration: 1,
+        timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
+    let overshoot = try TransitionScene(
+      duration: 2, containerSize: Size(width: 10, height: 10), model: flat, animations: set)
+    #expect {
+      try overshoot.sample(at: 0.5)
+    } throws: { error in
+      (error as? ValidationError)?.field == "layers"
+    }
+  }
+
+  /// Appearance numbers overflow like geometry: a corner radius animated from 0 to 1e308 along
+  /// the same overshooting curve exceeds `Double` mid-way, and the sample names the property
+  /// (`cornerRadius`) instead of returning infinity.
+  @Test func overflowingAppearanceIsATypedError() throws {
+    var flat = LayerTree()
+    try flat.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 1, height: 1)))
+    var set = AnimationSet()
+    set.add(
+      try Animation.basic(
+        .cornerRadius, from: .number(0), to: .number(1e308), duration: 1,
+        timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
+    let scene = try TransitionScene(
+      duration: 2, containerSize: Size(width: 10, height: 10), model: flat, animations: set)
+    #expect {
+      try scene.sample(at: 0.5)
+    } throws: { error in
+      guard let e = error as? ValidationError, e.field == "layers", e.index == 0,
+        case .invalidState(let message) = e.reason
+      else { return false }
+      return message.contains("cornerRadius")
+    }
+  }
 }

@@ -1,0 +1,1 @@
+../../../Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift

@@ -1,0 +1,7 @@
+import FuzzDriver
+
+/// libFuzzer target: every input goes through `FuzzOracles.json(_:)`.
+@main
+enum FuzzJSONMain {
+  static func main() { runFuzzer(FuzzOracles.json) }
+}

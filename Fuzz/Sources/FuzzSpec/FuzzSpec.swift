@@ -1,0 +1,7 @@
+import FuzzDriver
+
+/// libFuzzer target: every input goes through `FuzzOracles.spec(_:)`.
+@main
+enum FuzzSpecMain {
+  static func main() { runFuzzer(FuzzOracles.spec) }
+}

@@ -1,0 +1,227 @@
+/// UIKit's `UIView.AnimationCurve`: the four named curves of UIView animations and of
+/// `UIViewPropertyAnimator(duration:curve:animations:)`.
+public enum ViewAnimationCurve: String, Hashable, Sendable, CaseIterable {
+  /// `.easeInOut`, the Bézier `(0.42, 0), (0.58, 1)` (UIView's default, Decision 9).
+  case easeInOut
+  /// `.easeIn`, the Bézier `(0.42, 0), (1, 1)`.
+  case easeIn
+  /// `.easeOut`, the Bézier `(0, 0), (0.58, 1)`.
+  case easeOut
+  /// `.linear`, the identity.
+  case linear
+
+  /// The curve as a ``TimingFunction``.
+  public var timingFunction: TimingFunction {
+    switch self {
+    case .easeInOut: .easeInEaseOut
+    case .easeIn: .easeIn
+    case .easeOut: .easeOut
+    case .linear: .linear
+    }
+  }
+}
+
+/// A two-component vector (`CGVector`): `dx`, `dy`.
+public struct Vector2: Hashable, Sendable, CustomStringConvertible {
+  /// The x component.
+  public var dx: Double
+  /// The y component.
+  public var dy: Double
+
+  /// Creates a vector.
+  @inlinable public init(dx: Double, dy: Double) {
+    self.dx = dx
+    self.dy = dy
+  }
+
+  /// `(0, 0)`.
+  public static let zero = Vector2(dx: 0, dy: 0)
+
+  /// `(dx, dy)`.
+  public var description: String { "(\(dx), \(dy))" }
+}
+
+/// `UISpringTimingParameters`: a spring as a property animator's timing curve
+/// (core-animation.md §6.4–6.5, Decisions 5 and 6).
+///
+/// Two families, as in UIKit:
+///
+/// * **Duration-based** (`init(dampingRatio:initialVelocity:)`): the spring is fitted to the
+///   length `L` of the run it paces with ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
+///   (mass 1, `ζ' = min(ζ, 1)`, `ω0` chosen so the envelope falls to 0.001 at `L`): the
+///   animator's duration (or `durationFactor ×` it after `continueAnimation`) decides how long it
+///   takes.
+/// * **Physical** (`init(mass:stiffness:damping:initialVelocity:)` and `init()`): the spring runs
+///   on its own clock and the animator's duration is **ignored** (UIKit's documented behaviour);
+///   a run it paces lasts the spring's ``Spring/settlingDuration`` (Decision 5).
+///
+/// Either way a run of length `L` seconds shows the progress `x(s·L)` at the elapsed fraction
+/// `s ∈ [0, 1)` of the run and exactly 1 at its end (`x` may overshoot 1 before).
+///
+/// **Initial velocity.** UIKit's is a `CGVector` in fractions of the remaining distance per
+/// second (a 100 pt/s gesture with 200 pt to go is 0.5). A property animator paces all its
+/// properties with one progress, so only ``initialVelocity``'s `dx` is used (UIKit itself uses
+/// `dx` for every property but `center`, core-animation.md §6.5); `dy` is kept for reading.
+public struct SpringTimingParameters: Hashable, Sendable {
+  /// How the spring is specified.
+  public enum Model: Hashable, Sendable {
+    /// Fitted to the run's length: damping ratio ζ (unitless, `> 0`, clamped to 1).
+    case dampingRatio(Double)
+    /// A physical spring on its own clock: the ``Spring``'s mass, stiffness and damping (its
+    /// initial velocity is ``SpringTimingParameters/initialVelocity``'s `dx`).
+    case physical(mass: Double, stiffness: Double, damping: Double)
+  }
+
+  /// How the spring is specified.
+  public let model: Model
+  /// `initialVelocity`, fractions of the remaining distance per second (1/s); only `dx` paces
+  /// the animation.
+  public let initialVelocity: Vector2
+
+  /// `UISpringTimingParameters()`: the system spring, mass 3, stiffness 1000, damping 500
+  /// (documented by Apple as "a damping ratio of 4.56"; ``Spring/uiSpringTimingParametersDefault``),
+  /// critically damped at `ω0 ≈ 18.257` rad/s, settling in 0.578 s; the animator's duration is
+  /// ignored.
+  public init() {
+    model = .physical(mass: 3, stiffness: 1000, damping: 500)
+    initialVelocity = .zero
+  }
+
+  /// `UISpringTimingParameters(dampingRatio:initialVelocity:)`.
+  ///
+  /// - Parameters:
+  ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 run critically damped (Decision 6).
+  ///   - initialVelocity: fractions of the remaining distance per second; each component finite
+  ///     and within `±1e100`.
+  /// - Throws: ``ValidationError``: `"dampingRatio"` not finite or `≤ 0`;
+  ///   `"initialVelocity.dx"`, `"initialVelocity.dy"` not finite or outside `±1e100`.
+  public init(dampingRatio: Double, initialVelocity: Vector2 = .zero) throws(ValidationError) {
+    try Validate.positive(dampingRatio, "dampingRatio")
+    try Self.validate(initialVelocity)
+    model = .dampingRatio(dampingRatio)
+    self.initialVelocity = initialVelocity
+  }
+
+  /// `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`.
+  ///
+  /// - Parameters:
+  ///   - mass: kg-like, `> 0`.
+  ///   - stiffness: N/m-like, `> 0`.
+  ///   - damping: N·s/m-like, `> 0` (an undamped spring never settles, so it cannot pace a run).
+  ///   - initialVelocity: as ``init(dampingRatio:initialVelocity:)``.
+  /// - Throws: ``ValidationError``: `"mass"`, `"stiffness"`, `"damping"` as
+  ///   ``Spring/init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``, and `"damping"`
+  ///   ``ValidationError/Reason/notPositive`` for 0; the velocity errors above.
+  public init(
+    mass: Double, stiffness: Double, damping: Double, initialVelocity: Vector2 = .zero
+  ) throws(ValidationError) {
+    try Self.validate(initialVelocity)
+    let spring = try Spring(
+      mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity.dx)
+    guard damping > 0 else { throw ValidationError(field: "damping", reason: .notPositive) }
+    guard spring.settlingDuration.isFinite else {
+      throw ValidationError(field: "damping", reason: .invalidState("the spring never settles"))
+    }
+    model = .physical(mass: mass, stiffness: stiffness, damping: damping)
+    self.initialVelocity = initialVelocity
+  }
+
+  private static func validate(_ v: Vector2) throws(ValidationError) {
+    try Validate.inRange(v.dx, -1e100, 1e100, "initialVelocity.dx")
+    try Validate.inRange(v.dy, -1e100, 1e100, "initialVelocity.dy")
+  }
+
+  /// `true` for the physical family, whose run length is its own settling duration.
+  public var ignoresDuration: Bool {
+    if case .physical = model { return true }
+    return false
+  }
+
+  /// The spring that paces a run of `length` seconds (the physical spring whatever the length);
+  /// `nil` when the length is too extreme to fit a spring to (see
+  /// ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``).
+  public func spring(forRunLength length: Double) -> Spring? {
+    switch model {
+    case .dampingRatio(let zeta):
+      return try? Spring.uiViewSpring(
+        duration: length, dampingRatio: zeta, initialVelocity: initialVelocity.dx)
+    case .physical(let m, let k, let c):
+      return try? Spring(mass: m, stiffness: k, damping: c, initialVelocity: initialVelocity.dx)
+    }
+  }
+
+  /// The length in seconds of a run paced by this spring when the animator asks for `duration`
+  /// seconds: `duration` for the duration-based family, the spring's settling duration for the
+  /// physical one.
+  public func runLength(forDuration duration: Double) -> Double {
+    switch model {
+    case .dampingRatio: return duration
+    case .physical:
+      return spring(forRunLength: duration)?.settlingDuration ?? duration
+    }
+  }
+
+  /// The progress at the elapsed fraction `s` of a run lasting `length` seconds: 0 for `s ≤ 0`,
+  /// `x(s·length)` for `0 < s < 1`, exactly 1 for `s ≥ 1` (NaN counts as 0). Always finite.
+  public func progress(atElapsed s: Double, runLength length: Double) -> Double {
+    guard s > 0 else { return 0 }
+    guard s < 1 else { return 1 }
+    guard let spring = spring(forRunLength: length) else { return 1 }
+    let x = spring.value(at: s * length)
+    return x.isFinite ? x : 1
+  }
+}
+
+/// UIKit's `UITimingCurveProvider`: what paces a property animator, a cubic curve
+/// (`UICubicTimingParameters`) or a spring (`UISpringTimingParameters`).
+public enum TimingCurveProvider: Hashable, Sendable {
+  /// `UICubicTimingParameters`: any ``TimingFunction`` (UIKit's are cubic Béziers; steps and
+  /// `linear(…)` functions work the same way here).
+  case cubic(TimingFunction)
+  /// `UISpringTimingParameters`.
+  case spring(SpringTimingParameters)
+
+  /// `UICubicTimingParameters(animationCurve:)`.
+  public static func cubic(animationCurve curve: ViewAnimationCurve) -> TimingCurveProvider {
+    .cubic(curve.timingFunction)
+  }
+
+  /// `UICubicTimingParameters(controlPoint1:controlPoint2:)`.
+  ///
+  /// - Throws: ``ValidationError`` as ``CubicBezier/init(x1:y1:x2:y2:)``.
+  public static func cubic(controlPoint1 p1: Point, controlPoint2 p2: Point)
+    throws(ValidationError) -> TimingCurveProvider
+  {
+    .cubic(try TimingFunction.cubicBezier(p1.x, p1.y, p2.x, p2.y))
+  }
+
+  /// `.cubic(.linear)`.
+  public static let linear = TimingCurveProvider.cubic(.linear)
+  /// `.cubic(.easeIn)`.
+  public static let easeIn = TimingCurveProvider.cubic(.easeIn)
+  /// `.cubic(.easeOut)`.
+  public static let easeOut = TimingCurveProvider.cubic(.easeOut)
+  /// `.cubic(.easeInEaseOut)`, UIKit's default.
+  public static let easeInEaseOut = TimingCurveProvider.cubic(.easeInEaseOut)
+  /// `.cubic(.systemDefault)`.
+  public static let systemDefault = TimingCurveProvider.cubic(.systemDefault)
+
+  /// The progress at the elapsed fraction `s` of a run of `length` seconds: the timing
+  /// function's `transform(s)`, or the spring's
+  /// ``SpringTimingParameters/progress(atElapsed:runLength:)``.
+  public func progress(atElapsed s: Double, runLength length: Double) -> Double {
+    switch self {
+    case .cubic(let function): function.transform(s)
+    case .spring(let spring): spring.progress(atElapsed: s, runLength: length)
+    }
+  }
+
+  /// How long a run lasts when the animator asks for `duration` seconds: `duration`, except for
+  /// a physical spring, which takes its own settling duration.
+  public func runLength(forDuration duration: Double) -> Double {
+    switch self {
+    case .cubic: duration
+    case .spring(let spring): spring.runLength(forDuration: duration)
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import Segue
+import SegueSpec
+import Testing
+
+/// Inputs that broke an oracle, one test each (found by the seeded harness or by libFuzzer, as
+/// noted), kept so the fix stays: each now passes its target's oracle, and the test says what
+/// the input must give.
+@Suite("Fuzzing regressions")
+struct FuzzRegressionTests {
+  /// Seeded harness, events input 337: a cancel with `completionSpeed` 5e-324 was accepted and
+  /// its completion time was infinite, so the default sample times of a spec carrying it were
+  /// `[NaN, ∞, …]` and sampling failed. Now the cancel is rejected at its path.
+  @Test func completionSpeedTooSlowForAFiniteEnd() throws {
+    let text =
+      #"{"completionSpeed": 2, "events": [{"time": 0, "update": 0.1}, {"time": 0.05, "update": 0.7}, {"time": 0.1, "cancel": {"completionSpeed": 5e-324, "completionCurve": "easeOut"}}]}"#
+    #expect(FuzzOracles.events(Array(text.utf8)) == nil)
+    #expect {
+      try SpecFile.decodeInteraction(text: text, duration: 0.5)
+    } throws: { error in
+      let e = error as? SpecError
+      return e?.path == "$.events[2]"
+        && e?.message.contains("the completion run would end at infinity") == true
+    }
+  }
+
+  /// A last interaction event near the largest `Double`: its default sample times stay finite.
+  @Test func defaultSampleTimesStayFinite() throws {
+    let text =
+      #"{"version": 1, "duration": 1e308, "layers": [{"id": "a"}], "interaction": [{"time": 1.7e308, "update": 0.5}]}"#
+    let document = try loadSpec(text)
+    #expect(document.sampleTimes.allSatisfy { $0.isFinite })
+    #expect(FuzzOracles.spec(Array(text.utf8)) == nil)
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Segue
+import Testing
+
+/// Reference springs written out from the closed forms of core-animation.md §6.2, independently
+/// of the library: UIKit's duration-based spring with ratio ζ fitted to a run of `L` seconds has
+/// mass 1 and `ω0 = X/L` (critical, `(1 + X)·e^−X = 0.001`, X found here by bisection) or
+/// `ω0 = ln(1/(0.001·√(1 − ζ²)))/(ζ·L)` (underdamped).
+enum SpringReference {
+  /// The root of `(1 + x)·e^−x = 0.001` by 200 bisection steps on [1, 30].
+  static let criticalRoot: Double = {
+    var lo = 1.0
+    var hi = 30.0
+    for _ in 0..<200 {
+      let mid = (lo + hi) / 2
+      if (1 + mid) * exp(-mid) > 0.001 { lo = mid } else { hi = mid }
+    }
+    return (lo + hi) / 2
+  }()
+
+  /// `x(t) = 1 − e^(−ω0·t)·(1 + (ω0 − v0)·t)`.
+  static func critical(omega0: Double, v0: Double, t: Double) -> Double {
+    1 - exp(-omega0 * t) * (1 + (omega0 - v0) * t)
+  }
+
+  /// `x(t) = 1 − e^(−ζω0·t)·[cos(ωd·t) + ((ζω0 − v0)/ωd)·sin(ωd·t)]`.
+  static func underdamped(zeta: Double, omega0: Double, v0: Double, t: Double) -> Double {
+    let wd = omega0 * (1 - zeta * zeta).squareRoot()
+    return 1 - exp(-zeta * omega0 * t)
+      * (cos(wd * t) + (zeta * omega0 - v0) / wd * sin(wd * t))
+  }
+
+  /// ω0 of the duration-based underdamped spring.
+  static func underdampedOmega(zeta: Double, length: Double) -> Double {
+    log(1 / (0.001 * (1 - zeta * zeta).squareRoot())) / (zeta * length)
+  }
+}
+
+@Suite("TimingCurveProvider")
+struct TimingCurveProviderTests {
+  @Test func animationCurves() {
+    #expect(ViewAnimationCurve.easeInOut.timingFunction == .easeInEaseOut)
+    #expect(ViewAnimationCurve.easeIn.timingFunction == .easeIn)
+    #expect(ViewAnimationCurve.easeOut.timingFunction == .easeOut)
+    #expect(ViewAnimationCurve.linear.timingFunction == .linear)
+    #expect(TimingCurveProvider.cubic(animationCurve: .easeOut) == .easeOut)
+    #expect(TimingCurveProvider.easeInEaseOut == .cubic(.easeInEaseOut))
+  }
+
+  @Test func controlPoints() throws {
+    let p = try TimingCurveProvider.cubic(
+      controlPoint1: Point(x: 0.42, y: 0), controlPoint2: Point(x: 0.58, y: 1))
+    #expect(p == .easeInEaseOut)
+    #expect(throws: ValidationError.self) {
+      try TimingCurveProvider.cubic(
+        controlPoint1: Point(x: 1.5, y: 0), controlPoint2: Point(x: 0.5, y: 1))
+    }
+  }
+
+  /// A cubic curve ignores the run length; `runLength` is the duration.
+  @Test func cubicProgress() {
+    let c = TimingCurveProvider.easeInEaseOut
+    #expect(c.progress(atElapsed: 0.5, runLength: 3) == 0.5)
+    #expect(c.runLength(forDuration: 0.7) == 0.7)
+  }
+
+  /// ζ = 1 fitted to L = 0.5 s with v0 = 2: `x(s·L)` by the closed form; 0 and 1 at the ends.
+  @Test func dampingRatioSpringCritical() throws {
+    let p = try SpringTimingParameters(dampingRatio: 1, initialVelocity: Vector2(dx: 2, dy: 7))
+    let omega0 = SpringReference.criticalRoot / 0.5
+    for s in [0.1, 0.3, 0.6, 0.9] {
+      let expected = SpringReference.critical(omega0: omega0, v0: 2, t: s * 0.5)
+      #expect(abs(p.progress(atElapsed: s, runLength: 0.5) - expected) <= 1e-12)
+    }
+    #expect(p.progress(atElapsed: 0, runLength: 0.5) == 0)
+    #expect(p.progress(atElapsed: 1, runLength: 0.5) == 1)
+    #expect(p.progress(atElapsed: .nan, runLength: 0.5) == 0)
+    #expect(!p.ignoresDuration)
+    #expect(p.runLength(forDuration: 0.8) == 0.8)
+  }
+
+  /// ζ = 0.5 fitted to L = 1 s: the underdamped closed form (it overshoots 1).
+  @Test func dampingRatioSpringUnderdamped() throws {
+    let p = TimingCurveProvider.spring(try SpringTimingParameters(dampingRatio: 0.5))
+    let omega0 = SpringReference.underdampedOmega(zeta: 0.5, length: 1)
+    var overshoots = false
+    for s in stride(from: 0.05, to: 1, by: 0.05) {
+      let expected = SpringReference.underdamped(zeta: 0.5, omega0: omega0, v0: 0, t: s)
+      let value = p.progress(atElapsed: s, runLength: 1)
+      #expect(abs(value - expected) <= 1e-12)
+      if value > 1 { overshoots = true }
+    }
+    #expect(overshoots)
+  }
+
+  /// `UISpringTimingParameters()` is the physical system spring: its run lasts its settling
+  /// duration (0.578 s, Decision 5) whatever the duration asked, and it is critically damped at
+  /// ω0 = √(1000/3).
+  @Test func defaultSpringIsTheSystemSpring() {
+    let p = SpringTimingParameters()
+    #expect(p.model == .physical(mass: 3, stiffness: 1000, damping: 500))
+    #expect(p.ignoresDuration)
+    let length = p.runLength(forDuration: 5)
+    #expect(length == Spring.systemCurve7.settlingDuration)
+    #expect(abs(length - 0.578) < 5e-4)
+    let omega0 = (1000.0 / 3).squareRoot()
+    let expected = SpringReference.critical(omega0: omega0, v0: 0, t: 0.1)
+    #expect(abs(p.progress(atElapsed: 0.1 / length, runLength: length) - expected) <= 1e-12)
+  }
+
+  @Test func physicalSpring() throws {
+    let p = try SpringTimingParameters(mass: 1, stiffness: 100, damping: 15)
+    // Apple's example: "just over 1 second" (Decision 5: 1.007 s).
+    #expect(abs(p.runLength(forDuration: 0.1) - 1.007) < 1e-3)
+  }
+
+  @Test func rejections() {
+    #expect(throws: ValidationError(field: "dampingRatio", reason: .notPositive)) {
+      try SpringTimingParameters(dampingRatio: 0)
+    }
+    #expect(throws: ValidationError(field: "dampingRatio", reason: .notFinite)) {
+      try SpringTimingParameters(dampingRatio: .infinity)
+    }
+    #expect(throws: ValidationError(field: "initialVelocity.dx", reason: .notFinite)) {
+      try SpringTimingParameters(dampingRatio: 1, initialVelocity: Vector2(dx: .nan, dy: 0))
+    }
+    #expect(
+      throws: ValidationError(
+        field: "initialVelocity.dy", reason: .outOfRange(lower: -1e100, upper: 1e100))
+    ) {
+      try SpringTimingParameters(dampingRatio: 1, initialVelocity: Vector2(dx: 0, dy: 1e101))
+    }
+    #expect(throws: ValidationError(field: "mass", reason: .notPositive)) {
+      try SpringTimingParameters(mass: 0, stiffness: 1, damping: 1)
+    }
+    #expect(throws: ValidationError(field: "stiffness", reason: .notFinite)) {
+      try SpringTimingParameters(mass: 1, stiffness: .nan, damping: 1)
+    }
+    #expect(throws: ValidationError(field: "damping", reason: .negative)) {
+      try SpringTimingParameters(mass: 1, stiffness: 1, damping: -1)
+    }
+    #expect(throws: ValidationError(field: "damping", reason: .notPositive)) {
+      try SpringTimingParameters(mass: 1, stiffness: 1, damping: 0)
+    }
+    // ζω0 ≈ 1.6e-301·3.2e-100 underflows to 0: the envelope never decays in Double arithmetic.
+    #expect(
+      throws: ValidationError(field: "damping", reason: .invalidState("the spring never settles"))
+    ) { try SpringTimingParameters(mass: 1e100, stiffness: 1e-99, damping: 1e-300) }
+  }
+
+  @Test func vector() {
+    #expect(Vector2.zero == Vector2(dx: 0, dy: 0))
+    #expect(Vector2(dx: 1, dy: -2).description == "(1.0, -2.0)")
+  }
+}
