@@ -420,14 +420,7 @@ extension StackEvaluationJob {
             var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
             var j = start
             while j + width <= upper {
-              let changed = withUnsafeMutableBytes(of: &key) { saved in
-                if segue_equal_bytes(saved.baseAddress!, curves + j, UInt(width)) != 0 {
-                  return false
-                }
-                saved.baseAddress!.copyMemory(from: curves + j, byteCount: width)
-                return true
-              }
-              if changed {
+              if CubicBezierBatch.keyChanged(&key, curves + j, byteCount: width) {
                 lanes = CubicBezierBatch.lanes(
                   curve: V.load(bytes: curves + j), coefficients: coefficients, stride: 6,
                   curveCount: curveCount)

@@ -148,26 +148,6 @@ import SegueSIMDSupport
     segue_fma_f32x16(a, b, c)
   }
 
-  /// `a > b ? a : b` lane by lane (one `vmaxps`): `b` where either lane is NaN, so `max(x, 0)`
-  /// maps NaN to 0.
-  @inlinable @inline(__always)
-  package static func max(_ a: Lanes, _ b: Lanes) -> Lanes { segue_max_f32x16(a, b) }
-
-  /// `a < b ? a : b` lane by lane (one `vminps`): `b` where either lane is NaN.
-  @inlinable @inline(__always)
-  package static func min(_ a: Lanes, _ b: Lanes) -> Lanes { segue_min_f32x16(a, b) }
-
-  /// `x` rounded toward zero lane by lane (`vcvttps2dq` and back), for `|x| < 2³¹`; for
-  /// non-negative `x` this is `⌊x⌋` in two instructions.
-  @inlinable @inline(__always)
-  package static func truncate(_ x: Lanes) -> Lanes { segue_trunc_f32x16(x) }
-
-  /// An approximation of `1/x` lane by lane: relative error below 2⁻¹⁴ with AVX-512
-  /// (`vrcp14ps`), below 1.5·2⁻¹² with AVX (`vrcpps`), exact otherwise. For Newton steps that a
-  /// later exact step corrects.
-  @inlinable @inline(__always)
-  package static func approximateReciprocal(_ x: Lanes) -> Lanes { segue_rcp_f32x16(x) }
-
   /// `(table[i], table[i + 1])` for each lane's integer-valued `index` `i ≥ 0` (the C shim's
   /// `segue_gather_pair_f32x16`: each pair one 64-bit gather element with AVX2 or AVX-512, a
   /// plain loop otherwise). The caller guarantees `i + 1` is inside `table`.

@@ -607,14 +607,7 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
         var j = start
         while j + width <= n {
           if let indices {
-            let changed = withUnsafeMutableBytes(of: &key) { saved in
-              if segue_equal_bytes(saved.baseAddress!, indices + j, UInt(keyBytes)) != 0 {
-                return false
-              }
-              saved.baseAddress!.copyMemory(from: indices + j, byteCount: keyBytes)
-              return true
-            }
-            if changed {
+            if Self.keyChanged(&key, indices + j, byteCount: keyBytes) {
               let curve = V.load(halfwords: indices + j)
               if V.any(V.lessOrEqual(V(repeating: Float(curveCount)), curve)) {
                 valid = false
@@ -645,6 +638,22 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
         }
         return j
       }
+    }
+  }
+}
+
+extension CubicBezierBatch {
+  /// Whether the `byteCount` bytes at `source` differ from the first `byteCount` bytes of `key`
+  /// (the curve indices a kernel last prepared its lanes for); when they do, they are copied into
+  /// `key`. One wide compare (`segue_equal_bytes`) per vector of lanes.
+  @inlinable @inline(__always)
+  package static func keyChanged<Key>(
+    _ key: inout Key, _ source: UnsafeRawPointer, byteCount: Int
+  ) -> Bool {
+    withUnsafeMutableBytes(of: &key) { saved in
+      if segue_equal_bytes(saved.baseAddress!, source, UInt(byteCount)) != 0 { return false }
+      saved.baseAddress!.copyMemory(from: source, byteCount: byteCount)
+      return true
     }
   }
 }

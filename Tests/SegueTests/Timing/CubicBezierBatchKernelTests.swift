@@ -67,22 +67,8 @@ struct CubicBezierBatchKernelTests {
       #expect(error <= 2.5e-7 + 3.5e-7 * bezierSlope(curve, x), "\(curve) x = \(x)")
     }
     // The solver's s for the residual, 16 lanes at a time.
-    let table = batch.inverse
     for block in stride(from: 0, to: xs.count - 15, by: 16) {
-      var x = Lanes()
-      var c = Lanes()
-      for l in 0..<16 {
-        x[l] = xs[block + l]
-        c[l] = Float(indices[block + l])
-      }
-      let s = batch.coefficients.withUnsafeBufferPointer { k in
-        table.withUnsafeBufferPointer { t in
-          CubicBezierBatch.solveUnit(
-            x: x, curve: c, coefficients: k.baseAddress!, stride: 8, curveCount: 4,
-            table: t.baseAddress!
-          ).s
-        }
-      }
+      let (x, s) = bezierSolverS(batch, xs, indices: indices, block: block)
       for l in 0..<16 {
         let curve = curves[Int(indices[block + l])]
         let residual = abs(curve.sampleX(Double(s[l])) - Double(x[l]))
