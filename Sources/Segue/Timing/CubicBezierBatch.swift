@@ -607,7 +607,7 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
         var j = start
         while j + width <= n {
           if let indices {
-            if Self.keyChanged(&key, indices + j, byteCount: keyBytes) {
+            if CubicBezierBatch.keyChanged(&key, indices + j, byteCount: keyBytes) {
               let curve = V.load(halfwords: indices + j)
               if V.any(V.lessOrEqual(V(repeating: Float(curveCount)), curve)) {
                 valid = false
