@@ -58,7 +58,7 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 /// style of ozz-animation's runtime jobs: the job owns nothing, allocates nothing, and can be
 /// split into disjoint ranges that run on different threads.
 ///
-/// Per layer (workload §4), in `Float`:
+/// Per layer (as the workload defines it), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
 /// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
 ///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton
@@ -117,14 +117,14 @@ public struct StackEvaluationJob: @unchecked Sendable {
 
   /// Checks the job without running it.
   ///
-  /// - Throws: ``ValidationError`` with `field`
-  ///   * `"count"` ``ValidationError/Reason/notPositive`` when the batch is empty;
-  ///   * `"time"` ``ValidationError/Reason/notFinite`` for NaN or infinity;
-  ///   * `"range"` ``ValidationError/Reason/outOfRange(lower:upper:)`` unless
+  /// - Throws: ``/Segue/ValidationError`` with `field`
+  ///   * `"count"` ``/Segue/ValidationError/Reason/notPositive`` when the batch is empty;
+  ///   * `"time"` ``/Segue/ValidationError/Reason/notFinite`` for NaN or infinity;
+  ///   * `"range"` ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` unless
   ///     `0 ≤ range.lowerBound` and `range.upperBound ≤ count`;
-  ///   * `"layout.stride"` ``ValidationError/Reason/outOfRange(lower:upper:)`` when a planar stride
+  ///   * `"layout.stride"` ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` when a planar stride
   ///     is smaller than `count`;
-  ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is too short
+  ///   * `"output"` ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is too short
   ///     for the layers in `range`.
   public func validate() throws(ValidationError) {
     guard batch.count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
@@ -719,7 +719,7 @@ extension StackBatch {
   /// The workload checksum of a `Float` output: for each layer the 16 matrix entries plus the
   /// opacity, each widened to `Double`, summed in layer order in `Double`.
   ///
-  /// - Throws: ``ValidationError`` `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``
+  /// - Throws: ``/Segue/ValidationError`` `"output"` ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)``
   ///   when `output` cannot hold `count` layers in `layout`.
   public func checksum(of output: UnsafeBufferPointer<Float>, layout: StackOutputLayout)
     throws(ValidationError) -> Double
@@ -740,12 +740,12 @@ extension StackBatch {
 
 extension StackEvaluationJob {
   /// Validates, then runs the job split into chunks over `threads` threads on the shared
-  /// ``BatchContext`` for that count (created at the first call, so later calls allocate nothing).
+  /// ``/Segue/BatchContext`` for that count (created at the first call, so later calls allocate nothing).
   /// The output is bitwise the same for every `threads` and `chunkSize`: each layer is computed
   /// independently of the others.
   ///
   /// - Throws: what ``validate()`` throws, and `"threads"` / `"chunkSize"`
-  ///   ``ValidationError/Reason/notPositive``.
+  ///   ``/Segue/ValidationError/Reason/notPositive``.
   public func run(threads: Int, chunkSize: Int? = nil) throws(ValidationError) {
     try validate()
     let size = try BatchThreads.chunkSize(for: range, threads: threads, chunkSize: chunkSize)
@@ -757,11 +757,11 @@ extension StackEvaluationJob {
   }
 
   /// Validates, then runs the job split into chunks on a caller-owned `context` (chunks as
-  /// ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
+  /// ``/Segue/BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
   /// thread count): allocates nothing. The output is bitwise the same as ``run()``'s for every
   /// thread count and `chunkSize`.
   ///
-  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``ValidationError/Reason/notPositive``.
+  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``/Segue/ValidationError/Reason/notPositive``.
   public func run(context: BatchContext, chunkSize: Int? = nil) throws(ValidationError) {
     try validate()
     let size = try BatchThreads.chunkSize(

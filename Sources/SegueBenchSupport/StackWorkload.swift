@@ -3,8 +3,8 @@ import Segue
 /// The `stack` benchmark workload (v1): N independent layers, each with one six-channel keyframe
 /// animation, evaluated at one global time into a `CATransform3D`-style 4×4 matrix and an opacity.
 ///
-/// The definition lives in `shared/benchmarks/stack-workload.md`; this file holds the generation
-/// (§2–§3) and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
+/// The definition is Segue's DocC article "Benchmark workloads"; this file holds the generation
+/// and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
 ///
 /// * start offset `s_j = 0.5·u` (seconds) and duration `d_j = [0.2, 0.35, 0.5][j mod 3]` (seconds);
 /// * 24 key values `p_{c,k}` for channels `c` in `tx, ty, tz, scale, rot, opacity` and keys
@@ -100,15 +100,15 @@ public struct StackBatch: Sendable {
   /// ``StackCurveTables``).
   public let curveTables: StackCurveTables
 
-  /// Generates the workload's first `count` layers (§2–§3 of the workload definition).
+  /// Generates the workload's first `count` layers, as the workload definition draws them.
   ///
   /// Deterministic: the same `count` always gives the same layers, and layer `j` does not depend on
   /// `count` (the stream is drawn layer by layer).
   ///
-  /// - Parameter count: `N`, in `1…`` ``maximumCount``.
-  /// - Throws: ``ValidationError`` with `field` `"count"`:
-  ///   ``ValidationError/Reason/notPositive`` when `count ≤ 0`,
-  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
+  /// - Parameter count: `N`, from 1 through ``maximumCount``.
+  /// - Throws: ``/Segue/ValidationError`` with `field` `"count"`:
+  ///   ``/Segue/ValidationError/Reason/notPositive`` when `count ≤ 0`,
+  ///   ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
   public init(count: Int) throws(ValidationError) {
     guard count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
     guard count <= Self.maximumCount else {
@@ -185,12 +185,12 @@ final class StackFloatPlanes: @unchecked Sendable {
 }
 
 /// Per-curve lookup tables for a vectorised first guess of the bezier solve: the workload's name
-/// for ``CubicBezierBatch`` (its ``CubicBezierBatch/inverse`` table holds, per curve,
-/// ``CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
+/// for ``/Segue/CubicBezierBatch`` (its ``/Segue/CubicBezierBatch/inverse`` table holds, per curve,
+/// ``/Segue/CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
 /// the "per-curve lookup table" the workload allows to precompute.
 public typealias StackCurveTables = CubicBezierBatch
 
-/// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
+/// splitmix64 (Steele, Lea & Flood 2014) as the workload definition uses it.
 public struct SplitMix64: Sendable {
   /// The generator's state; the first draw advances it before mixing.
   public var state: UInt64

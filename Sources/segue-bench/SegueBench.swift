@@ -44,7 +44,7 @@ struct SegueBench: ParsableCommand {
     commandName: "segue-bench",
     abstract: "Measure Segue's batch evaluation throughput on a standard workload.",
     discussion: """
-      Timed: evaluating all N layers at each time into a preallocated buffer (the workload's §5). \
+      Timed: evaluating all N layers at each time into a preallocated buffer. \
       Not timed: generating the layers, allocating the output, computing the checksum. \
       Options whose combined allocations would exceed 3/4 of the physical memory are rejected \
       as a usage error (exit 64) before anything is allocated.
@@ -52,7 +52,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); or blend (compositing, see --blend)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); or render (frames of presets, see --preset)."
   )
   var workload: String = "stack"
 
@@ -103,6 +103,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Blend workload")
   var blendOptions: BlendOptions
 
+  @OptionGroup(title: "Render workload")
+  var renderOptions: RenderOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -123,11 +126,11 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -149,6 +152,8 @@ struct SegueBench: ParsableCommand {
       try validateBatchWorkload()
     } else if workload == "blend" {
       try validateBlendWorkload()
+    } else if workload == "render" {
+      try validateRenderWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -196,6 +201,7 @@ struct SegueBench: ParsableCommand {
     if Self.kernelWorkloads.contains(workload) { return try runKernelWorkload() }
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
+    if workload == "render" { return try runRenderWorkload() }
     return try runStackWorkload()
   }
 }

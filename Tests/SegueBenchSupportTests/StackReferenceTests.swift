@@ -9,10 +9,11 @@ func stackClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
   abs(a - b) <= tolerance * max(1, abs(b))
 }
 
-/// Generation (§2–§3) and the `Double` reference path (§4) against values computed outside Swift.
+/// Generation and the `Double` reference path of the `stack` workload against values computed
+/// outside Swift.
 @Suite("Stack workload: generation and Double reference")
 struct StackReferenceTests {
-  /// Independent draws: /tmp/batchref/ref.py (Python integers for splitmix64, the §3 maps in
+  /// Independent draws: /tmp/batchref/ref.py (Python integers for splitmix64, the key-value maps in
   /// Python floats) printed layer 0's s and tx keys, layer 1's rot keys and layer 39's opacity keys:
   ///   s_0 = 0.37078243938591166, tx = [-265.26989355600233, -172.69111840099185,
   ///   -121.53124111156272, -360.33646853860796]; rot_1 = [-1.4258782267503431,
@@ -75,15 +76,15 @@ struct StackReferenceTests {
     }
   }
 
-  /// The workload's §6: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an independent
-  /// float64 computation), to 1e-9 relative.
+  /// The workload's reference values: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an
+  /// independent float64 computation), to 1e-9 relative.
   @Test func referenceChecksumAtThousand() throws {
     let batch = try StackBatch(count: 1000)
     let sum = try batch.referenceChecksum(time: 0.3)
     #expect(abs(sum - 5.785360807820e+05) <= 1e-9 * 5.785360807820e+05)
   }
 
-  /// Layer 0 at t = 0.3 as printed in the workload's §6, each value to 1e-9·max(1, |b|).
+  /// Layer 0 at t = 0.3 as the workload definition prints it, each value to 1e-9·max(1, |b|).
   @Test func referenceLayerZeroMatchesWorkload() throws {
     let batch = try StackBatch(count: 4)
     let expected: [Double] = [
@@ -97,8 +98,8 @@ struct StackReferenceTests {
   }
 
   /// More layers (all four curves, several segments and times) against /tmp/batchref/ref.py:
-  /// mpmath at 40 digits, bezier inverted by 140 bisections, Catmull–Rom by the §4 formula, M as
-  /// the explicit product T(−a)·S·Rz·T·P·T(a) of mpmath 4×4 matrices.
+  /// mpmath at 40 digits, bezier inverted by 140 bisections, Catmull–Rom by the workload's
+  /// formula, M as the explicit product T(−a)·S·Rz·T·P·T(a) of mpmath 4×4 matrices.
   @Test(arguments: [
     (
       1, 0.3,

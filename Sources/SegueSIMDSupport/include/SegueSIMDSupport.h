@@ -433,4 +433,7 @@ static inline uint32_t segue_compiled_features(void) {
 /// AArch64; 0 elsewhere).
 uint32_t segue_runtime_features(void);
 
+// SegueRender's span-kernel primitives (clamp, alpha broadcast, quantisation).
+#include "SegueRenderSupport.h"
+
 #endif  // SEGUE_SIMD_SUPPORT_H
