@@ -121,7 +121,8 @@ let package = Package(
     .testTarget(
       name: "SegueCLITests",
       dependencies: [
-        "segue", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport", "CZlib",
+        "segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport",
+        "CZlib",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -36,8 +36,35 @@ struct StackReferenceTests {
     // Not drawn: d_j = [0.2, 0.35, 0.5][j mod 3], curve j mod 4; Float copies round once.
     #expect(batch.durationDouble[0...5] == [0.2, 0.35, 0.5, 0.2, 0.35, 0.5])
     #expect(batch.curveIndex[0...5] == [0, 1, 2, 3, 0, 1])
-    #expect(batch.start[7] == Float(batch.startDouble[7]))
-    #expect(batch.keys[123] == Float(batch.keysDouble[123]))
+    #expect(batch.start(7) == Float(batch.startDouble[7]))
+    #expect(batch.duration(8) == Float(batch.durationDouble[8]))
+    // keysDouble[123] is plane 3 (channel 0, key 3) of layer 3 (123 = 3·40 + 3).
+    #expect(batch.key(channel: 0, key: 3, layer: 3) == Float(batch.keysDouble[123]))
+  }
+
+  /// The `Float` planes: stride `N` rounded up to 16 plus 16 (never a power of two bytes apart:
+  /// 16 400 floats = 65 600 bytes at N = 16 384), 64-byte aligned, every value at
+  /// `p·stride + j`, padding layers `s = 0`, `d = 1`, keys 0.
+  @Test func floatPlanesArePaddedAndAligned() throws {
+    #expect(StackBatch.paddedStride(count: 16_384) == 16_400)
+    #expect(StackBatch.paddedStride(count: 1) == 32)
+    #expect(StackBatch.paddedStride(count: 33) == 64)
+    let batch = try StackBatch(count: 37)
+    #expect(batch.planeStride == 64)
+    batch.withFloatPlanes { planes in
+      #expect(Int(bitPattern: planes) % 64 == 0)
+      for j in 0..<37 {
+        #expect(planes[j] == Float(batch.startDouble[j]))
+        #expect(planes[64 + j] == Float(batch.durationDouble[j]))
+        for p in 0..<24 {
+          #expect(planes[(2 + p) * 64 + j] == Float(batch.keysDouble[p * 37 + j]))
+        }
+      }
+      for j in 37..<64 {
+        #expect(planes[j] == 0 && planes[64 + j] == 1)
+        #expect((0..<24).allSatisfy { planes[(2 + $0) * 64 + j] == 0 })
+      }
+    }
   }
 
   /// Layer j does not depend on N: the stream is drawn layer by layer.
