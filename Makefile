@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 
-.PHONY: setup test bench build format lint
+.PHONY: setup test bench build docs format lint
 
 setup:
 	./scripts/ensure-deps.sh
@@ -18,6 +18,10 @@ bench: setup
 
 build: setup
 	$(SWIFT) build -c release
+
+# The DocC documentation of the library targets (swift-docc-plugin); fails on any DocC warning.
+docs: setup
+	./scripts/build-docs.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift

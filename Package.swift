@@ -32,6 +32,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    // `swift package generate-documentation` (make docs). A command plugin: nothing of it is
+    // linked into any product, and a consumer of `Segue` builds none of it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(
@@ -68,7 +71,10 @@ let package = Package(
     ),
     .target(
       name: "SegueRender",
-      dependencies: ["Segue", "CZlib"],
+      dependencies: [
+        "Segue", "SegueSIMDSupport", "CZlib",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
@@ -107,9 +113,17 @@ let package = Package(
       exclude: ["ExitCodes.md"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueTestSupport",
+      path: "Tests/SegueTestSupport",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .testTarget(
       name: "SegueCLITests",
-      dependencies: ["segue", "Segue", "SegueSpec", "SegueBenchSupport"],
+      dependencies: [
+        "segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport",
+        "CZlib",
+      ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
@@ -132,6 +146,9 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueRender",
+        "SegueSpec",
+        "SegueMallocCounter",
+        "SegueTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -84,8 +84,8 @@ struct Fixture: @unchecked Sendable {
 
   init(count: Int) {
     batch = try! StackBatch(count: count)
-    let stride = (count + 15) / 16 * 16
-    layout = .planar(stride: stride)
+    // Planes padded like the inputs (never a power of two bytes apart).
+    layout = .planar(stride: StackBatch.paddedStride(count: count))
     output = alignedBuffer(layout.requiredCount(upperBound: count)!)
   }
 

@@ -58,7 +58,7 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 /// style of ozz-animation's runtime jobs: the job owns nothing, allocates nothing, and can be
 /// split into disjoint ranges that run on different threads.
 ///
-/// Per layer (workload §4), in `Float`:
+/// Per layer (as the workload defines it), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
 /// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
 ///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton
@@ -117,14 +117,14 @@ public struct StackEvaluationJob: @unchecked Sendable {
 
   /// Checks the job without running it.
   ///
-  /// - Throws: ``ValidationError`` with `field`
-  ///   * `"count"` ``ValidationError/Reason/notPositive`` when the batch is empty;
-  ///   * `"time"` ``ValidationError/Reason/notFinite`` for NaN or infinity;
-  ///   * `"range"` ``ValidationError/Reason/outOfRange(lower:upper:)`` unless
+  /// - Throws: ``/Segue/ValidationError`` with `field`
+  ///   * `"count"` ``/Segue/ValidationError/Reason/notPositive`` when the batch is empty;
+  ///   * `"time"` ``/Segue/ValidationError/Reason/notFinite`` for NaN or infinity;
+  ///   * `"range"` ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` unless
   ///     `0 ≤ range.lowerBound` and `range.upperBound ≤ count`;
-  ///   * `"layout.stride"` ``ValidationError/Reason/outOfRange(lower:upper:)`` when a planar stride
+  ///   * `"layout.stride"` ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` when a planar stride
   ///     is smaller than `count`;
-  ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is too short
+  ///   * `"output"` ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is too short
   ///     for the layers in `range`.
   public func validate() throws(ValidationError) {
     guard batch.count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
@@ -166,23 +166,30 @@ public struct StackEvaluationJob: @unchecked Sendable {
 
 // MARK: - Shared constants
 
-/// The Float constants of the kernel, derived once from the workload's `Double` definitions.
+/// The Float constants of the kernel: the workload's `Double` definitions (``StackBatch/width``,
+/// ``StackBatch/height``, ``StackBatch/perspective``, ``StackBatch/keyTimes``) written as literal
+/// expressions, so that they fold into the kernel's instructions (a `static let` computed from an
+/// array would be a lazily initialised global, checked on every use); `StackKernelTests` checks
+/// them against the definitions.
 @usableFromInline
 enum StackConstants {
-  static let anchorX = Float(StackBatch.width / 2)
-  static let anchorY = Float(StackBatch.height / 2)
-  static let q = Float(StackBatch.perspective)
-  static let m31 = Float(StackBatch.perspective * StackBatch.width / 2)
-  static let m32 = Float(StackBatch.perspective * StackBatch.height / 2)
-  static let key1 = Float(StackBatch.keyTimes[1])
-  static let key2 = Float(StackBatch.keyTimes[2])
-  static let inverseSpan0 = Float(1 / (StackBatch.keyTimes[1] - StackBatch.keyTimes[0]))
-  static let inverseSpan1 = Float(1 / (StackBatch.keyTimes[2] - StackBatch.keyTimes[1]))
-  static let inverseSpan2 = Float(1 / (StackBatch.keyTimes[3] - StackBatch.keyTimes[2]))
+  static var anchorX: Float { Float(390.0 / 2) }
+  static var anchorY: Float { Float(844.0 / 2) }
+  static var q: Float { Float(-1.0 / 500.0) }
+  static var m31: Float { Float(-1.0 / 500.0 * 390.0 / 2) }
+  static var m32: Float { Float(-1.0 / 500.0 * 844.0 / 2) }
+  static var key1: Float { Float(0.3) }
+  static var key2: Float { Float(0.7) }
+  /// Segment `i`'s local `v = y·inverseSpan_i + offset_i` with `offset_i = −keyTimes[i]/span_i`.
+  static var inverseSpan0: Float { Float(1 / (0.3 - 0.0)) }
+  static var inverseSpan1: Float { Float(1 / (0.7 - 0.3)) }
+  static var inverseSpan2: Float { Float(1 / (1.0 - 0.7)) }
+  static var offset1: Float { Float(-0.3 / (0.7 - 0.3)) }
+  static var offset2: Float { Float(-0.7 / (1.0 - 0.7)) }
   // The scalar path's solver constants: the shared SIMD solver's (CubicBezierBatch).
-  static let toleranceSquared = CubicBezierBatch.toleranceSquared
-  static let flatSquared = CubicBezierBatch.flatSquared
-  static let newtonSteps = CubicBezierBatch.newtonSteps
+  static var toleranceSquared: Float { CubicBezierBatch.toleranceSquared }
+  static var flatSquared: Float { CubicBezierBatch.flatSquared }
+  static var newtonSteps: Int { CubicBezierBatch.newtonSteps }
 }
 
 /// The scaled control points of each curve in `Float`, the first four entries of
@@ -193,42 +200,49 @@ let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
 
 // MARK: - SIMD path
 
-/// The kernel's lane vector: 16 layers per step (the shared batch lane type, `Lanes`).
+/// The kernel's 16-lane vector (the shared batch lane type, `Lanes`).
 typealias StackVector = Lanes
 typealias StackMask = LaneMask
 
-/// The 16-lane piece `index` of a lane vector (the vector itself while it is 16 lanes wide).
-@inline(always)
-func stackHalf(_ v: StackVector, _ index: Int) -> SIMD16<Float> {
-  v
+/// The seven non-constant outputs of a vector of layers.
+struct StackBlockResult<V: LaneVector> {
+  var scaleCos: V
+  var scaleSin: V
+  var m41: V
+  var m42: V
+  var tz: V
+  var w: V
+  var opacity: V
 }
 
-/// The seven non-constant outputs of a block of layers.
-struct StackBlockResult {
-  var scaleCos: StackVector
-  var scaleSin: StackVector
-  var m41: StackVector
-  var m42: StackVector
-  var tz: StackVector
-  var w: StackVector
-  var opacity: StackVector
+/// Whether this build's Swift code targets AVX-512 (32 vector registers): the kernel then runs
+/// 32 layers per step as a ``LanePair`` (two independent dependency chains in lock step); with
+/// AVX2 a 16-lane vector is already two registers in lock step.
+@inline(__always)
+var stackRunsPairs: Bool {
+  segue_compiled_features() & UInt32(SEGUE_FEATURE_AVX512F) != 0
 }
 
 extension StackEvaluationJob {
-  /// The block kernel: one lane vector of layers whose inputs are given as vectors (`key(p)`
-  /// returns key plane `p` = `channel·4 + key`); `curves` holds the lanes' prepared timing curves
-  /// (``CubicBezierBatch/lanes(curve:coefficients:stride:curveCount:)``).
-  @inline(always)
-  static func evaluateBlock(
-    time: Float, start: StackVector, duration: StackVector, curves: BezierLanes,
-    table: UnsafePointer<Float>, stage: StackStage = .frame, key: (Int) -> StackVector
-  ) -> StackBlockResult {
-    typealias V = StackVector
+  /// The block kernel: one lane vector of layers whose 26 input values are at
+  /// `inputs + p·stride` (plane `p`: start, duration, then key `k` of channel `c` at
+  /// `2 + 4c + k`); `curves` holds the lanes' prepared timing curves
+  /// (``CubicBezierBatch/lanes(curve:coefficients:stride:curveCount:)``). About 150 vector
+  /// instructions per 16 lanes with FMA (fused multiply-adds through `LaneVector.fma`: Swift does
+  /// not fuse `a * b + c` by itself).
+  @inline(__always)
+  static func evaluateBlock<V: LaneVector>(
+    time: Float, inputs: UnsafePointer<Float>, stride: Int, curves: BezierLanes<V>,
+    table: UnsafePointer<Float>, stage: StackStage = .frame
+  ) -> StackBlockResult<V> {
     typealias K = StackConstants
-    // 1. Progress.
-    var x = (V(repeating: time) - start) / duration
-    x = SIMDMath.select(.!(x .>= 0), 0, x)  // also maps NaN to 0
-    x = SIMDMath.select(x .> 1, 1, x)
+    @inline(__always) func load(_ plane: Int) -> V { V.load(inputs + plane &* stride) }
+    @inline(__always) func fma(_ a: V, _ b: V, _ c: V) -> V { V.fma(a, b, c) }
+    @inline(__always) func splat(_ f: Float) -> V { V(repeating: f) }
+    let zero = splat(0)
+    let one = splat(1)
+    // 1. Progress (max maps NaN to 0).
+    let x = V.minimum(V.maximum(V.div(V.sub(splat(time), load(0)), load(1)), zero), one)
 
     // 2. Timing curve.
     let y = CubicBezierBatch.solveUnit(x: x, lanes: curves, table: table).y
@@ -237,68 +251,58 @@ extension StackEvaluationJob {
         scaleCos: y, scaleSin: y, m41: y, m42: y, tz: y, w: y, opacity: y)
     }
 
-    // 3. Segment and local v.
-    let ge1 = y .>= K.key1
-    let ge2 = y .>= K.key2
-    var keyStart = V(repeating: 0)
-    keyStart = SIMDMath.select(ge1, K.key1, keyStart)
-    keyStart = SIMDMath.select(ge2, K.key2, keyStart)
-    var inverseSpan = V(repeating: K.inverseSpan0)
-    inverseSpan = SIMDMath.select(ge1, K.inverseSpan1, inverseSpan)
-    inverseSpan = SIMDMath.select(ge2, K.inverseSpan2, inverseSpan)
-    let v = (y - keyStart) * inverseSpan
+    // 3. Segment and local v = y·(1/span) − keyStart/span.
+    let ge1 = V.lessOrEqual(splat(K.key1), y)
+    let ge2 = V.lessOrEqual(splat(K.key2), y)
+    let span = V.select(
+      ge2, splat(K.inverseSpan2), V.select(ge1, splat(K.inverseSpan1), splat(K.inverseSpan0)))
+    let offset = V.select(ge2, splat(K.offset2), V.select(ge1, splat(K.offset1), zero))
+    let v = fma(y, span, offset)
 
-    // 4. Catmull–Rom weights on the four keys.
-    let v2 = v * v
-    let v3 = v2 * v
-    let h00 = 2 * v3 - 3 * v2 + 1
-    let h10 = v3 - 2 * v2 + v
-    let h01 = 3 * v2 - 2 * v3
-    let h11 = v3 - v2
-    let wa = -0.5 * h10
-    let wb = h00 - 0.5 * h11
-    let wc = h01 + 0.5 * h10
-    let wd = 0.5 * h11
-    let w0 = SIMDMath.select(ge2, 0, SIMDMath.select(ge1, wa, wa + wb))
-    let w1 = SIMDMath.select(ge2, wa, SIMDMath.select(ge1, wb, wc))
-    let w2 = SIMDMath.select(ge2, wb, SIMDMath.select(ge1, wc, wd))
-    let w3 = SIMDMath.select(ge2, wc + wd, SIMDMath.select(ge1, wd, V(repeating: 0)))
-    @inline(always) func channel(_ c: Int) -> V {
-      let a = segue_fma_f32x16(w1, key(4 * c + 1), w0 * key(4 * c))
-      let b = segue_fma_f32x16(w3, key(4 * c + 3), w2 * key(4 * c + 2))
-      return a + b
+    // 4. Catmull–Rom weights on p[i−1], p[i], p[i+1], p[i+2] (Hermite basis and tangents
+    // folded), then on keys 0…3 with the end points duplicated.
+    let v2 = V.mul(v, v)
+    let wa = V.mul(v, fma(fma(splat(-0.5), v, one), v, splat(-0.5)))
+    let wb = fma(v2, fma(splat(1.5), v, splat(-2.5)), one)
+    let wc = V.mul(v, fma(fma(splat(-1.5), v, splat(2)), v, splat(0.5)))
+    let wd = V.mul(v2, fma(splat(0.5), v, splat(-0.5)))
+    let w0 = V.select(ge2, zero, V.select(ge1, wa, V.add(wa, wb)))
+    let w1 = V.select(ge2, wa, V.select(ge1, wb, wc))
+    let w2 = V.select(ge2, wb, V.select(ge1, wc, wd))
+    let w3 = V.select(ge2, V.add(wc, wd), V.select(ge1, wd, zero))
+    @inline(__always) func channel(_ c: Int) -> V {
+      let p = 2 + 4 * c
+      let k0 = V.mul(w0, load(p))
+      return fma(w3, load(p + 3), fma(w2, load(p + 2), fma(w1, load(p + 1), k0)))
     }
     let tx = channel(0)
     let ty = channel(1)
     let tz = channel(2)
     let scale = channel(3)
     let rot = channel(4)
-    var opacity = channel(5)
+    let opacity = channel(5)
     if stage == .channels {
       return StackBlockResult(
         scaleCos: scale, scaleSin: rot, m41: tx, m42: ty, tz: tz, w: tz, opacity: opacity)
     }
 
-    // 5. sin and cos of rot.
-    let (sine, cosine) = sinCos(rot)
-
-    // 6. Closed-form matrix and opacity.
-    let sc = scale * cosine
-    let sn = scale * sine
-    let w = 1 + K.q * tz
-    let m41 = tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX
-    let m42 = ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY
-    opacity = SIMDMath.select(.!(opacity .>= 0), 0, opacity)
-    opacity = SIMDMath.select(opacity .> 1, 1, opacity)
+    // 5.–6. σ·cos and σ·sin of the rotation, the closed-form matrix, the opacity clamp.
+    let (sn, sc) = SIMDMath.scaledSinCos(rot, scale: scale)
+    let ax = splat(K.anchorX)
+    let ay = splat(K.anchorY)
+    let w = fma(splat(K.q), tz, one)
+    let m41 = fma(ay, sn, fma(V.neg(ax), sc, fma(w, ax, tx)))
+    let m42 = fma(V.neg(ay), sc, fma(V.neg(ax), sn, fma(w, ay, ty)))
     return StackBlockResult(
-      scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w, opacity: opacity)
+      scaleCos: sc, scaleSin: sn, m41: m41, m42: m42, tz: tz, w: w,
+      opacity: V.minimum(V.maximum(opacity, zero), one))
   }
 
   /// The timing-curve solve for a lane vector (`scratch`: 3 vectors of scratch floats): `s` with
   /// `X(s) ≈ x` and `y = Y(s)` (see the type's documentation, step 2): the shared
   /// `CubicBezierBatch.solveUnit` over the workload's coefficients (`[3x1, 3x2, 3y1, 3y2, 0, 0]`
   /// per curve). Lanes are independent.
-  @inline(always)
+  @inline(__always)
   static func solveTiming(
     x: StackVector, curve: StackVector, coefficients: UnsafePointer<Float>, curveCount: Int,
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
@@ -308,16 +312,18 @@ extension StackEvaluationJob {
       table: table, scratch: scratch)
   }
 
-  /// `(sin r, cos r)` for a lane vector: the shared `SIMDMath.sinCos` (Cody–Waite
-  /// reduction, Cephes polynomials, about 1 ulp for `|r| < 2¹⁴`).
-  @inline(always)
-  static func sinCos(_ rot: StackVector) -> (sin: StackVector, cos: StackVector) {
-    SIMDMath.sinCos(rot)
+  /// `(σ·sin r, σ·cos r)` for a lane vector: the shared `SIMDMath.scaledSinCos` (one reduction
+  /// modulo π, minimax polynomials, the sign folded into σ).
+  @inline(__always)
+  static func scaledSinCos(_ rot: StackVector, scale: StackVector) -> (
+    sin: StackVector, cos: StackVector
+  ) {
+    SIMDMath.scaledSinCos(rot, scale: scale)
   }
 
   /// The 17 output vectors of a block, in value order.
-  @inline(always)
-  static func outputVector(_ r: StackBlockResult, _ k: Int) -> StackVector {
+  @inline(__always)
+  static func outputVector(_ r: StackBlockResult<Lanes>, _ k: Int) -> StackVector {
     typealias V = StackVector
     switch k {
     case 0, 5: return r.scaleCos
@@ -337,175 +343,223 @@ extension StackEvaluationJob {
   }
 
   func runSIMD() {
-    let n = batch.count
-    let lanes = StackVector.scalarCount
-    let lower = range.lowerBound
-    let upper = range.upperBound
-    let fullEnd = lower + (upper - lower) / lanes * lanes
-    let time = self.time
-    let layout = self.layout
-    let stage = self.stage
+    let width = StackVector.scalarCount
     let out = output.baseAddress!
-    let curveCount = StackBatch.curves.count
-    let streaming: Bool
     switch layout {
-    case .interleaved:
-      streaming =
-        streamingStores && Int(bitPattern: out + 17 * lower) % 64 == 0
-    case .planar(let stride):
-      streaming =
-        streamingStores && Int(bitPattern: out + lower) % 64 == 0 && stride % lanes == 0
-    }
-    batch.start.withUnsafeBufferPointer { startBuffer in
-      batch.duration.withUnsafeBufferPointer { durationBuffer in
-        batch.keys.withUnsafeBufferPointer { keyBuffer in
-          batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
-            batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
-              stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-                let starts = startBuffer.baseAddress!
-                let durations = durationBuffer.baseAddress!
-                let keys = keyBuffer.baseAddress!
-                let curves = curveBuffer.baseAddress!
-                let table = tableBuffer.baseAddress!
-                let coefficients = coefficientBuffer.baseAddress!
-                @inline(always) func load(_ p: UnsafePointer<Float>) -> StackVector {
-                  UnsafeRawPointer(p).loadUnaligned(as: StackVector.self)
-                }
-                @inline(always) func prepare(_ curve: StackVector) -> BezierLanes {
-                  CubicBezierBatch.lanes(
-                    curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount)
-                }
-                // The lanes' curves are prepared once and reused while consecutive blocks have
-                // the same curve in every lane (the workload's j mod 4 pattern: always).
-                var j = lower
-                var lastCurves = (UInt64.max, UInt64.max)
-                var prepared = prepare(StackVector(repeating: 0))
-                while j < fullEnd {
-                  let curveWords = UnsafeRawPointer(curves + j).loadUnaligned(
-                    as: (UInt64, UInt64).self)
-                  if curveWords != lastCurves {
-                    lastCurves = curveWords
-                    prepared = prepare(
-                      SIMDMath.lanes(
-                        UnsafeRawPointer(curves + j).loadUnaligned(as: SIMD16<UInt8>.self)))
-                  }
-                  let result = Self.evaluateBlock(
-                    time: time, start: load(starts + j), duration: load(durations + j),
-                    curves: prepared, table: table, stage: stage,
-                    key: { load(keys + ($0 &* n &+ j)) })
-                  Self.storeBlock(
-                    result, layout: layout, out: out, first: j, lanes: lanes,
-                    streaming: streaming)
-                  j += lanes
-                }
-                if j < upper {
-                  // Tail: pad a local copy of the inputs (s = 0, d = 1, keys 0, curve 0).
-                  let valid = upper - j
-                  var s = StackVector(repeating: 0)
-                  var d = StackVector(repeating: 1)
-                  var c = StackVector(repeating: 0)
-                  for l in 0..<valid {
-                    s[l] = starts[j + l]
-                    d[l] = durations[j + l]
-                    c[l] = Float(curves[j + l])
-                  }
-                  let first = j
-                  let result = Self.evaluateBlock(
-                    time: time, start: s, duration: d, curves: prepare(c), table: table,
-                    stage: stage,
-                    key: { plane in
-                      var v = StackVector(repeating: 0)
-                      for l in 0..<valid { v[l] = keys[plane * n + first + l] }
-                      return v
-                    })
-                  Self.storeBlock(
-                    result, layout: layout, out: out, first: j, lanes: valid,
-                    streaming: false)
-                }
-              }
-            }
-          }
-        }
+    case .planar(let outStride):
+      let aligned = Int(bitPattern: out + range.lowerBound) % 64 == 0 && outStride % width == 0
+      if streamingStores && aligned {
+        runBlocks(StackPlanarStores<SegueStreamingStore>(out: out, stride: outStride))
+        segue_store_fence()
+      } else {
+        runBlocks(StackPlanarStores<SegueTemporalStore>(out: out, stride: outStride))
       }
+    case .interleaved:
+      let aligned = Int(bitPattern: out + 17 * range.lowerBound) % 64 == 0
+      let streaming = streamingStores && aligned
+      runBlocks(StackInterleavedStores(out: out, streaming: streaming))
+      if streaming { segue_store_fence() }
     }
-    if streaming { segue_store_fence() }
   }
 
-  /// Writes `lanes` layers of a block starting at layer `first`.
-  @inline(always)
-  static func storeBlock(
-    _ result: StackBlockResult, layout: StackOutputLayout, out: UnsafeMutablePointer<Float>,
-    first: Int, lanes: Int, streaming: Bool
-  ) {
-    let width = StackVector.scalarCount
-    switch layout {
-    case .planar(let stride):
-      if lanes == width {
-        // Seventeen whole-vector stores, written out so that each value is a constant or a
-        // register (a loop over k compiles to a jump table per store).
-        @inline(always) func put(_ k: Int) {
-          let p = out + k * stride + first
-          let v = outputVector(result, k)
-          if streaming {
-            var half = 0
-            while half < width {
-              segue_stream_f32x16(p + half, stackHalf(v, half / 16))
-              half += 16
+  /// The block loop over ``range`` writing through `sink` (specialised per sink, so its stores
+  /// are inlined): pairs of 16-layer blocks in lock step on AVX-512 builds, then single blocks,
+  /// then a partial tail.
+  @inline(__always)
+  func runBlocks<Sink: StackBlockSink>(_ sink: Sink) {
+    var j = range.lowerBound
+    if stackRunsPairs { j = runVectors(LanePair<Lanes>.self, from: j, sink) }
+    j = runVectors(Lanes.self, from: j, sink)
+    guard j < range.upperBound else { return }
+    // Tail: the inputs of layers past the range are read (inside the padded planes) but their
+    // results are not stored; their curves are taken as curve 0.
+    let upper = range.upperBound
+    let stride = batch.planeStride
+    batch.withFloatPlanes { planes in
+      batch.curveTables.inverse.withUnsafeBufferPointer { table in
+        stackCurveCoefficients.withUnsafeBufferPointer { coefficients in
+          var curve = Lanes(repeating: 0)
+          for l in 0..<(upper - j) { curve[l] = Float(batch.curveIndex[j + l]) }
+          let lanes = CubicBezierBatch.lanes(
+            curve: curve, coefficients: coefficients.baseAddress!, stride: 6,
+            curveCount: StackBatch.curves.count)
+          let r = Self.evaluateBlock(
+            time: time, inputs: planes + j, stride: stride, curves: lanes,
+            table: table.baseAddress!, stage: stage)
+          sink.putPartial(r, at: j, lanes: upper - j)
+        }
+      }
+    }
+  }
+
+  /// Evaluates whole vectors of `V.laneCount` layers from layer `start` on and returns the first
+  /// layer not done. The lanes' curves are prepared again only when the curve bytes change (the
+  /// workload's j mod 4 pattern: once per run).
+  @inline(__always)
+  func runVectors<V: LaneVector, Sink: StackBlockSink>(
+    _: V.Type, from start: Int, _ sink: Sink
+  ) -> Int {
+    let width = V.laneCount
+    let upper = range.upperBound
+    guard start + width <= upper else { return start }
+    let time = self.time
+    let stage = self.stage
+    let curveCount = StackBatch.curves.count
+    let stride = batch.planeStride
+    return batch.withFloatPlanes { planes in
+      batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
+        batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
+          stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
+            let curves = curveBuffer.baseAddress!
+            let table = tableBuffer.baseAddress!
+            let coefficients = coefficientBuffer.baseAddress!
+            var lanes = CubicBezierBatch.lanes(
+              curve: V(repeating: 0), coefficients: coefficients, stride: 6,
+              curveCount: curveCount)
+            // The curve bytes the lanes were prepared for (all curve 0 at first).
+            var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
+            var j = start
+            while j + width <= upper {
+              if CubicBezierBatch.keyChanged(&key, curves + j, byteCount: width) {
+                lanes = CubicBezierBatch.lanes(
+                  curve: V.load(bytes: curves + j), coefficients: coefficients, stride: 6,
+                  curveCount: curveCount)
+              }
+              let r = Self.evaluateBlock(
+                time: time, inputs: planes + j, stride: stride, curves: lanes, table: table,
+                stage: stage)
+              sink.put(r, at: j)
+              j += width
             }
-          } else {
-            segue_store_f32x16(p, v)
+            return j
           }
-        }
-        put(0)
-        put(1)
-        put(2)
-        put(3)
-        put(4)
-        put(5)
-        put(6)
-        put(7)
-        put(8)
-        put(9)
-        put(10)
-        put(11)
-        put(12)
-        put(13)
-        put(14)
-        put(15)
-        put(16)
-      } else {
-        for k in 0..<17 {
-          let v = outputVector(result, k)
-          for l in 0..<lanes { out[k * stride + first + l] = v[l] }
         }
       }
-    case .interleaved:
-      let dst = out + 17 * first
-      if streaming && lanes == width {
-        // Transpose into 17 whole cache lines on the stack, then stream them out.
-        var records = (
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
-          StackVector(), StackVector()
-        )
-        withUnsafeMutableBytes(of: &records) { raw in
-          let r = raw.baseAddress!.assumingMemoryBound(to: Float.self)
-          for k in 0..<17 {
-            let v = outputVector(result, k)
-            for l in 0..<width { r[17 * l + k] = v[l] }
-          }
-          for m in 0..<17 {
-            segue_stream_f32x16(
-              dst + 16 * m, raw.load(fromByteOffset: 64 * m, as: SIMD16<Float>.self))
-          }
-        }
-      } else {
-        for k in 0..<17 {
-          let v = outputVector(result, k)
-          for l in 0..<lanes { dst[17 * l + k] = v[l] }
-        }
+    }
+  }
+}
+
+/// Where the block loop writes the 17 output vectors of `V.laneCount` layers (specialised, so the
+/// stores inline).
+protocol StackBlockSink {
+  /// All layers of the vector starting at layer `j`.
+  func put<V: LaneVector>(_ r: StackBlockResult<V>, at j: Int)
+  /// The first `lanes` layers of the 16-layer block starting at layer `j`.
+  func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int)
+}
+
+/// How a whole 64-byte vector is stored.
+protocol SegueVectorStore {
+  static func store(_ v: StackVector, _ p: UnsafeMutablePointer<Float>)
+}
+
+/// A plain store (any alignment).
+enum SegueTemporalStore: SegueVectorStore {
+  @inline(__always)
+  static func store(_ v: StackVector, _ p: UnsafeMutablePointer<Float>) {
+    segue_store_f32x16(p, v)
+  }
+}
+
+/// A non-temporal store (64-byte aligned `p`; a `segue_store_fence()` after the run).
+enum SegueStreamingStore: SegueVectorStore {
+  @inline(__always)
+  static func store(_ v: StackVector, _ p: UnsafeMutablePointer<Float>) {
+    segue_stream_f32x16(p, v)
+  }
+}
+
+/// Seventeen planes `stride` floats apart.
+struct StackPlanarStores<Store: SegueVectorStore>: StackBlockSink {
+  let out: UnsafeMutablePointer<Float>
+  let stride: Int
+
+  @inline(__always)
+  func put<V: LaneVector>(_ r: StackBlockResult<V>, at j: Int) {
+    // Written out so that each value is a constant or a register (a loop over k compiles to a
+    // jump table per store); plane by plane, all 16-layer pieces of a plane back to back (whole
+    // adjacent 64-byte lines).
+    let pieces = V.laneCount / 16
+    @inline(__always) func plane(_ k: Int, _ value: (Int) -> StackVector) {
+      let p = out + k &* stride + j
+      for piece in 0..<pieces { Store.store(value(piece), p + 16 * piece) }
+    }
+    let zero = StackVector(repeating: 0)
+    plane(0) { r.scaleCos.piece($0) }
+    plane(1) { r.scaleSin.piece($0) }
+    plane(2) { _ in zero }
+    plane(3) { _ in zero }
+    plane(4) { -r.scaleSin.piece($0) }
+    plane(5) { r.scaleCos.piece($0) }
+    plane(6) { _ in zero }
+    plane(7) { _ in zero }
+    plane(8) { _ in StackVector(repeating: StackConstants.m31) }
+    plane(9) { _ in StackVector(repeating: StackConstants.m32) }
+    plane(10) { _ in StackVector(repeating: 1) }
+    plane(11) { _ in StackVector(repeating: StackConstants.q) }
+    plane(12) { r.m41.piece($0) }
+    plane(13) { r.m42.piece($0) }
+    plane(14) { r.tz.piece($0) }
+    plane(15) { r.w.piece($0) }
+    plane(16) { r.opacity.piece($0) }
+  }
+
+  func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int) {
+    for k in 0..<17 {
+      let v = StackEvaluationJob.outputVector(r, k)
+      for l in 0..<lanes { out[k * stride + j + l] = v[l] }
+    }
+  }
+}
+
+/// Records of 17 values (`out[17·j + k]`); whole blocks of a 64-byte aligned buffer may stream.
+struct StackInterleavedStores: StackBlockSink {
+  let out: UnsafeMutablePointer<Float>
+  let streaming: Bool
+
+  func put<V: LaneVector>(_ r: StackBlockResult<V>, at j: Int) {
+    for piece in 0..<(V.laneCount / 16) {
+      let block = StackBlockResult(
+        scaleCos: r.scaleCos.piece(piece), scaleSin: r.scaleSin.piece(piece),
+        m41: r.m41.piece(piece), m42: r.m42.piece(piece), tz: r.tz.piece(piece),
+        w: r.w.piece(piece), opacity: r.opacity.piece(piece))
+      putBlock(block, at: j + 16 * piece)
+    }
+  }
+
+  /// One whole 16-layer block: 17 cache lines.
+  func putBlock(_ r: StackBlockResult<Lanes>, at j: Int) {
+    let width = StackVector.scalarCount
+    let dst = out + 17 * j
+    guard streaming else {
+      putPartial(r, at: j, lanes: width)
+      return
+    }
+    // Transpose into 17 whole cache lines on the stack, then stream them out.
+    var records = (
+      StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+      StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+      StackVector(), StackVector(), StackVector(), StackVector(), StackVector(),
+      StackVector(), StackVector()
+    )
+    withUnsafeMutableBytes(of: &records) { raw in
+      let records = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+      for k in 0..<17 {
+        let v = StackEvaluationJob.outputVector(r, k)
+        for l in 0..<width { records[17 * l + k] = v[l] }
       }
+      for m in 0..<17 {
+        segue_stream_f32x16(
+          dst + 16 * m, raw.load(fromByteOffset: 64 * m, as: SIMD16<Float>.self))
+      }
+    }
+  }
+
+  func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int) {
+    let dst = out + 17 * j
+    for k in 0..<17 {
+      let v = StackEvaluationJob.outputVector(r, k)
+      for l in 0..<lanes { dst[17 * l + k] = v[l] }
     }
   }
 }
@@ -513,49 +567,43 @@ extension StackEvaluationJob {
 // MARK: - Scalar path
 
 extension StackEvaluationJob {
-  /// One layer in scalar `Float`, the same steps as ``evaluateBlock``; writes 17 values via `put`.
+  /// One layer in scalar `Float`, the same steps as ``evaluateBlock`` (with exact divisions where
+  /// the SIMD path multiplies by an approximate reciprocal); writes 17 values via `put`.
   @inline(always)
   static func evaluateLayer(
     time: Float, start: Float, duration: Float, curve: Int, coefficients: UnsafePointer<Float>,
     table: UnsafePointer<Float>, key: (Int) -> Float, put: (Int, Float) -> Void
   ) {
     typealias K = StackConstants
+    func fma(_ a: Float, _ b: Float, _ c: Float) -> Float { segue_fma_f32(a, b, c) }
     var x = (time - start) / duration
     if !(x >= 0) { x = 0 }
     if x > 1 { x = 1 }
     let p = coefficients + 6 * curve
     let (p1, p2, q1, q2) = (p[0], p[1], p[2], p[3])
-    let p21 = 2 * (p2 - p1)
-    let p3 = 3 - p2
-    // The Bernstein form of CubicBezierBatch.bernstein, operation for operation.
-    func bernstein(_ s: Float, _ a: Float, _ b: Float) -> Float {
+    // X'(s) in power form, as CubicBezierBatch.slope.
+    let slope2 = 3 * (1 + p1 - p2)
+    let slope1 = 2 * (p2 - 2 * p1)
+    func residual(_ s: Float) -> Float {
       let u = 1 - s
-      return segue_fma_f32(u * s, segue_fma_f32(b, s, a * u), s * s * s)
+      return fma(u * s, fma(p2, s, p1 * u), fma(s * s, s, -x))
     }
-    func slope(_ s: Float) -> Float {
-      let u = 1 - s
-      return segue_fma_f32(u, segue_fma_f32(p21, s, u * p1), p3 * (s * s))
-    }
+    func slope(_ s: Float) -> Float { fma(fma(slope2, s, slope1), s, p1) }
     let segments = StackCurveTables.segments
     let f = x * Float(segments)
-    let rounded = f + SIMDMath.roundingMagic
-    var cellFloat = rounded - SIMDMath.roundingMagic
-    if cellFloat > f { cellFloat -= 1 }
-    if cellFloat >= Float(segments) { cellFloat = Float(segments - 1) }
-    let cell = Int(cellFloat)
-    let frac = f - cellFloat
-    let b = curve * (segments + 1) + cell
+    let cell = min(f.rounded(.towardZero), Float(segments - 1))
+    let b = curve * (segments + 1) + Int(cell)
     let lo = table[b]
     let hi = table[b + 1]
-    var s = segue_fma_f32(hi - lo, frac, lo)
+    var s = fma(hi - lo, f - cell, lo)
     for _ in 0..<K.newtonSteps {
-      let e = bernstein(s, p1, p2) - x
+      let e = residual(s)
       let d = slope(s)
       if !(d * d < K.flatSquared) { s = s - e / d }
       if !(s >= 0) { s = 0 }
       if s > 1 { s = 1 }
     }
-    let e = bernstein(s, p1, p2) - x
+    let e = residual(s)
     let d = slope(s)
     if e * e >= K.toleranceSquared && e * e >= CubicBezierBatch.slopeToleranceSquared * (d * d) {
       // The SIMD kernel's safeguarded Newton fallback, lane for lane.
@@ -565,7 +613,7 @@ extension StackEvaluationJob {
       var bestE2 = e * e
       var t = s > a && s < c ? s : (a + c) * 0.5
       for _ in 0..<CubicBezierBatch.fallbackSteps {
-        let et = bernstein(t, p1, p2) - x
+        let et = residual(t)
         let et2 = et * et
         if et2 < bestE2 {
           best = t
@@ -583,24 +631,20 @@ extension StackEvaluationJob {
       }
       s = best
     }
-    let y = bernstein(s, q1, q2)
+    let u = 1 - s
+    let y = fma(u * s, fma(q2, s, q1 * u), s * s * s)
     let segment = (y >= K.key1 ? 1 : 0) + (y >= K.key2 ? 1 : 0)
     let v: Float
     switch segment {
     case 0: v = y * K.inverseSpan0
-    case 1: v = (y - K.key1) * K.inverseSpan1
-    default: v = (y - K.key2) * K.inverseSpan2
+    case 1: v = fma(y, K.inverseSpan1, K.offset1)
+    default: v = fma(y, K.inverseSpan2, K.offset2)
     }
     let v2 = v * v
-    let v3 = v2 * v
-    let h00 = 2 * v3 - 3 * v2 + 1
-    let h10 = v3 - 2 * v2 + v
-    let h01 = 3 * v2 - 2 * v3
-    let h11 = v3 - v2
-    let wa = -0.5 * h10
-    let wb = h00 - 0.5 * h11
-    let wc = h01 + 0.5 * h10
-    let wd = 0.5 * h11
+    let wa = v * fma(fma(-0.5, v, 1), v, -0.5)
+    let wb = fma(v2, fma(1.5, v, -2.5), 1)
+    let wc = v * fma(fma(-1.5, v, 2), v, 0.5)
+    let wd = v2 * fma(0.5, v, -0.5)
     let w0: Float
     let w1: Float
     let w2: Float
@@ -611,8 +655,7 @@ extension StackEvaluationJob {
     default: (w0, w1, w2, w3) = (0, wa, wb, wc + wd)
     }
     func channel(_ c: Int) -> Float {
-      segue_fma_f32(w1, key(4 * c + 1), w0 * key(4 * c))
-        + segue_fma_f32(w3, key(4 * c + 3), w2 * key(4 * c + 2))
+      fma(w3, key(4 * c + 3), fma(w2, key(4 * c + 2), fma(w1, key(4 * c + 1), w0 * key(4 * c))))
     }
     let tx = channel(0)
     let ty = channel(1)
@@ -620,10 +663,8 @@ extension StackEvaluationJob {
     let scale = channel(3)
     let rot = channel(4)
     var opacity = channel(5)
-    let (sine, cosine) = stackSinCos(rot)
-    let sc = scale * cosine
-    let sn = scale * sine
-    let w = 1 + K.q * tz
+    let (sn, sc) = stackScaledSinCos(rot, scale: scale)
+    let w = fma(K.q, tz, 1)
     if !(opacity >= 0) { opacity = 0 }
     if opacity > 1 { opacity = 1 }
     put(0, sc)
@@ -638,27 +679,27 @@ extension StackEvaluationJob {
     put(9, K.m32)
     put(10, 1)
     put(11, K.q)
-    put(12, tx - K.anchorX * sc + K.anchorY * sn + w * K.anchorX)
-    put(13, ty - K.anchorX * sn - K.anchorY * sc + w * K.anchorY)
+    put(12, fma(K.anchorY, sn, fma(-K.anchorX, sc, fma(w, K.anchorX, tx))))
+    put(13, fma(-K.anchorY, sc, fma(-K.anchorX, sn, fma(w, K.anchorY, ty))))
     put(14, tz)
     put(15, w)
     put(16, opacity)
   }
 
   func runScalar() {
-    let n = batch.count
     let time = self.time
     let layout = self.layout
     let out = output.baseAddress!
-    batch.keys.withUnsafeBufferPointer { keyBuffer in
+    let stride = batch.planeStride
+    batch.withFloatPlanes { planes in
       batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
         stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-          let keys = keyBuffer.baseAddress!
           for j in range {
             Self.evaluateLayer(
-              time: time, start: batch.start[j], duration: batch.duration[j],
+              time: time, start: planes[StackBatch.startPlane * stride + j],
+              duration: planes[StackBatch.durationPlane * stride + j],
               curve: Int(batch.curveIndex[j]), coefficients: coefficientBuffer.baseAddress!,
-              table: tableBuffer.baseAddress!, key: { keys[$0 * n + j] },
+              table: tableBuffer.baseAddress!, key: { planes[(2 + $0) * stride + j] },
               put: { k, value in out[layout.index(layer: j, value: k)] = value })
           }
         }
@@ -667,18 +708,18 @@ extension StackEvaluationJob {
   }
 }
 
-/// `(sin r, cos r)` in `Float`: the scalar twin of the SIMD kernel's, bitwise equal to it
-/// (`SIMDMath.sinCos`).
+/// `(σ·sin r, σ·cos r)` in `Float`: the scalar twin of the SIMD kernel's, bitwise equal to it
+/// (`SIMDMath.scaledSinCos`).
 @inline(always)
-func stackSinCos(_ rot: Float) -> (sin: Float, cos: Float) {
-  SIMDMath.sinCos(rot)
+func stackScaledSinCos(_ rot: Float, scale: Float) -> (sin: Float, cos: Float) {
+  SIMDMath.scaledSinCos(rot, scale: scale)
 }
 
 extension StackBatch {
   /// The workload checksum of a `Float` output: for each layer the 16 matrix entries plus the
   /// opacity, each widened to `Double`, summed in layer order in `Double`.
   ///
-  /// - Throws: ``ValidationError`` `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``
+  /// - Throws: ``/Segue/ValidationError`` `"output"` ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)``
   ///   when `output` cannot hold `count` layers in `layout`.
   public func checksum(of output: UnsafeBufferPointer<Float>, layout: StackOutputLayout)
     throws(ValidationError) -> Double
@@ -699,12 +740,12 @@ extension StackBatch {
 
 extension StackEvaluationJob {
   /// Validates, then runs the job split into chunks over `threads` threads on the shared
-  /// ``BatchContext`` for that count (created at the first call, so later calls allocate nothing).
+  /// ``/Segue/BatchContext`` for that count (created at the first call, so later calls allocate nothing).
   /// The output is bitwise the same for every `threads` and `chunkSize`: each layer is computed
   /// independently of the others.
   ///
   /// - Throws: what ``validate()`` throws, and `"threads"` / `"chunkSize"`
-  ///   ``ValidationError/Reason/notPositive``.
+  ///   ``/Segue/ValidationError/Reason/notPositive``.
   public func run(threads: Int, chunkSize: Int? = nil) throws(ValidationError) {
     try validate()
     let size = try BatchThreads.chunkSize(for: range, threads: threads, chunkSize: chunkSize)
@@ -716,11 +757,11 @@ extension StackEvaluationJob {
   }
 
   /// Validates, then runs the job split into chunks on a caller-owned `context` (chunks as
-  /// ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
+  /// ``/Segue/BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts them for the context's
   /// thread count): allocates nothing. The output is bitwise the same as ``run()``'s for every
   /// thread count and `chunkSize`.
   ///
-  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``ValidationError/Reason/notPositive``.
+  /// - Throws: what ``validate()`` throws, and `"chunkSize"` ``/Segue/ValidationError/Reason/notPositive``.
   public func run(context: BatchContext, chunkSize: Int? = nil) throws(ValidationError) {
     try validate()
     let size = try BatchThreads.chunkSize(

@@ -28,7 +28,7 @@ public final class StackNaiveScene {
   /// Number of layers.
   public var count: Int { layers.count }
 
-  /// Builds one ``Layer`` object per layer of `batch`, each with six keyframe animations
+  /// Builds one ``/Segue/Layer`` object per layer of `batch`, each with six keyframe animations
   /// (`transform.translation.x`, `…y`, `…z`, `transform.scale`, `transform.rotation.z`, `opacity`)
   /// sharing the layer's timing function object.
   public init(batch: StackBatch) {
@@ -64,7 +64,7 @@ public final class StackNaiveScene {
   /// Evaluates layers `range` at `time` (seconds) into `output` (rounded to `Float`), the same
   /// values and layout as ``StackEvaluationJob``.
   ///
-  /// - Throws: ``ValidationError``: `"time"` not finite; `"range"` outside `0…count`;
+  /// - Throws: ``/Segue/ValidationError``: `"time"` not finite; `"range"` outside `0…count`;
   ///   `"layout.stride"` smaller than `count`; `"output"` too short.
   public func evaluate(
     time: Double, range: Range<Int>, into output: UnsafeMutableBufferPointer<Float>,

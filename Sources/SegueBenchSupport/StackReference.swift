@@ -23,9 +23,10 @@ public struct StackLayerValues: Hashable, Sendable {
 
 extension StackBatch {
   /// Evaluates layer `j` at global time `time` (seconds) in `Double`, straight from the workload's
-  /// §4: progress clamp, the library's bezier solve (``CubicBezier/parameter(forX:)``, |X(s) − x| ≤ 1e-7 guaranteed), segment by
+  /// definition: progress clamp, the library's bezier solve
+  /// (``/Segue/CubicBezier/parameter(forX:)``, |X(s) − x| ≤ 1e-7 guaranteed), segment by
   /// comparison with ``keyTimes``, Catmull–Rom by key index with duplicated end points, and the
-  /// transform as a product of elementary ``Transform3D`` matrices (not the closed form).
+  /// transform as a product of elementary ``/Segue/Transform3D`` matrices (not the closed form).
   ///
   /// This is the reference every other path is compared with. `j` must be in `0..<count` and
   /// `time` finite (checked by the public entry points that call it).
@@ -82,9 +83,9 @@ extension StackBatch {
   /// Evaluates layers `range` at `time` (seconds) in `Double` into `output`, 17 values per layer
   /// (interleaved: value `k` of layer `j` at `output[17·j + k]`).
   ///
-  /// - Throws: ``ValidationError``: `"time"` not finite; `"range"` outside `0…count`
-  ///   (``ValidationError/Reason/outOfRange(lower:upper:)``); `"output"` shorter than
-  ///   `17·range.upperBound` (``ValidationError/Reason/tooFew(minimum:actual:)``).
+  /// - Throws: ``/Segue/ValidationError``: `"time"` not finite; `"range"` outside `0…count`
+  ///   (``/Segue/ValidationError/Reason/outOfRange(lower:upper:)``); `"output"` shorter than
+  ///   `17·range.upperBound` (``/Segue/ValidationError/Reason/tooFew(minimum:actual:)``).
   public func evaluateReference(
     time: Double, range: Range<Int>, into output: UnsafeMutableBufferPointer<Double>
   ) throws(ValidationError) {
@@ -105,7 +106,7 @@ extension StackBatch {
   /// The workload checksum at `time` (seconds) from the `Double` reference: the sum over all layers
   /// of the 16 matrix entries plus the opacity, accumulated in `Double` in layer order.
   ///
-  /// - Throws: ``ValidationError`` `"time"` ``ValidationError/Reason/notFinite``.
+  /// - Throws: ``/Segue/ValidationError`` `"time"` ``/Segue/ValidationError/Reason/notFinite``.
   public func referenceChecksum(time: Double) throws(ValidationError) -> Double {
     try Validate.finite(time, "time")
     var sum = 0.0

@@ -3,8 +3,8 @@ import Segue
 /// The `stack` benchmark workload (v1): N independent layers, each with one six-channel keyframe
 /// animation, evaluated at one global time into a `CATransform3D`-style 4×4 matrix and an opacity.
 ///
-/// The definition lives in `shared/benchmarks/stack-workload.md`; this file holds the generation
-/// (§2–§3) and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
+/// The definition is Segue's DocC article "Benchmark workloads"; this file holds the generation
+/// and the structure-of-arrays storage every evaluation path reads. Per layer `j`:
 ///
 /// * start offset `s_j = 0.5·u` (seconds) and duration `d_j = [0.2, 0.35, 0.5][j mod 3]` (seconds);
 /// * 24 key values `p_{c,k}` for channels `c` in `tx, ty, tz, scale, rot, opacity` and keys
@@ -16,9 +16,14 @@ import Segue
 /// `Double` arrays keep those values exactly; the `Float` arrays round them once, as the
 /// workload prescribes for float32 implementations.
 ///
-/// Storage layout (structure of arrays): key `k` of channel `c` of layer `j` is at
-/// `keys[(c·4 + k)·count + j]` — 24 planes of `count` values, so consecutive layers are adjacent
-/// and a SIMD lane can run across layers.
+/// Storage layout (structure of arrays): the `Double` values in planes of `count` values (key `k`
+/// of channel `c` of layer `j` at `keysDouble[(c·4 + k)·count + j]`); the `Float` values the SIMD
+/// kernel reads in one 64-byte aligned allocation of 26 planes (start, duration, then the 24 key
+/// planes `2 + c·4 + k`), each ``planeStride`` floats long: `count` rounded up to 16, plus 16. The
+/// padding keeps consecutive planes from being a power of two bytes apart (at `count = 16 384`
+/// they would be exactly 64 KiB apart, and the 26 input and 17 output streams of a block would
+/// compete for the same cache sets), and lets a SIMD block read 16 layers from any start without
+/// leaving its plane (padding layers have `s = 0`, `d = 1`, keys 0).
 public struct StackBatch: Sendable {
   /// The screen width `W` in points (390).
   public static let width: Double = 390
@@ -49,12 +54,38 @@ public struct StackBatch: Sendable {
   /// Number of layers `N`.
   public let count: Int
 
-  /// Start offsets `s_j` in seconds, rounded to `Float`.
-  public let start: [Float]
-  /// Durations `d_j` in seconds, rounded to `Float`.
-  public let duration: [Float]
-  /// The 24 key planes, rounded to `Float`: `keys[(c·4 + k)·count + j]`.
-  public let keys: [Float]
+  /// Floats from one `Float` input plane to the next (see the type's description): `count`
+  /// rounded up to 16, plus 16.
+  public let planeStride: Int
+  /// The 26 `Float` planes (64-byte aligned, ``planeStride`` apart).
+  let floatPlanes: StackFloatPlanes
+  /// The `Float` plane of the start offsets.
+  public static let startPlane = 0
+  /// The `Float` plane of the durations.
+  public static let durationPlane = 1
+  /// The `Float` plane of key `k` of channel `c`: `2 + c·4 + k`.
+  public static func keyPlane(channel c: Int, key k: Int) -> Int { 2 + 4 * c + k }
+  /// Number of `Float` planes (start, duration, 24 keys).
+  public static let planeCount = 26
+
+  /// The stride of a padded plane for `count` layers: `count` rounded up to 16, plus 16 (so that
+  /// planes are 64 bytes more than a multiple of 64 apart, never a power of two; see the type's
+  /// description). Also the planar output stride segue-bench uses.
+  public static func paddedStride(count: Int) -> Int { (count + 15) / 16 * 16 + 16 }
+
+  /// Start offset `s_j` in seconds, rounded to `Float`.
+  public func start(_ j: Int) -> Float { floatPlanes.value(Self.startPlane, j) }
+  /// Duration `d_j` in seconds, rounded to `Float`.
+  public func duration(_ j: Int) -> Float { floatPlanes.value(Self.durationPlane, j) }
+  /// Key `k` of channel `c` of layer `j`, rounded to `Float`.
+  public func key(channel c: Int, key k: Int, layer j: Int) -> Float {
+    floatPlanes.value(Self.keyPlane(channel: c, key: k), j)
+  }
+  /// Calls `body` with the `Float` planes: value `p` of layer `j` at `planes[p·planeStride + j]`
+  /// (``startPlane``, ``durationPlane``, ``keyPlane(channel:key:)``), `26·planeStride` floats.
+  public func withFloatPlanes<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
+    try withExtendedLifetime(floatPlanes) { try body(UnsafePointer(floatPlanes.base)) }
+  }
   /// Per-layer timing curve, an index into ``curves`` (`j mod 4`).
   public let curveIndex: [UInt8]
 
@@ -69,15 +100,15 @@ public struct StackBatch: Sendable {
   /// ``StackCurveTables``).
   public let curveTables: StackCurveTables
 
-  /// Generates the workload's first `count` layers (§2–§3 of the workload definition).
+  /// Generates the workload's first `count` layers, as the workload definition draws them.
   ///
   /// Deterministic: the same `count` always gives the same layers, and layer `j` does not depend on
   /// `count` (the stream is drawn layer by layer).
   ///
-  /// - Parameter count: `N`, in `1…`` ``maximumCount``.
-  /// - Throws: ``ValidationError`` with `field` `"count"`:
-  ///   ``ValidationError/Reason/notPositive`` when `count ≤ 0`,
-  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
+  /// - Parameter count: `N`, from 1 through ``maximumCount``.
+  /// - Throws: ``/Segue/ValidationError`` with `field` `"count"`:
+  ///   ``/Segue/ValidationError/Reason/notPositive`` when `count ≤ 0`,
+  ///   ``/Segue/ValidationError/Reason/outOfRange(lower:upper:)`` above ``maximumCount``.
   public init(count: Int) throws(ValidationError) {
     guard count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
     guard count <= Self.maximumCount else {
@@ -115,20 +146,51 @@ public struct StackBatch: Sendable {
     self.durationDouble = durationD
     self.keysDouble = keysD
     self.curveIndex = curve
-    self.start = startD.map { Float($0) }
-    self.duration = durationD.map { Float($0) }
-    self.keys = keysD.map { Float($0) }
+    let stride = Self.paddedStride(count: count)
+    let planes = StackFloatPlanes(count: Self.planeCount * stride)
+    for j in 0..<stride {
+      planes.base[Self.durationPlane * stride + j] = 1
+    }
+    for j in 0..<count {
+      planes.base[Self.startPlane * stride + j] = Float(startD[j])
+      planes.base[Self.durationPlane * stride + j] = Float(durationD[j])
+    }
+    for p in 0..<24 {
+      for j in 0..<count { planes.base[(2 + p) * stride + j] = Float(keysD[p * count + j]) }
+    }
+    self.planeStride = stride
+    self.floatPlanes = planes
     self.curveTables = StackCurveTables(curves: Self.curves)
   }
 }
 
+/// The `Float` planes of a ``StackBatch``: one 64-byte aligned allocation, written only while the
+/// batch is created (then shared read-only, hence `@unchecked Sendable`).
+final class StackFloatPlanes: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Float>
+  let stride: Int
+
+  /// `count` floats, zeroed.
+  init(count: Int) {
+    base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1) * 4, alignment: 64)
+      .bindMemory(to: Float.self, capacity: Swift.max(count, 1))
+    base.initialize(repeating: 0, count: Swift.max(count, 1))
+    stride = count / StackBatch.planeCount
+  }
+
+  deinit { base.deallocate() }
+
+  /// Value `plane` of layer `j`.
+  func value(_ plane: Int, _ j: Int) -> Float { base[plane * stride + j] }
+}
+
 /// Per-curve lookup tables for a vectorised first guess of the bezier solve: the workload's name
-/// for ``CubicBezierBatch`` (its ``CubicBezierBatch/inverse`` table holds, per curve,
-/// ``CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
+/// for ``/Segue/CubicBezierBatch`` (its ``/Segue/CubicBezierBatch/inverse`` table holds, per curve,
+/// ``/Segue/CubicBezierBatch/segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`). This is
 /// the "per-curve lookup table" the workload allows to precompute.
 public typealias StackCurveTables = CubicBezierBatch
 
-/// splitmix64 (Steele, Lea & Flood 2014) as the workload's §2 defines it.
+/// splitmix64 (Steele, Lea & Flood 2014) as the workload definition uses it.
 public struct SplitMix64: Sendable {
   /// The generator's state; the first draw advances it before mixing.
   public var state: UInt64

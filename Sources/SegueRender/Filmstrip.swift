@@ -90,7 +90,7 @@ public struct Filmstrip: Hashable, Sendable {
 
   /// The layout for `frameCount` frames of a container of `containerSize` points.
   ///
-  /// - Throws: ``ValidationError`` naming `frameCount` (`.tooFew(minimum: 1, …)`), `columns`
+  /// - Throws: ``/Segue/ValidationError`` naming `frameCount` (`.tooFew(minimum: 1, …)`), `columns`
   ///   (`< 1`: `.outOfRange`), `gap` (`.negative`), `captionCellSize` (`< 1`: `.outOfRange`), the
   ///   errors of ``SceneRenderer/outputSize(for:)``, and `sheet.width`, `sheet.height` (above
   ///   `2²⁴`) or `sheet.pixelCount` (above ``SceneRenderer/maximumPixelCount``, the cap) for the
@@ -148,7 +148,7 @@ public struct Filmstrip: Hashable, Sendable {
   /// ``SceneRenderer/render(_:at:)``) into one sheet (see the type's documentation). Each cell's
   /// frame is byte-for-byte the single-frame render at its time.
   ///
-  /// - Throws: ``ValidationError`` naming `times` (`.tooFew` when empty; with the index when a
+  /// - Throws: ``/Segue/ValidationError`` naming `times` (`.tooFew` when empty; with the index when a
   ///   time is not finite or negative), the errors of ``layout(frameCount:containerSize:)`` and
   ///   of ``SceneRenderer/render(_:at:)``.
   public func render(_ scene: TransitionScene, times: [Double]) throws(ValidationError)
@@ -160,9 +160,10 @@ public struct Filmstrip: Hashable, Sendable {
     var fill = SIMD4<UInt8>.zero
     for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
     var sheet = try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+    let context = try RenderContext()
+    var frame = try PixelBufferRGBA8(width: layout.frameWidth, height: layout.frameHeight)
     for (k, time) in times.enumerated() {
-      let frame: PixelBufferRGBA8
-      do { frame = try renderer.render(scene, at: time) } catch {
+      do { try renderer.render(scene, at: time, into: &frame, context: context) } catch {
         throw ValidationError(
           field: error.field == "time" ? "times" : error.field,
           index: error.field == "time" ? k : error.index, reason: error.reason)
@@ -181,8 +182,8 @@ public struct Filmstrip: Hashable, Sendable {
   /// cell, a nested viewport (``SVGDocument/embed(_:at:isolated:)``, which clips to the cell)
   /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
   /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
-  /// projected bounds corners × `scale` (``LayerSample/corners``; the eye-plane-clipped polygon
-  /// of ``Transform3D/mapQuad(_:)`` when a corner is behind the eye), filled with its colour (a
+  /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; the eye-plane-clipped polygon
+  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye), filled with its colour (a
   /// gradient's mean of top and bottom) at alpha × opacity. A cross-dissolve's layers sit in an
   /// isolated nested viewport and blend with `plus-lighter` at alpha × weight (exact for
   /// one-layer snapshots such as CATransition `fade`'s; a snapshot's sublayers are added
@@ -246,6 +247,7 @@ public struct Filmstrip: Hashable, Sendable {
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     into document: inout SVGDocument
   ) throws(ValidationError) {
+    guard p.parts.contains(.body) else { return }
     let corners = p.sample.corners
     let points: [Point]
     if corners.count == 4, !corners.contains(where: \.isBehindEye) {

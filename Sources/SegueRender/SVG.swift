@@ -16,7 +16,7 @@ public struct SVGDocument: Hashable, Sendable {
 
   /// Creates an empty canvas.
   ///
-  /// - Throws: ``ValidationError/Reason/notPositive`` or ``ValidationError/Reason/notFinite``
+  /// - Throws: ``/Segue/ValidationError/Reason/notPositive`` or ``/Segue/ValidationError/Reason/notFinite``
   ///   naming `width` or `height` unless it is finite and `> 0`.
   public init(width: Double, height: Double) throws(ValidationError) {
     try Validate.positive(width, "width")
@@ -27,7 +27,7 @@ public struct SVGDocument: Hashable, Sendable {
 
   /// Adds a rectangle filled with `fill` and optionally outlined with `stroke`.
   ///
-  /// - Throws: ``ValidationError/Reason/notFinite`` naming `rect` (index 0…3: x, y, width,
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `rect` (index 0…3: x, y, width,
   ///   height) and errors naming `lineWidth` as ``polyline(_:stroke:lineWidth:)``.
   public mutating func rect(
     _ rect: Rect, fill: RGBAColor, stroke: RGBAColor? = nil, lineWidth: Double = 1
@@ -43,10 +43,10 @@ public struct SVGDocument: Hashable, Sendable {
 
   /// Adds an open polyline through `points`, stroked with `stroke` and not filled.
   ///
-  /// - Throws: ``ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
-  ///   2 points, ``ValidationError/Reason/notFinite`` naming `points` with the index of a
-  ///   non-finite point, and ``ValidationError/Reason/notPositive`` or
-  ///   ``ValidationError/Reason/notFinite`` naming `lineWidth` unless it is finite and `> 0`.
+  /// - Throws: ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
+  ///   2 points, ``/Segue/ValidationError/Reason/notFinite`` naming `points` with the index of a
+  ///   non-finite point, and ``/Segue/ValidationError/Reason/notPositive`` or
+  ///   ``/Segue/ValidationError/Reason/notFinite`` naming `lineWidth` unless it is finite and `> 0`.
   public mutating func polyline(_ points: [Point], stroke: RGBAColor, lineWidth: Double = 1)
     throws(ValidationError)
   {
@@ -59,12 +59,12 @@ public struct SVGDocument: Hashable, Sendable {
 
   /// Adds a closed polygon through `points`, filled with `fill` and optionally outlined.
   ///
-  /// `blendMode` ``BlendMode/add`` writes `style="mix-blend-mode:plus-lighter"` (CSS Compositing
+  /// `blendMode` ``/Segue/BlendMode/add`` writes `style="mix-blend-mode:plus-lighter"` (CSS Compositing
   /// Level 2: `out = dst + src`, premultiplied, saturating), the "add" of a cross-dissolve; put
   /// such polygons in an isolated ``embed(_:at:isolated:)`` so that they sum onto a transparent
   /// backdrop rather than onto what is below.
   ///
-  /// - Throws: ``ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
+  /// - Throws: ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
   ///   3 points, and the other errors of ``polyline(_:stroke:lineWidth:)``.
   public mutating func polygon(
     _ points: [Point], fill: RGBAColor, stroke: RGBAColor? = nil, lineWidth: Double = 1,
@@ -86,7 +86,7 @@ public struct SVGDocument: Hashable, Sendable {
   /// (CSS Compositing: the content is composited onto a transparent backdrop, then "over" what is
   /// below).
   ///
-  /// - Throws: ``ValidationError/Reason/notFinite`` naming `origin` (index 0 or 1).
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `origin` (index 0 or 1).
   public mutating func embed(_ document: SVGDocument, at origin: Point, isolated: Bool = false)
     throws(ValidationError)
   {
@@ -105,8 +105,8 @@ public struct SVGDocument: Hashable, Sendable {
   /// Adds a line of text with its baseline starting at `position` (sans-serif, `fontSize` user
   /// units). `<`, `>`, `&`, `"` and `'` are escaped.
   ///
-  /// - Throws: ``ValidationError/Reason/notFinite`` naming `position` (index 0 or 1), and
-  ///   ``ValidationError/Reason/notPositive`` or ``ValidationError/Reason/notFinite`` naming
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `position` (index 0 or 1), and
+  ///   ``/Segue/ValidationError/Reason/notPositive`` or ``/Segue/ValidationError/Reason/notFinite`` naming
   ///   `fontSize`.
   public mutating func text(
     _ string: String, at position: Point, fontSize: Double = 12, fill: RGBAColor = .black

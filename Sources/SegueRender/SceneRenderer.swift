@@ -5,7 +5,7 @@ import Segue
 ///
 /// For CATransition `fade` the two snapshots are **old** at weight `1 − q` and **new** at weight
 /// `q` (`q` the eased progress), so their sum is `(1 − q)·old + q·new` wherever both cover a
-/// pixel (seed-transitions.md, Sampling rules).
+/// pixel (the sampling rules of Segue's transition catalog).
 public struct DissolveSnapshot: Hashable, Sendable {
   /// The id of the snapshot's root layer (the layer marked "add").
   public var id: String
@@ -21,6 +21,21 @@ public struct DissolveSnapshot: Hashable, Sendable {
     self.id = id
     self.weight = weight
     self.layers = layers
+  }
+}
+
+extension DissolveSnapshot {
+  /// For a one-layer snapshot, that layer at opacity `w·o` blending "add": adding it to the sum
+  /// gives the same as rendering it alone and adding the image with weight `w`, without an
+  /// extra image. `nil` for any other snapshot.
+  ///
+  /// - Throws: ``ValidationError`` naming `opacity` unless the layer's opacity is in `[0, 1]`.
+  func directLayer() throws(ValidationError) -> RasterLayer? {
+    guard layers.count == 1, var layer = layers.first else { return nil }
+    try Validate.inRange(layer.opacity, 0, 1, "opacity")
+    layer.opacity *= weight
+    layer.blendMode = .add
+    return layer
   }
 }
 
@@ -118,7 +133,7 @@ public struct SceneRenderer: Hashable, Sendable {
 
   /// Throws unless the settings are usable.
   ///
-  /// - Throws: ``ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
+  /// - Throws: ``/Segue/ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
   ///   (set and outside `1…2²⁴`: `.outOfRange`), `pixelCount` when both are set and their
   ///   product exceeds ``maximumPixelCount`` (`.outOfRange(lower: 1, upper: 2²⁴)`),
   ///   `labelCellSize` (not finite or `≤ 0`), and `snapshots.<id>.…` for an override that fails
@@ -140,7 +155,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// The output size in pixels for a container of `containerSize` points: ``width`` and
   /// ``height`` when set, else `round(scale·containerSize)` (ties away from zero).
   ///
-  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `width` or `height`
+  /// - Throws: the errors of ``validate()``; ``/Segue/ValidationError`` naming `width` or `height`
   ///   when the computed side is not finite, below 1 pixel (`.outOfRange(lower: 1, …)`) or above
   ///   `2²⁴`; `pixelCount` when `width·height > 2²⁴` (the cap, ``maximumPixelCount``).
   public func outputSize(for containerSize: Size) throws(ValidationError) -> (
@@ -165,12 +180,30 @@ public struct SceneRenderer: Hashable, Sendable {
       x: layer.bounds.minX, y: layer.bounds.minY, width: layer.bounds.width,
       height: layer.bounds.height)
     guard bounds.width > 0 && bounds.height > 0 else { return nil }
+    let c = layer.backgroundColor
+    var border: LayerSnapshot.Border?
+    if layer.borderWidth > 0 && layer.borderColor.alpha > 0 {
+      border = .init(width: layer.borderWidth, color: layer.borderColor)
+    }
+    // The shadow is cast by the rounded bounds; a layer that masks to its bounds clips it away
+    // (as in Core Animation), and a clear layer casts none here.
+    let opacity = Swift.min(Swift.max(layer.shadowOpacity, 0), 1)
+    var shadow: LayerSnapshot.Shadow?
+    if opacity > 0 && layer.shadowColor.alpha > 0 && !layer.masksToBounds
+      && (c.alpha > 0 || snapshots[layer.id] != nil)
+    {
+      shadow = .init(
+        color: layer.shadowColor, opacity: opacity, radius: Swift.max(layer.shadowRadius, 0),
+        offset: layer.shadowOffset)
+    }
     if var override = snapshots[layer.id] {
       override.bounds = bounds
+      override.cornerRadius = layer.cornerRadius
+      override.border = border
+      override.shadow = shadow
       return override
     }
-    let c = layer.backgroundColor
-    guard c.alpha > 0 else { return nil }
+    guard c.alpha > 0 || border != nil else { return nil }
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
@@ -186,11 +219,13 @@ public struct SceneRenderer: Hashable, Sendable {
         origin: Point(x: bounds.minX + labelCellSize, y: bounds.minY + labelCellSize),
         cellSize: labelCellSize, color: luminance > 0.5 ? .black : .white)
     }
-    return LayerSnapshot(bounds: bounds, fill: fill, label: label)
+    return LayerSnapshot(
+      bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
+      shadow: shadow)
   }
 
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
-  /// draw order (``LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
+  /// draw order (``/Segue/LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
   /// of the same id in `tree`), its matrix to the container times `S(scale, scale, 1)` and its
   /// presented opacity; "add" layers grouped into cross-dissolves (see the type's
   /// documentation).
@@ -198,8 +233,8 @@ public struct SceneRenderer: Hashable, Sendable {
   /// - Parameters:
   ///   - sample: the sampled transition (matrices, opacities, draw order, blend modes).
   ///   - tree: the presentation tree the sample was taken from (bounds, colours, hierarchy), e.g.
-  ///     ``TransitionScene/presentation(at:completion:)``.
-  /// - Throws: the errors of ``validate()``; ``ValidationError`` naming `presentation` with
+  ///     ``/Segue/TransitionScene/presentation(at:completion:)``.
+  /// - Throws: the errors of ``validate()``; ``/Segue/ValidationError`` naming `presentation` with
   ///   `.countMismatch` when the tree and the sample hold different numbers of layers, or
   ///   `.unknown(id)` for a sampled layer the tree lacks.
   public func renderItems(for sample: TransitionSample, presentation tree: LayerTree)
@@ -208,7 +243,13 @@ public struct SceneRenderer: Hashable, Sendable {
     let pixels = Transform3D.makeScale(x: scale, y: scale, z: 1)
     func raster(_ p: PlannedLayer) -> RasterLayer {
       RasterLayer(
-        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity)
+        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity,
+        parts: p.parts,
+        clips: p.clips.map {
+          ClipShape(
+            bounds: $0.bounds, cornerRadius: $0.cornerRadius,
+            matrix: $0.matrix.concatenating(pixels))
+        })
     }
     return try plan(for: sample, presentation: tree).map { step in
       switch step {
@@ -228,6 +269,10 @@ public struct SceneRenderer: Hashable, Sendable {
     var sample: LayerSample
     var snapshot: LayerSnapshot
     var opacity: Double
+    /// The parts drawn at this step (the border comes after the layer's sublayers).
+    var parts: LayerParts = .all
+    /// The rounded bounds of the ancestors with `masksToBounds`, with matrices to the container.
+    var clips: [ClipShape] = []
   }
 
   /// A step of the draw plan shared by the pixel and SVG outputs.
@@ -282,25 +327,81 @@ public struct SceneRenderer: Hashable, Sendable {
       if !visible.isEmpty { steps.append(.dissolve(visible)) }
       open = []
     }
+    /// Adds a step to the open cross-dissolve's last snapshot, or to the plan.
+    func emit(_ planned: PlannedLayer, inDissolve: Bool) {
+      if inDissolve {
+        if !open.isEmpty { open[open.count - 1].layers.append(planned) }
+      } else {
+        if !open.isEmpty { closeDissolve() }
+        steps.append(.layer(planned))
+      }
+    }
+    func isInside(_ t: Int, _ ancestor: Int) -> Bool {
+      var current = parent(t)
+      while let c = current {
+        if c == ancestor { return true }
+        current = parent(c)
+      }
+      return false
+    }
+    /// Borders waiting for the end of their layer's subtree (subtrees are contiguous in draw
+    /// order: a depth-first walk).
+    var pending: [(tree: Int, planned: PlannedLayer, inDissolve: Bool)] = []
     let drawOrder = sample.layers.indices.sorted {
       sample.layers[$0].order < sample.layers[$1].order
     }
     for s in drawOrder {
       let entry = sample.layers[s]
       let t = treeIndex[s]
-      let snapshot = snapshot(for: layers[t])
-      if let (root, relative) = dissolveRoot(t) {
-        if root == t { open.append((entry.id, entry.opacity, [])) }
-        if let snapshot, relative > 0, !open.isEmpty {
-          open[open.count - 1].layers.append(
-            PlannedLayer(sample: entry, snapshot: snapshot, opacity: relative))
-        }
-        continue
+      while let last = pending.last, !isInside(t, last.tree) {
+        emit(last.planned, inDissolve: last.inDissolve)
+        pending.removeLast()
       }
-      guard let snapshot, entry.opacity > 0 else { continue }
-      if !open.isEmpty { closeDissolve() }
-      steps.append(.layer(PlannedLayer(sample: entry, snapshot: snapshot, opacity: entry.opacity)))
+      let dissolve = dissolveRoot(t)
+      if let dissolve, dissolve.root == t { open.append((entry.id, entry.opacity, [])) }
+      guard var snapshot = snapshot(for: layers[t]) else { continue }
+      let own = layers[t]
+      // Clips: every ancestor that masks to its bounds, with its sampled matrix.
+      var clips: [ClipShape] = []
+      var current = parent(t)
+      while let c = current {
+        if layers[c].masksToBounds {
+          clips.append(
+            ClipShape(
+              bounds: layers[c].bounds, cornerRadius: layers[c].cornerRadius,
+              matrix: sample.layers[sampleOf[c]].matrix))
+        }
+        current = parent(c)
+      }
+      var parts: LayerParts = [.shadow]
+      if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
+      let border = snapshot.border
+      snapshot.border = nil
+      let opacity: Double
+      let inDissolve: Bool
+      if let dissolve {
+        guard dissolve.relative > 0, !open.isEmpty else { continue }
+        (opacity, inDissolve) = (dissolve.relative, true)
+      } else {
+        guard entry.opacity > 0 else { continue }
+        (opacity, inDissolve) = (entry.opacity, false)
+      }
+      emit(
+        PlannedLayer(
+          sample: entry, snapshot: snapshot, opacity: opacity, parts: parts, clips: clips),
+        inDissolve: inDissolve)
+      if let border {
+        snapshot.border = border
+        pending.append(
+          (
+            t,
+            PlannedLayer(
+              sample: entry, snapshot: snapshot, opacity: opacity, parts: [.border],
+              clips: clips), inDissolve
+          ))
+      }
     }
+    while let last = pending.popLast() { emit(last.planned, inDissolve: last.inDissolve) }
     if !open.isEmpty { closeDissolve() }
     return steps
   }
@@ -308,42 +409,68 @@ public struct SceneRenderer: Hashable, Sendable {
   // MARK: - Rendering
 
   /// Renders `items` bottom to top onto a `width × height` image cleared to ``background``
-  /// (premultiplied Float; quantise with ``PixelBufferRGBA8/init(_:)``).
+  /// (premultiplied Float; quantise with ``/Segue/PixelBufferRGBA8/init(_:)``), with the fast
+  /// ``Rasterizer`` (the pixels of ``referenceRender(_:width:height:)`` to within 2/255).
   ///
-  /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``ValidationError``
+  /// - Throws: the errors of ``Rasterizer/draw(_:into:)`` for each layer; ``/Segue/ValidationError``
   ///   naming `crossDissolve.weight` (with the snapshot index) outside `[0, 1]`; and the size
-  ///   errors of ``PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
+  ///   errors of ``/Segue/PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
   public func render(_ items: [SceneRenderItem], width: Int, height: Int)
     throws(ValidationError) -> PixelBufferRGBAFloat
   {
     let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
     var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)
-    for item in items {
-      switch item {
-      case .layer(let layer):
-        try Rasterizer.draw(layer, into: &buffer)
-      case .crossDissolve(let snapshots):
-        var sum = try PixelBufferRGBAFloat(width: width, height: height)
-        for (k, snapshot) in snapshots.enumerated() {
-          try Validate.inRange(snapshot.weight, 0, 1, "crossDissolve.weight", index: k)
-          if snapshot.layers.count == 1, var layer = snapshot.layers.first {
-            // One layer: adding it at opacity w·o is the same sum, without an extra image.
-            try Validate.inRange(layer.opacity, 0, 1, "opacity")
-            layer.opacity *= snapshot.weight
-            layer.blendMode = .add
-            try Rasterizer.draw(layer, into: &sum)
-          } else {
-            var over = snapshot.layers
-            for i in over.indices { over[i].blendMode = .over }
-            let image = try Rasterizer.render(
-              over.map(RenderItem.layer), width: width, height: height)
-            Self.add(image, weight: Float(snapshot.weight), onto: &sum)
-          }
-        }
-        try BlendKernels.overFloat(sum, opacity: 1, onto: &buffer)
-      }
-    }
+    let context = try RenderContext()
+    context.program.reset()
+    try context.program.compile(items, width: width, height: height)
+    context.run(onto: &buffer)
     return buffer
+  }
+
+  /// Renders `items` into `image` (premultiplied RGBA8), cleared to ``background``: the pixels
+  /// of ``render(_:width:height:)`` quantised, rendered in bands on the context's threads with
+  /// no full-size Float image. `image` keeps its size and storage.
+  ///
+  /// - Throws: as ``render(_:width:height:)`` (before any pixel is written).
+  public func render(
+    _ items: [SceneRenderItem], into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
+    context.program.reset()
+    try context.program.compile(items, width: image.width, height: image.height)
+    context.run(into: &image, background: SIMD4<Float>(LayerSnapshot.premultiplied(background)))
+  }
+
+  /// Renders `scene` at `t` seconds (as ``render(_:at:)``) into `image`, which is replaced by
+  /// a new buffer only when its size is not ``outputSize(for:)`` of the container: a render
+  /// loop reusing one image and one context allocates nothing in the rasteriser (evaluating
+  /// the scene still builds its sample and render list).
+  ///
+  /// - Throws: the errors of ``render(_:at:)``.
+  public func render(
+    _ scene: TransitionScene, at t: Double, into image: inout PixelBufferRGBA8,
+    context: RenderContext
+  ) throws(ValidationError) {
+    let sample = try scene.sample(at: t)
+    let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+    try render(
+      sample, presentation: tree, containerSize: scene.containerSize, into: &image,
+      context: context)
+  }
+
+  /// Renders a sampled transition into `image` (resized when needed, as
+  /// ``render(_:at:into:context:)``).
+  ///
+  /// - Throws: the errors of ``render(_:presentation:containerSize:)``.
+  public func render(
+    _ sample: TransitionSample, presentation tree: LayerTree, containerSize: Size,
+    into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
+    let size = try outputSize(for: containerSize)
+    let items = try renderItems(for: sample, presentation: tree)
+    if image.width != size.width || image.height != size.height {
+      image = try PixelBufferRGBA8(width: size.width, height: size.height)
+    }
+    try render(items, into: &image, context: context)
   }
 
   /// Renders a sampled transition: ``renderItems(for:presentation:)`` drawn onto an image of
@@ -354,15 +481,17 @@ public struct SceneRenderer: Hashable, Sendable {
   public func render(
     _ sample: TransitionSample, presentation tree: LayerTree, containerSize: Size
   ) throws(ValidationError) -> PixelBufferRGBA8 {
-    let size = try outputSize(for: containerSize)
-    let items = try renderItems(for: sample, presentation: tree)
-    return PixelBufferRGBA8(try render(items, width: size.width, height: size.height))
+    var image = try PixelBufferRGBA8(width: 0, height: 0)
+    try render(
+      sample, presentation: tree, containerSize: containerSize, into: &image,
+      context: try RenderContext())
+    return image
   }
 
-  /// Renders `scene` at `t` seconds from its start, as ``TransitionScene/sample(at:)`` samples
+  /// Renders `scene` at `t` seconds from its start, as ``/Segue/TransitionScene/sample(at:)`` samples
   /// it (complete and finished from `t ≥ duration` on).
   ///
-  /// - Throws: the errors of ``TransitionScene/sample(at:)`` (`time`) and of
+  /// - Throws: the errors of ``/Segue/TransitionScene/sample(at:)`` (`time`) and of
   ///   ``render(_:presentation:containerSize:)``.
   public func render(_ scene: TransitionScene, at t: Double) throws(ValidationError)
     -> PixelBufferRGBA8
@@ -372,7 +501,7 @@ public struct SceneRenderer: Hashable, Sendable {
     return try render(sample, presentation: tree, containerSize: scene.containerSize)
   }
 
-  /// Renders `scene` after it ended with `completion` (``TransitionScene/sample(at:completion:)``):
+  /// Renders `scene` after it ended with `completion` (``/Segue/TransitionScene/sample(at:completion:)``):
   /// finished shows only **to**, cancelled only **from**.
   ///
   /// - Throws: as ``render(_:at:)``.
@@ -385,36 +514,38 @@ public struct SceneRenderer: Hashable, Sendable {
   }
 
   /// Renders an interactive transition at wall time `time` seconds given its event history
-  /// (``TransitionScene/sample(at:interaction:)``): the scene at animation time
+  /// (``/Segue/TransitionScene/sample(at:interaction:)``): the scene at animation time
   /// `position·duration`, or its finished or cancelled state once the completion fired.
   ///
-  /// - Throws: the errors of ``TransitionScene/sample(at:interaction:)`` and of
+  /// - Throws: the errors of ``/Segue/TransitionScene/sample(at:interaction:)`` and of
   ///   ``render(_:presentation:containerSize:)``.
   public func render(
     _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline
   ) throws(ValidationError) -> PixelBufferRGBA8 {
+    var image = try PixelBufferRGBA8(width: 0, height: 0)
+    try render(
+      scene, at: time, interaction: interaction, into: &image, context: try RenderContext())
+    return image
+  }
+
+  /// Renders an interactive transition (as ``render(_:at:interaction:)``) into `image`, resized
+  /// only when needed, with `context`'s threads (as ``render(_:at:into:context:)``).
+  ///
+  /// - Throws: the errors of ``render(_:at:interaction:)``.
+  public func render(
+    _ scene: TransitionScene, at time: Double, interaction: InteractionTimeline,
+    into image: inout PixelBufferRGBA8, context: RenderContext
+  ) throws(ValidationError) {
     let sample = try scene.sample(at: time, interaction: interaction)
     let completion: TransitionCompletion? =
       sample.isCompleted ? (sample.isCancelled ? .cancelled : .finished) : nil
     let tree = scene.presentation(at: sample.progress * scene.duration, completion: completion)
-    return try render(sample, presentation: tree, containerSize: scene.containerSize)
+    try render(
+      sample, presentation: tree, containerSize: scene.containerSize, into: &image,
+      context: context)
   }
 
   // MARK: - Private helpers
-
-  /// `sum = clamp(sum + w·image, 0, 1)` per component.
-  private static func add(
-    _ image: PixelBufferRGBAFloat, weight: Float, onto sum: inout PixelBufferRGBAFloat
-  ) {
-    for y in 0..<image.height {
-      let a = y * image.stride
-      let b = y * sum.stride
-      for i in 0..<(4 * image.width) {
-        sum.components[b + i] = Swift.min(
-          Swift.max(sum.components[b + i] + weight * image.components[a + i], 0), 1)
-      }
-    }
-  }
 
   private static func checkSide(_ v: Double, _ field: String) throws(ValidationError) {
     let upper = Double(PixelBufferLimits.maximumSide)

@@ -1,3 +1,6 @@
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
 #include "SegueSIMDSupport.h"
 
 uint32_t segue_runtime_features(void) {
@@ -54,4 +57,37 @@ void segue_gather_pairs_f32x16(const float *table, const float *index, float *lo
     __atomic_store_n(&chosen, fn, __ATOMIC_RELAXED);
   }
   fn(table, index, lo, hi);
+}
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+int segue_affinity_cpus(int *cpus, int capacity) {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  int count = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++)
+    if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
+  return count;
+#else
+  (void)cpus;
+  (void)capacity;
+  return 0;
+#endif
+}
+
+int segue_pin_current_thread(int cpu) {
+#if defined(__linux__)
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : -1;
+#else
+  (void)cpu;
+  return -1;
+#endif
 }

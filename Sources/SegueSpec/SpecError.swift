@@ -9,8 +9,8 @@ import Segue
 ///   (`$.layers[2].animations[0].keyTimes[1]`; keys that are not identifiers are written
 ///   `$.blendModes["my layer"]`), and ``line``/``column`` are `nil`.
 ///
-/// When the library rejected a value while the spec was being built (a ``LayerTree``,
-/// ``LayerAnimation``, ``KeyframeTrack``, …), ``validation`` holds its ``ValidationError`` and the
+/// When the library rejected a value while the spec was being built (a ``/Segue/LayerTree``,
+/// ``/Segue/LayerAnimation``, ``/Segue/KeyframeTrack``, …), ``validation`` holds its ``/Segue/ValidationError`` and the
 /// path is the JSON path of the object being built followed by the library's field (and index).
 public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The JSONPath of the offending value (`$` for the whole document or for malformed JSON).

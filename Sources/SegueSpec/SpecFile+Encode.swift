@@ -14,7 +14,7 @@ extension SpecFile {
   /// modes are written sorted by layer id. The document has `"version": 1`, the scene's
   /// `duration` and `container`, and no `sampleTimes`.
   ///
-  /// A ``TransitionScene`` is always representable; the result has unique keys and finite numbers.
+  /// A ``/Segue/TransitionScene`` is always representable; the result has unique keys and finite numbers.
   public static func encode(scene: TransitionScene, interaction: InteractionTimeline? = nil)
     -> JSONValue
   {

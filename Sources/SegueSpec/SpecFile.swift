@@ -21,8 +21,8 @@ public struct SpecDocument: Sendable {
   }
 
   /// Samples the transition at `time` seconds: with ``interaction`` through
-  /// ``TransitionScene/sample(at:interaction:)`` (wall-clock time), else
-  /// ``TransitionScene/sample(at:)``.
+  /// ``/Segue/TransitionScene/sample(at:interaction:)`` (wall-clock time), else
+  /// ``/Segue/TransitionScene/sample(at:)``.
   ///
   /// - Throws: ``SpecError`` at path `$` wrapping the library's error for a non-finite or negative
   ///   time.
@@ -66,7 +66,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// - `description`: free text, ignored.
 /// - `duration`: the transition's duration in seconds, `> 0`
 ///   (`transitionDuration(using:)`). Default: the latest end of the animations'
-///   active intervals (``AnimationSet/endTime``); an error when that is 0.
+///   active intervals (``/Segue/AnimationSet/endTime``); an error when that is 0.
 /// - `container`: `[width, height]` in points, each in `[0, 2²⁴]` (``maximumContainerSide``),
 ///   default `[390, 844]`.
 /// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
@@ -107,7 +107,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// Each entry of a layer's `animations` is one `CAAnimation` added to that layer, in order (a later
 /// animation of the same property wins):
 ///
-/// - `keyPath` (required): a key path ``LayerProperty`` knows (`opacity`, `position`,
+/// - `keyPath` (required): a key path ``/Segue/LayerProperty`` knows (`opacity`, `position`,
 ///   `position.x`, `position.y`, `zPosition`, `bounds`, `bounds.size`, `anchorPoint`, `transform`,
 ///   `sublayerTransform`, `backgroundColor`, `cornerRadius`, `borderWidth`, `borderColor`,
 ///   `shadowOpacity`, `shadowRadius`, `shadowOffset`, `shadowColor`, `transform.rotation.z`,
@@ -121,9 +121,9 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 /// - keyframe: `values` (required), `keyTimes`, `calculationMode` (`linear`, `discrete`, `paced`,
 ///   `cubic`, `cubicPaced` or the `kCAAnimation…` names), `timingFunctions` (one per segment),
 ///   `tensionValues`, `continuityValues`, `biasValues`; and `keyframeTimingFunction`, a Segue
-///   extension: the track's own curve (``KeyframeTrack/timingFunction``), applied after the
+///   extension: the track's own curve (``/Segue/KeyframeTrack/timingFunction``), applied after the
 ///   animation's `timingFunction`. Or, for a point key path, `path` instead of `values`
-///   (`CAKeyframeAnimation.path`, ``KeyframePathTrack``): a list of elements `{"move": [x, y]}`,
+///   (`CAKeyframeAnimation.path`, ``/Segue/KeyframePathTrack``): a list of elements `{"move": [x, y]}`,
 ///   `{"line": [x, y]}`, `{"quadCurve": {"to": [x, y], "control": [x, y]}}`,
 ///   `{"curve": {"to": [x, y], "control1": [x, y], "control2": [x, y]}}`, `{"close": true}`
 ///   (starting with a move), with `keyTimes` per vertex, `calculationMode`, `timingFunctions`
@@ -131,7 +131,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `rotateAutoReverse`, `kCAAnimationRotateAuto`, `kCAAnimationRotateAutoReverse`).
 /// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
 ///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
-///   `dampingRatio` (with `initialVelocity`): ``DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
+///   `dampingRatio` (with `initialVelocity`): ``/Segue/DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
 ///   over the animation's `duration`.
 /// - `timingFunction`: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`, or the
 ///   `kCAMediaTimingFunction…` constants), `"cubic-bezier(x1, y1, x2, y2)"`, `[x1, y1, x2, y2]`,
@@ -143,7 +143,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `timeOffset` (0), `repeatCount` (0; a number `≥ 3.4028234663852886e38`, HUGE_VALF, or the
 ///   string `"infinity"` repeats forever), `repeatDuration` (0, or `"infinity"`), `autoreverses`
 ///   (false), `fillMode` (`removed`, `forwards`, `backwards`, `both` or the `kCAFillMode…`
-///   names; default `removed`, as Core Animation — scenes built by ``SceneBuilder`` use
+///   names; default `removed`, as Core Animation — scenes built by ``/Segue/SceneBuilder`` use
 ///   `backwards`).
 ///
 /// ## Model changes
@@ -156,7 +156,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///
 /// `interaction` is a list of events, or an object `{"wantsInteractiveStart": true,
 /// "completionSpeed": 1, "completionCurve": timingFunction, "events": [...]}` (defaults as
-/// ``InteractionTimeline``). Events, in non-decreasing `time` (wall-clock seconds):
+/// ``/Segue/InteractionTimeline``). Events, in non-decreasing `time` (wall-clock seconds):
 /// `{"time": t, "update": percentComplete}`, `{"time": t, "pause": true}`,
 /// `{"time": t, "finish": {}}` and `{"time": t, "cancel": {}}`; a finish or cancel object may set
 /// `completionSpeed` and `completionCurve` (UIKit sets them before calling `finish()`), and may be
@@ -181,7 +181,7 @@ public enum SpecFile {
   /// - Throws: ``SpecError`` with the JSON path of the first problem: an unknown key, a missing
   ///   required key, a value of the wrong type, an unknown key path or name, a value of the wrong
   ///   kind for its key path, a duplicate id, a missing or cyclic parent, events or interaction
-  ///   events out of time order, or a library ``ValidationError`` (wrapped with the path of the
+  ///   events out of time order, or a library ``/Segue/ValidationError`` (wrapped with the path of the
   ///   object being built).
   public static func decode(_ json: JSONValue) throws(SpecError) -> SpecDocument {
     var decoder = SpecDecoder()
@@ -195,7 +195,7 @@ public enum SpecFile {
   /// - Parameters:
   ///   - text: the JSON text.
   ///   - duration: the transition's duration in seconds, `> 0` (the timeline's
-  ///     ``InteractionTimeline/duration``).
+  ///     ``/Segue/InteractionTimeline/duration``).
   /// - Returns: the percent-driven history, every event appended in order.
   /// - Throws: ``SpecError``: malformed JSON with its line and column; an unknown key, a value of
   ///   the wrong type, a missing `time` or action, more than one action, events out of time

@@ -147,7 +147,7 @@ extension SpecFile {
   ///
   /// - a name of ``timingFunctionNames`` or its `kCAMediaTimingFunction…` constant;
   /// - `cubic-bezier(x1, y1, x2, y2)` (CSS), the control points of
-  ///   ``TimingFunction/cubicBezier(_:_:_:_:)`` with `x1, x2 ∈ [0, 1]`;
+  ///   ``/Segue/TimingFunction/cubicBezier(_:_:_:_:)`` with `x1, x2 ∈ [0, 1]`;
   /// - when `allowsBareNumbers` is `true`, also the four numbers `x1,y1,x2,y2` alone (the
   ///   command line's short form; not accepted in spec files).
   ///

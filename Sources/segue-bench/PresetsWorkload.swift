@@ -22,7 +22,8 @@ extension SegueBench {
   /// Reported: layer-evals/s, ns/layer; for `simd` also the compile (µs per instance, the
   /// templates of the twenty distinct scenes included), and the incremental path: µs per
   /// `add(_:clock:)` of an instance of a compiled template, per `add(_:)` of a scene equal to one
-  /// in the batch (found, not recompiled), and per `remove(_:)`, each over 1 000 instances.
+  /// in the batch (found, not recompiled), and per `remove(_:)`, each over 1 000 instances (all
+  /// of them when there are fewer).
   func runPresetsWorkload() throws {
     let n = layerCount
     let ts = frameTimes
@@ -61,8 +62,9 @@ extension SegueBench {
       }
       guard var batch = compiled else { return }
       let context = try SceneBatchContext(batch: batch, threads: threads)
-      // Incremental: add 1000 instances of compiled templates, then remove them.
-      let k = 1000
+      // Incremental: add 1000 instances of compiled templates (fewer when the workload has
+      // fewer instances: each add reuses one instance's clock), then remove them.
+      let k = min(1000, instances.count)
       let templates = batch.templates
       var ids: [Int] = []
       ids.reserveCapacity(k)
@@ -119,6 +121,25 @@ extension SegueBench {
     let sorted = passSeconds.sorted()
     let median = sorted[sorted.count / 2]
     let evals = Double(layers * frames)
+    if format == .json {
+      let allocations =
+        segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames))" : "null"
+      let fields: [(String, String)] = [
+        ("workload", "\"presets\""), ("n", "\(layers)"), ("instances", "\(instances.count)"),
+        ("t", "\(ts[0])"), ("times", "[" + ts.map { "\($0)" }.joined(separator: ",") + "]"),
+        ("threads", "\(threads)"), ("path", "\"\(path.rawValue)\""),
+        ("passes", "\(sorted.count)"), ("medianSeconds", "\(median)"),
+        ("bestSeconds", "\(sorted[0])"), ("layerEvalsPerSecond", "\(evals / median)"),
+        ("bestLayerEvalsPerSecond", "\(evals / sorted[0])"),
+        ("nsPerLayer", "\(median / evals * 1e9)"), ("compileSeconds", "\(compileSeconds)"),
+        ("bytes", "\(bytes)"), ("allocationsPerFrame", allocations),
+        ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
+        ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
+        ("checksum", checksum.isFinite ? "\(checksum)" : "null"),
+      ]
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+      return
+    }
     print(
       """
       workload presets  n \(layers) layers (\(instances.count) instances)  frames \(frames)  \

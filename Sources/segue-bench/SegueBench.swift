@@ -10,6 +10,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import SegueSIMDSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -43,13 +44,15 @@ struct SegueBench: ParsableCommand {
     commandName: "segue-bench",
     abstract: "Measure Segue's batch evaluation throughput on a standard workload.",
     discussion: """
-      Timed: evaluating all N layers at each time into a preallocated buffer (the workload's §5). \
-      Not timed: generating the layers, allocating the output, computing the checksum.
+      Timed: evaluating all N layers at each time into a preallocated buffer. \
+      Not timed: generating the layers, allocating the output, computing the checksum. \
+      Options whose combined allocations would exceed 3/4 of the physical memory are rejected \
+      as a usage error (exit 64) before anything is allocated.
       """)
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); or blend (compositing, see --blend)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); or render (frames of presets, see --preset)."
   )
   var workload: String = "stack"
 
@@ -71,7 +74,11 @@ struct SegueBench: ParsableCommand {
   @Option(help: "A comma-separated list of times (seconds): one frame per time in each pass.")
   var times: String?
 
-  @Option(help: "Threads (≥ 1); the layers are split into chunks over Dispatch.")
+  @Option(
+    help: """
+      Threads (≥ 1); the layers are split into chunks over a BatchContext (the calling thread \
+      pinned to the first CPU of the affinity mask, the workers to the following ones).
+      """)
   var threads: Int = 1
 
   @Option(help: "Evaluation path: \(BenchPath.allCases.map(\.rawValue).joined(separator: "|")).")
@@ -96,6 +103,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Blend workload")
   var blendOptions: BlendOptions
 
+  @OptionGroup(title: "Render workload")
+  var renderOptions: RenderOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -116,11 +126,11 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -142,6 +152,8 @@ struct SegueBench: ParsableCommand {
       try validateBatchWorkload()
     } else if workload == "blend" {
       try validateBlendWorkload()
+    } else if workload == "render" {
+      try validateRenderWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -162,16 +174,34 @@ struct SegueBench: ParsableCommand {
     if path == .naive || path == .reference, layout == .planar, layoutWasDefaulted {
       layout = .interleaved
     }
+    try validateMemoryBudget()
+  }
+
+  /// Starts the shared ``BatchContext`` for `--threads`, then pins the calling thread to the first
+  /// CPU of the process's affinity mask (Linux; elsewhere nothing): the context's workers take
+  /// the following CPUs, so with `taskset -c 0,1` the two threads never share a core. The context
+  /// is started first: its workers read the whole mask (a thread started after the pin would
+  /// inherit the single CPU).
+  ///
+  /// Frames run back to back here, so the workers spin for up to 50 ms between them instead of
+  /// sleeping after 200 µs: on a loaded machine the calling thread is often preempted for a few
+  /// milliseconds, and a worker that fell asleep meanwhile misses the next frames while it wakes.
+  func prepareThreads() {
+    try? BatchContext.shared(threads: threads).setIdleSpinSeconds(0.05)
+    var allowed = [Int32](repeating: 0, count: 1024)
+    if segue_affinity_cpus(&allowed, 1024) > 1 { _ = segue_pin_current_thread(allowed[0]) }
   }
 
   /// Naive and reference default to interleaved output, which is what they naturally produce.
   var layoutWasDefaulted: Bool { !CommandLine.arguments.contains("--layout") }
 
   func run() throws {
+    if threads > 1 { prepareThreads() }
     if let kind = batchWorkload { return try runBatchWorkload(kind) }
     if Self.kernelWorkloads.contains(workload) { return try runKernelWorkload() }
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
+    if workload == "render" { return try runRenderWorkload() }
     return try runStackWorkload()
   }
 }

@@ -19,8 +19,9 @@ extension SegueBench {
     let batch: StackBatch
     do { batch = try StackBatch(count: n) } catch { throw ValidationError("\(error)") }
 
-    // Output buffers, 64-byte aligned; planar stride rounded up to 16 layers.
-    let stride = (n + 15) / 16 * 16
+    // Output buffers, 64-byte aligned; planar stride padded like the input planes (n rounded up
+    // to 16, plus 16: planes never a power of two bytes apart).
+    let stride = StackBatch.paddedStride(count: n)
     let floatLayout: StackOutputLayout = layout == .planar ? .planar(stride: stride) : .interleaved
     let floatCount = floatLayout.requiredCount(upperBound: n)!
     let outputBytesPerFrame = Double(n * 17 * (path == .reference ? 8 : 4))

@@ -104,3 +104,31 @@ struct RenderCost {
     drawnPixels += total
   }
 }
+
+extension Budget {
+  /// The largest page `segue preview` writes: 2²⁵ bytes (32 MiB). The default page of the
+  /// preset with the most layers (hero, push and pop at 120 samples per second) is 251 671
+  /// bytes (`segue preview --preset hero --output hero.html`); browsers
+  /// parse tens of megabytes of inline data slowly, so a page above this is not a preview.
+  static let maximumPreviewBytes = 1 << 25
+
+  /// An upper bound of the Float32 values one frame of `scene` takes in the page: 1 (the item
+  /// count) + 19 per layer (a layer's 15 values, and at most 4 more when it is its own
+  /// cross-dissolve snapshot: kind, snapshot count, weight, layer count).
+  static func previewFloatsPerFrame(_ scene: TransitionScene) -> Int {
+    1 + 19 * scene.model.count
+  }
+
+  /// Throws unless `floats` Float32 values (base64: 16/3 bytes each) stay within
+  /// ``maximumPreviewBytes``.
+  ///
+  /// - Throws: ``CLIError`` ``ExitStatus/dataError`` naming `argument`, stating the size.
+  static func checkPreviewSize(frames: Int, floats: Double, argument: String) throws(CLIError) {
+    let bytes = (floats * 16 / 3).rounded(.up)
+    guard bytes > Double(maximumPreviewBytes) else { return }
+    throw CLIError(
+      .dataError, argument,
+      "\(frames) frames are up to \(decimal(bytes)) bytes of page data, above the budget of "
+        + "\(maximumPreviewBytes) (2^25, 32 MiB); use a lower --fps")
+  }
+}

@@ -21,11 +21,26 @@ enum FilmstripFormat: String, CaseIterable {
   }
 }
 
+/// The animation formats of `--animation`, chosen by the file name's extension.
+enum AnimationFormat: String, CaseIterable {
+  /// Animated PNG (``APNGEncoder``).
+  case png
+  /// GIF89a (``GIFEncoder``).
+  case gif
+
+  /// The format of `path` (`.png` or `.gif`, any case), or `nil`.
+  init?(path: String) {
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+    self.init(rawValue: path[path.index(after: dot)...].lowercased())
+  }
+}
+
 /// `segue render`.
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Render frames of a preset or spec file as PNG files, plus a filmstrip.",
+    abstract:
+      "Render frames of a preset or spec file as PNG files, a filmstrip, an animation or a video.",
     discussion: """
       The source and times are those of 'segue sample' (--preset with its options or --spec \
       FILE; --events FILE; --times or --fps), except that the default is a spec's sampleTimes, \
@@ -41,6 +56,15 @@ struct RenderCommand: ParsableCommand {
       with its time; the whole sheet is at most 2^24 pixels. --filmstrip FILE.svg: the same \
       sheet with each layer as a polygon through its projected corners (not available for \
       interactive runs).
+
+      --animation FILE.png: the frames as one animated PNG (APNG; viewers without APNG show the \
+      first frame); --animation FILE.gif: as a GIF (256 colours per frame). Each frame lasts \
+      until the next sample time (the last as long as the one before; 0.1 s for a single \
+      frame); both loop forever. --video FILE.mp4: the frames piped to ffmpeg (found on PATH; \
+      exit 69 without it) as an MP4 (yuv420p, sides padded to even), which needs equally \
+      spaced times (--fps). --no-frames writes only these and the filmstrip.
+
+      Frames are drawn on --threads threads (default: every core).
 
       Budgets: at most 1000000 frames; frames × scene items (layers + animations + model \
       changes + interaction events) at most 2^22 (4194304); drawn pixels at most 2^30 \
@@ -77,6 +101,21 @@ struct RenderCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Also write a filmstrip: FILE.png or FILE.svg.", valueName: "file"))
   var filmstrip: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write the frames as an animation: FILE.png (APNG) or FILE.gif.", valueName: "file"))
+  var animation: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write the frames as an MP4 video through ffmpeg: FILE.mp4.", valueName: "file"))
+  var video: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Threads to draw each frame on, 1…64 (default: the number of cores).", valueName: "n"))
+  var threads: Int = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64)
+
   @Option(help: ArgumentHelp("Filmstrip frames per row, ≥ 1 (default 6).", valueName: "n"))
   var columns: Int = 6
 
@@ -88,9 +127,24 @@ struct RenderCommand: ParsableCommand {
 
   func run() throws {
     try reportingErrors("render") {
-      if !frames && filmstrip == nil {
-        throw CLIError(.usage, "--no-frames", "without --filmstrip writes nothing")
+      if !frames && filmstrip == nil && animation == nil && video == nil {
+        throw CLIError(
+          .usage, "--no-frames", "without --filmstrip, --animation or --video writes nothing")
       }
+      let animationFormat = try animation.map { path throws(CLIError) in
+        guard let format = AnimationFormat(path: path) else {
+          throw CLIError(.usage, "--animation", "'\(path)' must end in .png or .gif")
+        }
+        return format
+      }
+      if let video, !video.lowercased().hasSuffix(".mp4") {
+        throw CLIError(.usage, VideoPipe.argument, "'\(video)' must end in .mp4")
+      }
+      guard threads >= 1 && threads <= 64 else {
+        throw CLIError(.dataError, "--threads", "must be in 1…64 (got \(threads))")
+      }
+      // Before any work: a video needs ffmpeg.
+      let ffmpeg = try video.map { _ throws(CLIError) in try VideoPipe.locateFFmpeg() }
       let format = try filmstrip.map { path throws(CLIError) in
         guard let format = FilmstripFormat(path: path) else {
           throw CLIError(.usage, "--filmstrip", "'\(path)' must end in .png or .svg")
@@ -99,6 +153,15 @@ struct RenderCommand: ParsableCommand {
       }
       let transition = try input.load()
       let times = try input.sampleTimes(for: transition, defaultFPS: 10)
+      var delays: [Double] = []
+      if animation != nil {
+        do throws(Segue.ValidationError) { delays = try FrameTiming.delays(for: times) } catch {
+          throw CLIError.data(input.timesArgument, error, prefix: "an animation: ")
+        }
+      }
+      let rate = try video.map { _ throws(CLIError) in
+        try VideoPipe.frameRate(for: times, timesArgument: input.timesArgument)
+      }
       try requirePositive(scale, "--scale")
       guard columns >= 1 else {
         throw CLIError(.dataError, "--columns", "must be at least 1 (got \(columns))")
@@ -134,7 +197,10 @@ struct RenderCommand: ParsableCommand {
         cost.add(sample, scale: scale)
       }
       try Budget.checkDrawnPixels(cost, scale: scale, argument: input.timesArgument)
-      let summary = try write(transition, times: times, sheet: sheet, layout: layout, format)
+      let outputs = Outputs(
+        filmstrip: format, layout: layout, animation: animationFormat, delays: delays,
+        ffmpeg: ffmpeg, rate: rate)
+      let summary = try write(transition, times: times, sheet: sheet, outputs)
       if !quiet { try OutputTarget.standardOutput.write(summary + "\n") }
     }
   }
@@ -192,14 +258,75 @@ struct RenderCommand: ParsableCommand {
     }
   }
 
+  /// What to write besides the frames, checked before any frame is drawn.
+  private struct Outputs {
+    var filmstrip: FilmstripFormat?
+    var layout: Filmstrip.Layout?
+    var animation: AnimationFormat?
+    /// The animation's frame delays (``FrameTiming/delays(for:single:)``).
+    var delays: [Double]
+    /// The `ffmpeg` executable and the frame rate, for `--video`.
+    var ffmpeg: String?
+    var rate: String?
+  }
+
+  /// The animation being encoded.
+  private enum AnimationEncoder {
+    case png(APNGEncoder)
+    case gif(GIFEncoder)
+
+    init(_ format: AnimationFormat, width: Int, height: Int, frames: Int)
+      throws(Segue.ValidationError)
+    {
+      switch format {
+      case .png: self = .png(try APNGEncoder(width: width, height: height, frameCount: frames))
+      case .gif: self = .gif(try GIFEncoder(width: width, height: height))
+      }
+    }
+
+    mutating func add(_ image: PixelBufferRGBA8, delay: Double) throws(Segue.ValidationError) {
+      switch self {
+      case .png(var encoder):
+        try encoder.add(image, delay: delay)
+        self = .png(encoder)
+      case .gif(var encoder):
+        try encoder.add(image, delay: delay)
+        self = .gif(encoder)
+      }
+    }
+
+    func finish() throws(Segue.ValidationError) -> [UInt8] {
+      switch self {
+      case .png(let encoder): try encoder.finish()
+      case .gif(let encoder): try encoder.finish()
+      }
+    }
+  }
+
   /// Renders every frame and writes the files as one ``FileCommit``; returns the summary line.
   private func write(
-    _ transition: LoadedTransition, times: [Double], sheet: Filmstrip, layout: Filmstrip.Layout?,
-    _ format: FilmstripFormat?
+    _ transition: LoadedTransition, times: [Double], sheet: Filmstrip, _ outputs: Outputs
   ) throws(CLIError) -> String {
+    let format = outputs.filmstrip
+    let layout = outputs.layout
     let note: (String) -> Void = { text in if !quiet { printError("segue render: " + text) } }
     let commit = FileCommit(note: note)
     var progress = Progress(total: times.count, unit: "frames", quiet: quiet)
+    let context = try Self.data("--threads") { () throws(Segue.ValidationError) in
+      try RenderContext(threads: threads)
+    }
+    let size = try Self.data("--scale") { () throws(Segue.ValidationError) in
+      try sheet.renderer.outputSize(for: transition.scene.containerSize)
+    }
+    var encoder = try outputs.animation.map { format throws(CLIError) in
+      try Self.data("--animation") { () throws(Segue.ValidationError) in
+        try AnimationEncoder(format, width: size.width, height: size.height, frames: times.count)
+      }
+    }
+    var videoPipe: VideoPipe?
+    var image = try Self.data("--scale") { () throws(Segue.ValidationError) in
+      try PixelBufferRGBA8(width: size.width, height: size.height)
+    }
     var contactSheet: PixelBufferRGBA8?
     if format == .png, let layout {
       contactSheet = try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
@@ -209,13 +336,19 @@ struct RenderCommand: ParsableCommand {
     let digits = max(4, String(max(times.count - 1, 0)).count)
     var frameSize = (width: 0, height: 0)
     do throws(CLIError) {
+      if let video, let ffmpeg = outputs.ffmpeg, let rate = outputs.rate {
+        videoPipe = try VideoPipe(
+          ffmpeg: ffmpeg, path: video, width: size.width, height: size.height, rate: rate,
+          commit: commit)
+      }
       for (k, time) in times.enumerated() {
-        let image: PixelBufferRGBA8
         do {
           if let interaction = transition.interaction {
-            image = try sheet.renderer.render(transition.scene, at: time, interaction: interaction)
+            try sheet.renderer.render(
+              transition.scene, at: time, interaction: interaction, into: &image,
+              context: context)
           } else {
-            image = try sheet.renderer.render(transition.scene, at: time)
+            try sheet.renderer.render(transition.scene, at: time, into: &image, context: context)
           }
         } catch {
           let argument = error.field == "time" ? input.timesArgument : transition.sourceArgument
@@ -235,8 +368,22 @@ struct RenderCommand: ParsableCommand {
             try Self.place(image, caption: time, k, sheet, layout, into: &contactSheet!)
           }
         }
+        if encoder != nil {
+          try Self.data("--animation") { () throws(Segue.ValidationError) in
+            try encoder!.add(image, delay: outputs.delays[k])
+          }
+        }
+        try videoPipe?.add(image)
         progress.advance()
       }
+      if let animation, let encoder {
+        let bytes = try Self.data("--animation") { () throws(Segue.ValidationError) in
+          try encoder.finish()
+        }
+        try commit.add(bytes, to: animation, argument: "--animation")
+      }
+      try videoPipe?.finish(commit: commit)
+      videoPipe = nil
       if let filmstrip, let format {
         let bytes: [UInt8]
         switch format {
@@ -254,6 +401,7 @@ struct RenderCommand: ParsableCommand {
       }
       try commit.commit()
     } catch {
+      videoPipe?.cancel()
       commit.discard()
       progress.finish()
       throw error
@@ -268,6 +416,11 @@ struct RenderCommand: ParsableCommand {
     if let filmstrip, let layout {
       parts.append("filmstrip \(filmstrip) (\(layout.width)×\(layout.height) px)")
     }
+    if let animation, let kind = outputs.animation {
+      parts.append(
+        "animation \(animation) (\(kind == .png ? "APNG" : "GIF"), \(times.count) frames)")
+    }
+    if let video { parts.append("video \(video) (\(times.count) frames)") }
     return "segue render: wrote " + parts.joined(separator: ", ")
   }
 

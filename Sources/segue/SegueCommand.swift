@@ -24,6 +24,9 @@ enum ExitStatus: Int32, CaseIterable {
   case dataError = 65
   /// `EX_NOINPUT`: an input file is missing or cannot be read.
   case noInput = 66
+  /// `EX_UNAVAILABLE`: a program the command needs is missing or failed (`ffmpeg` for
+  /// `render --video`).
+  case unavailable = 69
   /// `EX_SOFTWARE`: an internal error (a bug in segue or Segue).
   case internalError = 70
   /// `EX_CANTCREAT`: an output file or directory cannot be created or written.
@@ -41,6 +44,7 @@ let exitCodesHelp = """
   an input file whose content is wrong (malformed JSON, wrong type, unknown key or key path, \
   missing or cyclic parent, duplicate id, events out of order) or that is larger than 32 MiB
     66  an input file is missing or unreadable
+    69  a program the command needs is not on PATH or failed (ffmpeg for render --video)
     70  internal error
     73  an output cannot be created or written, standard output included (a full disk, a \
   closed pipe: SIGPIPE is ignored); nothing partial is left behind and earlier files are kept
@@ -112,8 +116,8 @@ struct SegueCommand: ParsableCommand {
       """ + "\n\n" + exitCodesHelp,
     version: segueVersion,
     subcommands: [
-      PresetsCommand.self, SampleCommand.self, RenderCommand.self, CurveCommand.self,
-      ProfileCommand.self,
+      PresetsCommand.self, SampleCommand.self, RenderCommand.self, PreviewCommand.self,
+      CurveCommand.self, ProfileCommand.self,
     ])
 
   /// The entry point: sets up signal handling, parses, runs, and reports every error (the

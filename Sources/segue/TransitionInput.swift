@@ -165,8 +165,16 @@ struct TransitionInput: ParsableArguments {
       }
       return specTimes
     }
-    let rate = fps ?? defaultFPS
-    let end = transition.endTime
+    return try Self.frameTimes(rate: fps ?? defaultFPS, end: transition.endTime)
+  }
+
+  /// The frames `k/rate` for `k = 0, 1, …` up to `end`, and `end` itself when it is not one of
+  /// them; at most ``Budget/maximumSamples``.
+  ///
+  /// - Throws: ``CLIError`` naming `--fps`: a rate that is not finite or not positive, or too
+  ///   many frames.
+  static func frameTimes(rate: Double, end: Double) throws(CLIError) -> [Double] {
+    let limit = Budget.maximumSamples
     try requirePositive(rate, "--fps")
     let frames = (end * rate).rounded(.down)
     guard frames < Double(limit) else {

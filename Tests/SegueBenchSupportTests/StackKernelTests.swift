@@ -175,17 +175,37 @@ struct StackKernelTests {
     }
   }
 
-  /// The vectorised sin/cos against Double sin/cos over the rotation range with overshoot
-  /// ([−5, 5] rad): absolute error ≤ 2.5e-7 (≈ 2 ulp at 1), scalar and SIMD agree bitwise.
-  @Test func sinCosAccuracy() async {
-    await propertyCheck(count: 300, input: Gen.float(in: -5...5)) { r in
-      let v = StackEvaluationJob.sinCos(StackVector(repeating: r))
-      let scalar = stackSinCos(r)
-      #expect(abs(Double(v.sin[3]) - Double.sin(Double(r))) <= 2.5e-7)
-      #expect(abs(Double(v.cos[3]) - Double.cos(Double(r))) <= 2.5e-7)
+  /// The vectorised σ·sin/σ·cos against Double sin/cos over the rotation range with overshoot
+  /// ([−5, 5] rad) and the workload's scales ([0.5, 1.5] with overshoot: up to 2): absolute error
+  /// ≤ 2.5e-7·σ (≈ 2 ulp at 1), scalar and SIMD agree bitwise.
+  @Test func scaledSinCosAccuracy() async {
+    await propertyCheck(count: 300, input: Gen.float(in: -5...5), Gen.float(in: 0.25...2)) {
+      r, sigma in
+      let v = StackEvaluationJob.scaledSinCos(
+        StackVector(repeating: r), scale: StackVector(repeating: sigma))
+      let scalar = stackScaledSinCos(r, scale: sigma)
+      let s = Double(sigma)
+      #expect(abs(Double(v.sin[3]) - s * Double.sin(Double(r))) <= 2.5e-7 * s)
+      #expect(abs(Double(v.cos[3]) - s * Double.cos(Double(r))) <= 2.5e-7 * s)
       #expect(v.sin[3].bitPattern == scalar.sin.bitPattern)
       #expect(v.cos[3].bitPattern == scalar.cos.bitPattern)
     }
+  }
+
+  /// The kernel's literal constants are the workload's definitions rounded to `Float`.
+  @Test func constantsMatchTheWorkload() {
+    typealias K = StackConstants
+    let kt = StackBatch.keyTimes
+    #expect(K.anchorX == Float(StackBatch.width / 2) && K.anchorY == Float(StackBatch.height / 2))
+    #expect(K.q == Float(StackBatch.perspective))
+    #expect(K.m31 == Float(StackBatch.perspective * StackBatch.width / 2))
+    #expect(K.m32 == Float(StackBatch.perspective * StackBatch.height / 2))
+    #expect(K.key1 == Float(kt[1]) && K.key2 == Float(kt[2]))
+    #expect(K.inverseSpan0 == Float(1 / (kt[1] - kt[0])))
+    #expect(K.inverseSpan1 == Float(1 / (kt[2] - kt[1])))
+    #expect(K.inverseSpan2 == Float(1 / (kt[3] - kt[2])))
+    #expect(K.offset1 == Float(-kt[1] / (kt[2] - kt[1])))
+    #expect(K.offset2 == Float(-kt[2] / (kt[3] - kt[2])))
   }
 
   /// Invariants on random times: opacity in [0, 1], constant entries exact, m44 = 1 − tz/500.

@@ -9,10 +9,11 @@ func stackClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
   abs(a - b) <= tolerance * max(1, abs(b))
 }
 
-/// Generation (§2–§3) and the `Double` reference path (§4) against values computed outside Swift.
+/// Generation and the `Double` reference path of the `stack` workload against values computed
+/// outside Swift.
 @Suite("Stack workload: generation and Double reference")
 struct StackReferenceTests {
-  /// Independent draws: /tmp/batchref/ref.py (Python integers for splitmix64, the §3 maps in
+  /// Independent draws: /tmp/batchref/ref.py (Python integers for splitmix64, the key-value maps in
   /// Python floats) printed layer 0's s and tx keys, layer 1's rot keys and layer 39's opacity keys:
   ///   s_0 = 0.37078243938591166, tx = [-265.26989355600233, -172.69111840099185,
   ///   -121.53124111156272, -360.33646853860796]; rot_1 = [-1.4258782267503431,
@@ -35,8 +36,35 @@ struct StackReferenceTests {
     // Not drawn: d_j = [0.2, 0.35, 0.5][j mod 3], curve j mod 4; Float copies round once.
     #expect(batch.durationDouble[0...5] == [0.2, 0.35, 0.5, 0.2, 0.35, 0.5])
     #expect(batch.curveIndex[0...5] == [0, 1, 2, 3, 0, 1])
-    #expect(batch.start[7] == Float(batch.startDouble[7]))
-    #expect(batch.keys[123] == Float(batch.keysDouble[123]))
+    #expect(batch.start(7) == Float(batch.startDouble[7]))
+    #expect(batch.duration(8) == Float(batch.durationDouble[8]))
+    // keysDouble[123] is plane 3 (channel 0, key 3) of layer 3 (123 = 3·40 + 3).
+    #expect(batch.key(channel: 0, key: 3, layer: 3) == Float(batch.keysDouble[123]))
+  }
+
+  /// The `Float` planes: stride `N` rounded up to 16 plus 16 (never a power of two bytes apart:
+  /// 16 400 floats = 65 600 bytes at N = 16 384), 64-byte aligned, every value at
+  /// `p·stride + j`, padding layers `s = 0`, `d = 1`, keys 0.
+  @Test func floatPlanesArePaddedAndAligned() throws {
+    #expect(StackBatch.paddedStride(count: 16_384) == 16_400)
+    #expect(StackBatch.paddedStride(count: 1) == 32)
+    #expect(StackBatch.paddedStride(count: 33) == 64)
+    let batch = try StackBatch(count: 37)
+    #expect(batch.planeStride == 64)
+    batch.withFloatPlanes { planes in
+      #expect(Int(bitPattern: planes) % 64 == 0)
+      for j in 0..<37 {
+        #expect(planes[j] == Float(batch.startDouble[j]))
+        #expect(planes[64 + j] == Float(batch.durationDouble[j]))
+        for p in 0..<24 {
+          #expect(planes[(2 + p) * 64 + j] == Float(batch.keysDouble[p * 37 + j]))
+        }
+      }
+      for j in 37..<64 {
+        #expect(planes[j] == 0 && planes[64 + j] == 1)
+        #expect((0..<24).allSatisfy { planes[(2 + $0) * 64 + j] == 0 })
+      }
+    }
   }
 
   /// Layer j does not depend on N: the stream is drawn layer by layer.
@@ -48,15 +76,15 @@ struct StackReferenceTests {
     }
   }
 
-  /// The workload's §6: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an independent
-  /// float64 computation), to 1e-9 relative.
+  /// The workload's reference values: checksum of N = 1000 at t = 0.3 is 5.785360807820e+05 (an
+  /// independent float64 computation), to 1e-9 relative.
   @Test func referenceChecksumAtThousand() throws {
     let batch = try StackBatch(count: 1000)
     let sum = try batch.referenceChecksum(time: 0.3)
     #expect(abs(sum - 5.785360807820e+05) <= 1e-9 * 5.785360807820e+05)
   }
 
-  /// Layer 0 at t = 0.3 as printed in the workload's §6, each value to 1e-9·max(1, |b|).
+  /// Layer 0 at t = 0.3 as the workload definition prints it, each value to 1e-9·max(1, |b|).
   @Test func referenceLayerZeroMatchesWorkload() throws {
     let batch = try StackBatch(count: 4)
     let expected: [Double] = [
@@ -70,8 +98,8 @@ struct StackReferenceTests {
   }
 
   /// More layers (all four curves, several segments and times) against /tmp/batchref/ref.py:
-  /// mpmath at 40 digits, bezier inverted by 140 bisections, Catmull–Rom by the §4 formula, M as
-  /// the explicit product T(−a)·S·Rz·T·P·T(a) of mpmath 4×4 matrices.
+  /// mpmath at 40 digits, bezier inverted by 140 bisections, Catmull–Rom by the workload's
+  /// formula, M as the explicit product T(−a)·S·Rz·T·P·T(a) of mpmath 4×4 matrices.
   @Test(arguments: [
     (
       1, 0.3,

@@ -11,15 +11,42 @@ private func solid(_ rect: Rect, _ color: RGBAColor) -> LayerSnapshot {
   LayerSnapshot(bounds: rect, fill: .solid(color))
 }
 
-/// The software rasteriser: coverage, perspective-correct mapping, blending, groups, labels.
+/// The two rasterisers, held to the same first-principles values.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case fast, reference
+
+  var testDescription: String { rawValue }
+
+  func draw(_ layer: RasterLayer, into buffer: inout PixelBufferRGBAFloat) throws {
+    switch self {
+    case .fast: try Rasterizer.draw(layer, into: &buffer)
+    case .reference: try ReferenceRasterizer.draw(layer, into: &buffer)
+    }
+  }
+
+  func render(_ items: [RenderItem], width: Int, height: Int, background: RGBAColor = .clear) throws
+    -> PixelBufferRGBAFloat
+  {
+    switch self {
+    case .fast:
+      try Rasterizer.render(items, width: width, height: height, background: background)
+    case .reference:
+      try ReferenceRasterizer.render(items, width: width, height: height, background: background)
+    }
+  }
+}
+
+/// The software rasterisers (the fast ``Rasterizer`` and ``ReferenceRasterizer``): coverage,
+/// perspective-correct mapping, blending, groups, labels.
 @Suite("Rasterizer")
 struct RasterizerTests {
   /// Identity matrix, opaque red bounds (0, 0, 10, 10) in a 16×16 image: pixels x, y < 10 are
   /// exactly red (all 16 samples inside), every other pixel stays transparent (the half-open
   /// bounds exclude x = 10).
-  @Test func identityLayerCoversExactlyItsPixels() throws {
+  @Test(arguments: Engine.allCases) func identityLayerCoversExactlyItsPixels(engine: Engine) throws
+  {
     var buffer = try PixelBufferRGBAFloat(width: 16, height: 16)
-    try Rasterizer.draw(
+    try engine.draw(
       RasterLayer(snapshot: solid(Rect(x: 0, y: 0, width: 10, height: 10), red)), into: &buffer)
     for y in 0..<16 {
       for x in 0..<16 {
@@ -35,12 +62,12 @@ struct RasterizerTests {
   /// pixel 13 only 13.125 → 1 of 4. So alpha is 2/4·3/4 = 0.375 at (2, 3), 0.5·1 = 0.5 at
   /// (2, 5), 0.75 at (5, 3), 0.5·0.25 = 0.125 at (12, 13), 1 at (7, 8), 0 at (1, 3), (13, 5),
   /// (5, 14); the total is the area, 10·10 = 100.
-  @Test func translatedLayerHasFractionalEdges() throws {
+  @Test(arguments: Engine.allCases) func translatedLayerHasFractionalEdges(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 16, height: 16)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 10, height: 10), red),
       matrix: .makeTranslation(x: 2.5, y: 3.25, z: 0))
-    try Rasterizer.draw(layer, into: &buffer)
+    try engine.draw(layer, into: &buffer)
     let expected: [((Int, Int), Float)] = [
       ((2, 3), 0.375), ((2, 5), 0.5), ((5, 3), 0.75), ((12, 13), 0.125), ((7, 8), 1),
       ((1, 3), 0), ((13, 5), 0), ((5, 14), 0),
@@ -64,11 +91,13 @@ struct RasterizerTests {
   /// corner moved 0.75 px towards the quad's centre is covered, the one containing the corner
   /// moved 1.5 px away from the centre is not; and the summed alpha equals the projected
   /// quad's area (shoelace formula on the projected corners) within 2%.
-  @Test func perspectiveCornersLandWhereProjectSays() throws {
+  @Test(arguments: Engine.allCases) func perspectiveCornersLandWhereProjectSays(engine: Engine)
+    throws
+  {
     var buffer = try PixelBufferRGBAFloat(width: 64, height: 64)
     let layer = RasterLayer(
       snapshot: solid(Self.tiltedBounds, red), matrix: Self.tilted)
-    try Rasterizer.draw(layer, into: &buffer)
+    try engine.draw(layer, into: &buffer)
     let corners = Quad(Self.tiltedBounds).points.map {
       Self.tilted.project(Vector3(x: $0.x, y: $0.y, z: 0)).point
     }
@@ -101,11 +130,11 @@ struct RasterizerTests {
   /// giving t = (v + 10)/20. mpmath (30 digits) gives v = 5.15641, 5.52101, 5.87939, 6.23171 and
   /// mean t = 0.784856408471579. (Interpolating linearly in screen space between the projected
   /// top and bottom edges would give 0.7044 instead.)
-  @Test func gradientIsPerspectiveCorrect() throws {
+  @Test(arguments: Engine.allCases) func gradientIsPerspectiveCorrect(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 64, height: 64)
     let snapshot = LayerSnapshot(
       bounds: Self.tiltedBounds, fill: .linearGradient(top: .black, bottom: .white))
-    try Rasterizer.draw(RasterLayer(snapshot: snapshot, matrix: Self.tilted), into: &buffer)
+    try engine.draw(RasterLayer(snapshot: snapshot, matrix: Self.tilted), into: &buffer)
     let p = buffer[32, 35]
     #expect(p[3] == 1)
     for c in 0..<3 { #expect(abs(Double(p[c]) - 0.784856408471579) < 1e-5) }
@@ -115,30 +144,30 @@ struct RasterizerTests {
   /// has sample rows v = 0.125, 0.375, 0.625, 0.875 → t = v/2, mean 0.25, so it is
   /// red·(1 − 0.25) = (0.75, 0, 0, 0.75); pixel 1 (mean t = 0.75) is (0.25, 0, 0, 0.25). Straight
   /// interpolation towards clear's black would darken the colour below its alpha instead.
-  @Test func gradientInterpolatesPremultiplied() throws {
+  @Test(arguments: Engine.allCases) func gradientInterpolatesPremultiplied(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 2)
     let snapshot = LayerSnapshot(
       bounds: Rect(x: 0, y: 0, width: 1, height: 2), fill: .linearGradient(top: red, bottom: .clear)
     )
-    try Rasterizer.draw(RasterLayer(snapshot: snapshot), into: &buffer)
+    try engine.draw(RasterLayer(snapshot: snapshot), into: &buffer)
     #expect(buffer[0, 0] == SIMD4(0.75, 0, 0, 0.75))
     #expect(buffer[0, 1] == SIMD4(0.25, 0, 0, 0.25))
   }
 
   /// A layer pushed behind the eye, T(0, 0, 60)·P(50): w = 1 − 60/50 = −0.2 < 0 everywhere, so
   /// nothing is drawn (and nothing is NaN).
-  @Test func behindTheEyeIsSkipped() throws {
+  @Test(arguments: Engine.allCases) func behindTheEyeIsSkipped(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 8, height: 8)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: -4, y: -4, width: 8, height: 8), red),
       matrix: .makeTranslation(x: 0, y: 0, z: 60) * .makePerspective(distance: 50))
-    try Rasterizer.draw(layer, into: &buffer)
+    try engine.draw(layer, into: &buffer)
     #expect(buffer.components.allSatisfy { $0 == 0 })
   }
 
   /// A layer crossing the eye plane (tilted 80° about x, close perspective) draws only its part
   /// in front of the eye: finite, in-range output and some coverage.
-  @Test func crossingTheEyePlaneStaysFinite() throws {
+  @Test(arguments: Engine.allCases) func crossingTheEyePlaneStaysFinite(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 32, height: 32)
     let matrix =
       Transform3D.makeRotation(by: 80 * Double.pi / 180, x: 1, y: 0, z: 0)
@@ -146,27 +175,27 @@ struct RasterizerTests {
       * .makeTranslation(x: 16, y: 16, z: 0)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: -16, y: -16, width: 32, height: 32), red), matrix: matrix)
-    try Rasterizer.draw(layer, into: &buffer)
+    try engine.draw(layer, into: &buffer)
     #expect(buffer.components.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
     #expect(buffer.components.contains { $0 > 0 })
   }
 
   /// Seen edge-on (90° about y, no perspective) the plane homography is singular: nothing drawn.
-  @Test func edgeOnLayerDrawsNothing() throws {
+  @Test(arguments: Engine.allCases) func edgeOnLayerDrawsNothing(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 8, height: 8)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 8, height: 8), red),
       matrix: .makeRotation(by: Double.pi / 2, x: 0, y: 1, z: 0))
-    try Rasterizer.draw(layer, into: &buffer)
+    try engine.draw(layer, into: &buffer)
     #expect(buffer.components.allSatisfy { $0 == 0 })
   }
 
   /// Opacity with "over": red at 0.5 over an opaque blue background:
   /// (0.5, 0, 0, 0.5) + 0.5·(0, 0, 1, 1) = (0.5, 0, 0.5, 1).
-  @Test func opacityOver() throws {
+  @Test(arguments: Engine.allCases) func opacityOver(engine: Engine) throws {
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 2, height: 2), red), opacity: 0.5)
-    let image = try Rasterizer.render([.layer(layer)], width: 2, height: 2, background: blue)
+    let image = try engine.render([.layer(layer)], width: 2, height: 2, background: blue)
     #expect(image[1, 1] == SIMD4(0.5, 0, 0.5, 1))
   }
 
@@ -174,13 +203,13 @@ struct RasterizerTests {
   /// background sum to (0.5, 0, 0.5, 1), opaque, hiding the white; quantised that is
   /// (127.5 → 128, 0, 128, 255). Drawing them "over" instead would give
   /// blue·0.5 + 0.5·(red·0.5 + 0.5·white) = (0.5, 0.25, 0.75, 1) — not a cross-dissolve.
-  @Test func crossDissolveAddRun() throws {
+  @Test(arguments: Engine.allCases) func crossDissolveAddRun(engine: Engine) throws {
     let frame = Rect(x: 0, y: 0, width: 3, height: 3)
     let items: [RenderItem] = [
       .layer(RasterLayer(snapshot: solid(frame, red), opacity: 0.5, blendMode: .add)),
       .layer(RasterLayer(snapshot: solid(frame, blue), opacity: 0.5, blendMode: .add)),
     ]
-    let image = try Rasterizer.render(items, width: 3, height: 3, background: .white)
+    let image = try engine.render(items, width: 3, height: 3, background: .white)
     #expect(image[1, 1] == SIMD4(0.5, 0, 0.5, 1))
     #expect(PixelBufferRGBA8(image)[2, 2] == SIMD4(128, 0, 128, 255))
     let over = items.map { item -> RenderItem in
@@ -188,7 +217,7 @@ struct RasterizerTests {
       l.blendMode = .over
       return .layer(l)
     }
-    let wrong = try Rasterizer.render(over, width: 3, height: 3, background: .white)
+    let wrong = try engine.render(over, width: 3, height: 3, background: .white)
     #expect(wrong[1, 1] == SIMD4(0.5, 0.25, 0.75, 1))
   }
 
@@ -196,10 +225,10 @@ struct RasterizerTests {
   /// overlap is red·0.5 + 0.5·white = (1, 0.5, 0.5, 1), the same as the non-overlapping parts.
   /// Without the group (each at 0.5): the overlap is red·0.5 + 0.5·(1, 0.5, 0.5, 1) =
   /// (1, 0.25, 0.25, 1).
-  @Test func groupOpacity() throws {
+  @Test(arguments: Engine.allCases) func groupOpacity(engine: Engine) throws {
     let a = RasterLayer(snapshot: solid(Rect(x: 0, y: 0, width: 2, height: 1), red))
     let b = RasterLayer(snapshot: solid(Rect(x: 1, y: 0, width: 2, height: 1), red))
-    let grouped = try Rasterizer.render(
+    let grouped = try engine.render(
       [.group(opacity: 0.5, items: [.layer(a), .layer(b)])], width: 3, height: 1, background: .white
     )
     #expect(grouped[0, 0] == SIMD4(1, 0.5, 0.5, 1))
@@ -208,7 +237,7 @@ struct RasterizerTests {
     var b2 = b
     a2.opacity = 0.5
     b2.opacity = 0.5
-    let separate = try Rasterizer.render(
+    let separate = try engine.render(
       [.layer(a2), .layer(b2)], width: 3, height: 1, background: .white)
     #expect(separate[1, 0] == SIMD4(1, 0.25, 0.25, 1))
   }
@@ -217,11 +246,11 @@ struct RasterizerTests {
   /// over a white 4×5 layer: (0, 0), (1, 0), (1, 1) are black, (0, 1) and (2, 2) white, column 3
   /// (the gap) white. An unknown character ("é" upper-cased is "É", not in the font) is a solid
   /// block.
-  @Test func labelUsesTheBlockFont() throws {
+  @Test(arguments: Engine.allCases) func labelUsesTheBlockFont(engine: Engine) throws {
     let snapshot = LayerSnapshot(
       bounds: Rect(x: 0, y: 0, width: 8, height: 5), fill: .solid(.white),
       label: .init(text: "Ié", origin: .zero, cellSize: 1, color: .black))
-    let image = try Rasterizer.render(
+    let image = try engine.render(
       [.layer(RasterLayer(snapshot: snapshot))], width: 8, height: 5)
     let black = SIMD4<Float>(0, 0, 0, 1)
     let white = SIMD4<Float>(1, 1, 1, 1)
@@ -233,7 +262,7 @@ struct RasterizerTests {
   /// Random affine placements inside the image: no NaN, everything in [0, 1], and the summed
   /// alpha equals the transformed area |det|·w·h within the supersampling error (an edge pixel
   /// is off by at most 1/4 of its area per edge crossing; bound: 0.25·perimeter + 1).
-  @Test func affineCoverageMatchesArea() async {
+  @Test(arguments: Engine.allCases) func affineCoverageMatchesArea(engine: Engine) async {
     await propertyCheck(
       count: 40, input: Gen.double(in: 2...8).array(of: 2), Gen.double(in: -3...3),
       Gen.double(in: 0.5...1.5)
@@ -243,7 +272,7 @@ struct RasterizerTests {
         Transform3D.makeRotation(by: angle, x: 0, y: 0, z: 1) * .makeScale(x: scale, y: scale, z: 1)
         * .makeTranslation(x: 16, y: 16, z: 0)
       let bounds = Rect(x: -size[0] / 2, y: -size[1] / 2, width: size[0], height: size[1])
-      try Rasterizer.draw(RasterLayer(snapshot: solid(bounds, red), matrix: matrix), into: &buffer)
+      try engine.draw(RasterLayer(snapshot: solid(bounds, red), matrix: matrix), into: &buffer)
       #expect(buffer.components.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
       var total = 0.0
       for y in 0..<32 { for x in 0..<32 { total += Double(buffer[x, y][3]) } }
@@ -255,63 +284,63 @@ struct RasterizerTests {
 
   // MARK: Rejected input
 
-  @Test func rejectsNonFiniteMatrix() throws {
+  @Test(arguments: Engine.allCases) func rejectsNonFiniteMatrix(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
     var m = Transform3D.identity
     m.m34 = .nan
     let layer = RasterLayer(snapshot: solid(Rect(x: 0, y: 0, width: 1, height: 1), red), matrix: m)
     #expect(throws: ValidationError(field: "matrix", index: 11, reason: .notFinite)) {
-      try Rasterizer.draw(layer, into: &buffer)
+      try engine.draw(layer, into: &buffer)
     }
   }
 
-  @Test func rejectsNonFiniteBounds() throws {
+  @Test(arguments: Engine.allCases) func rejectsNonFiniteBounds(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
     let layer = RasterLayer(snapshot: solid(Rect(x: 0, y: 0, width: .infinity, height: 1), red))
     #expect(throws: ValidationError(field: "bounds", index: 2, reason: .notFinite)) {
-      try Rasterizer.draw(layer, into: &buffer)
+      try engine.draw(layer, into: &buffer)
     }
   }
 
-  @Test func rejectsOpacityOutOfRange() throws {
+  @Test(arguments: Engine.allCases) func rejectsOpacityOutOfRange(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 1, height: 1), red), opacity: 1.2)
     #expect(throws: ValidationError(field: "opacity", reason: .outOfRange(lower: 0, upper: 1))) {
-      try Rasterizer.draw(layer, into: &buffer)
+      try engine.draw(layer, into: &buffer)
     }
   }
 
-  @Test func rejectsNonPositiveLabelCell() throws {
+  @Test(arguments: Engine.allCases) func rejectsNonPositiveLabelCell(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
     let snapshot = LayerSnapshot(
       bounds: Rect(x: 0, y: 0, width: 1, height: 1), fill: .solid(red),
       label: .init(text: "a", origin: .zero, cellSize: 0))
     #expect(throws: ValidationError(field: "label.cellSize", reason: .notPositive)) {
-      try Rasterizer.draw(RasterLayer(snapshot: snapshot), into: &buffer)
+      try engine.draw(RasterLayer(snapshot: snapshot), into: &buffer)
     }
   }
 
-  @Test func rejectsNonFiniteLabelOrigin() throws {
+  @Test(arguments: Engine.allCases) func rejectsNonFiniteLabelOrigin(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
     let snapshot = LayerSnapshot(
       bounds: Rect(x: 0, y: 0, width: 1, height: 1), fill: .solid(red),
       label: .init(text: "a", origin: Point(x: 0, y: .nan)))
     #expect(throws: ValidationError(field: "label.origin", index: 1, reason: .notFinite)) {
-      try Rasterizer.draw(RasterLayer(snapshot: snapshot), into: &buffer)
+      try engine.draw(RasterLayer(snapshot: snapshot), into: &buffer)
     }
   }
 
-  @Test func rejectsGroupOpacityOutOfRange() {
+  @Test(arguments: Engine.allCases) func rejectsGroupOpacityOutOfRange(engine: Engine) {
     #expect(
       throws: ValidationError(field: "group.opacity", reason: .outOfRange(lower: 0, upper: 1))
     ) {
-      try Rasterizer.render([.group(opacity: 2, items: [])], width: 1, height: 1)
+      try engine.render([.group(opacity: 2, items: [])], width: 1, height: 1)
     }
   }
 
-  @Test func renderRejectsNegativeSize() {
+  @Test(arguments: Engine.allCases) func renderRejectsNegativeSize(engine: Engine) {
     let error = ValidationError(field: "width", reason: .outOfRange(lower: 0, upper: 16_777_216))
-    #expect(throws: error) { try Rasterizer.render([], width: -2, height: 1) }
+    #expect(throws: error) { try engine.render([], width: -2, height: 1) }
   }
 }

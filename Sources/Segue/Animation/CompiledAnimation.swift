@@ -37,7 +37,7 @@ public struct CompiledAnimation: Sendable {
   /// the start value in the `before` phase), or `nil` where the animation has no effect.
   ///
   /// The iteration progress `p` goes through the animation's timing function with CSS's before
-  /// flag set in the before phase (core-animation.md §3.3 step 3: a `steps(n, jump-start)`
+  /// flag set in the before phase (CSS Easing Level 2's `steps()`: a `steps(n, jump-start)`
   /// animation filling backwards shows its lower value, 0, until it begins), and the eased
   /// progress, unclamped, through the content (``value(atEased:beforeFlag:)``).
   public func presented(atParentTime t: Double) -> (

@@ -40,9 +40,14 @@ public struct KeyframeBakeTemplate: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - keyCount: `K`, `≥ 2` (`≥ 1` for discrete).
-  ///   - keyTimes, calculationMode, timingFunctions, timingFunction, tensionValues,
-  ///     continuityValues, biasValues: as ``KeyframeTrack`` takes them (and checked as it checks
-  ///     them).
+  ///   - keyTimes: unitless fractions of the duration, or `nil` for even spacing, as
+  ///     ``KeyframeTrack`` takes them (and checked as it checks them; so are the next six).
+  ///   - calculationMode: linear, discrete or cubic; the paced modes are rejected.
+  ///   - timingFunctions: one per segment, or `nil`.
+  ///   - timingFunction: the animation's own curve, or `nil` for linear.
+  ///   - tensionValues: one per key, in `[−1, 1]`, or `nil` (cubic mode only).
+  ///   - continuityValues: one per key, in `[−1, 1]`, or `nil` (cubic mode only).
+  ///   - biasValues: one per key, in `[−1, 1]`, or `nil` (cubic mode only).
   ///   - progress: the `F ≥ 1` frame progresses `u_f`, unitless, finite (evaluated as
   ///     ``KeyframeTrack/value(at:beforeFlag:)`` does).
   /// - Throws: ``ValidationError``: `"calculationMode"` ``ValidationError/Reason/invalidState(_:)``

@@ -1,7 +1,7 @@
 /// How a layer's colour combines with what is already drawn below it.
 ///
-/// The raw values are the `"blend"` strings of the transition samples (seed-transitions.md,
-/// Sampling rules).
+/// The raw values are the `"blend"` strings of the transition samples (see the sampling
+/// rules in <doc:TransitionCatalog>).
 public enum BlendMode: String, Hashable, Sendable, CaseIterable {
   /// Porter–Duff source-over with the layer opacity `o`:
   /// `out = src·o + (1 − α_src·o)·dst` (premultiplied). Every ordinary layer.
@@ -105,7 +105,7 @@ public enum Blend {
     }
   }
 
-  /// An opacity group (`allowsGroupOpacity`, core-animation.md §1.7): the members are composited
+  /// An opacity group (`allowsGroupOpacity`): the members are composited
   /// bottom to top onto transparent black off-screen, and that result is composited "over"
   /// `destination` with the group's `opacity`.
   ///

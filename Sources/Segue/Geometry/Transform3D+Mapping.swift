@@ -50,7 +50,7 @@ extension Transform3D {
       w: v.x * m14 + v.y * m24 + v.z * m34 + v.w * m44)
   }
 
-  /// Maps the 3D point `p` (points) through the matrix with the homogeneous divide (§1.5).
+  /// Maps the 3D point `p` (points) through the matrix with the homogeneous divide.
   ///
   /// `(X, Y, Z, w) = [x y z 1] · M`. When `w > minimumW` the result is `(X/w, Y/w)` with depth
   /// `Z/w`. Otherwise the point is at or behind the eye: `isBehindEye` is true and the coordinates
@@ -87,33 +87,67 @@ extension Transform3D {
   /// removed, and is empty when the whole quad is behind the eye. With nothing clipped it is the
   /// four projected corners.
   public func mapQuad(_ q: Quad) -> [Point] {
+    var points: [Point] = []
+    points.reserveCapacity(5)
+    forEachMappedQuadVertex(q) { points.append($0) }
+    return points
+  }
+
+  /// Calls `body` with each vertex of ``mapQuad(_:)`` in order, without allocating (for
+  /// renderers that map quads every frame).
+  package func forEachMappedQuadVertex(_ q: Quad, _ body: (Point) -> Void) {
     let minimumW = Transform3D.minimumW
-    let input = q.points.map { apply(to: Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
-    var clipped: [Vector4] = []
-    clipped.reserveCapacity(5)
-    for i in 0..<input.count {
-      let start = input[i]
-      let end = input[(i + 1) % input.count]
+    func lift(_ p: Point) -> Vector4 { apply(to: Vector4(x: p.x, y: p.y, z: 0, w: 1)) }
+    let input = (lift(q.p1), lift(q.p2), lift(q.p3), lift(q.p4))
+    func corner(_ i: Int) -> Vector4 {
+      switch i & 3 {
+      case 0: input.0
+      case 1: input.1
+      case 2: input.2
+      default: input.3
+      }
+    }
+    // At most 5 vertices: one plane cuts off at most one run of corners.
+    var kept = (Point.zero, Point.zero, Point.zero, Point.zero, Point.zero)
+    var count = 0
+    func vertex(_ k: Int) -> Point {
+      switch k {
+      case 0: kept.0
+      case 1: kept.1
+      case 2: kept.2
+      case 3: kept.3
+      default: kept.4
+      }
+    }
+    func keep(_ v: Vector4) {
+      let w = Swift.max(v.w, minimumW)
+      let p = Point(x: v.x / w, y: v.y / w)
+      guard count == 0 || vertex(count - 1) != p, count < 5 else { return }
+      switch count {
+      case 0: kept.0 = p
+      case 1: kept.1 = p
+      case 2: kept.2 = p
+      case 3: kept.3 = p
+      default: kept.4 = p
+      }
+      count += 1
+    }
+    for i in 0..<4 {
+      let start = corner(i)
+      let end = corner(i + 1)
       let startInside = start.w >= minimumW
       let endInside = end.w >= minimumW
-      if startInside { clipped.append(start) }
+      if startInside { keep(start) }
       if startInside != endInside {
         let t = (minimumW - start.w) / (end.w - start.w)
-        clipped.append(
+        keep(
           Vector4(
             x: start.x + t * (end.x - start.x), y: start.y + t * (end.y - start.y),
             z: start.z + t * (end.z - start.z), w: minimumW))
       }
     }
-    var points: [Point] = []
-    points.reserveCapacity(clipped.count)
-    for v in clipped {
-      let w = Swift.max(v.w, minimumW)
-      let p = Point(x: v.x / w, y: v.y / w)
-      if points.last != p { points.append(p) }
-    }
-    if points.count > 1, points.first == points.last { points.removeLast() }
-    return points
+    if count > 1, vertex(0) == vertex(count - 1) { count -= 1 }
+    for k in 0..<count { body(vertex(k)) }
   }
 
   /// The bounding box of ``mapQuad(_:)`` of `rect`'s four corners (points), or `nil` when the whole

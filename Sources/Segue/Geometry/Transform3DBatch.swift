@@ -264,7 +264,7 @@ public enum LayerMatrixKind: Hashable, Sendable {
 }
 
 /// A layer's matrix about its anchor point for `count` layers in `SIMD16<Float>` lanes: the
-/// composition of ``LayerTree``'s scalar rule (core-animation.md §1.6), with
+/// composition of ``LayerTree``'s scalar rule, with
 /// `A = (boundsMinX + anchorPointX·boundsWidth, boundsMinY + anchorPointY·boundsHeight,
 /// anchorPointZ)`:
 ///

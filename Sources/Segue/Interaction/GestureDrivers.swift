@@ -40,7 +40,7 @@ public enum ReleaseRule: String, Hashable, Sendable, CaseIterable {
   /// The seed's own rule: finish if the percent is `> 0.5` (with the seed's handling of a
   /// cancelled gesture).
   case seedThreshold
-  /// The velocity rule of seed-transitions.md: a horizontal velocity of at least one container
+  /// The velocity rule of <doc:TransitionCatalog>: a horizontal velocity of at least one container
   /// width per second decides by its sign (`> 0`, towards completing, finishes; `< 0` cancels);
   /// otherwise the seed's threshold decides. A cancelled gesture is handled as by the seed.
   case velocity
@@ -94,6 +94,85 @@ private func checkedWidth(_ width: Double) throws(ValidationError) -> Double {
   return width
 }
 
+/// A seed gesture's rules as data: which coordinate drives the percent, its divisor and cap,
+/// where a gesture may begin, and how a release is decided.
+///
+/// - percent `= clamp(v / span, 0, cap)`, `v` = `translation.x` or `location.x` (``input``);
+/// - begins: always, or only when the first sample's `location.x ≤ edgeLimit`;
+/// - seed decision: cancel a cancelled gesture when ``cancelsCancelledGestures``, otherwise finish
+///   iff percent `> threshold`;
+/// - the velocity rule (``GestureDriver/release(_:cancelled:rule:)``) compares `|velocity.x|`
+///   with ``containerWidth`` (one width per second).
+///
+/// The seeds' drivers (``FadeSlideEdgeSwipe``, ``CrossDissolvePan``, ``DepthPan``) are defined by
+/// their `rules` (``DepthPan/rules``, …): each evaluates its rules, so a re-implementation that reads these values (the
+/// command line tool's web preview writes them into its page) follows the same constants.
+public struct GestureRules: GestureDriver, Hashable {
+  /// The sample coordinate that drives the percent.
+  public enum Input: String, Hashable, Sendable, CaseIterable {
+    /// `translation(in:).x`: the displacement since the gesture began.
+    case translationX = "translation.x"
+    /// `location(in:).x`: where the touch is.
+    case locationX = "location.x"
+  }
+
+  /// `W`, points, `> 0`: the velocity rule's threshold, one width per second.
+  public let containerWidth: Double
+  /// The coordinate divided by ``span``.
+  public let input: Input
+  /// The divisor, points, `> 0`.
+  public let span: Double
+  /// The largest percent, in `[0, 1]`.
+  public let cap: Double
+  /// A gesture begins only when its first sample's `location.x ≤ edgeLimit` (points); `nil`:
+  /// always.
+  public let edgeLimit: Double?
+  /// The seed's threshold: finish iff percent `> threshold` (0.5 for every seed).
+  public let threshold: Double
+  /// Whether a cancelled gesture cancels whatever its percent.
+  public let cancelsCancelledGestures: Bool
+
+  /// Creates rules.
+  ///
+  /// - Throws: ``ValidationError`` on `"containerWidth"` or `"span"` (not finite, not positive),
+  ///   `"cap"` or `"threshold"` (outside `[0, 1]`), `"edgeLimit"` (not finite).
+  public init(
+    containerWidth: Double, input: Input, span: Double, cap: Double = 1,
+    edgeLimit: Double? = nil, threshold: Double = 0.5, cancelsCancelledGestures: Bool
+  ) throws(ValidationError) {
+    self.containerWidth = try checkedWidth(containerWidth)
+    try Validate.positive(span, "span")
+    try Validate.inRange(cap, 0, 1, "cap")
+    try Validate.inRange(threshold, 0, 1, "threshold")
+    if let edgeLimit { try Validate.finite(edgeLimit, "edgeLimit") }
+    self.input = input
+    self.span = span
+    self.cap = cap
+    self.edgeLimit = edgeLimit
+    self.threshold = threshold
+    self.cancelsCancelledGestures = cancelsCancelledGestures
+  }
+
+  /// `edgeLimit == nil || location.x ≤ edgeLimit`.
+  public func begins(with sample: GestureSample) -> Bool {
+    guard let edgeLimit else { return true }
+    return sample.location.x <= edgeLimit
+  }
+
+  /// `clamp(v / span, 0, cap)`.
+  public func percent(for sample: GestureSample) -> Double {
+    let v = input == .translationX ? sample.translation.x : sample.location.x
+    return Swift.min(Swift.max(v / span, 0), cap)
+  }
+
+  /// `.cancel` for a cancelled gesture when ``cancelsCancelledGestures``; otherwise `.finish` iff
+  /// percent `> threshold`.
+  public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
+    if cancelled && cancelsCancelledGestures { return .cancel }
+    return percent(for: sample) > threshold ? .finish : .cancel
+  }
+}
+
 /// `fade-slide` (seed 000): the left-edge swipe of `UIScreenEdgePanGestureRecognizer` drives an
 /// interactive pop.
 ///
@@ -104,64 +183,70 @@ private func checkedWidth(_ width: Double) throws(ValidationError) -> Double {
 /// - release: finish if percent `> 0.5`, else cancel. The seed names no rule for a cancelled
 ///   gesture; this project cancels it (a cancelled recognizer is not a user's release).
 public struct FadeSlideEdgeSwipe: GestureDriver, Hashable {
-  /// `W`, points.
-  public let containerWidth: Double
+  /// The rules above, with `span = W`.
+  public let rules: GestureRules
 
   /// - Throws: ``ValidationError`` on `"containerWidth"` (not finite, not positive).
   public init(containerWidth: Double = 390) throws(ValidationError) {
-    self.containerWidth = try checkedWidth(containerWidth)
+    let width = try checkedWidth(containerWidth)
+    rules = try GestureRules(
+      containerWidth: width, input: .translationX, span: width, cancelsCancelledGestures: true)
   }
+
+  /// `W`, points.
+  public var containerWidth: Double { rules.containerWidth }
 
   /// `true`.
-  public var cancelsCancelledGestures: Bool { true }
+  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
 
   /// Always `true`.
-  public func begins(with sample: GestureSample) -> Bool { true }
+  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
 
   /// `clamp(translation.x / W, 0, 1)`.
-  public func percent(for sample: GestureSample) -> Double {
-    Swift.min(Swift.max(sample.translation.x / containerWidth, 0), 1)
-  }
+  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
 
   /// `.finish` iff not cancelled and percent `> 0.5`.
   public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    !cancelled && percent(for: sample) > 0.5 ? .finish : .cancel
+    rules.seedDecision(for: sample, cancelled: cancelled)
   }
 }
 
 /// `cross-dissolve` (seed 001): a pan anywhere.
 ///
 /// - percent `= clamp(location.x / 300, 0, 0.99)` (the seed's constants; the 0.99 cap keeps the
-///   paused animations from reaching their end, core-animation.md §7.1).
+///   paused animations from reaching their end).
 /// - begins: always.
 /// - release: on `.ended` **or** `.cancelled`, finish if percent `> 0.5`, else cancel.
 public struct CrossDissolvePan: GestureDriver, Hashable {
-  /// `W`, points (used only by the velocity rule).
-  public let containerWidth: Double
   /// The seed's divisor, 300 points.
   public static let span = 300.0
   /// The seed's cap, 0.99.
   public static let cap = 0.99
+  /// The rules above.
+  public let rules: GestureRules
 
   /// - Throws: ``ValidationError`` on `"containerWidth"`.
   public init(containerWidth: Double = 390) throws(ValidationError) {
-    self.containerWidth = try checkedWidth(containerWidth)
+    rules = try GestureRules(
+      containerWidth: checkedWidth(containerWidth), input: .locationX, span: Self.span,
+      cap: Self.cap, cancelsCancelledGestures: false)
   }
+
+  /// `W`, points (used only by the velocity rule).
+  public var containerWidth: Double { rules.containerWidth }
 
   /// `false`: the seed decides by percent on `.cancelled` too.
-  public var cancelsCancelledGestures: Bool { false }
+  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
 
   /// Always `true`.
-  public func begins(with sample: GestureSample) -> Bool { true }
+  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
 
   /// `clamp(location.x / 300, 0, 0.99)`.
-  public func percent(for sample: GestureSample) -> Double {
-    Swift.min(Swift.max(sample.location.x / Self.span, 0), Self.cap)
-  }
+  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
 
   /// `.finish` iff percent `> 0.5`, whether the gesture ended or was cancelled.
   public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    percent(for: sample) > 0.5 ? .finish : .cancel
+    rules.seedDecision(for: sample, cancelled: cancelled)
   }
 }
 
@@ -172,31 +257,53 @@ public struct CrossDissolvePan: GestureDriver, Hashable {
 /// - percent `= clamp(translation.x / 200, 0, 1)` (negative translation gives 0).
 /// - release: finish if percent `> 0.5` and the gesture was not cancelled, else cancel.
 public struct DepthPan: GestureDriver, Hashable {
-  /// `W`, points (used only by the velocity rule).
-  public let containerWidth: Double
   /// The seed's edge limit, 50 points.
   public static let edgeLimit = 50.0
   /// The seed's divisor, 200 points.
   public static let span = 200.0
+  /// The rules above.
+  public let rules: GestureRules
 
   /// - Throws: ``ValidationError`` on `"containerWidth"`.
   public init(containerWidth: Double = 390) throws(ValidationError) {
-    self.containerWidth = try checkedWidth(containerWidth)
+    rules = try GestureRules(
+      containerWidth: checkedWidth(containerWidth), input: .translationX, span: Self.span,
+      edgeLimit: Self.edgeLimit, cancelsCancelledGestures: true)
   }
+
+  /// `W`, points (used only by the velocity rule).
+  public var containerWidth: Double { rules.containerWidth }
 
   /// `true`.
-  public var cancelsCancelledGestures: Bool { true }
+  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
 
   /// `location.x ≤ 50`.
-  public func begins(with sample: GestureSample) -> Bool { sample.location.x <= Self.edgeLimit }
+  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
 
   /// `clamp(translation.x / 200, 0, 1)`.
-  public func percent(for sample: GestureSample) -> Double {
-    Swift.min(Swift.max(sample.translation.x / Self.span, 0), 1)
-  }
+  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
 
   /// `.finish` iff not cancelled and percent `> 0.5`.
   public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    !cancelled && percent(for: sample) > 0.5 ? .finish : .cancel
+    rules.seedDecision(for: sample, cancelled: cancelled)
+  }
+}
+
+extension TransitionPreset {
+  /// The rules of the gesture the preset's seed drives its interactive transition with, for a
+  /// container `containerWidth` points wide, or `nil` when the seed has none:
+  /// `fade-slide` ``FadeSlideEdgeSwipe`` (the seed's interactive pop), `cross-dissolve`
+  /// ``CrossDissolvePan`` (push and pop alike), `depth` ``DepthPan`` (pop).
+  ///
+  /// - Throws: ``ValidationError`` on `"containerWidth"` (not finite, not positive).
+  public func seedGesture(containerWidth: Double) throws(ValidationError) -> GestureRules? {
+    switch self {
+    case .fadeSlide: return try FadeSlideEdgeSwipe(containerWidth: containerWidth).rules
+    case .crossDissolve: return try CrossDissolvePan(containerWidth: containerWidth).rules
+    case .depth: return try DepthPan(containerWidth: containerWidth).rules
+    case .system, .hero, .slideOver, .caFade, .caMoveIn, .caPush, .caReveal:
+      _ = try checkedWidth(containerWidth)
+      return nil
+    }
   }
 }

@@ -2,7 +2,7 @@
 /// which it was made (seconds since the transition began, finite and `≥ 0`).
 ///
 /// The calls mirror `UIPercentDrivenInteractiveTransition`: `update(_:)`, `pause()`, `finish()` and
-/// `cancel()` (core-animation.md §7.1). A history of events is turned into a timeline position by
+/// `cancel()`. A history of events is turned into a timeline position by
 /// ``InteractionTimeline/state(at:)``.
 public enum InteractionEvent: Hashable, Sendable {
   /// `update(_ percentComplete:)` at `time`: the timeline position becomes `percent` clamped to
@@ -90,7 +90,7 @@ public struct InteractionState: Hashable, Sendable {
 }
 
 /// The event history of a percent-driven interactive transition and the pure function from that
-/// history to its state at any moment (Decision 7 of seed-transitions.md).
+/// history to its state at any moment (decision 7 of <doc:TransitionCatalog>).
 ///
 /// Rules, with `D` = ``duration``, `k` = ``completionSpeed`` and `c` = ``completionCurve``:
 /// - Before the first event the position is 0 (with ``wantsInteractiveStart``, the default), or

@@ -26,8 +26,8 @@ public struct TransitionCompletionEvent: Hashable, Sendable {
 }
 
 /// `UIPercentDrivenInteractiveTransition` as a value: the calls a gesture handler makes, each at a
-/// wall-clock time, and the completion delivered exactly once (core-animation.md §7.1,
-/// Decision 7).
+/// wall-clock time, and the completion delivered exactly once (decision 7 of
+/// <doc:TransitionCatalog>).
 ///
 /// The object keeps a clock, ``currentTime`` (seconds since the transition began, starting at 0):
 /// every call takes the time it is made at, which must be finite, `≥ 0` and not before the clock;

@@ -104,7 +104,7 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 }
 
 /// `UIViewPropertyAnimator` reduced to its timing: a time fraction `f` that moves linearly in wall
-/// time while running, and the eased progress `q` the views show (core-animation.md §7.2).
+/// time while running, and the eased progress `q` the views show.
 /// ``ViewPropertyAnimator`` adds the animations it drives.
 ///
 /// **Progress map.** The shown progress is a function of the fraction, `q = g(f)`. Initially

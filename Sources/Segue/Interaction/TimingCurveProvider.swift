@@ -42,7 +42,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// `UISpringTimingParameters`: a spring as a property animator's timing curve
-/// (core-animation.md §6.4–6.5, Decisions 5 and 6).
+/// (decisions 5 and 6 of <doc:TransitionCatalog>).
 ///
 /// Two families, as in UIKit:
 ///
@@ -61,7 +61,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 /// **Initial velocity.** UIKit's is a `CGVector` in fractions of the remaining distance per
 /// second (a 100 pt/s gesture with 200 pt to go is 0.5). A property animator paces all its
 /// properties with one progress, so only ``initialVelocity``'s `dx` is used (UIKit itself uses
-/// `dx` for every property but `center`, core-animation.md §6.5); `dy` is kept for reading.
+/// `dx` for every property but `center`); `dy` is kept for reading.
 public struct SpringTimingParameters: Hashable, Sendable {
   /// How the spring is specified.
   public enum Model: Hashable, Sendable {

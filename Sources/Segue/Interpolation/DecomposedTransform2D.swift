@@ -1,7 +1,7 @@
 import RealModule
 
 /// An affine 2D transform split into translation, scale, rotation angle and a residual 2×2, as CSS
-/// Transforms Level 1 decomposes matrices for animation (core-animation.md §2.3).
+/// Transforms Level 1 decomposes matrices for animation.
 ///
 /// With `a = m11, b = m12, c = m21, d = m22` (CGAffineTransform's a, b, c, d) and row vectors, the
 /// linear part is rebuilt as

@@ -1,7 +1,7 @@
 import RealModule
 
 /// A 3D transform split into translation, scale, skew, perspective and rotation, as CSS Transforms
-/// Level 2 decomposes matrices for animation (core-animation.md §2.2), adapted to Core Animation
+/// Level 2 decomposes matrices for animation, adapted to Core Animation
 /// storage (row vectors, translation in `m41…m43`).
 ///
 /// The components rebuild the matrix as
@@ -57,7 +57,7 @@ public struct DecomposedTransform3D: Hashable, Sendable {
   /// The decomposition of the identity: no translation, unit scale, no skew or perspective.
   public static let identity = DecomposedTransform3D()
 
-  /// Decomposes `m` with the CSS Transforms 2 algorithm (core-animation.md §2.2), or returns `nil`
+  /// Decomposes `m` with the CSS Transforms 2 algorithm, or returns `nil`
   /// when it cannot be decomposed.
   ///
   /// 1. Fails when a field is not finite or `m44 == 0`; otherwise works on `M = m / m44`.

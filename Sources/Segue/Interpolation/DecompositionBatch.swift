@@ -4,10 +4,12 @@
 /// as `Float` planes (structure of arrays) for ``DecompositionBatchJob``, which interpolates and
 /// recomposes sixteen layers per `SIMD16<Float>` step.
 ///
-/// Per layer the path is the scalar one (``TransformInterpolation/Path``): ``affine2D`` when both
-/// ends are affine (the ends stored after the CSS Transforms 1 angle rules,
-/// ``DecomposedTransform2D/aligned(from:to:)``), ``decomposed3D`` otherwise, ``discrete`` when an end
-/// cannot be decomposed — or, here, when a decomposed component does not fit in `Float`.
+/// Per layer the path is the scalar one (``TransformInterpolation/Path``):
+/// ``TransformInterpolation/Path/affine2D`` when both ends are affine (the ends stored after the
+/// CSS Transforms 1 angle rules, ``DecomposedTransform2D/aligned(from:to:)``),
+/// ``TransformInterpolation/Path/decomposed3D`` otherwise, ``TransformInterpolation/Path/discrete``
+/// when an end cannot be decomposed — or, here, when a decomposed component does not fit in
+/// `Float`.
 ///
 /// The slerp of the 3D path is prepared at compile time as ``Quaternion/slerp(_:_:fraction:)``
 /// prescribes: `d = clamp(a·b, −1, 1)`; `|d| = 1` keeps `a` (stored as `θ = 0`, weights `(1, 0)`);

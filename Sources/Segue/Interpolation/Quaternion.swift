@@ -5,7 +5,7 @@ import RealModule
 /// The unit quaternion `(sin(θ/2)·u, cos(θ/2))` is the rotation by `θ` radians about the unit axis
 /// `u`, the same rotation as `Transform3D.makeRotation(θ, u.x, u.y, u.z)`. `q` and `−q` are the same
 /// rotation. Matrices use Core Animation storage (row vectors, `p' = p · M`); the quaternion-to-matrix
-/// step is the one fixed by seed-transitions.md, Decision 3 (see ``rotationMatrix``).
+/// step is the one fixed by decision 3 of <doc:TransitionCatalog> (see ``rotationMatrix``).
 ///
 /// Equality (`==`) compares the four components exactly, so `q != −q` even though both describe the
 /// same rotation.
@@ -76,7 +76,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     Quaternion(x: -q.x, y: -q.y, z: -q.z, w: -q.w)
   }
 
-  /// Spherical linear interpolation along the **shortest path** (seed-transitions.md, Decision 3).
+  /// Spherical linear interpolation along the **shortest path** (decision 3 of
+  /// <doc:TransitionCatalog>).
   ///
   /// With `d = a · b` clamped to `[−1, 1]`:
   /// - if `|d| == 1` exactly, the result is `a` (both ends are the same rotation). In double

@@ -1,5 +1,5 @@
 /// One value of a transform animation interpolated by decomposition, as Core Animation animates
-/// `transform` (core-animation.md §2.1, §2.4; seed-transitions.md Decision 3 and the sampling rules).
+/// `transform` (decision 3 and the sampling rules of <doc:TransitionCatalog>).
 ///
 /// - Both ends affine (`CATransform3DIsAffine`) → the 2D decomposition of CSS Transforms 1
 ///   (``DecomposedTransform2D``), path ``Path/affine2D``.

@@ -1,7 +1,7 @@
 import RealModule
 
 /// The scalar key paths into a layer's `transform` that Core Animation animates
-/// (core-animation.md §2.1, [CA-KVC]).
+/// (Core Animation's key-value coding extensions for `CATransform3D`).
 ///
 /// Unlike a `transform` animation, which interpolates by decomposition, these animate the **scalar**:
 /// `transform.rotation.z` from 0 to 2π spins a full turn. An evaluator interpolates the number and

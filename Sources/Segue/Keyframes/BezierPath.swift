@@ -359,12 +359,17 @@ struct BezierSegment: Hashable, Sendable {
 
 /// Gauss–Legendre nodes and weights, computed once by Newton's method on the Legendre
 /// polynomial (accurate to a few ulps).
-enum GaussLegendre {
+///
+/// The `n`-point rule integrates polynomials of degree `≤ 2n − 1` exactly on `[−1, 1]`:
+/// `∫₋₁¹ f ≈ Σᵢ wᵢ·(f(xᵢ) + f(−xᵢ))` over the positive nodes of ``nodes(_:)``.
+public enum GaussLegendre {
   /// The 4 positive nodes `xᵢ` of the 8-point rule and their weights `wᵢ` (each node is used as
   /// `±xᵢ`).
   static let rule8: [(Double, Double)] = nodes(8)
 
-  static func nodes(_ n: Int) -> [(Double, Double)] {
+  /// The `n/2` positive nodes `xᵢ` of the `n`-point rule (`n` even, `≥ 2`) with their weights
+  /// `wᵢ = 2/((1 − xᵢ²)·P′ₙ(xᵢ)²)`, from the largest node down; each node is used as `±xᵢ`.
+  public static func nodes(_ n: Int) -> [(Double, Double)] {
     var result: [(Double, Double)] = []
     for i in 1...(n / 2) {
       var x = Double.cos(Double.pi * (Double(i) - 0.25) / (Double(n) + 0.5))

@@ -11,7 +11,7 @@
 ///   channel-wise (a transform interpolated by decomposition) overrides it and returns `false`
 ///   from ``interpolatesChannelWise``.
 /// * ``distance(_:_:)``: the Euclidean norm of the channel differences, `√Σ(aᵢ − bᵢ)²`, used by
-///   the paced calculation modes (core-animation.md §4.3).
+///   the paced calculation modes.
 ///
 /// The cubic calculation modes always evaluate their Hermite curves channel by channel.
 public protocol Interpolatable: Sendable, Equatable {

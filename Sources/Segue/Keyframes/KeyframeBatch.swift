@@ -270,7 +270,7 @@ public struct KeyframeBatch: Sendable {
 ///    non-decreasing, so this is the reference's "last index with `kᵢ ≤ p`").
 /// 3. `x = (p − tₛ)·(1/Lₛ)` (clamped to `[0, 1]` only when `p` is, against rounding; 1 for a
 ///    zero-length piece), then the piece's timing curve, unclamped (an overshooting segment
-///    curve overshoots, core-animation.md §4.2).
+///    curve overshoots, as in ``KeyframeTrack``).
 /// 4. The piece's value at `x`: discrete the start value, linear and paced
 ///    `p₀·(1 − x) + p₁·x`, cubic modes the Hermite form (exactly `p₀` at `x = 0` and `p₁` at 1);
 ///    outside `[0, 1]` the first or last piece extrapolates, as the reference does.

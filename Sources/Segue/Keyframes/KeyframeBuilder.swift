@@ -1,6 +1,6 @@
 /// Builds per-property keyframe tracks the way `UIView.animateKeyframes(withDuration:…)` with
-/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (core-animation.md §4.6,
-/// Decision 11).
+/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (decision 11 of
+/// <doc:TransitionCatalog>).
 ///
 /// Properties are named by `String` and all share the value type `Value` (use one builder per
 /// value type). Give each property's starting (model) value, add keyframes in the order the
@@ -61,9 +61,9 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
   /// Adds a keyframe (`addKeyframe(withRelativeStartTime:relativeDuration:animations:)`).
   ///
   /// - Parameters:
-  ///   - relativeStartTime: unitless fraction of the overall duration, in `[0, 1]`.
-  ///   - relativeDuration: unitless fraction, in `[0, 1]`, with `start + duration ≤ 1` (up to
-  ///     ``endTolerance``; the end is then taken as 1).
+  ///   - start: `relativeStartTime`, a unitless fraction of the overall duration, in `[0, 1]`.
+  ///   - duration: `relativeDuration`, a unitless fraction, in `[0, 1]`, with
+  ///     `start + duration ≤ 1` (up to ``endTolerance``; the end is then taken as 1).
   ///   - changes: the new value of each property the keyframe sets.
   /// - Throws: ``ValidationError`` with the keyframe's index `j` (its position in
   ///   ``keyframes``): `relativeStartTime` or `relativeDuration` not finite or outside `[0, 1]`

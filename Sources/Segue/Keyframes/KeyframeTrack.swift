@@ -1,5 +1,4 @@
-/// How a keyframe track computes the values between its keys (`CAAnimationCalculationMode`,
-/// core-animation.md §4).
+/// How a keyframe track computes the values between its keys (`CAAnimationCalculationMode`).
 public enum CalculationMode: String, Hashable, Sendable, CaseIterable {
   /// Straight interpolation between neighbouring keys at their key times (the default).
   case linear
@@ -78,7 +77,7 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     }
   }
 
-  /// Finds where the animation progress `u` lands (core-animation.md §4.2–§4.5).
+  /// Finds where the animation progress `u` lands.
   ///
   /// 1. `u` (NaN counts as 0) goes through ``timingFunction`` with the before flag: `p`. It is
   ///    not clamped: an overshooting curve gives a `p` outside `[0, 1]` (a ±infinity, only
@@ -87,8 +86,8 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   /// 3. linear, paced, cubic: the last segment `i ≤ K − 2` with `kᵢ ≤ p` (segment 0 when none
   ///    is); `s = (p − kᵢ) / (kᵢ₊₁ − kᵢ)` (1 for a zero-length segment: an instant jump to the
   ///    later value); then the segment's timing function (not in paced mode) with the before
-  ///    flag, `s' = timingFunctions[i](s)`, unclamped, so a segment curve's overshoot shows
-  ///    (§4.2 step 3, §4.4). `s` lies in `[0, 1]` for `p ∈ [0, 1]` and outside only when `p`
+  ///    flag, `s' = timingFunctions[i](s)`, unclamped, so a segment curve's overshoot shows.
+  ///    `s` lies in `[0, 1]` for `p ∈ [0, 1]` and outside only when `p`
   ///    is (the first or last segment then extrapolates, as a basic animation does).
   /// 4. cubicPaced: invert ``arcLengths`` by binary search and linear interpolation between
   ///    samples, giving the spline parameter `g`; segment `⌊g⌋`, `s = g − ⌊g⌋`. `p ≤ 0` and
@@ -247,11 +246,11 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
 
 /// One animated property's keyframes, as a `CAKeyframeAnimation`: values, optional key times, a
 /// calculation mode, optional per-segment timing functions, the animation's own timing function,
-/// and optional Kochanek–Bartels parameters (core-animation.md §4, Decisions 1 and 2).
+/// and optional Kochanek–Bartels parameters (decisions 1 and 2 of <doc:TransitionCatalog>).
 ///
 /// Evaluate with ``value(at:beforeFlag:)`` at the animation's unitless progress `u ∈ [0, 1]` (local time
 /// divided by duration, from ``MediaTiming/iterationProgress(atLocal:)``). The rules:
-/// * The animation's ``timingFunction`` acts on `u` first (§4.2; `nil` is linear, Decision 9).
+/// * The animation's ``timingFunction`` acts on `u` first (`nil` is linear, decision 9).
 /// * linear: the segment `kᵢ ≤ u ≤ kᵢ₊₁`, local `s = (u − kᵢ)/(kᵢ₊₁ − kᵢ)`, then
 ///   ``timingFunctions``[i], then `Value.interpolate(vᵢ, vᵢ₊₁, s)`. Equal key times jump.
 /// * discrete: value `i` from `kᵢ` until `kᵢ₊₁`; the last value from its key time through 1.
@@ -278,7 +277,7 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
 /// the first value unless later keys also sit at key time 0. Timing functions are applied to
 /// every input, 0 and 1 included (`steps(n, jump-start)` gives `1/n` at 0 except in the before
 /// phase), and nothing clamps their output: an overshooting segment curve overshoots the
-/// segment's values exactly as it overshoots a basic animation's (§4.2 steps 3–4), and an
+/// segment's values exactly as it overshoots a basic animation's, and an
 /// overall curve that leaves `[0, 1]` extrapolates the first or last segment (discrete and
 /// cubicPaced hold the first or last value).
 public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
@@ -321,8 +320,10 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   ///   - timingFunctions: one per segment (`n − 1`) in every mode if given; the paced modes
   ///     ignore them.
   ///   - timingFunction: the animation's own curve, applied to `u` first; `nil` is linear.
-  ///   - tensionValues, continuityValues, biasValues: one per key (`n`), each in `[−1, 1]`; used
-  ///     by the cubic modes only, but always checked.
+  ///   - tensionValues: Kochanek–Bartels tension, one per key (`n`), each in `[−1, 1]`; used by
+  ///     the cubic modes only, but always checked (so are the next two).
+  ///   - continuityValues: continuity, one per key, each in `[−1, 1]`.
+  ///   - biasValues: bias, one per key, each in `[−1, 1]`.
   /// - Throws: ``ValidationError``: `values` ``ValidationError/Reason/tooFew(minimum:actual:)`` or
   ///   ``ValidationError/Reason/notFinite`` (with the key index); `keyTimes`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)``,

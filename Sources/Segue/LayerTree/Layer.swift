@@ -101,7 +101,7 @@ public struct Layer: Hashable, Sendable {
     self.shadowColor = shadowColor
   }
 
-  /// The anchor point in the layer's own coordinates (§1.6 step 1):
+  /// The anchor point in the layer's own coordinates:
   /// `A = (bounds.minX + anchorPoint.x·width, bounds.minY + anchorPoint.y·height, anchorPointZ)`,
   /// which is `bounds.origin + anchorPoint·bounds.size` for a non-negative size.
   @inlinable

@@ -38,7 +38,7 @@ public struct LayerGeometry: Hashable, Sendable {
 /// ``layers`` visits every parent before its sublayers. Every stored layer has passed
 /// ``Layer/validate()``, so all geometry is finite.
 ///
-/// Geometry (core-animation.md §1.6, seed-transitions.md "Sampling rules", row vectors):
+/// Geometry (`CALayer`'s, as <doc:TransitionCatalog> states it; row vectors):
 ///
 ///     local(L)     = T(−A) · transform · T(position.x, position.y, zPosition) · C_parent
 ///     C_parent     = T(−P) · parent.sublayerTransform · T(P)      (identity for top-level layers)

@@ -230,7 +230,7 @@ public struct LayerTreeBatchResult: Hashable, Sendable {
 /// compiled tree (``LayerTreeBatch``), level by level in `SIMD16<Float>` lanes, in the style of
 /// ozz-animation's local-to-model job: the job owns nothing and allocates nothing.
 ///
-/// Per layer at level position `q` with parent `p` (core-animation.md §1.6, ``LayerTree``):
+/// Per layer at level position `q` with parent `p` (``LayerTree``'s rule):
 ///
 ///     own(q)    = T(−A) · transform · T(position.x, position.y, zPosition)     (LayerMatrixJob)
 ///     local(q)  = own(q) · C(p),   C(p) = T(−A_p) · sublayerTransform_p · T(A_p)

@@ -1,5 +1,5 @@
 /// Core Animation's time model (`CAMediaTiming`): how a parent's time becomes an object's local
-/// time, how long the object is active, and where in its iteration it is (core-animation.md §5).
+/// time, how long the object is active, and where in its iteration it is.
 ///
 /// Times are in **seconds**; ``speed`` is a unitless rate. The mapping from the parent's time
 /// `tₚ` to local time is
@@ -92,7 +92,7 @@ public struct MediaTiming: Hashable, Sendable {
   public var fillMode: FillMode
 
   /// The duration Core Animation uses when an animation with `duration ≤ 0` is added to a layer
-  /// and the transaction sets none: 0.25 s (core-animation.md §3.1).
+  /// and the transaction sets none: 0.25 s (`CATransaction`'s default duration).
   public static let defaultAnimationDuration: Double = 0.25
 
   /// Creates a timing; every argument defaults to `CAMediaTiming`'s default.
@@ -172,7 +172,7 @@ public struct MediaTiming: Hashable, Sendable {
   /// The length `d · (autoreverses ? 2 : 1)` of one repeat, in seconds.
   @inlinable public var cycleDuration: Double { duration * (autoreverses ? 2 : 1) }
 
-  /// The active duration `D`, in seconds (core-animation.md §5.2 step 2):
+  /// The active duration `D`, in seconds:
   /// ``repeatDuration`` when it is positive; otherwise `cycle · (repeatCount > 0 ? repeatCount :
   /// 1)` with `cycle` = ``cycleDuration``. It is `.infinity` when the timing repeats forever
   /// (and `duration > 0`), and 0 whenever ``duration`` is 0 (nothing plays; resolve an
@@ -186,8 +186,8 @@ public struct MediaTiming: Hashable, Sendable {
     return cycleDuration * (repeatCount > 0 ? repeatCount : 1)
   }
 
-  /// Where the local time `t` (seconds) lies within the iterations (core-animation.md §5.2
-  /// steps 3–5), or `nil` when the object has no effect there.
+  /// Where the local time `t` (seconds) lies within the iterations, or `nil` when the object has
+  /// no effect there.
   ///
   /// * Active (`0 ≤ t < D`): `k = ⌊t / d⌋`, `τ = t − k·d`; with autoreverses and `k` odd,
   ///   `τ = d − τ`; progress `p = τ / d`.
@@ -252,7 +252,7 @@ public struct MediaTiming: Hashable, Sendable {
 
   /// The local time of the last element of `chain` for the root time `t`: apply
   /// ``localTime(fromParent:)`` for every element from the root (first) down to the leaf (last),
-  /// as Core Animation does for a layer tree and then the animation (§5.2 step 6). An empty chain
+  /// as Core Animation does for a layer tree and then the animation. An empty chain
   /// returns `t`.
   public static func localTime(_ t: Double, through chain: [MediaTiming]) -> Double {
     var time = t
@@ -297,7 +297,7 @@ public struct MediaTiming: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - parentTime: the current time in the parent's space, in seconds.
-  ///   - speed: the rate to resume at (QA1673 uses 1); finite and non-zero.
+  ///   - newSpeed: `speed`, the rate to resume at (QA1673 uses 1); finite and non-zero.
   /// - Throws: ``ValidationError``: `parentTime` or `speed` not finite; `speed` 0
   ///   (``ValidationError/Reason/notPositive``, since it would stay paused);
   ///   ``ValidationError/Reason/invalidState(_:)`` on `speed` (the property) when the timing is
@@ -318,9 +318,9 @@ public struct MediaTiming: Hashable, Sendable {
     beginTime = parentTime - paused / newSpeed
   }
 
-  /// Scrubs (what percent-driven transitions do, core-animation.md §5.3): `speed = 0` and
-  /// `timeOffset = animationsBeginTime + fraction · duration`, so local time shows that point
-  /// of the animations, whatever the parent time.
+  /// Scrubs (what percent-driven transitions do, as in Apple's technical Q&A QA1673):
+  /// `speed = 0` and `timeOffset = animationsBeginTime + fraction · duration`, so local time shows
+  /// that point of the animations, whatever the parent time.
   ///
   /// - Parameters:
   ///   - fraction: unitless position in `[0, 1]`.

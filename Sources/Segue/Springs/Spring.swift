@@ -1,7 +1,7 @@
 import RealModule
 
 /// A damped spring that carries progress from 0 to 1: `CASpringAnimation`,
-/// `UISpringTimingParameters` and UIView's spring animations (core-animation.md §6).
+/// `UISpringTimingParameters` and UIView's spring animations.
 ///
 /// The spring obeys `m·x'' + c·x' + k·(x − 1) = 0` with `x(0) = 0` and `x'(0) = v0`. Writing the
 /// remaining fraction `e = 1 − x`, with `ω0 = √(k/m)` and `ζ = c/(2√(km))`:
@@ -164,7 +164,8 @@ public struct DampedSpring: Hashable, Sendable {
   /// The iOS 17 `perceptualDuration`: `2π/ω0` seconds, the period of the undamped spring.
   public var perceptualDuration: Double { 2 * Double.pi / naturalFrequency }
 
-  /// The iOS 17 `bounce` (unitless, in `[−1, 1]`) from ``dampingRatio`` (§6.4's inverse mapping):
+  /// The iOS 17 `bounce` (unitless, in `[−1, 1]`) from ``dampingRatio`` (the inverse of the
+  /// mapping below):
   /// `1 − ζ` for `ζ ≤ 1`, `1/ζ − 1` for `ζ > 1`.
   public var bounce: Double {
     let zeta = dampingRatio
@@ -172,7 +173,7 @@ public struct DampedSpring: Hashable, Sendable {
   }
 }
 
-// MARK: - UIKit and SwiftUI parameterisations (core-animation.md §6.4, Decisions 5 and 6)
+// MARK: - UIKit and SwiftUI parameterisations (decisions 5 and 6 of the transition catalog)
 
 extension DampedSpring {
   /// `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`: the same spring as
@@ -290,7 +291,7 @@ extension DampedSpring {
   }
 
   /// iOS 17's duration/bounce spring: `CASpringAnimation(perceptualDuration:bounce:)`, SwiftUI
-  /// `spring(duration:bounce:)` (§6.4, OpenSwiftUI's mapping): mass 1, `ω0 = 2π/d`,
+  /// `spring(duration:bounce:)` (OpenSwiftUI's mapping): mass 1, `ω0 = 2π/d`,
   /// `ζ = 1 − b` for `b ≥ 0` and `ζ = 1/(1 + b)` for `b < 0`, so `k = (2π/d)²`, `c = 4πζ/d`.
   ///
   /// Bounce 0 is critically damped, 1 undamped (never settles), negative values overdamped; the

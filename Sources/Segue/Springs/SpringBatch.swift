@@ -79,7 +79,7 @@ public struct SpringBatch: Sendable {
 /// `Float`, sixteen springs per step, with no allocation.
 ///
 /// Per lane (see ``SpringBatch`` for the shape): `t = max(time, 0)`, `E = exp(−λ·t)` by
-/// ``SIMDMath``'s vectorised `exp`; the underdamped term needs `sin` and `cos` of the phase
+/// the library's vectorised `exp` (`SIMDMath`, internal); the underdamped term needs `sin` and `cos` of the phase
 /// `ωd·t`, formed without rounding error as `ωhi·t_hi + ωhi·t_lo + ωlo·t` (Veltkamp split of `t`
 /// into two 12-bit halves; `ωhi` has 12 bits, so the first two products are exact) and reduced
 /// modulo π/2 term by term, so the phase error does not grow with `ωd·t`; the overdamped term

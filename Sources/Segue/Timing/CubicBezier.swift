@@ -129,7 +129,7 @@ public struct CubicBezier: Hashable, Sendable {
     hasher.combine(y2)
   }
 
-  // MARK: Named curves (core-animation.md §3.1)
+  // MARK: Named curves (CAMediaTimingFunctionName)
 
   /// `kCAMediaTimingFunctionLinear`, CSS `linear`: `P1 = (0, 0)`, `P2 = (1, 1)`. The curve is the
   /// diagonal, so ``solve(_:)`` returns its input unchanged.
@@ -235,8 +235,8 @@ public struct CubicBezier: Hashable, Sendable {
   /// * `0 ≤ x ≤ 1`: `Y(s*)` with `X(s*) = x` (``parameter(forX:)``); `x = 0` gives exactly 0 and
   ///   `x = 1` exactly 1. A curve with `P1` and `P2` on the diagonal (`x1 = y1`, `x2 = y2`, such as
   ///   ``linear``) returns `x` exactly.
-  /// * `x < 0`: `startGradient·x`; `x > 1`: `1 + endGradient·(x − 1)` (WebKit/Chromium
-  ///   extrapolation, core-animation.md §3.2). Infinite `x` with a zero gradient gives 0 or 1.
+  /// * `x < 0`: `startGradient·x`; `x > 1`: `1 + endGradient·(x − 1)` (WebKit's and
+  ///   Chromium's extrapolation). Infinite `x` with a zero gradient gives 0 or 1.
   ///
   /// Any finite `x` is accepted. This is a per-frame function and validates nothing: NaN input is
   /// the caller's bug and yields NaN; the evaluators reject non-finite times before calling it.

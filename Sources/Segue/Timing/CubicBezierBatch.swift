@@ -56,40 +56,46 @@ public struct CubicBezierBatch: Sendable {
   }
 }
 
-/// The scaled control points `3x1, 3x2, 3y1, 3y2` of a lane vector of curves.
-@frozen @usableFromInline package struct BezierLaneCoefficients {
-  @usableFromInline package var x1: Lanes
-  @usableFromInline package var x2: Lanes
-  @usableFromInline package var y1: Lanes
-  @usableFromInline package var y2: Lanes
+/// Everything the unit solve needs about a lane vector of curves (``Lanes``, or a ``LanePair`` of
+/// two blocks' worth), prepared once and reusable for every block with the same curve per lane (a
+/// batch whose curves repeat with a period dividing the block width, like the `stack` workload's
+/// `j mod 4`, prepares it once per run).
+@frozen @usableFromInline package struct BezierLanes<V: LaneVector> {
+  /// `3x1`, the first scaled control value of `X` (also `X'(0)`).
+  @usableFromInline package var p1: V
+  /// `3x2`.
+  @usableFromInline package var p2: V
+  /// `3y1`.
+  @usableFromInline package var q1: V
+  /// `3y2`.
+  @usableFromInline package var q2: V
+  /// `3·ax = 3·(1 + 3x1 − 3x2)`, the `s²` coefficient of `X'(s)` in power form.
+  @usableFromInline package var slope2: V
+  /// `2·bx = 2·(3x2 − 2·3x1)`, the `s` coefficient of `X'(s)` in power form.
+  @usableFromInline package var slope1: V
+  /// The lane's first table entry, `curve·(segments + 1)`.
+  @usableFromInline package var tableBase: V
 
-  @inlinable package init(x1: Lanes, x2: Lanes, y1: Lanes, y2: Lanes) {
-    self.x1 = x1
-    self.x2 = x2
-    self.y1 = y1
-    self.y2 = y2
+  @inlinable @inline(__always)
+  package init(p1: V, p2: V, q1: V, q2: V, slope2: V, slope1: V, tableBase: V) {
+    self.p1 = p1
+    self.p2 = p2
+    self.q1 = q1
+    self.q2 = q2
+    self.slope2 = slope2
+    self.slope1 = slope1
+    self.tableBase = tableBase
   }
 }
 
-/// Everything the unit solve needs about a lane vector of curves, prepared once and reusable for
-/// every block with the same curve per lane (a batch whose curves repeat with a period dividing
-/// the block width, like the `stack` workload's `j mod 4`, prepares it once per run).
-@frozen @usableFromInline package struct BezierLanes {
-  /// `3x1, 3x2, 3y1, 3y2` per lane.
-  @usableFromInline package var coefficients: BezierLaneCoefficients
-  /// `2·(3x2 − 3x1)`, the middle term of `X'`.
-  @usableFromInline package var p21: Lanes
-  /// `3 − 3x2`, the last term of `X'`.
-  @usableFromInline package var p3: Lanes
-  /// The lane's first table entry, `curve·(segments + 1)`.
-  @usableFromInline package var tableBase: Lanes
-
-  @inlinable
-  package init(coefficients: BezierLaneCoefficients, p21: Lanes, p3: Lanes, tableBase: Lanes) {
-    self.coefficients = coefficients
-    self.p21 = p21
-    self.p3 = p3
-    self.tableBase = tableBase
+extension BezierLanes {
+  /// The curves of two blocks side by side, for a kernel that runs blocks in pairs.
+  @inlinable @inline(__always)
+  package init<H>(_ a: BezierLanes<H>, _ b: BezierLanes<H>) where V == LanePair<H> {
+    self.init(
+      p1: V(a.p1, b.p1), p2: V(a.p2, b.p2), q1: V(a.q1, b.q1), q2: V(a.q2, b.q2),
+      slope2: V(a.slope2, b.slope2), slope1: V(a.slope1, b.slope1),
+      tableBase: V(a.tableBase, b.tableBase))
   }
 }
 
@@ -119,70 +125,68 @@ extension CubicBezierBatch {
   /// indices as integer-valued floats): a broadcast for one curve, blends for a few, two inline
   /// gathers (`segue_gather_f32x16`) for more. `scratch` is unused (kept for callers).
   @inlinable @inline(__always)
-  package static func lanePair(
-    _ first: Int, curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
+  package static func lanePair<V: LaneVector>(
+    _ first: Int, curve: V, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
     scratch: UnsafeMutablePointer<Float>? = nil
-  ) -> (Lanes, Lanes) {
+  ) -> (V, V) {
     if curveCount <= blendLimit {
-      var a = Lanes(repeating: coefficients[first])
-      var b = Lanes(repeating: coefficients[first + 1])
+      var a = V(repeating: coefficients[first])
+      var b = V(repeating: coefficients[first + 1])
       if curveCount > 1 {
         for c in 1..<curveCount {
-          let m = curve .== Float(c)
-          a = SIMDMath.select(m, coefficients[stride * c + first], a)
-          b = SIMDMath.select(m, coefficients[stride * c + first + 1], b)
+          let m = V.equal(curve, V(repeating: Float(c)))
+          a = V.select(m, V(repeating: coefficients[stride * c + first]), a)
+          b = V.select(m, V(repeating: coefficients[stride * c + first + 1]), b)
         }
       }
       return (a, b)
     }
-    let index = curve * Float(stride)
-    return (
-      segue_gather_f32x16(coefficients + first, index),
-      segue_gather_f32x16(coefficients + first + 1, index)
-    )
+    let index = V.mul(curve, V(repeating: Float(stride)))
+    return (V.gather(coefficients + first, index), V.gather(coefficients + first + 1, index))
   }
 
-  /// The scaled control points of each lane's curve (see ``lanePair``).
+  /// Prepares the per-lane curve data of ``solveUnit(x:lanes:table:)`` from each lane's curve
+  /// index (an integer-valued float; see ``lanePair``).
   @inlinable @inline(__always)
-  package static func laneCoefficients(
-    curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int,
-    scratch: UnsafeMutablePointer<Float>? = nil
-  ) -> BezierLaneCoefficients {
-    let (x1, x2) = lanePair(
+  package static func lanes<V: LaneVector>(
+    curve: V, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int
+  ) -> BezierLanes<V> {
+    let (p1, p2) = lanePair(
       0, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
-    let (y1, y2) = lanePair(
+    let (q1, q2) = lanePair(
       2, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
-    return BezierLaneCoefficients(x1: x1, x2: x2, y1: y1, y2: y2)
-  }
-
-  /// Prepares the per-lane curve data of ``solveUnit(x:lanes:table:)`` (see ``lanePair``).
-  @inlinable @inline(__always)
-  package static func lanes(
-    curve: Lanes, coefficients: UnsafePointer<Float>, stride: Int, curveCount: Int
-  ) -> BezierLanes {
-    let k = laneCoefficients(
-      curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
+    // X'(s) = 3·ax·s² + 2·bx·s + cx with cx = p1, bx = p2 − 2·p1, ax = 1 + p1 − p2.
+    let slope2 = V.mul(V(repeating: 3), V.sub(V.add(V(repeating: 1), p1), p2))
+    let slope1 = V.mul(V(repeating: 2), V.sub(p2, V.add(p1, p1)))
     return BezierLanes(
-      coefficients: k, p21: 2 * (k.x2 - k.x1), p3: 3 - k.x2,
-      tableBase: curve * Float(segments + 1))
+      p1: p1, p2: p2, q1: q1, q2: q2, slope2: slope2, slope1: slope1,
+      tableBase: V.mul(curve, V(repeating: Float(segments + 1))))
   }
 
   /// `B(s) = u·s·(p1·u + p2·s) + s³`, `u = 1 − s`: the Bernstein form of a unit cubic Bézier
-  /// coordinate with scaled control values `p1 = 3·P1`, `p2 = 3·P2` (the inner sum and the
-  /// final sum fused where the build targets FMA: `fma(u·s, fma(p2, s, p1·u), s²·s)`).
+  /// coordinate with scaled control values `p1 = 3·P1`, `p2 = 3·P2`, fused where the build
+  /// targets FMA: `fma(u·s, fma(p2, s, p1·u), s²·s)`.
   @inlinable @inline(__always)
-  package static func bernstein(_ s: Lanes, _ p1: Lanes, _ p2: Lanes) -> Lanes {
-    let u = 1 - s
-    let inner = segue_fma_f32x16(p2, s, p1 * u)
-    return segue_fma_f32x16(u * s, inner, s * s * s)
+  package static func bernstein<V: LaneVector>(_ s: V, _ p1: V, _ p2: V) -> V {
+    let u = V.sub(V(repeating: 1), s)
+    return V.fma(V.mul(u, s), V.fma(p2, s, V.mul(p1, u)), V.mul(V.mul(s, s), s))
   }
 
-  /// `X'(s) = u·(u·p1 + p21·s) + p3·s²` with `u = 1 − s` (fused like ``bernstein(_:_:_:)``).
+  /// The residual `X(s) − x` in Bernstein form, `fma(u·s, fma(p2, s, p1·u), fma(s², s, −x))`:
+  /// the subtraction of `x` fused into the last term (7 instructions with FMA). For `x1, x2` in
+  /// `[0, 1]` every term is non-negative, so the rounding error is a few ulps of `x`.
   @inlinable @inline(__always)
-  package static func slope(_ s: Lanes, _ p1: Lanes, _ p21: Lanes, _ p3: Lanes) -> Lanes {
-    let u = 1 - s
-    let inner = segue_fma_f32x16(p21, s, u * p1)
-    return segue_fma_f32x16(u, inner, p3 * (s * s))
+  package static func residual<V: LaneVector>(_ s: V, _ x: V, _ lanes: BezierLanes<V>) -> V {
+    let u = V.sub(V(repeating: 1), s)
+    let inner = V.fma(lanes.p2, s, V.mul(lanes.p1, u))
+    return V.fma(V.mul(u, s), inner, V.fma(V.mul(s, s), s, V.neg(x)))
+  }
+
+  /// `X'(s) = (3ax·s + 2bx)·s + cx` in power form (two FMAs; its rounding only changes the size
+  /// of a Newton step, which the next residual corrects).
+  @inlinable @inline(__always)
+  package static func slope<V: LaneVector>(_ s: V, _ lanes: BezierLanes<V>) -> V {
+    V.fma(V.fma(lanes.slope2, s, lanes.slope1), s, lanes.p1)
   }
 
   /// The unit solve with the curve coefficients looked up per call (see
@@ -202,98 +206,186 @@ extension CubicBezierBatch {
   /// The branch-free solve for `x ∈ [0, 1]` per lane (lanes independent): `s` with `X(s) ≈ x` and
   /// `y = Y(s)`.
   ///
-  /// 1. First guess from the curve's inverse table: cell `⌊x·segments⌋` (by the rounding trick,
-  ///    in `Float` lanes), both ends fetched by inline gathers, linear interpolation.
+  /// 1. First guess from the curve's inverse table: cell `⌊x·segments⌋` (truncation, `x ≥ 0`),
+  ///    both ends fetched as one pair per lane (``SIMDMath/gatherPair(_:_:)``), linear
+  ///    interpolation.
   /// 2. ``newtonSteps`` Newton steps `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
-  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`.
+  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`; each step multiplies by an approximate
+  ///    reciprocal of `X'` (``SIMDMath/approximateReciprocal(_:)``, 2⁻¹⁴ or 2⁻¹² relative)
+  ///    instead of dividing: a step `δ` computed to relative error ε leaves an error `ε·|δ|`,
+  ///    which after the first step (`|δ| ≲ 1e-3` from the table guess) the second step removes
+  ///    quadratically, and after the second (`|δ| ≲ 1e-7`) is below 1e-11.
   /// 3. Only if some lane's residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` (the second bound is
-  ///    the resolution of `s` in `Float` carried through the slope): a safeguarded Newton
-  ///    iteration (Newton steps inside the table cell's bracket, halvings otherwise, the bracket
-  ///    shrunk by the residual's sign) until every failing lane converges, at most
-  ///    ``fallbackSteps`` iterations; the best point seen is used in the failing lanes only.
+  ///    the resolution of `s` in `Float` carried through the slope; about 7 % of 16-lane blocks
+  ///    of the `stack` workload): failing lanes in an end cell of a curve that is flat there
+  ///    restart from a second-order guess (``restartAtFlatEnds``, inline); lanes still failing
+  ///    then (a fraction of a per cent of blocks) go through a safeguarded Newton iteration, out
+  ///    of line (``fallback(x:s:lanes:table:)``); the best point seen is used in the failing
+  ///    lanes only.
   ///
-  /// `X`, `X'` and `Y` are evaluated in Bernstein form (see the type's description) with fused
-  /// multiply-adds where the build targets FMA (`segue_fma_f32x16`);
-  /// `X'(s) = u·(u·p1 + 2s·(p2 − p1)) + s²·(3 − p2)`. `table` is ``inverse``.
+  /// `X` and `Y` are evaluated in Bernstein form (see the type's description), `X'` in power form
+  /// (``slope(_:_:)``), with fused multiply-adds where the build targets FMA. `table` is
+  /// ``inverse``. About 50 vector instructions per 16 lanes with FMA and AVX-512.
   @inlinable @inline(__always)
-  package static func solveUnit(x: Lanes, lanes: BezierLanes, table: UnsafePointer<Float>) -> (
-    s: Lanes, y: Lanes
-  ) {
-    let p1 = lanes.coefficients.x1
-    let p2 = lanes.coefficients.x2
-    let p21 = lanes.p21
-    let p3 = lanes.p3
-    // First guess from the inverse table; floor(x·n) by the rounding trick (x ≥ 0 here).
-    let f = x * Float(segments)
-    var cell = (f + SIMDMath.roundingMagic) - SIMDMath.roundingMagic
-    cell = SIMDMath.select(cell .> f, cell - 1, cell)
-    cell = SIMDMath.select(cell .> Float(segments - 1), Float(segments - 1), cell)
-    let frac = f - cell
-    let base = lanes.tableBase + cell
-    let lo = segue_gather_f32x16(table, base)
-    let hi = segue_gather_f32x16(table + 1, base)
-    var s = segue_fma_f32x16(hi - lo, frac, lo)
+  package static func solveUnit<V: LaneVector>(
+    x: V, lanes: BezierLanes<V>, table: UnsafePointer<Float>
+  ) -> (s: V, y: V) {
+    let zero = V(repeating: 0)
+    let one = V(repeating: 1)
+    // First guess from the inverse table (max maps NaN to 0, so no index leaves the table).
+    let f = V.maximum(V.mul(x, V(repeating: Float(segments))), zero)
+    let cell = V.minimum(V.truncate(f), V(repeating: Float(segments - 1)))
+    let (lo, hi) = V.gatherPair(table, V.add(lanes.tableBase, cell))
+    var s = V.fma(V.sub(hi, lo), V.sub(f, cell), lo)
     for _ in 0..<newtonSteps {
-      let e = bernstein(s, p1, p2) - x
-      var d = slope(s, p1, p21, p3)
-      let flat = d * d .< flatSquared
-      d = SIMDMath.select(flat, 1, d)
-      var step = e / d
-      step = SIMDMath.select(flat, 0, step)
-      s = s - step
-      s = SIMDMath.select(.!(s .>= 0), 0, s)
-      s = SIMDMath.select(s .> 1, 1, s)
+      let e = residual(s, x, lanes)
+      let d = slope(s, lanes)
+      let flat = V.less(V.mul(d, d), V(repeating: flatSquared))
+      let delta = V.mul(e, V.approximateReciprocal(d))
+      s = V.sub(s, V.select(flat, zero, delta))
+      s = V.minimum(V.maximum(s, zero), one)
     }
-    let e = bernstein(s, p1, p2) - x
-    let e2 = e * e
-    let d = slope(s, p1, p21, p3)
-    let fail = (e2 .>= toleranceSquared) .& (e2 .>= slopeToleranceSquared * (d * d))
-    if SIMDMath.any(fail) {
-      s = fallback(x: x, s: s, e2: e2, fail: fail, lo: lo, hi: hi, lanes: lanes)
+    // Acceptance test; Y(s) shares u·s and s³ with the last residual.
+    // (The residual's operations, as in residual(_:_:_:).)
+    var u = V.sub(one, s)
+    var us = V.mul(u, s)
+    var ss = V.mul(s, s)
+    let e = V.fma(us, V.fma(lanes.p2, s, V.mul(lanes.p1, u)), V.fma(ss, s, V.neg(x)))
+    let e2 = V.mul(e, e)
+    let d = slope(s, lanes)
+    let fail = failing(e2: e2, slope: d)
+    if V.any(fail) {
+      s = restartAtFlatEnds(x: x, s: s, fail: fail, cell: cell, lo: lo, hi: hi, lanes: lanes)
+      if V.any(failing(s, x: x, lanes: lanes)) {
+        // The curves go by address (stored here, on the cold path): passed by value, the large
+        // struct would be written to memory on every call of the hot loop.
+        var curves = lanes
+        s = fallback(x: x, s: s, lanes: &curves, table: table)
+      }
+      u = V.sub(one, s)
+      us = V.mul(u, s)
+      ss = V.mul(s, s)
     }
-    return (s, bernstein(s, lanes.coefficients.y1, lanes.coefficients.y2))
+    let y = V.fma(us, V.fma(lanes.q2, s, V.mul(lanes.q1, u)), V.mul(ss, s))
+    return (s, y)
   }
 
-  /// Safeguarded Newton on the table cell's bracket (widened by the table's rounding): a Newton
-  /// step when it stays inside the bracket, else the midpoint; the bracket shrinks by the sign of
-  /// the residual; the best point seen wins. Leaves as soon as every failing lane has converged
-  /// (or its bracket is down to `Float` resolution). Rare (a few per cent of blocks), so kept out
-  /// of line to leave the hot loop's registers alone.
+  /// The lanes whose residual `e` (squared: `e2`) is not accepted: `|e| ≥ 1e-7` and
+  /// `|e| ≥ 6e-8·|X'(s)|`.
+  @inlinable @inline(__always)
+  package static func failing<V: LaneVector>(e2: V, slope d: V) -> V.Mask {
+    V.and(
+      V.lessOrEqual(V(repeating: toleranceSquared), e2),
+      V.lessOrEqual(V.mul(V(repeating: slopeToleranceSquared), V.mul(d, d)), e2))
+  }
+
+  /// The lanes whose residual at `s` is not accepted (``failing(e2:slope:)``).
+  @inlinable @inline(__always)
+  package static func failing<V: LaneVector>(_ s: V, x: V, lanes: BezierLanes<V>) -> V.Mask {
+    let e = residual(s, x, lanes)
+    return failing(e2: V.mul(e, e), slope: slope(s, lanes))
+  }
+
+  /// The first remedy for lanes that the Newton steps did not bring within the tolerance, inline
+  /// in the solve's rarely taken branch (no call, so the hot loop's registers stay put).
+  ///
+  /// Most such lanes sit in the first or last table cell of a curve that is flat there
+  /// (`X'(0) = 0` when `x1 = 0`, `X'(1) = 0` when `x2 = 1`, as `easeOut` and `easeIn`): the
+  /// inverse behaves like a square root there, linear interpolation is off by up to 0.02, and
+  /// Newton converges only linearly. Those lanes restart from the inverse of the curve's
+  /// second-order expansion at the end, `X(t) ≈ X'(0)·t + X''(0)/2·t²` (or the same about
+  /// `s = 1`), solved in the stable form `t = 2δ/(D + √(D² + 4Cδ))` and clamped to the cell, and
+  /// take two Newton steps (measured in `Float`: then every lane of those cells passes the test
+  /// for `easeIn`, `easeOut` and curves with `x1 = 0.02` or `x2 = 0.98`). Other lanes keep `s`.
+  @inlinable @inline(__always)
+  package static func restartAtFlatEnds<V: LaneVector>(
+    x: V, s: V, fail: V.Mask, cell: V, lo: V, hi: V, lanes: BezierLanes<V>
+  ) -> V {
+    let zero = V(repeating: 0)
+    let one = V(repeating: 1)
+    let atStart = V.and(fail, V.less(cell, V(repeating: 0.5)))
+    let atEnd = V.and(fail, V.lessOrEqual(V(repeating: Float(segments - 1)), cell))
+    let ends = V.or(atStart, atEnd)
+    guard V.any(ends) else { return s }
+    // About s = 0: D = X'(0) = p1, C = X''(0)/2 = slope1/2, δ = x.
+    // About s = 1: D = X'(1), C = −X''(1)/2 = −(2·slope2 + slope1)/2, δ = 1 − x, s = 1 − t.
+    let d1 = V.add(V.add(lanes.slope2, lanes.slope1), lanes.p1)
+    let c1 = V.neg(V.add(lanes.slope2, V.mul(V(repeating: 0.5), lanes.slope1)))
+    let c0 = V.mul(V(repeating: 0.5), lanes.slope1)
+    let d = V.select(atEnd, d1, lanes.p1)
+    let c = V.select(atEnd, c1, c0)
+    let delta = V.select(atEnd, V.sub(one, x), x)
+    let root = V.squareRoot(V.maximum(V.fma(V.mul(V(repeating: 4), c), delta, V.mul(d, d)), zero))
+    let t = V.div(V.add(delta, delta), V.add(d, root))
+    var guess = V.select(atEnd, V.sub(one, t), t)
+    guess = V.minimum(V.maximum(guess, lo), hi)  // also maps NaN (0/0) to lo
+    for _ in 0..<newtonSteps {
+      let e = residual(guess, x, lanes)
+      let slopeAt = slope(guess, lanes)
+      let flat = V.less(V.mul(slopeAt, slopeAt), V(repeating: flatSquared))
+      guess = V.sub(guess, V.select(flat, zero, V.div(e, slopeAt)))
+      guess = V.minimum(V.maximum(guess, zero), one)
+    }
+    return V.select(ends, guess, s)
+  }
+
+  /// The last remedy, for lanes still above the tolerance after ``restartAtFlatEnds`` (a fraction
+  /// of a per cent: mostly lanes where `Float` rounding of the residual alone reaches 1e-7; out of
+  /// line to leave the hot loop's registers alone): a safeguarded Newton iteration on the table
+  /// cell's bracket (widened by the table's rounding): a Newton step when it stays inside the
+  /// bracket, else the midpoint; the bracket shrinks by the sign of the residual; the best point
+  /// seen wins; it stops as soon as every failing lane has converged (or its bracket is down to
+  /// `Float` resolution), after at most ``fallbackSteps`` iterations.
   @inline(never)
   @inlinable
-  package static func fallback(
-    x: Lanes, s: Lanes, e2: Lanes, fail: LaneMask, lo: Lanes, hi: Lanes, lanes: BezierLanes
-  ) -> Lanes {
-    let p1 = lanes.coefficients.x1
-    let p2 = lanes.coefficients.x2
-    let p21 = lanes.p21
-    let p3 = lanes.p3
-    var a = SIMDMath.clamp(lo - bracketMargin, 0, 1)
-    var b = SIMDMath.clamp(hi + bracketMargin, 0, 1)
+  package static func fallback<V: LaneVector>(
+    x: V, s: V, lanes: inout BezierLanes<V>, table: UnsafePointer<Float>
+  ) -> V {
+    // The table cell and the residual again (cheaper to recompute here than to keep alive
+    // across the call in the hot loop).
+    let f = V.maximum(V.mul(x, V(repeating: Float(segments))), V(repeating: 0))
+    let cell = V.minimum(V.truncate(f), V(repeating: Float(segments - 1)))
+    let (lo, hi) = V.gatherPair(table, V.add(lanes.tableBase, cell))
+    let e = residual(s, x, lanes)
+    let e2 = V.mul(e, e)
+    let fail = failing(e2: e2, slope: slope(s, lanes))
+    return fallback(x: x, s: s, e2: e2, fail: fail, lo: lo, hi: hi, lanes: lanes)
+  }
+
+  /// The safeguarded iteration of ``fallback(x:s:lanes:table:)`` for the lanes in `fail`.
+  @inlinable @inline(__always)
+  package static func fallback<V: LaneVector>(
+    x: V, s: V, e2: V, fail: V.Mask, lo: V, hi: V, lanes: BezierLanes<V>
+  ) -> V {
+    let zero = V(repeating: 0)
+    let one = V(repeating: 1)
+    let half = V(repeating: 0.5)
+    // NaN-free clamps: the table entries are finite.
+    var a = V.minimum(V.maximum(V.sub(lo, V(repeating: bracketMargin)), zero), one)
+    var b = V.minimum(V.maximum(V.add(hi, V(repeating: bracketMargin)), zero), one)
     var best = s
     var bestE2 = e2
     var active = fail
-    var t = SIMDMath.select((s .> a) .& (s .< b), s, (a + b) * 0.5)
+    let inside = V.and(V.less(a, s), V.less(s, b))
+    var t = V.select(inside, s, V.mul(V.add(a, b), half))
     for _ in 0..<fallbackSteps {
-      let et = bernstein(t, p1, p2) - x
-      let et2 = et * et
-      let better = et2 .< bestE2
-      best = SIMDMath.select(better, t, best)
-      bestE2 = SIMDMath.select(better, et2, bestE2)
-      let below = et .< 0
-      a = SIMDMath.select(below, t, a)
-      b = SIMDMath.select(below, b, t)
-      let dt = slope(t, p1, p21, p3)
-      let newton = t - et / dt
-      let inside = (newton .> a) .& (newton .< b)
-      t = SIMDMath.select(inside, newton, (a + b) * 0.5)
-      let converged = (et2 .< toleranceSquared) .| (et2 .< slopeToleranceSquared * (dt * dt))
-      let narrow = b - a .<= bracketResolution
-      let pending = .!(converged .| narrow)
-      active .&= pending
-      if !SIMDMath.any(active) { break }
+      let et = residual(t, x, lanes)
+      let et2 = V.mul(et, et)
+      let better = V.less(et2, bestE2)
+      best = V.select(better, t, best)
+      bestE2 = V.select(better, et2, bestE2)
+      let below = V.less(et, zero)
+      a = V.select(below, t, a)
+      b = V.select(below, b, t)
+      let dt = slope(t, lanes)
+      let newton = V.sub(t, V.div(et, dt))
+      let within = V.and(V.less(a, newton), V.less(newton, b))
+      t = V.select(within, newton, V.mul(V.add(a, b), half))
+      let narrow = V.lessOrEqual(V.sub(b, a), V(repeating: bracketResolution))
+      active = V.and(active, V.and(failing(e2: et2, slope: dt), V.not(narrow)))
+      if !V.any(active) { break }
     }
-    return SIMDMath.select(fail, best, s)
+    return V.select(fail, best, s)
   }
 
   /// ``CubicBezier/solve(_:)`` for a lane vector of finite `x`: the unit solve on `x` clamped to
@@ -305,20 +397,31 @@ extension CubicBezierBatch {
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> Lanes {
     let stride = coefficientsPerCurve
-    let unit = SIMDMath.clamp(x, 0, 1)
-    var y = solveUnit(
-      x: unit, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount,
-      table: table, scratch: scratch
+    let y = solveUnit(
+      x: SIMDMath.clamp(x, 0, 1), curve: curve, coefficients: coefficients, stride: stride,
+      curveCount: curveCount, table: table, scratch: scratch
     ).y
-    let below = x .<= 0
-    let above = x .>= 1
-    if SIMDMath.any(below .| above) {
-      let (g0, g1) = lanePair(
+    return extrapolate(y, x: x) {
+      lanePair(
         4, curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
-      y = SIMDMath.select(below, g0 * x, y)
-      y = SIMDMath.select(above, 1 + g1 * (x - 1), y)
     }
-    return y
+  }
+
+  /// `y` with the lanes outside `(0, 1)` replaced by ``CubicBezier/solve(_:)``'s extrapolation:
+  /// `startGradient·x` for `x ≤ 0`, `1 + endGradient·(x − 1)` for `x ≥ 1` (exactly 0 and 1 at the
+  /// ends). `gradients()` gives `(startGradient, endGradient)` per lane; it runs only when some
+  /// lane is outside.
+  @inlinable @inline(__always)
+  package static func extrapolate<V: LaneVector>(
+    _ y: V, x: V, gradients: () -> (start: V, end: V)
+  ) -> V {
+    let one = V(repeating: 1)
+    let below = V.lessOrEqual(x, V(repeating: 0))
+    let above = V.lessOrEqual(one, x)
+    guard V.any(V.or(below, above)) else { return y }
+    let (g0, g1) = gradients()
+    let result = V.select(below, V.mul(g0, x), y)
+    return V.select(above, V.fma(g1, V.sub(x, one), one), result)
   }
 }
 
@@ -371,19 +474,8 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
   ///   * `"curveIndices"` with the index ``ValidationError/Reason/outOfRange(lower:upper:)`` for
   ///     an index `≥ curves.curves.count`.
   public func validate() throws(ValidationError) {
+    try validateShape()
     let curveCount = curves.curves.count
-    guard curveCount > 0 else {
-      throw ValidationError(field: "curves", reason: .tooFew(minimum: 1, actual: 0))
-    }
-    if let curveIndices, curveIndices.count != input.count {
-      throw ValidationError(
-        field: "curveIndices",
-        reason: .countMismatch(expected: input.count, actual: curveIndices.count))
-    }
-    guard output.count >= input.count else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: input.count, actual: output.count))
-    }
     for (i, x) in input.enumerated() where !x.isFinite {
       throw ValidationError(field: "input", index: i, reason: .notFinite)
     }
@@ -396,57 +488,172 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
     }
   }
 
-  /// Validates the job (``validate()``), then writes `output[0 ..< input.count]`. Allocates
-  /// nothing (16-lane scratch lives on the stack).
-  public func run() throws(ValidationError) {
-    try validate()
-    runUnchecked()
+  /// The checks of ``validate()`` that do not read the values: a curve, matching counts, room in
+  /// the output.
+  func validateShape() throws(ValidationError) {
+    guard curves.curves.count > 0 else {
+      throw ValidationError(field: "curves", reason: .tooFew(minimum: 1, actual: 0))
+    }
+    if let curveIndices, curveIndices.count != input.count {
+      throw ValidationError(
+        field: "curveIndices",
+        reason: .countMismatch(expected: input.count, actual: curveIndices.count))
+    }
+    guard output.count >= input.count else {
+      throw ValidationError(
+        field: "output", reason: .tooFew(minimum: input.count, actual: output.count))
+    }
   }
 
-  /// ``run()`` without the checks.
-  func runUnchecked() {
+  /// Checks the job and writes `output[0 ..< input.count]`; throws what ``validate()`` throws.
+  /// Allocates nothing.
+  ///
+  /// The checks that read every value (finite inputs, curve indices in range) run during the
+  /// evaluation instead of in a pass of their own: a group's indices are checked when its curves
+  /// are prepared (before any table lookup), and non-finite inputs are caught by the test for
+  /// inputs outside `(0, 1)` that the extrapolation makes anyway; on a failure the evaluation
+  /// stops and ``validate()`` reports the first offending index. So when `run()` throws for a
+  /// value, `output` may have been partly written (never outside `0 ..< input.count`).
+  public func run() throws(ValidationError) {
+    try validateShape()
+    if !evaluate() { try validate() }
+  }
+
+  /// ``run()`` without the checks (the caller has validated the job).
+  func runUnchecked() { _ = evaluate() }
+
+  /// Evaluates all lanes; returns `false` (possibly part way) when an input is not finite or a
+  /// curve index is out of range (see ``run()``). The lanes go in groups of 64 (AVX-512 builds)
+  /// or 32 (others), processed as a ``LanePair`` of pairs or a pair of 16-lane vectors in lock
+  /// step (independent dependency chains for the out-of-order core), then 16 at a time and a
+  /// padded tail. A group's curve data (``BezierLanes`` and the extrapolation gradients) is
+  /// prepared again only when its curve indices differ from the previous group's (a batch whose
+  /// curves repeat with a period dividing the group, like `j mod 4`, prepares them once).
+  func evaluate() -> Bool {
     let n = input.count
-    guard n > 0 else { return }
-    let width = Lanes.scalarCount
-    let fullEnd = n / width * width
+    guard n > 0 else { return true }
+    var j = 0
+    var valid = true
+    if segue_compiled_features() & UInt32(SEGUE_FEATURE_AVX512F) != 0 {
+      j = runGroups(LanePair<LanePair<Lanes>>.self, from: j, valid: &valid)
+    } else {
+      j = runGroups(LanePair<Lanes>.self, from: j, valid: &valid)
+    }
+    if valid { j = runGroups(Lanes.self, from: j, valid: &valid) }
+    guard valid else { return false }
+    if j < n {
+      // Tail: a padded local copy (x = 0, curve 0); only the valid lanes are written.
+      var x = Lanes(repeating: 0)
+      var curve = Lanes(repeating: 0)
+      for l in 0..<(n - j) {
+        x[l] = input[j + l]
+        if let curveIndices { curve[l] = Float(curveIndices[j + l]) }
+        if !x[l].isFinite || Int(curve[l]) >= curves.curves.count { return false }
+      }
+      let y = solveBlock(x, curve: curve)
+      for l in 0..<(n - j) { output[j + l] = y[l] }
+    }
+    return true
+  }
+
+  /// The solve and extrapolation of one vector of lanes with curve indices `curve` (all in
+  /// range), preparing the curves on the spot.
+  @inline(__always)
+  func solveBlock(_ x: Lanes, curve: Lanes) -> Lanes {
+    let curveCount = curves.curves.count
+    let stride = CubicBezierBatch.coefficientsPerCurve
+    return curves.coefficients.withUnsafeBufferPointer { k in
+      curves.inverse.withUnsafeBufferPointer { t in
+        let lanes = CubicBezierBatch.lanes(
+          curve: curve, coefficients: k.baseAddress!, stride: stride, curveCount: curveCount)
+        let y = CubicBezierBatch.solveUnit(
+          x: Lanes.minimum(Lanes.maximum(x, Lanes(repeating: 0)), Lanes(repeating: 1)),
+          lanes: lanes, table: t.baseAddress!
+        ).y
+        return CubicBezierBatch.extrapolate(y, x: x) {
+          CubicBezierBatch.lanePair(
+            4, curve: curve, coefficients: k.baseAddress!, stride: stride, curveCount: curveCount)
+        }
+      }
+    }
+  }
+
+  /// Runs whole groups of `V.laneCount` lanes from lane `start` on; returns the first lane not
+  /// done. Clears `valid` and stops at a group with a curve index out of range (before using it)
+  /// or, after writing it, at a group with a non-finite input.
+  @inline(__always)
+  func runGroups<V: LaneVector>(_: V.Type, from start: Int, valid: inout Bool) -> Int {
+    let n = input.count
+    let width = V.laneCount
+    guard start + width <= n else { return start }
     let xs = input.baseAddress!
     let indices = curveIndices?.baseAddress
     let out = output.baseAddress!
     let curveCount = curves.curves.count
-    curves.coefficients.withUnsafeBufferPointer { coefficientBuffer in
+    let stride = CubicBezierBatch.coefficientsPerCurve
+    return curves.coefficients.withUnsafeBufferPointer { coefficientBuffer in
       curves.inverse.withUnsafeBufferPointer { tableBuffer in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * width) { scratchBuffer in
-          let coefficients = coefficientBuffer.baseAddress!
-          let table = tableBuffer.baseAddress!
-          let scratch = scratchBuffer.baseAddress!
-          var j = 0
-          while j < fullEnd {
-            let x = UnsafeRawPointer(xs + j).loadUnaligned(as: Lanes.self)
-            var curve = Lanes(repeating: 0)
-            if let indices {
-              curve = Lanes(UnsafeRawPointer(indices + j).loadUnaligned(as: SIMD16<UInt16>.self))
+        let coefficients = coefficientBuffer.baseAddress!
+        let table = tableBuffer.baseAddress!
+        let zero = V(repeating: 0)
+        let one = V(repeating: 1)
+        var lanes = CubicBezierBatch.lanes(
+          curve: zero, coefficients: coefficients, stride: stride, curveCount: curveCount)
+        var gradients = CubicBezierBatch.lanePair(
+          4, curve: zero, coefficients: coefficients, stride: stride, curveCount: curveCount)
+        // The curve indices the lanes were prepared for (all curve 0 at first), up to 64 lanes.
+        var key = (SIMD64<UInt8>(), SIMD64<UInt8>())
+        let keyBytes = 2 * width
+        var j = start
+        while j + width <= n {
+          if let indices {
+            if CubicBezierBatch.keyChanged(&key, indices + j, byteCount: keyBytes) {
+              let curve = V.load(halfwords: indices + j)
+              if V.any(V.lessOrEqual(V(repeating: Float(curveCount)), curve)) {
+                valid = false
+                return j
+              }
+              lanes = CubicBezierBatch.lanes(
+                curve: curve, coefficients: coefficients, stride: stride, curveCount: curveCount)
+              gradients = CubicBezierBatch.lanePair(
+                4, curve: curve, coefficients: coefficients, stride: stride,
+                curveCount: curveCount)
             }
-            let y = CubicBezierBatch.solve(
-              x: x, curve: curve, coefficients: coefficients, curveCount: curveCount,
-              table: table, scratch: scratch)
-            UnsafeMutableRawPointer(out + j).storeBytes(of: y, as: Lanes.self)
-            j += width
           }
-          if j < n {
-            // Tail: a padded local copy (x = 0, curve 0); only the valid lanes are written.
-            var x = Lanes(repeating: 0)
-            var curve = Lanes(repeating: 0)
-            for l in 0..<(n - j) {
-              x[l] = xs[j + l]
-              if let indices { curve[l] = Float(indices[j + l]) }
-            }
-            let y = CubicBezierBatch.solve(
-              x: x, curve: curve, coefficients: coefficients, curveCount: curveCount,
-              table: table, scratch: scratch)
-            for l in 0..<(n - j) { out[j + l] = y[l] }
+          let x = V.load(xs + j)
+          var y = CubicBezierBatch.solveUnit(
+            x: V.minimum(V.maximum(x, zero), one), lanes: lanes, table: table
+          ).y
+          // Lanes outside (0, 1): extrapolation, and the check for non-finite inputs (NaN is
+          // neither inside nor at an end; ±∞ − ±∞ is NaN).
+          if V.any(V.not(V.and(V.less(zero, x), V.less(x, one)))) {
+            if V.any(V.not(V.equal(V.sub(x, x), zero))) { valid = false }
+            y = CubicBezierBatch.extrapolate(y, x: x) { gradients }
           }
+          for p in 0..<(width / 16) {
+            UnsafeMutableRawPointer(out + j + 16 * p).storeBytes(of: y.piece(p), as: Lanes.self)
+          }
+          j += width
+          if !valid { return j }
         }
+        return j
       }
+    }
+  }
+}
+
+extension CubicBezierBatch {
+  /// Whether the `byteCount` bytes at `source` differ from the first `byteCount` bytes of `key`
+  /// (the curve indices a kernel last prepared its lanes for); when they do, they are copied into
+  /// `key`. One wide compare (`segue_equal_bytes`) per vector of lanes.
+  @inlinable @inline(__always)
+  package static func keyChanged<Key>(
+    _ key: inout Key, _ source: UnsafeRawPointer, byteCount: Int
+  ) -> Bool {
+    withUnsafeMutableBytes(of: &key) { saved in
+      if segue_equal_bytes(saved.baseAddress!, source, UInt(byteCount)) != 0 { return false }
+      saved.baseAddress!.copyMemory(from: source, byteCount: byteCount)
+      return true
     }
   }
 }

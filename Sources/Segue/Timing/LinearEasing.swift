@@ -1,4 +1,4 @@
-/// A piecewise-linear easing, CSS `linear(…)` (CSS Easing Level 2, core-animation.md §3.4).
+/// A piecewise-linear easing, CSS `linear(…)` (CSS Easing Level 2).
 ///
 /// Built from a list of ``Stop``s, each an output value with zero, one or two input positions.
 /// The inputs are resolved once, at creation, by CSS's "create a linear easing function":

@@ -1,4 +1,4 @@
-/// A step easing, CSS `steps(n, position)` (CSS Easing Level 2, core-animation.md §3.3).
+/// A step easing, CSS `steps(n, position)` (CSS Easing Level 2).
 ///
 /// The output jumps between `jumps + 1` levels `0, 1/jumps, …, 1`, where `jumps` is `n` for
 /// ``JumpPosition/jumpStart`` and ``JumpPosition/jumpEnd``, `n + 1` for ``JumpPosition/jumpBoth``

@@ -1,5 +1,5 @@
 /// The views the presets are sampled with when the caller brings none: full-container layers
-/// with the ids the seed-transitions.md catalog names, and the hero scene's sublayers.
+/// with the ids the transition catalog names, and the hero scene's sublayers.
 enum DefaultViews {
   /// The fill of the view being left (a blue).
   static let fromColor = RGBAColor(clamping: 0.25, 0.47, 0.85, 1)

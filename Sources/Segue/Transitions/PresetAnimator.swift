@@ -1,4 +1,4 @@
-/// The animator of a catalog preset (seed-transitions.md), for any operation.
+/// The animator of a catalog preset (<doc:TransitionCatalog>), for any operation.
 ///
 /// `push`, `present` and `tab-switch` run a preset forwards; `pop` and `dismiss` run its reverse
 /// (the preset's "pop"). Every preset reports `completeTransition(!cancelled)`; when finished

@@ -1,4 +1,4 @@
-/// The seed catalog of transitions (seed-transitions.md), by name.
+/// The catalog of preset transitions (<doc:TransitionCatalog>), by name.
 public enum TransitionPreset: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// UIKit's default push/pop: curve-7 spring over 0.5 s, parallax −0.3·W, dimming 0 → 0.1.
   case system

@@ -64,9 +64,41 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_u8x16_to_f32x16(
   return __builtin_convertvector(v, segue_f32x16);
 }
 
+/// Whether all sixteen bytes of `a` and `b` are equal (1) or not (0): one compare and a mask
+/// test (the standard library's `==` on `SIMD16<UInt8>` is a generic loop).
+static inline __attribute__((always_inline)) int segue_equal_u8x16(segue_u8x16 a, segue_u8x16 b) {
+  typedef int8_t segue_i8x16_ __attribute__((ext_vector_type(16)));
+  return __builtin_reduce_and((segue_i8x16_)(a == b)) != 0;
+}
+
+/// Whether the `n` bytes at `a` and `b` are equal (1) or not (0). Always inlined: with `n` a
+/// constant at the call site (after Swift inlines its caller) the comparison expands to a few
+/// vector compares and one mask test, no call.
+static inline __attribute__((always_inline)) int segue_equal_bytes(const void *a, const void *b,
+                                                                   unsigned long n) {
+  return __builtin_memcmp(a, b, n) == 0;
+}
+
+/// Sixteen 16-bit unsigned integers, imported into Swift as `SIMD16<UInt16>`.
+typedef uint16_t segue_u16x16 __attribute__((ext_vector_type(16)));
+
+/// Sixteen 16-bit unsigned integers widened to floats (`0 … 65535` exactly): `vpmovzxwd` +
+/// `vcvtdq2ps` on x86 (the standard library's converting initialiser is a generic loop).
+static inline __attribute__((always_inline)) segue_f32x16 segue_u16x16_to_f32x16(segue_u16x16 v) {
+  return __builtin_convertvector(v, segue_f32x16);
+}
+
+/// Whether all sixteen lanes of `a` and `b` are equal (1) or not (0): one compare and a mask
+/// test (the standard library's `==` on `SIMD16<UInt16>` is a generic loop).
+static inline __attribute__((always_inline)) int segue_equal_u16x16(segue_u16x16 a,
+                                                                    segue_u16x16 b) {
+  typedef int16_t segue_i16x16_ __attribute__((ext_vector_type(16)));
+  return __builtin_reduce_and((segue_i16x16_)(a == b)) != 0;
+}
+
 /// `table[index[i]]` for each lane, with `index[i]` a float holding a non-negative integer
 /// (truncated). An inline AVX-512 gather when the including unit is compiled for AVX-512F (Swift
-/// with `-target-cpu` set to such a CPU), otherwise a plain loop; either way the values stay in
+/// with `-target-cpu` set to such a CPU), two AVX2 gathers with AVX2, otherwise a plain loop; either way the values stay in
 /// registers (no scratch round trip, no call). The caller guarantees every index is inside
 /// `table`.
 static inline __attribute__((always_inline)) segue_f32x16 segue_gather_f32x16(
@@ -76,6 +108,16 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_gather_f32x16(
   segue_f32x16 zero = {0};
   return (segue_f32x16)__builtin_ia32_gathersiv16sf(zero, (const void *)table, i,
                                                      (unsigned short)0xFFFF, 4);
+#elif defined(__AVX2__)
+  typedef float f32x8_ __attribute__((ext_vector_type(8)));
+  typedef int32_t i32x8_ __attribute__((ext_vector_type(8)));
+  f32x8_ zero = {0};
+  f32x8_ all = (f32x8_)(i32x8_){-1, -1, -1, -1, -1, -1, -1, -1};
+  i32x8_ i0 = __builtin_shufflevector(i, i, 0, 1, 2, 3, 4, 5, 6, 7);
+  i32x8_ i1 = __builtin_shufflevector(i, i, 8, 9, 10, 11, 12, 13, 14, 15);
+  f32x8_ lo = __builtin_ia32_gatherd_ps256(zero, table, i0, all, 4);
+  f32x8_ hi = __builtin_ia32_gatherd_ps256(zero, table, i1, all, 4);
+  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #else
   segue_f32x16 r;
   for (int l = 0; l < 16; l++) r[l] = table[i[l]];
@@ -83,13 +125,76 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_gather_f32x16(
 #endif
 }
 
-/// `a·b + c` lane by lane with one rounding (a fused multiply-add) when the including unit is
-/// compiled for FMA, otherwise `a·b + c` with two roundings (so a build without FMA never calls
-/// the slow library `fmaf`). Results therefore depend on the build's target CPU by about 1 ulp.
+/// Adjacent table entries for 16 lanes: returns `table[index[i]]` and stores
+/// `table[index[i] + 1]` in `*hi`, with `index[i]` a float holding a non-negative integer
+/// (truncated). Each `(lo, hi)` pair is fetched as one 64-bit element (8-byte loads at 4-byte
+/// offsets): two 8-element `vgatherdpd` and two permutes with AVX-512F, four 4-element
+/// `vgatherdpd` and two in-lane shuffles per half with AVX2, a plain loop otherwise. Always
+/// inlined, the values stay in registers. The caller guarantees `index[i] + 1` is inside `table`.
+static inline __attribute__((always_inline)) segue_f32x16 segue_gather_pair_f32x16(
+    const float *table, segue_f32x16 index, segue_f32x16 *hi) {
+  segue_i32x16 i = __builtin_convertvector(index, segue_i32x16);
+#if defined(__AVX512F__)
+  typedef double f64x8_ __attribute__((ext_vector_type(8)));
+  typedef int32_t i32x8_ __attribute__((ext_vector_type(8)));
+  f64x8_ zero = {0};
+  i32x8_ i0 = __builtin_shufflevector(i, i, 0, 1, 2, 3, 4, 5, 6, 7);
+  i32x8_ i1 = __builtin_shufflevector(i, i, 8, 9, 10, 11, 12, 13, 14, 15);
+  segue_f32x16 a =
+      (segue_f32x16)__builtin_ia32_gathersiv8df(zero, (const void *)table, i0, 0xFF, 4);
+  segue_f32x16 b =
+      (segue_f32x16)__builtin_ia32_gathersiv8df(zero, (const void *)table, i1, 0xFF, 4);
+  *hi = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+#elif defined(__AVX2__)
+  typedef double f64x4_ __attribute__((ext_vector_type(4)));
+  typedef int32_t i32x4_ __attribute__((ext_vector_type(4)));
+  typedef int64_t i64x4_ __attribute__((ext_vector_type(4)));
+  typedef float f32x8_ __attribute__((ext_vector_type(8)));
+  f64x4_ zero = {0};
+  f64x4_ all = (f64x4_)(i64x4_){-1, -1, -1, -1};
+  // Lanes (0, 1, 4, 5) and (2, 3, 6, 7) of each half: one in-lane shuffle (`vshufps`) then puts
+  // the lo and the hi values of the half in lane order.
+  i32x4_ q0 = __builtin_shufflevector(i, i, 0, 1, 4, 5), q1 = __builtin_shufflevector(i, i, 2, 3, 6, 7);
+  i32x4_ q2 = __builtin_shufflevector(i, i, 8, 9, 12, 13), q3 = __builtin_shufflevector(i, i, 10, 11, 14, 15);
+  f32x8_ a0 = (f32x8_)__builtin_ia32_gatherd_pd256(zero, (const double *)table, q0, all, 4);
+  f32x8_ b0 = (f32x8_)__builtin_ia32_gatherd_pd256(zero, (const double *)table, q1, all, 4);
+  f32x8_ a1 = (f32x8_)__builtin_ia32_gatherd_pd256(zero, (const double *)table, q2, all, 4);
+  f32x8_ b1 = (f32x8_)__builtin_ia32_gatherd_pd256(zero, (const double *)table, q3, all, 4);
+  f32x8_ lo0 = __builtin_shufflevector(a0, b0, 0, 2, 8, 10, 4, 6, 12, 14);
+  f32x8_ hi0 = __builtin_shufflevector(a0, b0, 1, 3, 9, 11, 5, 7, 13, 15);
+  f32x8_ lo1 = __builtin_shufflevector(a1, b1, 0, 2, 8, 10, 4, 6, 12, 14);
+  f32x8_ hi1 = __builtin_shufflevector(a1, b1, 1, 3, 9, 11, 5, 7, 13, 15);
+  *hi = __builtin_shufflevector(hi0, hi1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  return __builtin_shufflevector(lo0, lo1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  segue_f32x16 lo, h;
+  for (int l = 0; l < 16; l++) {
+    lo[l] = table[i[l]];
+    h[l] = table[i[l] + 1];
+  }
+  *hi = h;
+  return lo;
+#endif
+}
+
+/// Whether the including unit may fuse multiply-adds in hardware (x86 FMA3 or AVX-512F, or an
+/// AArch64/ARM target with FMA).
+#if defined(__FMA__) || defined(__AVX512F__) || defined(__ARM_FEATURE_FMA)
+#define SEGUE_HAS_FMA 1
+#else
+#define SEGUE_HAS_FMA 0
+#endif
+
+/// `a·b + c` lane by lane with one rounding (a fused multiply-add: `vfmadd…ps`) when the
+/// including unit is compiled for FMA, otherwise `a·b + c` with two roundings (so a build without
+/// FMA never calls the slow library `fmaf`). Results therefore depend on the build's target CPU by
+/// about 1 ulp. Swift does not contract `a * b + c` on SIMD types by itself: kernels spell the
+/// fusion with this helper.
 static inline __attribute__((always_inline)) segue_f32x16 segue_fma_f32x16(segue_f32x16 a,
                                                                            segue_f32x16 b,
                                                                            segue_f32x16 c) {
-#if defined(__FMA__) || defined(__AVX512F__)
+#if SEGUE_HAS_FMA
   return __builtin_elementwise_fma(a, b, c);
 #else
   return a * b + c;
@@ -98,12 +203,71 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_fma_f32x16(segue
 
 /// The scalar twin of ``segue_fma_f32x16`` (bitwise equal to any of its lanes).
 static inline __attribute__((always_inline)) float segue_fma_f32(float a, float b, float c) {
-#if defined(__FMA__) || defined(__AVX512F__)
+#if SEGUE_HAS_FMA
   return __builtin_fmaf(a, b, c);
 #else
   return a * b + c;
 #endif
 }
+
+/// `a > b ? a : b` lane by lane: one `vmaxps` on x86, which returns `b` when either lane is NaN
+/// (so `segue_max_f32x16(x, 0)` maps NaN to 0).
+static inline __attribute__((always_inline)) segue_f32x16 segue_max_f32x16(segue_f32x16 a,
+                                                                           segue_f32x16 b) {
+  return a > b ? a : b;
+}
+
+/// `a < b ? a : b` lane by lane: one `vminps` on x86 (`b` when either lane is NaN).
+static inline __attribute__((always_inline)) segue_f32x16 segue_min_f32x16(segue_f32x16 a,
+                                                                           segue_f32x16 b) {
+  return a < b ? a : b;
+}
+
+/// `√x` lane by lane, correctly rounded (`vsqrtps`; NaN for negative lanes).
+static inline __attribute__((always_inline)) segue_f32x16 segue_sqrt_f32x16(segue_f32x16 x) {
+  return __builtin_elementwise_sqrt(x);
+}
+
+/// `x` rounded toward zero lane by lane, for `|x| < 2³¹` (`vcvttps2dq` and back, on every x86
+/// level). NaN and larger magnitudes give −2³¹.
+static inline __attribute__((always_inline)) segue_f32x16 segue_trunc_f32x16(segue_f32x16 x) {
+  return __builtin_convertvector(__builtin_convertvector(x, segue_i32x16), segue_f32x16);
+}
+
+/// An approximation of `1/x` lane by lane: `vrcp14ps` (relative error < 2⁻¹⁴) with AVX-512F,
+/// `vrcpps` (< 1.5·2⁻¹²) with AVX, the exact quotient otherwise. For a Newton step whose size
+/// need not be exact (the next step corrects it); results depend on the build's target CPU.
+static inline __attribute__((always_inline)) segue_f32x16 segue_rcp_f32x16(segue_f32x16 x) {
+#if defined(__AVX512F__)
+  segue_f32x16 zero = {0};
+  return (segue_f32x16)__builtin_ia32_rcp14ps512_mask(x, zero, (unsigned short)0xFFFF);
+#elif defined(__AVX__)
+  typedef float segue_f32x8_ __attribute__((ext_vector_type(8)));
+  segue_f32x8_ lo = __builtin_ia32_rcpps256(x.lo);
+  segue_f32x8_ hi = __builtin_ia32_rcpps256(x.hi);
+  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  return 1.0f / x;
+#endif
+}
+
+/// A hint that the caller is spinning on a memory location (`pause` on x86, `yield` on ARM):
+/// saves power and lets a sibling hyperthread run while a worker waits for work.
+static inline __attribute__((always_inline)) void segue_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/// The CPUs the calling thread may run on (Linux: its affinity mask, as `taskset` sets it), at
+/// most `capacity` of them in increasing order into `cpus`; returns how many (0 where the
+/// platform has no affinity masks).
+int segue_affinity_cpus(int *cpus, int capacity);
+
+/// Restricts the calling thread to `cpu` (Linux); returns 0 on success, −1 if not possible.
+int segue_pin_current_thread(int cpu);
 
 /// Sixteen doubles (two AVX-512 registers, four AVX registers).
 typedef double segue_f64x16 __attribute__((ext_vector_type(16)));
@@ -268,5 +432,8 @@ static inline uint32_t segue_compiled_features(void) {
 /// The features the running CPU supports (`__builtin_cpu_supports` on x86; NEON is assumed on
 /// AArch64; 0 elsewhere).
 uint32_t segue_runtime_features(void);
+
+// SegueRender's span-kernel primitives (clamp, alpha broadcast, quantisation).
+#include "SegueRenderSupport.h"
 
 #endif  // SEGUE_SIMD_SUPPORT_H

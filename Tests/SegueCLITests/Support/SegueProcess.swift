@@ -32,19 +32,29 @@ enum SegueProcess {
   /// The path of the `segue` executable, or `nil` if none was found.
   static let binary: String? = locate()
 
-  static func locate() -> String? {
+  /// The path of the `segue-bench` executable (found like `segue`, `$SEGUE_BENCH_BINARY` first),
+  /// or `nil` if none was found.
+  static let benchBinary: String? = locate("segue-bench", environment: "SEGUE_BENCH_BINARY")
+
+  static func locate(_ name: String = "segue", environment: String = "SEGUE_BINARY") -> String? {
     let fm = FileManager.default
     var candidates: [String] = []
-    if let env = ProcessInfo.processInfo.environment["SEGUE_BINARY"] { candidates.append(env) }
+    if let env = ProcessInfo.processInfo.environment[environment] { candidates.append(env) }
     if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-      candidates.append((exe as NSString).deletingLastPathComponent + "/segue")
+      candidates.append((exe as NSString).deletingLastPathComponent + "/" + name)
     }
     for bundle in Bundle.allBundles {
-      candidates.append((bundle.bundlePath as NSString).deletingLastPathComponent + "/segue")
+      candidates.append((bundle.bundlePath as NSString).deletingLastPathComponent + "/" + name)
     }
     // #filePath = <root>/Tests/SegueCLITests/Support/SegueProcess.swift
-    candidates.append(packageRoot + "/.build/debug/segue")
+    candidates.append(packageRoot + "/.build/debug/" + name)
     return candidates.first { fm.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs `segue-bench` with `arguments` and waits for it (see ``run(_:stdin:stdout:environment:)``).
+  static func runBench(_ arguments: [String]) throws -> Result {
+    let binary = try #require(SegueProcess.benchBinary, "the segue-bench executable was not found")
+    return try start(arguments, executable: binary).wait()
   }
 
   /// Where the child's stdout goes.
@@ -67,7 +77,7 @@ enum SegueProcess {
     try start(arguments, stdin: stdin, stdout: stdout, environment: environment).wait()
   }
 
-  /// A child started with ``start(_:stdin:stdout:environment:stderr:)``.
+  /// A child started with ``start(_:stdin:stdout:environment:stderr:executable:)``.
   struct Running {
     let process: Process
     let outPath: String?
@@ -95,9 +105,10 @@ enum SegueProcess {
   /// signal is reported as `128 + signal`, as a shell does.
   static func start(
     _ arguments: [String], stdin: Data? = nil, stdout: Destination = .capture,
-    environment: [String: String] = [:], stderr: FileHandle? = nil
+    environment: [String: String] = [:], stderr: FileHandle? = nil, executable: String? = nil
   ) throws -> Running {
-    let binary = try #require(SegueProcess.binary, "the segue executable was not found")
+    let binary = try #require(
+      executable ?? SegueProcess.binary, "the segue executable was not found")
     let directory = try TemporaryDirectory()
     let scratch = directory.path
     let process = Process()

@@ -141,7 +141,7 @@ struct CompiledAnimationTests {
     #expect(Self.number(c, 2.5) == 0)
   }
 
-  /// The timing function sees the mirrored progress (core-animation.md §5.2 step 4): easeIn at
+  /// The timing function sees the mirrored progress (CAMediaTiming's autoreverse): easeIn at
   /// t = 1.25 of an autoreversing 1 s animation is easeIn(0.75) = 0.62186186917489020266
   /// (mpmath, as in ``timingFunctions()``), value 6.2186…
   @Test func autoreverseWithTimingFunction() throws {

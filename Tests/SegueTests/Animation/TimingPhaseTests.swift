@@ -8,9 +8,9 @@ import Testing
 /// `position.x`), from 0 to 100, `beginTime` 0.5 s, `duration` 1 s; the model value is −7. Parent
 /// times 0.25 (before), 0.5, 0.875 and 1.25 (active, progress 0, 0.375 and 0.75), 1.5 and 2
 /// (after; the end-of-active rule gives progress 1). Expected: the before phase shows `f(0)` with
-/// the before flag set (core-animation.md §3.3 step 3) for the backwards fills and the model
+/// the before flag set (CSS Easing Level 2's `steps()`) for the backwards fills and the model
 /// otherwise; the active phase shows `f(p)`; the after phase `f(1)` for the forwards fills and the
-/// model otherwise; `f` is never clamped (§3.2: `y` is unrestricted).
+/// model otherwise; `f` is never clamped (a cubic bezier's `y` is unrestricted).
 ///
 /// Hand values of `f` (CSS Easing's step algorithm with `n = 4`: `step = ⌊p·n⌋`, `+1` for
 /// jump-start and jump-both, `−1` with the before flag when `p·n` is an integer, clamp to
@@ -162,7 +162,7 @@ struct TimingPhaseTests {
 
   /// A keyframe animation of the same kinds per segment: values [0, 100, 40] at [0, 0.5, 1],
   /// both segments with the kind's function, linear and cubic modes. The value at progress `p`
-  /// is `interp(vᵢ, vᵢ₊₁, f(s))` with `s` the segment-local progress (§4.2 steps 2–4), unclamped.
+  /// is `interp(vᵢ, vᵢ₊₁, f(s))` with `s` the segment-local progress, unclamped.
   /// The times are chosen so that `s` hits the table's points: t = 0.25 (before: segment 0,
   /// s = 0, before flag), 0.5 (p = 0: segment 0, s = 0), 0.6875 (p = 0.1875: segment 0,
   /// s = 0.375), 1 (p = 0.5: segment 1, s = 0), 1.375 (p = 0.875: segment 1, s = 0.75), 1.5

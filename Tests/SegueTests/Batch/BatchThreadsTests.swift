@@ -49,6 +49,49 @@ struct BatchThreadsTests {
     #expect((0..<(64 * 64)).allSatisfy { counts[$0] == 1 })
   }
 
+  /// With workers that never sleep between frames (a long idle spin) and with workers that sleep
+  /// at once (no spin: every frame wakes them), every item is still visited exactly once; more
+  /// chunks than threads and fewer (the home shares of some threads are then empty).
+  @Test(arguments: [0.0, 0.05])
+  func everyItemOnceWithIdleSpin(seconds: Double) throws {
+    let context = try BatchContext(threads: 3)
+    try context.setIdleSpinSeconds(seconds)
+    #expect(context.idleSpinSeconds == seconds)
+    let count = 257
+    let counts = UnsafeMutablePointer<Int>.allocate(capacity: count)
+    defer { counts.deallocate() }
+    let shared = SharedCounts(pointer: counts)
+    for chunkSize in [1, 100, 200] {
+      for _ in 0..<20 {
+        counts.initialize(repeating: 0, count: count)
+        try context.forEachChunk(of: 0..<count, chunkSize: chunkSize) { chunk in
+          for i in chunk { shared.pointer[i] += 1 }
+        }
+        #expect((0..<count).allSatisfy { counts[$0] == 1 }, "chunk \(chunkSize)")
+      }
+    }
+  }
+
+  /// The idle spin defaults to ``BatchContext/spinSeconds``; NaN, infinity and values outside
+  /// `[0, 1]` seconds are rejected and leave it unchanged.
+  @Test func idleSpinValidation() throws {
+    let context = try BatchContext(threads: 2)
+    #expect(context.idleSpinSeconds == BatchContext.spinSeconds)
+    for bad in [Double.nan, .infinity] {
+      #expect(throws: ValidationError(field: "idleSpinSeconds", reason: .notFinite)) {
+        try context.setIdleSpinSeconds(bad)
+      }
+    }
+    for bad in [-1e-9, 1.5] {
+      #expect(
+        throws: ValidationError(field: "idleSpinSeconds", reason: .outOfRange(lower: 0, upper: 1))
+      ) {
+        try context.setIdleSpinSeconds(bad)
+      }
+    }
+    #expect(context.idleSpinSeconds == BatchContext.spinSeconds)
+  }
+
   @Test func rejectsZeroThreads() {
     #expect(throws: ValidationError(field: "threads", reason: .notPositive)) {
       _ = try BatchContext(threads: 0)

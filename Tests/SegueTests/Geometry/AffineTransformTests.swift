@@ -60,8 +60,8 @@ struct AffineTransformTests {
     #expect(abs(p.x) < 1e-15 && abs(p.y - 1) < 1e-15)
   }
 
-  /// §1.3's examples in 2D: Concat(T(10, 0), S(2, 2)).tx = 20; Translate(S(2), 10, 0).tx = 20;
-  /// Scale(T(10), 2, 2).tx = 10.
+  /// The op-then-t examples in 2D: Concat(T(10, 0), S(2, 2)).tx = 20;
+  /// Translate(S(2), 10, 0).tx = 20; Scale(T(10), 2, 2).tx = 10.
   @Test func concatAndOpThenTHelpers() {
     #expect(
       AffineTransform.makeTranslation(x: 10, y: 0).concatenating(.makeScale(x: 2, y: 2)).tx == 20)

@@ -3,10 +3,10 @@ import Segue
 import Testing
 
 /// CATransform3DIsAffine / MakeAffineTransform / GetAffineTransform / IsIdentity and approximate
-/// equality (§1.4).
+/// equality.
 @Suite("Transform3D+Affine")
 struct Transform3DAffineTests {
-  /// GNUstep's tests (§1.4): a rotation about z is affine, as are 2D scales and translations and
+  /// GNUstep's tests: a rotation about z is affine, as are 2D scales and translations and
   /// the identity.
   @Test func affineCases() {
     #expect(Transform3D.identity.isAffine)

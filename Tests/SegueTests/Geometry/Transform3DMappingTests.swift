@@ -6,7 +6,7 @@ func close(_ p: Point, _ x: Double, _ y: Double, relative: Double = 1e-12) -> Bo
   abs(p.x - x) <= relative * Swift.max(1, abs(x)) && abs(p.y - y) <= relative * Swift.max(1, abs(y))
 }
 
-/// Homogeneous mapping, the eye-plane clamp and quad clipping (§1.5).
+/// Homogeneous mapping, the eye-plane clamp and quad clipping.
 @Suite("Transform3D+Mapping")
 struct Transform3DMappingTests {
   /// apply(to: Vector4) is the row-vector product: with (1,…,16) as fields and v = (1, 0, 0, 0)

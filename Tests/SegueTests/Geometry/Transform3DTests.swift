@@ -8,24 +8,24 @@ func fieldsClose(_ a: Transform3D, _ b: [Double], tolerance: Double = 1e-12) -> 
 }
 
 /// The CATransform3D functions of `Transform3D.swift`: constructors, Concat and the op-then-t
-/// helpers (§1.2–1.3), determinant, inverse and Decision 4's relative singularity test.
+/// helpers, determinant, inverse and Decision 4's relative singularity test.
 @Suite("Transform3D")
 struct Transform3DTests {
   // MARK: Constructors
 
-  /// The identity has ones on the diagonal and zeros elsewhere (§1.1).
+  /// The identity has ones on the diagonal and zeros elsewhere.
   @Test func identityFields() {
     #expect(Transform3D.identity.fields == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
   }
 
-  /// MakeTranslation(3, −4, 5): identity with m41 = 3, m42 = −4, m43 = 5 (§1.2).
+  /// MakeTranslation(3, −4, 5): identity with m41 = 3, m42 = −4, m43 = 5.
   @Test func makeTranslationFields() {
     #expect(
       Transform3D.makeTranslation(x: 3, y: -4, z: 5).fields
         == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, -4, 5, 1])
   }
 
-  /// MakeScale(2, 3, 4) = diag(2, 3, 4, 1) (§1.2).
+  /// MakeScale(2, 3, 4) = diag(2, 3, 4, 1).
   @Test func makeScaleFields() {
     #expect(
       Transform3D.makeScale(x: 2, y: 3, z: 4).fields == [
@@ -34,14 +34,15 @@ struct Transform3DTests {
   }
 
   /// Rotation about z by 90°: m11 = cos = 0, m12 = sin = 1, m21 = −1, m22 = 0 (GNUstep's test,
-  /// "checked against Apple", §1.2). cos(π/2) is 6.1e-17 in double, hence the tolerance.
+  /// "checked against Apple"). cos(π/2) is 6.1e-17 in double, hence the tolerance.
   @Test func rotationAboutZBy90Degrees() {
     let r = Transform3D.makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1)
     #expect(fieldsClose(r, [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], tolerance: 1e-15))
   }
 
-  /// Rotation about x by 90° from §1.2's formula with axis (1, 0, 0): m22 = c = 0,
-  /// m23 = s·x = 1, m32 = −s·x = −1, m33 = c = 0. A non-unit axis (5, 0, 0) is normalised first.
+  /// Rotation about x by 90° from CATransform3DMakeRotation's formula with axis (1, 0, 0):
+  /// m22 = c = 0, m23 = s·x = 1, m32 = −s·x = −1, m33 = c = 0. A non-unit axis (5, 0, 0) is
+  /// normalised first.
   @Test func rotationAboutXBy90DegreesWithUnnormalisedAxis() {
     let r = Transform3D.makeRotation(by: Double.pi / 2, x: 5, y: 0, z: 0)
     #expect(fieldsClose(r, [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1], tolerance: 1e-15))
@@ -83,7 +84,7 @@ struct Transform3DTests {
     #expect(far.point == Point(x: 50, y: 25) && far.w == 2)
   }
 
-  // MARK: Composition (§1.3, GNUstep tests "checked against Apple")
+  // MARK: Composition (GNUstep tests "checked against Apple")
 
   /// Concat(T(10,0,0), S(2,2,2)).m41 == 20: the scale comes after the translation.
   @Test func concatScalesTheTranslation() {

@@ -2,7 +2,7 @@ import Foundation
 import Segue
 import Testing
 
-/// Reference springs written out from the closed forms of core-animation.md §6.2, independently
+/// Reference springs written out from the spring's closed forms, independently
 /// of the library: UIKit's duration-based spring with ratio ζ fitted to a run of `L` seconds has
 /// mass 1 and `ω0 = X/L` (critical, `(1 + X)·e^−X = 0.001`, X found here by bisection) or
 /// `ω0 = ln(1/(0.001·√(1 − ζ²)))/(ζ·L)` (underdamped).

@@ -64,7 +64,7 @@ struct DecomposedTransform3DTests {
   }
 
   /// The depth preset's start T(0, 0, −150) · P(500). Independent reference: an mpmath (40 digits)
-  /// implementation of CSS Transforms 2 steps 1–7 as written in core-animation.md §2.2 (4×4 inverse
+  /// implementation of CSS Transforms 2 steps 1–7 as the specification writes them (4×4 inverse
   /// for the perspective, Gram–Schmidt, CSS step 7 quaternion) printed:
   ///   t = (0, 0, −115.384615384615384615…), s = (0.769230769230769230…) × 3, skews 0,
   ///   p = (0, 0, −0.002, 0.769230769230769230…), q = (0, 0, 0, 1).

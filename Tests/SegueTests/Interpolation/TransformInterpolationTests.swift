@@ -11,7 +11,7 @@ struct TransformInterpolationTests {
 
   /// The depth preset's **to** layer: T(0, 0, −150) · P(500) → identity, 3D path. Independent
   /// reference: an mpmath (40 digits) program implementing CSS Transforms 2 as written in
-  /// core-animation.md §2.2 — steps 1–7 with a 4×4 inverse for the perspective and CSS step 7's
+  /// CSS Transforms 2 — steps 1–7 with a 4×4 inverse for the perspective and CSS step 7's
   /// max-form quaternion, lerp and shortest-path slerp, recomposition as the explicit product
   /// S · K_xy · K_xz · K_yz · R(q) · T · P with Decision 3's rotation matrix, then division by m44 —
   /// printed (fields m11 … m44, zeros omitted here):
@@ -102,7 +102,7 @@ struct TransformInterpolationTests {
     }
   }
 
-  /// Identity → Rz(2π) does not move (CA observation, core-animation.md §2.1): both ends decompose
+  /// Identity → Rz(2π) does not move (an observation of Core Animation): both ends decompose
   /// to the same rotation. Checked on the 2D path (Rz is affine) and on the 3D path (Rx(2π) has
   /// m23 = sin 2π ≈ −2.4e-16 ≠ 0, so it is not affine).
   @Test func fullTurnDoesNotMove() throws {

@@ -13,7 +13,7 @@ struct TransformKeyPathTests {
       * Transform3D.makeRotation(by: c, x: 0, y: 0, z: 1)
   }
 
-  /// Every documented key path parses to its case (core-animation.md §2.1 lists eleven scalars).
+  /// Every documented key path parses to its case (Apple documents eleven scalars).
   @Test func parsesEveryKeyPath() throws {
     let names = [
       "transform.rotation.x", "transform.rotation.y", "transform.rotation.z", "transform.rotation",

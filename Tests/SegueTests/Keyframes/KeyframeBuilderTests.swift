@@ -6,7 +6,7 @@ import Testing
 struct KeyframeBuilderTests {
   static let width = 390.0
 
-  /// fade-slide push (seed-transitions.md): to opacity starts at 1 (a new view), from at 1;
+  /// fade-slide push (the transition catalog): to opacity starts at 1 (a new view), from at 1;
   /// to x starts at +W, from x at 0. Keyframe A (0, 0.5): to opacity → 1, from opacity → 0.
   /// Keyframe B (0, 1): to x → 0, from x → −W. Cubic mode.
   /// Decision 11 by hand: to opacity: (0, 1); A starts at 0, not after 0, no hold; (0.5, 1);

@@ -8,7 +8,7 @@ import Testing
 /// Reference timing-function values come from an independent python/mpmath computation at 40
 /// digits: the Bézier `x(t) = 3(1−t)²t·x1 + 3(1−t)t²·x2 + t³` is inverted by 200 bisection steps
 /// and `y(t)` evaluated there. Spline values are worked by hand or, for TCB, in exact rational
-/// arithmetic (python `fractions`) from the §4.4 formulas, as noted at each test.
+/// arithmetic (python `fractions`) from the Kochanek–Bartels formulas, as noted at each test.
 @Suite("KeyframeTrack")
 struct KeyframeTrackTests {
   /// mpmath: easeIn (0.42, 0, 1, 1) at x = 0.5.
@@ -41,7 +41,7 @@ struct KeyframeTrackTests {
   /// 1.085 and X(0.5) = 0.4925 < 0.5, so s* is a little above ½ and Y a little above 1.085).
   static let backOutAtHalf = 1.087400670218697877
 
-  /// Per-segment timing functions are not clamped (core-animation.md §4.2 steps 3–4, §3.2): a
+  /// Per-segment timing functions are not clamped (as in a basic animation): a
   /// segment from 0 to 100 with cubic-bezier(0.34, 1.56, 0.64, 1) overshoots to
   /// 100·1.08740067… = 108.740067… at its middle, exactly as the same curve on a basic
   /// animation does.
@@ -85,7 +85,7 @@ struct KeyframeTrackTests {
   }
 
   /// `steps()` per segment: jump-start gives 1/n at s = 0, so a key time shows the first step
-  /// into its segment (§4.2 step 3 has no exception at the ends), except with the before flag.
+  /// into its segment (linear mode has no exception at the ends), except with the before flag.
   @Test func stepsPerSegmentAtKeyTimesAndBeforeFlag() throws {
     let start = TimingFunction.steps(try StepsEasing(steps: 4, position: .jumpStart))
     let track = try KeyframeTrack(values: [0.0, 100, 40], timingFunctions: [start, start])
@@ -228,9 +228,9 @@ struct KeyframeTrackTests {
 
   /// Kochanek–Bartels with non-zero parameters on [0, 1, 3, 2] at [0, 0.25, 0.5, 1]:
   /// tension [0, 1/2, −3/10, 0], continuity [0, −2/5, 1/5, 0], bias [0, 1/4, −1/2, 1/10].
-  /// Exact rational evaluation of the §4.4 formulas (python `fractions`, ends duplicated):
-  /// DS = [1/2, 53/80, −13/20, −11/20], DD = [1/2, 57/80, 0, −11/20]; e.g. by hand for key 1
-  /// (t = 1/2, c = −2/5, b = 1/4, back = 1, ahead = 2):
+  /// Exact rational evaluation of the Kochanek–Bartels formulas (python `fractions`, ends
+  /// duplicated): DS = [1/2, 53/80, −13/20, −11/20], DD = [1/2, 57/80, 0, −11/20]; e.g. by hand
+  /// for key 1 (t = 1/2, c = −2/5, b = 1/4, back = 1, ahead = 2):
   /// DS₁ = (1/2)(5/4)(7/5)/2·1 + (1/2)(3/4)(3/5)/2·2 = 7/16 + 9/40 = 53/80.
   /// Values: u = 1/8 → 307/640 = 0.4796875; u = 3/8 → 1389/640 = 2.1703125;
   /// u = 3/4 → 411/160 = 2.56875; u = 0.9 (s = 4/5) → 1359/625 = 2.1744.

@@ -1,7 +1,7 @@
 import Segue
 import Testing
 
-/// One layer's model values: anchor, frame get/set (§1.6 step 5) and validation.
+/// One layer's model values: anchor, frame get/set (CALayer's `frame`) and validation.
 @Suite("Layer")
 struct LayerTests {
   /// Defaults are CALayer's: zero bounds and position, anchor (0.5, 0.5), identity transforms,

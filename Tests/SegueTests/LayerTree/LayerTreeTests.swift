@@ -15,7 +15,7 @@ func box(
     zPosition: z)
 }
 
-/// The flat layer tree: editing, the container-space geometry of §1.6 and the sampling rules,
+/// The flat layer tree: editing, CALayer's container-space geometry and the sampling rules,
 /// opacity, draw order and rejected input.
 @Suite("LayerTree")
 struct LayerTreeTests {
@@ -112,7 +112,7 @@ struct LayerTreeTests {
     #expect(try tree.corners(at: 0).allSatisfy { $0.z == 30 })
   }
 
-  // MARK: GNUstep's conversion tests ("checked against Apple", core-animation.md [GS-conv-test])
+  // MARK: GNUstep's conversion tests ("checked against Apple")
 
   /// Parent (0, 0, 200, 200) at (100, 100); child (0, 0, 50, 50) at (100, 50). In the parent the
   /// child's (0, 0) is at (75, 25) and (50, 50) at (125, 75); a parent bounds origin (10, 20)
@@ -156,7 +156,7 @@ struct LayerTreeTests {
     #expect(near(try #require(try tree.matrix(from: 1, to: 0).mapPoint(.zero)), 85, 45))
   }
 
-  /// §1.6 step 2's example: parent sublayerTransform S(2, 2, 1), child transform T(5, 6, 0).
+  /// A sublayerTransform example: parent sublayerTransform S(2, 2, 1), child transform T(5, 6, 0).
   /// (0, 0) → −A (−25, −25) → T (−20, −19) → + position (80, 31) → about the parent anchor
   /// (100, 100): (−20, −69)·2 = (−40, −138) → (60, −38).
   @Test func gnustepConversionSublayerScaleAndChildTranslation() throws {

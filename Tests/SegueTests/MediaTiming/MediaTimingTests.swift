@@ -6,7 +6,7 @@ import Testing
 /// QA1673 pause/resume/scrub. Every expected value is worked by hand in the comment beside it.
 @Suite("MediaTiming")
 struct MediaTimingTests {
-  /// CAMediaTiming's documented defaults (core-animation.md §9, rows 3–5).
+  /// CAMediaTiming's documented defaults (Apple's CAMediaTiming reference).
   @Test func defaultsMatchCAMediaTiming() {
     let t = MediaTiming()
     #expect(t.beginTime == 0)

@@ -71,7 +71,7 @@ struct SpringClosedFormTests {
   }
 
   /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (Decision 5),
-  /// matching the ODE with c = 2√3000; §6.2's 0.9989 at 0.5 s.
+  /// matching the ODE with c = 2√3000; the closed form gives 0.9989 at 0.5 s.
   @Test func systemSpringIsClampedToCritical() {
     let spring = DampedSpring.systemCurve7
     Self.check(
@@ -89,7 +89,7 @@ struct SpringClosedFormTests {
     #expect(spring.effectiveDampingRatio == 1)
   }
 
-  /// The same parameters with overdamping allowed reach only 0.632 at 0.5 s (§6.2).
+  /// The same parameters with overdamping allowed reach only 0.632 at 0.5 s (the closed form).
   @Test func systemSpringTrulyOverdamped() throws {
     Self.check(
       try DampedSpring(mass: 3, stiffness: 1000, damping: 500, allowsOverdamping: true),

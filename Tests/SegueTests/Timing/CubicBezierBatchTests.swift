@@ -25,6 +25,32 @@ func bezierBatchRun(
   return out
 }
 
+/// The solver's `s` for the 16 lanes `block ..< block + 16` of `xs` (curve `indices[j]` each), from
+/// the shared `CubicBezierBatch.solveUnit` over `batch`'s tables: the residual checks need `s`,
+/// which the job does not return. Returns the lanes' `x` with it.
+func bezierSolverS(
+  _ batch: CubicBezierBatch, _ xs: [Float], indices: [UInt16], block: Int
+) -> (x: Lanes, s: Lanes) {
+  var x = Lanes()
+  var c = Lanes()
+  for l in 0..<16 {
+    x[l] = xs[block + l]
+    c[l] = Float(indices[block + l])
+  }
+  var scratch = [Float](repeating: 0, count: 48)
+  let s = batch.coefficients.withUnsafeBufferPointer { k in
+    batch.inverse.withUnsafeBufferPointer { t in
+      scratch.withUnsafeMutableBufferPointer { sc in
+        CubicBezierBatch.solveUnit(
+          x: x, curve: c, coefficients: k.baseAddress!, stride: 8, curveCount: batch.curves.count,
+          table: t.baseAddress!, scratch: sc.baseAddress!
+        ).s
+      }
+    }
+  }
+  return (x, s)
+}
+
 /// A random valid curve: x1, x2 in [0, 1], y1, y2 in [−1, 2] (overshooting curves included).
 func randomBezier(_ rng: inout SplitMix64) -> CubicBezier {
   try! CubicBezier(
@@ -91,24 +117,8 @@ struct CubicBezierBatchTests {
       let indices = (0..<n).map { UInt16($0 % 3) }
       let ys = try bezierBatchRun(batch, xs, indices: indices)
       // The solver's s, lane by lane, for the residual.
-      var scratch = [Float](repeating: 0, count: 48)
       for block in stride(from: 0, to: n, by: 16) {
-        var x = Lanes()
-        var c = Lanes()
-        for l in 0..<16 {
-          x[l] = xs[block + l]
-          c[l] = Float(indices[block + l])
-        }
-        let s = batch.coefficients.withUnsafeBufferPointer { k in
-          batch.inverse.withUnsafeBufferPointer { t in
-            scratch.withUnsafeMutableBufferPointer { sc in
-              CubicBezierBatch.solveUnit(
-                x: x, curve: c, coefficients: k.baseAddress!, stride: 8, curveCount: 3,
-                table: t.baseAddress!, scratch: sc.baseAddress!
-              ).s
-            }
-          }
-        }
+        let (x, s) = bezierSolverS(batch, xs, indices: indices, block: block)
         for l in 0..<16 {
           let curve = curves[Int(indices[block + l])]
           let xd = Double(x[l])

@@ -97,7 +97,7 @@ struct CubicBezierTests {
     #expect(abs(c.samples[5] - 0.5) < 1e-15)
   }
 
-  /// Extrapolation outside [0, 1], worked by hand from the gradient rules of §3.2:
+  /// Extrapolation outside [0, 1], worked by hand from WebKit's gradient rules:
   /// * easeIn (0.42, 0, 1, 1): start 0/0.42 = 0 → 0; end (0 − 1)/(0.42 − 1) = 1/0.58, so at 1.5:
   ///   1 + 0.5/0.58 = 1.8620689655172413.
   /// * easeOut (0, 0, 0.58, 1): start y2/x2 = 1/0.58, at −0.5: −0.8620689655172413; end

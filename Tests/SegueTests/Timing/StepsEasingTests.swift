@@ -3,7 +3,7 @@ import Testing
 @testable import Segue
 
 /// CSS `steps()` against values worked by hand from the CSS Easing step algorithm
-/// (core-animation.md §3.3): step = ⌊x·n⌋, +1 for jump-start/jump-both, −1 if before-flag and
+/// (CSS Easing Level 2): step = ⌊x·n⌋, +1 for jump-start/jump-both, −1 if before-flag and
 /// x·n integral, clamp to ≥ 0 when x ≥ 0, clamp to ≤ jumps when x ≤ 1, output step/jumps.
 @Suite("StepsEasing")
 struct StepsEasingTests {

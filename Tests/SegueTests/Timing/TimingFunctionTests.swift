@@ -4,7 +4,7 @@ import Testing
 
 @Suite("TimingFunction")
 struct TimingFunctionTests {
-  /// Named look-up returns the §3.1 control points.
+  /// Named look-up returns Core Animation's control points.
   @Test func namedFunctions() throws {
     #expect(try TimingFunction.named("linear") == .cubicBezier(CubicBezier.linear))
     #expect(try TimingFunction.named("easeIn") == .easeIn)

@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-/// Sampling a percent-driven transition from its event history (seed-transitions.md,
+/// Sampling a percent-driven transition from its event history (the transition catalog,
 /// "Interactive transitions", Decision 7).
 ///
 /// The scene is cross-dissolve push (0.35 s, ease-in-ease-out): **to** opacity = e(t / 0.35)

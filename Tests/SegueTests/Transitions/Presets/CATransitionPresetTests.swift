@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-/// The CATransition presets (seed 004's "traditional" way, seed-transitions.md): layers **old**
+/// The CATransition presets (seed 004's "traditional" way, the transition catalog): layers **old**
 /// (content before) and **new** (content after); push and pop are the same. `q` is the eased
 /// progress: linear by default (a CAAnimation with no timing function, Decision 9) over the
 /// default 0.25 s, so `q = t / 0.25`.

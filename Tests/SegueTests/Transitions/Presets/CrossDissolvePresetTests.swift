@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `cross-dissolve` (seed 001, seed-transitions.md): 0.35 s, UIView default curve
+/// `cross-dissolve` (seed 001, the transition catalog): 0.35 s, UIView default curve
 /// ease-in-ease-out = cubic Bézier (0.42, 0, 0.58, 1) (Decision 9). Push and pop are the same:
 /// **from** stays at x = 0, opacity 1, drawn first; **to** is added on top at opacity 0 and
 /// fades to 1: opacity e(t / 0.35).

@@ -5,10 +5,10 @@ import Testing
 // Porting a UIKit animator to Segue, line by line.
 //
 // This file doubles as documentation. It ports seed 004's "slide over" animator
-// (seed-transitions.md, `slide-over`) as a user would: a struct conforming to
+// (the transition catalog, `slide-over`) as a user would: a struct conforming to
 // `TransitionAnimator` whose `animateTransition(using:)` describes, with a `SceneBuilder`, what
 // the UIKit version does with views and `UIView.animate`. The seed's UIKit lines are quoted in
-// the comments next to each ported line (as seed-transitions.md restates the seed: 0.20 s, `to`
+// the comments next to each ported line (as the transition catalog restates the seed: 0.20 s, `to`
 // inserted above `from` on push and below it on pop, frames offset by the view's width, the
 // default UIView curve, `completeTransition(true)`). The tests then check that the port samples like the
 // built-in `slide-over` preset.

@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `fade-slide` (seed 000, seed-transitions.md): 0.2 s, one UIView keyframe animation, cubic
+/// `fade-slide` (seed 000, the transition catalog): 0.2 s, one UIView keyframe animation, cubic
 /// calculation mode, linear overall pacing, so the track parameter is `u = t / 0.2`.
 ///
 /// Tracks (Decision 11):

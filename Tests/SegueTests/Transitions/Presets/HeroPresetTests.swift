@@ -1,7 +1,7 @@
 import Segue
 import Testing
 
-// Reference values for the hero preset (seed 002), derived from seed-transitions.md, never from
+// Reference values for the hero preset (seed 002), derived from the transition catalog, never from
 // the code under test.
 //
 // Phase 1 of the push is UIView's duration-based spring (Decision 6): ζ = 0.75, D = 0.5 s,

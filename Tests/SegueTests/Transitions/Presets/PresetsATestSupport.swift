@@ -5,7 +5,7 @@ import Testing
 /// (points), presented opacity, draw order and blend mode.
 ///
 /// Every view layer of these presets has bounds `(0, 0, W, H)`, anchorPoint `(0.5, 0.5)` and an
-/// identity transform (seed-transitions.md, Conventions), so its matrix to the container is
+/// identity transform (the transition catalog, Conventions), so its matrix to the container is
 /// `T(−W/2, −H/2, 0) · T(position)`: `m41 = position.x − W/2` is the frame origin x itself (the
 /// anchor term is already inside the matrix), `m42` the frame origin y, and `corners[0]` (top-left)
 /// is `(x, y)`, `corners[2]` (bottom-right) `(x + W, y + H)`.

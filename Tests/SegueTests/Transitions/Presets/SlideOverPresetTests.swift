@@ -1,7 +1,7 @@
 import Segue
 import Testing
 
-/// `slide-over` (seed 004, seed-transitions.md): 0.2 s, ease-in-ease-out = cubic Bézier
+/// `slide-over` (seed 004, the transition catalog): 0.2 s, ease-in-ease-out = cubic Bézier
 /// (0.42, 0, 0.58, 1). Push: **to** inserted above **from**, x = W·(1 − e); **from** still.
 /// Pop: **to** inserted below **from** and still; **from** x = W·e. W = 390.
 ///

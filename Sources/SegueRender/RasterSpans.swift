@@ -1,0 +1,653 @@
+import Segue
+import SegueSIMDSupport
+
+/// Rows of a premultiplied RGBA Float image the kernels write: row `y` of the image starts at
+/// `base + (y − firstRow)·stride`.
+struct RasterTarget {
+  var base: UnsafeMutablePointer<Float>
+  var stride: Int
+  var firstRow: Int
+
+  @inline(__always)
+  func row(_ y: Int) -> UnsafeMutablePointer<Float> { base + (y - firstRow) * stride }
+}
+
+/// The fast rasteriser's per-layer row loop and its span kernels.
+///
+/// **Classification.** On each pixel row `[py, py + 1]` the layer's projected polygon gives two
+/// x-ranges (``ScreenPolygon/spans(_:_:)``): the **outer** one, outside which no sample of the
+/// row can hit the layer, and the **inner** one, inside which every point of the row's pixels is
+/// inside the polygon. A pixel in the outer range but not wholly in the inner one is an **edge
+/// pixel**: it is sampled exactly as the reference does (``ReferenceRasterizer/supersample``,
+/// the same `Double` arithmetic, so it is bit-identical). A pixel wholly in the inner range has
+/// all 16 samples inside the layer (each sample is ⅛ pixel inside its pixel, far more than the
+/// `Double` rounding of the polygon), so its colour is the mean of the paint over the pixel:
+///
+/// - outside the projected label (``PreparedLayer/detail``): the fill, one colour for the whole
+///   span when it is solid or when a gradient does not change along the row, else the fill at
+///   each pixel's mean gradient parameter (``interior(_:_:_:_:_:)``: the fill is linear in `t`,
+///   so only `t` is averaged);
+/// - inside it: each pixel's layer-space footprint (the bounding box of its four corners mapped
+///   back) is tested with ``SnapshotPaint/uniformColor(uMin:uMax:vMin:vMax:fill:glyphs:)``; a
+///   footprint within one font cell state is coloured once, one that straddles a glyph edge is
+///   sampled like an edge pixel.
+///
+/// Spans of one colour go through ``fillSpan(_:count:_:add:)``: 4 pixels per 16-lane vector,
+/// a plain store when the colour is opaque and blends "over".
+enum RasterSpans {
+  /// One layer being drawn with its slices of the program's pools.
+  struct Source {
+    let layer: PreparedLayer
+    let glyphs: UnsafeBufferPointer<UInt16>
+    let cells: UnsafeBufferPointer<Int32>
+    let regions: UnsafeBufferPointer<ScreenPolygon>
+    let clips: UnsafeBufferPointer<PreparedClip>
+
+    init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
+      self.layer = layer
+      glyphs = UnsafeBufferPointer(
+        rebasing: program.glyphs[layer.glyphStart..<(layer.glyphStart + layer.paint.glyphCount)])
+      cells = program.cells
+      regions = UnsafeBufferPointer(
+        rebasing: program.regions[layer.regionStart..<(layer.regionStart + layer.regionCount)])
+      clips = UnsafeBufferPointer(
+        rebasing: program.clips[layer.clipStart..<(layer.clipStart + layer.clipCount)])
+    }
+  }
+
+  /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
+  /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`).
+  static func draw(
+    _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>
+  ) -> (lo: Int, hi: Int) {
+    let first = Swift.max(rows.lowerBound, layer.y0)
+    let last = Swift.min(rows.upperBound, layer.y1)
+    var dirty = (lo: Int.max, hi: Int.min)
+    guard first < last else { return dirty }
+    let source = Source(layer, program)
+    for py in first..<last {
+      if layer.separable {
+        separableRow(py, source, target.row(py), &dirty)
+      } else {
+        generalRow(py, source, target.row(py), &dirty)
+      }
+    }
+    return dirty
+  }
+
+  /// What a run of pixels of a row gets, by priority: a higher kind wins where runs overlap.
+  enum Kind: Int {
+    /// The part's plain colour (the fill, the border colour, the shadow's full colour).
+    case fill = 0
+    /// The label's pixels (``detailPixels(_:_:_:_:fill:)``).
+    case label = 1
+    /// Inside the border's hole: nothing.
+    case skip = 2
+    /// Sampled exactly as the reference does.
+    case exact = 3
+  }
+
+  /// One row of a layer that is not separable. The part's projected extent gives the row's
+  /// outer pixels (narrowed by each clip's), the core's inner span (narrowed by each clip's
+  /// core) the pixels that are wholly inside; the rest of the outer pixels are sampled. Inside,
+  /// the sampled regions (rounded corners), the border's hole (its boundary sampled, its inside
+  /// skipped) and the label are laid over the plain span and each run is drawn by its kind.
+  static func generalRow(
+    _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    _ dirty: inout (lo: Int, hi: Int)
+  ) {
+    let layer = source.layer
+    let top = Double(py)
+    let bottom = top + 1
+    // Outer and inner pixel ranges on this row; without a usable polygon, all sampled.
+    var ox0 = layer.x0
+    var ox1 = layer.x1
+    var ix0 = ox1
+    var ix1 = ox1
+    if layer.polygon.isFinite && layer.core.isFinite {
+      guard let outer = layer.polygon.spans(top, bottom).outer else { return }
+      ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
+      ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      if let inner = layer.core.spans(top, bottom).inner {
+        ix0 = index(inner.lo.rounded(.up), ox0, ox1)
+        ix1 = index(inner.hi.rounded(.down), ox0, ox1)
+      }
+    }
+    for clip in source.clips {
+      guard clip.polygon.isFinite && clip.core.isFinite else {
+        ix1 = ix0  // sample everything
+        continue
+      }
+      guard let outer = clip.polygon.spans(top, bottom).outer else { return }
+      ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
+      ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      if let inner = clip.core.spans(top, bottom).inner {
+        ix0 = Swift.max(ix0, index(inner.lo.rounded(.up), layer.x0, layer.x1))
+        ix1 = Swift.min(ix1, index(inner.hi.rounded(.down), layer.x0, layer.x1))
+      } else {
+        ix1 = ix0
+      }
+    }
+    guard ox0 < ox1 else { return }
+    ix0 = Swift.min(Swift.max(ix0, ox0), ox1)
+    ix1 = Swift.min(Swift.max(ix1, ix0), ox1)
+    dirty.lo = Swift.min(dirty.lo, ox0)
+    dirty.hi = Swift.max(dirty.hi, ox1)
+    edgePixels(ox0..<ix0, py, source, row)
+    edgePixels(ix1..<ox1, py, source, row)
+    guard ix0 < ix1 else { return }
+    // Runs laid over the plain span [ix0, ix1): at most 2 per region and the hole, 1 label.
+    var runs = RowRuns()
+    func span(_ polygon: ScreenPolygon) -> (lo: Int, hi: Int)? {
+      guard polygon.isFinite else { return (ix0, ix1) }
+      guard let o = polygon.spans(top, bottom).outer else { return nil }
+      return (index(o.lo.rounded(.down), ix0, ix1), index(o.hi.rounded(.up), ix0, ix1))
+    }
+    for region in source.regions {
+      if let r = span(region) { runs.add(r.lo, r.hi, .exact) }
+    }
+    if layer.hole.count > 0 {
+      if let r = span(layer.hole) {
+        var (skip0, skip1) = (r.hi, r.hi)
+        if layer.hole.isFinite, let inner = layer.hole.spans(top, bottom).inner {
+          skip0 = index(inner.lo.rounded(.up), r.lo, r.hi)
+          skip1 = Swift.max(index(inner.hi.rounded(.down), r.lo, r.hi), skip0)
+        }
+        runs.add(r.lo, skip0, .exact)
+        runs.add(skip0, skip1, .skip)
+        runs.add(skip1, r.hi, .exact)
+      }
+    }
+    if layer.detail.count > 0, let r = span(layer.detail) { runs.add(r.lo, r.hi, .label) }
+    runs.forEachRun(ix0, ix1) { lo, hi, kind in
+      switch kind {
+      case .fill: plain(lo..<hi, py, layer, row)
+      case .label: detailPixels(lo..<hi, py, source, row, fill: nil)
+      case .skip: break
+      case .exact: edgePixels(lo..<hi, py, source, row)
+      }
+    }
+  }
+
+  /// Up to 16 pixel runs of a row with their kinds, walked in order with the highest kind where
+  /// they overlap.
+  struct RowRuns {
+    var lo = SIMD16<Int>.zero
+    var hi = SIMD16<Int>.zero
+    var kind = SIMD16<Int>.zero
+    var count = 0
+
+    mutating func add(_ a: Int, _ b: Int, _ k: Kind) {
+      guard a < b, count < 16 else { return }
+      lo[count] = a
+      hi[count] = b
+      kind[count] = k.rawValue
+      count += 1
+    }
+
+    /// Calls `body` for each maximal run of one kind covering `[start, end)`.
+    func forEachRun(_ start: Int, _ end: Int, _ body: (Int, Int, Kind) -> Void) {
+      var x = start
+      while x < end {
+        // The kind at x, and where it may change next.
+        var k = 0
+        var next = end
+        for i in 0..<count {
+          if lo[i] <= x && x < hi[i] {
+            k = Swift.max(k, kind[i])
+            next = Swift.min(next, hi[i])
+          } else if lo[i] > x {
+            next = Swift.min(next, lo[i])
+          }
+        }
+        body(x, next, Kind(rawValue: k)!)
+        x = next
+      }
+    }
+  }
+
+  /// The part's plain colour over `span`: the body's fill (``interior(_:_:_:_:_:)``), the border
+  /// colour, or the shadow's colour at full coverage.
+  @inline(__always)
+  static func plain(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
+  ) {
+    guard !span.isEmpty else { return }
+    switch layer.part {
+    case .body:
+      interior(span, py, layer, SIMD4<Float>(layer.paint.top) * layer.opacity, row)
+    case .border:
+      let c = SIMD4<Float>(layer.paint.borderColor) * layer.opacity
+      fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    case .shadow:
+      let c = SIMD4<Float>(layer.paint.shadowColor) * layer.opacity
+      fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    }
+  }
+
+  /// One row of a separable layer (``PreparedLayer/separable``). Its four sample rows are
+  /// tested once (`v = (y·h4 + h7)/h8`), giving `nV` rows inside and the sum `F` of the fill
+  /// over them; a pixel whose column has `nU` samples inside then has the reference's hits
+  /// `nU·nV` and colour sum `nU·F`. Full columns form one span of one colour (the interior
+  /// when `nV = 4`, a partially covered row otherwise). Label pixels are coloured from their 16
+  /// sample cells (``SeparableLines``). Anything within the layer's margin of a decision (a
+  /// bound or a cell line) is sampled exactly instead.
+  @inline(__always)
+  static func separableRow(
+    _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    _ dirty: inout (lo: Int, hi: Int)
+  ) {
+    let layer = source.layer
+    let glyphs = source.glyphs
+    let cells = source.cells
+    let h = layer.inverse
+    let paint = layer.paint
+    let margin = layer.marginV
+    var nV = 0
+    var sum = SIMD4<Double>.zero
+    var lines = SeparableLines()
+    // Rows near a bound are sampled exactly (their decision may depend on x); rows near a
+    // label cell line make the label's pixels on this row sampled exactly.
+    var exactRow = false
+    var exactLabel = false
+    for b in 0..<4 {
+      let y = ReferenceRasterizer.sample(py, b)
+      let v = (y * h.h4 + h.h7) / h.h8
+      if abs(v - paint.minY) <= margin || abs(v - paint.maxY) <= margin { exactRow = true }
+      guard v >= paint.minY && v < paint.maxY else { continue }
+      nV += 1
+      let fill = paint.fill(v)
+      sum += fill
+      let q = (v - paint.labelY) / paint.cellSize
+      let cy = q.rounded(.down)
+      if abs(q - q.rounded()) * paint.cellSize <= margin { exactLabel = true }
+      lines.add(fill, cell: cy >= 0 && cy < 5 ? Int(cy) : -1, paint)
+    }
+    let columns = layer.columns
+    let full = columns.full
+    if exactRow {
+      // Every column that may hold a sample, sampled as the reference samples it.
+      var lo = full.isEmpty ? Int.max : full.lowerBound
+      var hi = full.isEmpty ? Int.min : full.upperBound
+      for k in 0..<columns.partialCount {
+        lo = Swift.min(lo, Int(columns.partial[k]))
+        hi = Swift.max(hi, Int(columns.partial[k]) + 1)
+      }
+      guard lo < hi else { return }
+      dirty.lo = Swift.min(dirty.lo, lo)
+      dirty.hi = Swift.max(dirty.hi, hi)
+      edgePixels(lo..<hi, py, source, row)
+      return
+    }
+    guard nV > 0 else { return }
+    // The label's pixels on this row (conservatively, from its projected rectangle).
+    var dx0 = Int.max
+    var dx1 = Int.min
+    if layer.detail.count > 0 {
+      if !layer.detail.isFinite {
+        (dx0, dx1) = (layer.x0, layer.x1)
+      } else if let d = layer.detail.spans(Double(py), Double(py + 1)).outer {
+        dx0 = index(d.lo.rounded(.down), layer.x0, layer.x1)
+        dx1 = index(d.hi.rounded(.up), layer.x0, layer.x1)
+      }
+    }
+    for k in 0..<columns.partialCount {
+      let px = Int(columns.partial[k])
+      let n = columns.counts[k]
+      dirty.lo = Swift.min(dirty.lo, px)
+      dirty.hi = Swift.max(dirty.hi, px + 1)
+      if n < 0 || (px >= dx0 && px < dx1) {
+        edgePixels(px..<(px + 1), py, source, row)
+      } else {
+        let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
+        ReferenceRasterizer.blend(s, layer.add, row + 4 * px)
+      }
+    }
+    guard !full.isEmpty else { return }
+    dirty.lo = Swift.min(dirty.lo, full.lowerBound)
+    dirty.hi = Swift.max(dirty.hi, full.upperBound)
+    let c = SIMD4<Float>(sum * 4 / 16) * layer.opacity
+    let lo = Swift.min(Swift.max(dx0, full.lowerBound), full.upperBound)
+    let hi = Swift.max(Swift.min(dx1, full.upperBound), lo)
+    fillSpan(row + 4 * full.lowerBound, count: lo - full.lowerBound, c, add: layer.add)
+    if lo < hi && lo >= layer.cellX0 && hi <= layer.cellX1 && !exactLabel {
+      // Each pixel from its 16 sample cells: the columns' cells from the table, the rows'
+      // from `lines` (exactly the reference's cells), one glyph bit per sample.
+      let table = cells.baseAddress! + layer.cellStart
+      for px in lo..<hi {
+        let at = table + 4 * (px - layer.cellX0)
+        if at[0] == -2 || at[1] == -2 || at[2] == -2 || at[3] == -2 {
+          edgePixels(px..<(px + 1), py, source, row)
+          continue
+        }
+        let color = lines.color(at[0], at[1], at[2], at[3], glyphs)
+        ReferenceRasterizer.blend(
+          SIMD4<Float>(color / 16) * layer.opacity, layer.add, row + 4 * px)
+      }
+    } else {
+      edgePixels(lo..<hi, py, source, row)
+    }
+    fillSpan(row + 4 * hi, count: full.upperBound - hi, c, add: layer.add)
+  }
+
+  /// The sample rows of one pixel row of a separable layer that are inside the bounds: each
+  /// one's fill, the fill under the label, and its font cell row (−1 outside the label).
+  struct SeparableLines {
+    var count = 0
+    var fills = (SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero)
+    var labelled = (
+      SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero
+    )
+    var cellRows = SIMD4<Int32>(repeating: -1)
+
+    mutating func add(_ fill: SIMD4<Double>, cell: Int, _ paint: SnapshotPaint) {
+      let over = paint.labelOver(fill)
+      switch count {
+      case 0: (fills.0, labelled.0) = (fill, over)
+      case 1: (fills.1, labelled.1) = (fill, over)
+      case 2: (fills.2, labelled.2) = (fill, over)
+      default: (fills.3, labelled.3) = (fill, over)
+      }
+      cellRows[count] = Int32(cell)
+      count += 1
+    }
+
+    /// The sum of the colours of the samples of a pixel whose four sample columns are in
+    /// font cell columns `c0…c3` (−1: no label) on these rows.
+    @inline(__always)
+    func color(
+      _ c0: Int32, _ c1: Int32, _ c2: Int32, _ c3: Int32, _ glyphs: UnsafeBufferPointer<UInt16>
+    ) -> SIMD4<Double> {
+      var sum = SIMD4<Double>.zero
+      for b in 0..<count {
+        let cy = Int(cellRows[b])
+        var set = 0
+        if cy >= 0 {
+          set += Self.bit(c0, cy, glyphs) + Self.bit(c1, cy, glyphs)
+          set += Self.bit(c2, cy, glyphs) + Self.bit(c3, cy, glyphs)
+        }
+        let (fill, over) =
+          switch b {
+          case 0: (fills.0, labelled.0)
+          case 1: (fills.1, labelled.1)
+          case 2: (fills.2, labelled.2)
+          default: (fills.3, labelled.3)
+          }
+        sum += Double(4 - set) * fill + Double(set) * over
+      }
+      return sum
+    }
+
+    /// 1 when font cell `(cx, cy)` is set (`cx ≥ 0` a cell column of the label, `cy` in
+    /// `0…4`), else 0: ``SnapshotPaint/isSet(_:_:glyphs:)`` on integers.
+    @inline(__always)
+    static func bit(_ cx: Int32, _ cy: Int, _ glyphs: UnsafeBufferPointer<UInt16>) -> Int {
+      guard cx >= 0 else { return 0 }
+      let column = Int(cx) & 3
+      guard column < 3 else { return 0 }
+      return Int(glyphs[Int(cx) >> 2] >> (14 - (3 * cy + column))) & 1
+    }
+  }
+
+  /// `v` rounded to an index and clamped to `[lo, hi]` (safe for huge or infinite `v`).
+  @inline(__always)
+  static func index(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+    if !(v > Double(lo)) { return lo }
+    if !(v < Double(hi)) { return hi }
+    return Int(v)
+  }
+
+  /// Samples each pixel of `span` 16 times, as the reference does.
+  @inline(__always)
+  static func edgePixels(
+    _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>
+  ) {
+    let layer = source.layer
+    for px in span {
+      let (sum, hits) = ReferenceRasterizer.supersample(
+        px, py, layer.inverse, layer.paint, layer.part, source.glyphs, source.clips)
+      guard hits > 0 else { continue }
+      ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
+    }
+  }
+
+  /// Pixels wholly inside the layer and outside its label: the fill.
+  ///
+  /// A gradient's colour at a pixel is the fill at the mean `t` of its 16 samples. Where `Ω`
+  /// is constant along the row (no perspective in x, to 10⁻¹² relative), `v` is linear in `x`
+  /// on each sample row, so a pixel's mean `t` is the mean over its four sample rows at its
+  /// centre column, linear in the pixel index: the span is one colour when `t` changes by less
+  /// than 10⁻⁷ across it (far below 1/255), else `t` is stepped per pixel. Otherwise each pixel
+  /// averages its 16 samples.
+  @inline(__always)
+  static func interior(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ flat: SIMD4<Float>,
+    _ row: UnsafeMutablePointer<Float>
+  ) {
+    guard !span.isEmpty else { return }
+    let paint = layer.paint
+    let start = row + 4 * span.lowerBound
+    guard paint.isGradient && paint.height > 0 else {
+      return fillSpan(start, count: span.count, flat, add: layer.add)
+    }
+    let h = layer.inverse
+    let first = Double(span.lowerBound) + 0.5
+    let last = Double(span.upperBound) - 0.5
+    let y = Double(py) + 0.5
+    let omegaFirst = first * h.h2 + y * h.h5 + h.h8
+    let omegaLast = last * h.h2 + y * h.h5 + h.h8
+    guard abs(omegaLast - omegaFirst) <= 1e-12 * abs(omegaFirst) else {
+      for px in span {
+        ReferenceRasterizer.blend(gradient(meanT(px, py, layer), layer), layer.add, row + 4 * px)
+      }
+      return
+    }
+    let tFirst = columnMeanT(first, py, layer)
+    let tLast = columnMeanT(last, py, layer)
+    if abs(tLast - tFirst) <= 1e-7 {
+      return fillSpan(
+        start, count: span.count, gradient((tFirst + tLast) / 2, layer), add: layer.add)
+    }
+    let step = (tLast - tFirst) / Double(span.count - 1)
+    for k in 0..<span.count {
+      let t = tFirst + Double(k) * step
+      ReferenceRasterizer.blend(gradient(t, layer), layer.add, start + 4 * k)
+    }
+  }
+
+  /// The gradient's colour at `t` (clamped to `[0, 1]`), times the layer opacity:
+  /// `((1 − t)·top + t·bottom)·o`.
+  @inline(__always)
+  static func gradient(_ t: Double, _ layer: PreparedLayer) -> SIMD4<Float> {
+    let t = Swift.min(Swift.max(t, 0), 1)
+    return SIMD4<Float>((1 - t) * layer.paint.top + t * layer.paint.bottom) * layer.opacity
+  }
+
+  /// The mean of the gradient parameter `t = (v − minY)/height` over the 16 samples of pixel
+  /// `(px, py)`.
+  @inline(__always)
+  static func meanT(_ px: Int, _ py: Int, _ layer: PreparedLayer) -> Double {
+    var sum = 0.0
+    for a in 0..<4 { sum += columnMeanT(ReferenceRasterizer.sample(px, a), py, layer) }
+    return sum / 4
+  }
+
+  /// The mean of `t` over the four sample rows of pixel row `py` at column `x`.
+  @inline(__always)
+  static func columnMeanT(_ x: Double, _ py: Int, _ layer: PreparedLayer) -> Double {
+    let h = layer.inverse
+    var sum = 0.0
+    for b in 0..<4 {
+      let y = ReferenceRasterizer.sample(py, b)
+      sum += (x * h.h1 + y * h.h4 + h.h7) / (x * h.h2 + y * h.h5 + h.h8)
+    }
+    return (sum / 4 - layer.paint.minY) / layer.paint.height
+  }
+
+  /// Pixels wholly inside the layer that may touch its label: coloured once when their
+  /// footprint sees one paint, sampled otherwise.
+  static func detailPixels(
+    _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    fill rowFill: SIMD4<Double>? = nil
+  ) {
+    let layer = source.layer
+    let glyphs = source.glyphs
+    let h = layer.inverse
+    let maximumOmega = 1 / Transform3D.minimumW
+    let top = Double(py)
+    let bottom = top + 1
+    for px in span {
+      let left = Double(px)
+      let right = left + 1
+      // The footprint: the layer points of the pixel's four corners (as SIMD lanes).
+      let xs = SIMD4<Double>(left, right, left, right)
+      let ys = SIMD4<Double>(top, top, bottom, bottom)
+      let omegas = xs * h.h2 + ys * h.h5 + h.h8
+      let us = (xs * h.h0 + ys * h.h3 + h.h6) / omegas
+      let vs = (xs * h.h1 + ys * h.h4 + h.h7) / omegas
+      let (uMin, uMax) = (
+        Swift.min(Swift.min(us[0], us[1]), Swift.min(us[2], us[3])),
+        Swift.max(Swift.max(us[0], us[1]), Swift.max(us[2], us[3]))
+      )
+      let (vMin, vMax) = (
+        Swift.min(Swift.min(vs[0], vs[1]), Swift.min(vs[2], vs[3])),
+        Swift.max(Swift.max(vs[0], vs[1]), Swift.max(vs[2], vs[3]))
+      )
+      let inFront =
+        omegas[0] > 0 && omegas[1] > 0 && omegas[2] > 0 && omegas[3] > 0
+        && omegas[0] < maximumOmega && omegas[1] < maximumOmega && omegas[2] < maximumOmega
+        && omegas[3] < maximumOmega && uMin.isFinite && uMax.isFinite && vMin.isFinite
+        && vMax.isFinite
+      var fill = rowFill ?? layer.paint.top
+      if rowFill == nil && layer.paint.isGradient && layer.paint.height > 0 {
+        let t = Swift.min(Swift.max(meanT(px, py, layer), 0), 1)
+        fill = (1 - t) * layer.paint.top + t * layer.paint.bottom
+      }
+      if inFront,
+        let c = layer.paint.uniformColor(
+          uMin: uMin, uMax: uMax, vMin: vMin, vMax: vMax, fill: fill, glyphs: glyphs)
+      {
+        ReferenceRasterizer.blend(SIMD4<Float>(c) * layer.opacity, layer.add, row + 4 * px)
+      } else {
+        edgePixels(px..<(px + 1), py, source, row)
+      }
+    }
+  }
+
+  // MARK: - Span kernels
+
+  /// Four copies of `c`: four RGBA pixels in one vector.
+  @inline(__always)
+  static func splat(_ c: SIMD4<Float>) -> SIMD16<Float> {
+    let half = SIMD8(lowHalf: c, highHalf: c)
+    return SIMD16(lowHalf: half, highHalf: half)
+  }
+
+  /// The first `floats` lanes from `p` (the rest zero): a partial vector at a span's end.
+  @inline(__always)
+  static func loadPartial(_ p: UnsafePointer<Float>, _ floats: Int) -> SIMD16<Float> {
+    var v = SIMD16<Float>.zero
+    for i in 0..<floats { v[i] = p[i] }
+    return v
+  }
+
+  @inline(__always)
+  static func storePartial(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>, _ floats: Int) {
+    for i in 0..<floats { p[i] = v[i] }
+  }
+
+  /// Blends the colour `c` (premultiplied, opacity applied) onto `count` pixels at `p`: "add"
+  /// `clamp(d + c)`, "over" `clamp(c + (1 − c_A)·d)` (the reference's formula and order), or a
+  /// plain store when "over" with `c_A = 1`. (Written out per case: a closure per vector is not
+  /// inlined and costs a call per 4 pixels.)
+  static func fillSpan(
+    _ p: UnsafeMutablePointer<Float>, count: Int, _ c: SIMD4<Float>, add: Bool
+  ) {
+    if !add && c[3] >= 1 { return setSpan(p, count: count, c) }
+    let c16 = splat(c)
+    let k = SIMD16<Float>(repeating: add ? 1 : 1 - c[3])
+    let n = 4 * count
+    var i = 0
+    if add {
+      while i + 16 <= n {
+        segue_store_f32x16(p + i, segue_clamp01_f32x16(segue_load_f32x16(p + i) + c16))
+        i += 16
+      }
+    } else {
+      while i + 16 <= n {
+        segue_store_f32x16(p + i, segue_clamp01_f32x16(c16 + k * segue_load_f32x16(p + i)))
+        i += 16
+      }
+    }
+    if i < n {
+      let d = loadPartial(p + i, n - i)
+      storePartial(segue_clamp01_f32x16(add ? d + c16 : c16 + k * d), p + i, n - i)
+    }
+  }
+
+  /// `d = clamp(s·o + (1 − s_A·o)·d)` for `count` pixels (``BlendKernels/overFloat``'s formula).
+  static func overSpan(
+    _ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, count: Int, opacity o: Float
+  ) {
+    let n = 4 * count
+    var i = 0
+    let one = SIMD16<Float>(repeating: 1)
+    while i + 16 <= n {
+      let sv = segue_load_f32x16(s + i) * o
+      let r = sv + (one - segue_alpha_f32x16(sv)) * segue_load_f32x16(d + i)
+      segue_store_f32x16(d + i, segue_clamp01_f32x16(r))
+      i += 16
+    }
+    if i < n {
+      let sv = loadPartial(s + i, n - i) * o
+      let r = sv + (one - segue_alpha_f32x16(sv)) * loadPartial(d + i, n - i)
+      storePartial(segue_clamp01_f32x16(r), d + i, n - i)
+    }
+  }
+
+  /// `d = clamp(d + w·s)` for `count` pixels.
+  static func addSpan(
+    _ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, count: Int, weight w: Float
+  ) {
+    let n = 4 * count
+    var i = 0
+    while i + 16 <= n {
+      let r = segue_load_f32x16(d + i) + w * segue_load_f32x16(s + i)
+      segue_store_f32x16(d + i, segue_clamp01_f32x16(r))
+      i += 16
+    }
+    if i < n {
+      let r = loadPartial(d + i, n - i) + w * loadPartial(s + i, n - i)
+      storePartial(segue_clamp01_f32x16(r), d + i, n - i)
+    }
+  }
+
+  /// Stores `c` in `count` pixels at `p`.
+  static func setSpan(_ p: UnsafeMutablePointer<Float>, count: Int, _ c: SIMD4<Float>) {
+    let c16 = splat(c)
+    let n = 4 * count
+    var i = 0
+    while i + 16 <= n {
+      segue_store_f32x16(p + i, c16)
+      i += 16
+    }
+    if i < n { storePartial(c16, p + i, n - i) }
+  }
+
+  /// Quantises `count` pixels (``PixelBufferRGBA8/quantise(_:)``, up to the single-precision
+  /// rounding of `255·c`) from `s` to bytes at `d`.
+  static func quantiseSpan(
+    _ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<UInt8>, count: Int
+  ) {
+    let n = 4 * count
+    var i = 0
+    while i + 16 <= n {
+      segue_store_u8x16(d + i, segue_quantise_f32x16(segue_load_f32x16(s + i)))
+      i += 16
+    }
+    if i < n {
+      let q = segue_quantise_f32x16(loadPartial(s + i, n - i))
+      for k in 0..<(n - i) { d[i + k] = q[k] }
+    }
+  }
+}

@@ -1,0 +1,275 @@
+import ArgumentParser
+import Segue
+import SegueMallocCounter
+import SegueRender
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+// MARK: - Rendering workload (render)
+//
+// `render`: the frames of a preset's transition (its default views, 390 × 844 points) at
+// `--scale` pixels per point, F = `--frames` frames at k·duration/(F − 1), k = 0…F − 1. One pass
+// renders every frame into one preallocated RGBA8 image:
+//
+// * `--path simd` (default): `SceneRenderer.render(scene, at:, into:, context:)` with a
+//   `RenderContext(threads:)`: evaluating the scene (sample, presentation tree, render list),
+//   rasterising every layer through its full 3D matrix with 4×4-sample edge coverage,
+//   compositing (opacity, "over", cross-dissolve sums) and quantising to RGBA8, in bands on
+//   `--threads` threads. Also timed separately: the same frames from precomputed render lists
+//   ("rasterise only": compile, rasterise, composite, quantise).
+// * `--path reference`: the reference rasteriser (`SceneRenderer.referenceRender`: every
+//   pixel of every layer's box sampled 16 times in Double, full-size Float images, then
+//   quantised) — the renderer before the fast one.
+//
+// Not timed: building the scene, allocating the image and context, encoding. After one untimed
+// warm-up pass, `repeats` passes are timed (or until `--seconds`). Reported per preset:
+// Mpixel/s (output pixels per second of wall time, median and best pass), ms per frame,
+// allocation calls per frame, CPU seconds per wall second (how many cores were busy), and with
+// `--check` the largest channel difference of any frame against the reference.
+
+/// The options of the `render` workload.
+struct RenderOptions: ParsableArguments {
+  @Option(help: "render: the preset (see 'segue presets'), or all.")
+  var preset: String = "all"
+
+  @Option(help: "render: pixels per point, > 0.")
+  var scale: Double = 2
+
+  @Option(help: "render: the operation, push or pop.")
+  var operation: String = "push"
+
+  @Flag(help: "render: draw each layer's id on it.")
+  var labels = false
+
+  @Flag(help: "render: fill layers with gradients instead of solid colours.")
+  var gradient = false
+
+  @Flag(
+    help:
+      "render: also render every frame with the reference rasteriser and print the largest channel difference (slow)."
+  )
+  var check = false
+
+  @Flag(help: "render: also time encoding the frames as PNG, APNG and GIF (not part of Mpixel/s).")
+  var encode = false
+}
+
+extension SegueBench {
+  /// The presets the render workload runs.
+  var renderPresets: [TransitionPreset] {
+    let name = renderOptions.preset
+    return name == "all"
+      ? TransitionPreset.allCases : TransitionPreset.allCases.filter { $0.rawValue == name }
+  }
+
+  /// Checks the options of `render` (called from `validate()`).
+  func validateRenderWorkload() throws {
+    let o = renderOptions
+    guard !renderPresets.isEmpty else {
+      throw ValidationError(
+        "unknown preset '\(o.preset)'; available: all, "
+          + TransitionPreset.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    guard o.scale.isFinite && o.scale > 0 && o.scale <= 8 else {
+      throw ValidationError("--scale must be in (0, 8] (got \(o.scale))")
+    }
+    guard o.operation == "push" || o.operation == "pop" else {
+      throw ValidationError("--operation must be push or pop (got '\(o.operation)')")
+    }
+    guard frames >= 2 && frames <= 10_000 else {
+      throw ValidationError("--frames must be in 2…10000 (got \(frames))")
+    }
+    guard threads <= 64 else {
+      throw ValidationError("--threads must be in 1…64 for 'render' (got \(threads))")
+    }
+    guard path == .simd || path == .reference else {
+      throw ValidationError(
+        "--path \(path.rawValue) does not apply to 'render' (simd or reference)")
+    }
+    if path == .reference && threads != 1 {
+      throw ValidationError("--path reference runs on one thread (got --threads \(threads))")
+    }
+    if time != nil || times != nil {
+      throw ValidationError("--t/--times do not apply to 'render' (see --frames)")
+    }
+  }
+
+  /// Runs the render workload and prints one block per preset.
+  func runRenderWorkload() throws {
+    let o = renderOptions
+    print(
+      "workload render  scale \(o.scale)  frames \(frames)  threads \(threads)  path "
+        + "\(path.rawValue)  operation \(o.operation)\(o.labels ? "  labels" : "")"
+        + "\(o.gradient ? "  gradient" : "")")
+    print("CPU \(cpuModelName())  (\(CPUFeatures.runtime.description))")
+    var totalPixels = 0.0
+    var totalSeconds = 0.0
+    for preset in renderPresets {
+      let row = try renderPreset(preset)
+      totalPixels += row.pixels
+      totalSeconds += row.seconds
+    }
+    if renderPresets.count > 1 {
+      print("all presets  \(fixed(totalPixels / totalSeconds / 1e6, 1)) Mpixel/s (median passes)")
+    }
+  }
+
+  /// Renders one preset's frames; returns the pixels of one pass and its median seconds.
+  private func renderPreset(_ preset: TransitionPreset) throws -> (pixels: Double, seconds: Double)
+  {
+    let o = renderOptions
+    let animator = PresetAnimator(preset)
+    let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
+    let scene = try animator.animateTransition(
+      using: animator.defaultContext(operation: operation))
+    let renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
+    let size = try renderer.outputSize(for: scene.containerSize)
+    let times = (0..<frames).map { scene.duration * Double($0) / Double(frames - 1) }
+    let context = try RenderContext(threads: threads)
+    var image = try PixelBufferRGBA8(width: size.width, height: size.height)
+    var checksum = 0
+    let pass: () throws -> Void
+    if path == .reference {
+      pass = {
+        for t in times {
+          let sample = try scene.sample(at: t)
+          let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+          image = try renderer.referenceRender(
+            sample, presentation: tree, containerSize: scene.containerSize)
+        }
+      }
+    } else {
+      pass = {
+        for t in times { try renderer.render(scene, at: t, into: &image, context: context) }
+      }
+    }
+    try pass()
+    let (wall, cpu, allocations) = try timed(pass)
+    for i in Swift.stride(from: 0, to: image.components.count, by: 61) {
+      checksum &+= Int(image.components[i])
+    }
+    let pixels = Double(frames * size.width * size.height)
+    let median = wall.sorted()[wall.count / 2]
+    let best = wall.min()!
+    var line =
+      "\(preset.rawValue.padding(14)) \(size.width)×\(size.height)  "
+      + "\(fixed(pixels / median / 1e6, 1)) Mpixel/s (best \(fixed(pixels / best / 1e6, 1)))  "
+      + "\(fixed(median / Double(frames) * 1e3, 2)) ms/frame  "
+      + "CPU \(fixed(cpu / median, 2)) s/s (\(fixed(pixels / cpu / 1e6, 1)) Mpixel per CPU-s)  "
+      + "allocations \(allocations.map { "\($0 / frames)/frame" } ?? "not counted")"
+    if path == .simd {
+      // The same frames from precomputed render lists: the rasteriser alone.
+      var lists: [[SceneRenderItem]] = []
+      for t in times {
+        let sample = try scene.sample(at: t)
+        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+        lists.append(try renderer.renderItems(for: sample, presentation: tree))
+      }
+      let rasterise: () throws -> Void = {
+        for items in lists { try renderer.render(items, into: &image, context: context) }
+      }
+      try rasterise()
+      let (rasterWall, _, rasterAllocations) = try timed(rasterise)
+      let rasterMedian = rasterWall.sorted()[rasterWall.count / 2]
+      line +=
+        "\n\(String().padding(14)) rasterise only \(fixed(pixels / rasterMedian / 1e6, 1)) "
+        + "Mpixel/s  \(fixed(rasterMedian / Double(frames) * 1e3, 2)) ms/frame  allocations "
+        + "\(rasterAllocations.map { "\($0 / frames)/frame" } ?? "not counted")"
+    }
+    line += "  checksum \(checksum)"
+    if o.encode {
+      // Encoding, timed separately: every frame as a PNG, as one APNG, as one GIF.
+      var frameImages: [PixelBufferRGBA8] = []
+      for t in times {
+        try renderer.render(scene, at: t, into: &image, context: context)
+        frameImages.append(image)
+      }
+      let delay = scene.duration / Double(frames - 1)
+      var pngBytes = 0
+      var t0 = now()
+      for frame in frameImages { pngBytes += try PNG.encode(frame).count }
+      let png = now() - t0
+      t0 = now()
+      var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)
+      for frame in frameImages { try apng.add(frame, delay: delay) }
+      let apngBytes = try apng.finish().count
+      let apngSeconds = now() - t0
+      t0 = now()
+      var gif = try GIFEncoder(width: size.width, height: size.height)
+      for frame in frameImages { try gif.add(frame, delay: delay) }
+      let gifBytes = try gif.finish().count
+      let gifSeconds = now() - t0
+      line +=
+        "\n\(String().padding(14)) encode: PNG \(fixed(png / Double(frames) * 1e3, 1)) ms/frame "
+        + "(\(pngBytes / frames) B/frame)  APNG \(fixed(apngSeconds / Double(frames) * 1e3, 1)) "
+        + "ms/frame (\(apngBytes) B)  GIF \(fixed(gifSeconds / Double(frames) * 1e3, 1)) ms/frame "
+        + "(\(gifBytes) B)"
+    }
+    if o.check {
+      var worst = 0
+      for t in times {
+        let sample = try scene.sample(at: t)
+        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+        let reference = try renderer.referenceRender(
+          sample, presentation: tree, containerSize: scene.containerSize)
+        try renderer.render(scene, at: t, into: &image, context: context)
+        for i in 0..<image.components.count {
+          worst = max(worst, abs(Int(image.components[i]) - Int(reference.components[i])))
+        }
+      }
+      line += "\n\(String().padding(14)) max channel difference vs reference \(worst)/255"
+    }
+    print(line)
+    return (pixels, median)
+  }
+
+  /// Times `pass` as ``timedPasses(_:)`` does, also returning the CPU seconds of the median
+  /// pass (all threads of the process) and the most allocation calls of a pass (nil when not
+  /// counted).
+  private func timed(_ pass: () throws -> Void) throws -> (
+    wall: [Double], cpu: Double, allocations: Int?
+  ) {
+    var cpuSeconds: [Double] = []
+    let (wall, maxAllocations) = try timedPasses {
+      let c0 = processCPUSeconds()
+      try pass()
+      cpuSeconds.append(processCPUSeconds() - c0)
+    }
+    let allocations =
+      segue_allocation_counting_available() != 0 ? Int(maxAllocations) : nil
+    return (wall, cpuSeconds.sorted()[cpuSeconds.count / 2], allocations)
+  }
+}
+
+/// CPU seconds used by every thread of this process so far.
+func processCPUSeconds() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// The CPU's model name from /proc/cpuinfo ("unknown" elsewhere).
+func cpuModelName() -> String {
+  guard let file = fopen("/proc/cpuinfo", "r") else { return "unknown" }
+  defer { fclose(file) }
+  var line = [CChar](repeating: 0, count: 512)
+  while fgets(&line, Int32(line.count), file) != nil {
+    let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let text = String(decoding: bytes, as: UTF8.self)
+    if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
+      return String(text[text.index(after: colon)...].trimmingCharacters().filter { $0 != "\n" })
+    }
+  }
+  return "unknown"
+}
+
+extension String {
+  /// Padded with spaces to at least `width` characters.
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

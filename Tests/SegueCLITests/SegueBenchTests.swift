@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import segue_bench
+
+/// segue-bench's command line: every workload's `--format json`, and the memory budget that
+/// turns an unallocatable product of in-range options into a usage error.
+@Suite("segue-bench: JSON reports and the memory budget")
+struct SegueBenchTests {
+  /// Each workload, run small (debug builds are slow) with `--format json`, prints one JSON
+  /// object naming the workload with a positive rate.
+  @Test(arguments: [
+    ["--workload", "stack"], ["--workload", "stack", "--path", "scalar"],
+    ["--workload", "bezier"], ["--workload", "spring"], ["--workload", "presets"],
+    ["--workload", "bake", "--frames", "4"], ["--workload", "children"],
+    ["--workload", "dissolve", "--frames", "4"],
+    ["--workload", "blend", "--width", "100"],
+  ])
+  func everyWorkloadPrintsJSON(arguments: [String]) throws {
+    let result = try SegueProcess.runBench(
+      arguments + ["--n", "1000", "--repeats", "1", "--format", "json"])
+    #expect(result.status == 0, "\(arguments): \(result.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+      "\(arguments): \(result.text)")
+    #expect(object["workload"] as? String == arguments[1])
+    let rate = (object["layerEvalsPerSecond"] ?? object["pixelsPerSecond"]) as? Double
+    #expect((rate ?? 0) > 0, "\(arguments)")
+  }
+
+  /// The example: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about 14.6
+  /// TB of output), every option in range: exit 64 with the size in the message, before any
+  /// allocation.
+  @Test func unallocatableProductIsAUsageError() throws {
+    let result = try SegueProcess.runBench([
+      "--workload", "dissolve", "--frames", "100000", "--n", "10000000",
+    ])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("needs about 14.6 TB of memory"), "\(result.stderr)")
+    #expect(result.stderr.contains("budget"))
+  }
+
+  /// The estimate itself: the dissolve output is frames × 4 × n floats plus two 4n-float
+  /// images (2·8n floats counted for the image and its packed copy); a bake at the largest
+  /// options; a product that overflows `Int` is unbounded.
+  @Test func estimatesFromTheOptions() throws {
+    var bench = try SegueBench.parse(["--workload", "dissolve", "--frames", "30", "--n", "1000"])
+    #expect(bench.memoryEstimate.bytes == 30 * 4 * 1000 * 4 + 2 * 8 * 1000 * 4)
+    bench = try SegueBench.parse([
+      "--workload", "bake", "--frames", "60", "--keys", "4", "--channels", "2", "--n", "1000",
+    ])
+    #expect(bench.memoryEstimate.bytes == 2 * 4 * 2000 * 4 + 60 * 2000 * 4)
+    #expect(checkedProduct(Int.max / 2, 3) == nil)
+    #expect(checkedSum(1, nil) == nil)
+    #expect(byteText(nil) == "more than 9.2 EB")
+    #expect(byteText(1536) == "1.5 KB")
+  }
+
+  /// The budget is three quarters of the physical memory: positive, and the default stack run
+  /// (N = 10⁶, about 300 MB) fits in it.
+  @Test func defaultRunFitsTheBudget() throws {
+    #expect(MemoryEstimate.budget > 0)
+    let bench = try SegueBench.parse([])
+    let bytes = try #require(bench.memoryEstimate.bytes)
+    #expect(bytes < MemoryEstimate.budget)
+    #expect(bytes > 26 * 12 * 1_000_000)
+  }
+}
