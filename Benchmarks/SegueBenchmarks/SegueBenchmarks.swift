@@ -121,10 +121,10 @@ struct LaneFixture: @unchecked Sendable {
     bezier = CubicBezierBatch(curves: [.easeIn, .easeOut, .easeInEaseOut, .systemDefault])
     progress = pinned((0..<count).map { _ in random.float(0, 1) })
     curveIndices = pinned((0..<count).map { UInt16($0 % 4) })
-    var springList: [Spring] = []
+    var springList: [DampedSpring] = []
     var times: [Float] = []
     for j in 0..<count {
-      let spring = try! Spring.response(
+      let spring = try! DampedSpring.response(
         0.1 + 1.9 * random.unit(), dampingRatio: 0.05 + 1.95 * random.unit(),
         initialVelocity: 20 * random.unit() - 10, allowsOverdamping: j % 2 == 0)
       springList.append(spring)
@@ -136,7 +136,9 @@ struct LaneFixture: @unchecked Sendable {
     self.properties = pinned(properties)
     a = pinned(planes(transforms))
     b = pinned(planes(transforms.reversed()))
-    let targets = transforms.map { $0.rotated(0.7, 1, 0, 0).translated(10, -20, 5) }
+    let targets = transforms.map {
+      $0.rotated(by: 0.7, x: 1, y: 0, z: 0).translated(x: 10, y: -20, z: 5)
+    }
     decomposition = try! DecompositionBatch(from: transforms, to: targets)
     output = alignedBuffer(16 * count)
   }
@@ -152,8 +154,8 @@ func layerProperties(count: Int, random: inout Random) -> ([Float], [Transform3D
   transforms.reserveCapacity(count)
   for j in 0..<count {
     var m = Transform3D.makeRotation(
-      Double(random.float(-1.5, 1.5)), random.unit(), random.unit(), 0.2
-    ).scaled(Double(random.float(0.5, 1.5)), 1, 1)
+      by: Double(random.float(-1.5, 1.5)), x: random.unit(), y: random.unit(), z: 0.2
+    ).scaled(x: Double(random.float(0.5, 1.5)), y: 1, z: 1)
     m.m34 = -1.0 / 500
     transforms.append(m)
     let values: [Float] =
@@ -241,7 +243,8 @@ struct ProductFixture: @unchecked Sendable {
       rows: 4, columns: count, elements: (0..<4 * count).map { _ in random.float(-400, 400) })
     children = try! BatchMatrix(
       rows: count, columns: 16, elements: (0..<16 * count).map { _ in random.float(-2, 2) })
-    var parent = Transform3D.makeRotation(0.6435, 0, 0, 1).translated(195, 422, 0)
+    var parent = Transform3D.makeRotation(by: 0.6435, x: 0, y: 0, z: 1).translated(
+      x: 195, y: 422, z: 0)
     parent.m34 = -1.0 / 500
     self.parent = parent
     images = try! BatchMatrix(

@@ -32,9 +32,9 @@ public struct Filmstrip: Hashable, Sendable {
   /// The caption font's cell size in pixels, `≥ 1`.
   public var captionCellSize: Int
   /// The sheet's colour (gaps, margins, caption strips, empty cells), straight RGBA.
-  public var background: Color
+  public var background: RGBAColor
   /// The caption text colour.
-  public var captionColor: Color
+  public var captionColor: RGBAColor
 
   /// Creates a filmstrip.
   ///
@@ -49,14 +49,14 @@ public struct Filmstrip: Hashable, Sendable {
   public init(
     renderer: SceneRenderer = SceneRenderer(), columns: Int = 6, gap: Int = 4,
     captions: Bool = true, captionCellSize: Int = 2,
-    background: Color? = nil, captionColor: Color = .black
+    background: RGBAColor? = nil, captionColor: RGBAColor = .black
   ) {
     self.renderer = renderer
     self.columns = columns
     self.gap = gap
     self.captions = captions
     self.captionCellSize = captionCellSize
-    self.background = background ?? Color(clamping: 0.92, 0.92, 0.92, 1)
+    self.background = background ?? RGBAColor(clamping: 0.92, 0.92, 0.92, 1)
     self.captionColor = captionColor
   }
 
@@ -206,7 +206,7 @@ public struct Filmstrip: Hashable, Sendable {
       let steps: [SceneRenderer.PlanStep]
       do {
         let sample = try scene.sample(at: time)
-        let tree = scene.presentation(at: time, completion: sample.completed ? .finished : nil)
+        let tree = scene.presentation(at: time, completion: sample.isCompleted ? .finished : nil)
         steps = try renderer.plan(for: sample, presentation: tree)
       } catch {
         throw ValidationError(
@@ -257,15 +257,15 @@ public struct Filmstrip: Hashable, Sendable {
     }
     guard points.count >= 3 else { return }
     let s = renderer.scale
-    let colour: Color
+    let colour: RGBAColor
     switch p.snapshot.fill {
     case .solid(let c): colour = c
     case .linearGradient(let top, let bottom):
-      colour = Color(
+      colour = RGBAColor(
         clamping: (top.red + bottom.red) / 2, (top.green + bottom.green) / 2,
         (top.blue + bottom.blue) / 2, (top.alpha + bottom.alpha) / 2)
     }
-    let fill = Color(
+    let fill = RGBAColor(
       clamping: colour.red, colour.green, colour.blue, colour.alpha * p.opacity * weight)
     try document.polygon(
       points.map { Point(x: $0.x * s, y: $0.y * s) }, fill: fill, blendMode: blendMode)

@@ -27,10 +27,10 @@ public struct LayerSnapshot: Hashable, Sendable {
     /// The width in points (layer coordinates); `≤ 0` draws nothing.
     public var width: Double
     /// The colour, drawn "over" the fill.
-    public var color: Color
+    public var color: RGBAColor
 
     /// Creates a border.
-    public init(width: Double, color: Color = .black) {
+    public init(width: Double, color: RGBAColor = .black) {
       self.width = width
       self.color = color
     }
@@ -47,7 +47,7 @@ public struct LayerSnapshot: Hashable, Sendable {
   /// 3·10⁻⁷); with radius 0 it is the shape itself.
   public struct Shadow: Hashable, Sendable {
     /// `shadowColor` (straight RGBA).
-    public var color: Color
+    public var color: RGBAColor
     /// `shadowOpacity` in `[0, 1]`.
     public var opacity: Double
     /// `shadowRadius` in points, `≥ 0`: the blur's `σ` is half of it.
@@ -57,7 +57,7 @@ public struct LayerSnapshot: Hashable, Sendable {
 
     /// Creates a shadow (defaults: Core Animation's, apart from the opacity).
     public init(
-      color: Color = .black, opacity: Double, radius: Double = 3,
+      color: RGBAColor = .black, opacity: Double, radius: Double = 3,
       offset: Size = Size(width: 0, height: -3)
     ) {
       self.color = color
@@ -70,11 +70,11 @@ public struct LayerSnapshot: Hashable, Sendable {
   /// How the bounds are filled.
   public enum Fill: Hashable, Sendable {
     /// One colour everywhere.
-    case solid(Color)
+    case solid(RGBAColor)
     /// A linear gradient along y: `top` at `bounds.minY`, `bottom` at `bounds.maxY`, interpolated
     /// linearly in **premultiplied** RGBA (so a fade to `.clear` does not darken), as
     /// `t = (v − minY) / height` clamped to `[0, 1]` for the layer coordinate `v`.
-    case linearGradient(top: Color, bottom: Color)
+    case linearGradient(top: RGBAColor, bottom: RGBAColor)
   }
 
   /// A line of text drawn over the fill in a 3×5 block font.
@@ -91,10 +91,10 @@ public struct LayerSnapshot: Hashable, Sendable {
     /// The side of one font cell, in points; `> 0`.
     public var cellSize: Double
     /// The text colour, drawn "over" the fill.
-    public var color: Color
+    public var color: RGBAColor
 
     /// Creates a label.
-    public init(text: String, origin: Point, cellSize: Double = 2, color: Color = .black) {
+    public init(text: String, origin: Point, cellSize: Double = 2, color: RGBAColor = .black) {
       self.text = text
       self.origin = origin
       self.cellSize = cellSize
@@ -166,7 +166,7 @@ public struct LayerSnapshot: Hashable, Sendable {
 
   /// `(r·a, g·a, b·a, a)`.
   @inlinable
-  public static func premultiplied(_ c: Color) -> SIMD4<Double> {
+  public static func premultiplied(_ c: RGBAColor) -> SIMD4<Double> {
     SIMD4(c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
   }
 }

@@ -41,7 +41,7 @@ public enum Rasterizer {
   ///
   /// - Throws: the errors of ``ReferenceRasterizer/render(_:width:height:background:)``.
   public static func render(
-    _ items: [RenderItem], width: Int, height: Int, background: Color = .clear
+    _ items: [RenderItem], width: Int, height: Int, background: RGBAColor = .clear
   ) throws(ValidationError) -> PixelBufferRGBAFloat {
     let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
     var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)
@@ -60,7 +60,7 @@ public enum Rasterizer {
   /// - Throws: the errors of ``ReferenceRasterizer/render(_:width:height:background:)``
   ///   (before any pixel is written).
   public static func render(
-    _ items: [RenderItem], into image: inout PixelBufferRGBA8, background: Color = .clear,
+    _ items: [RenderItem], into image: inout PixelBufferRGBA8, background: RGBAColor = .clear,
     context: RenderContext
   ) throws(ValidationError) {
     context.program.reset()

@@ -99,7 +99,7 @@ public enum ReferenceRasterizer {
   ///   unless a group's opacity is in `[0, 1]`; and the size errors of
   ///   ``/Segue/PixelBufferRGBAFloat/init(width:height:stride:fill:)``.
   public static func render(
-    _ items: [RenderItem], width: Int, height: Int, background: Color = .clear
+    _ items: [RenderItem], width: Int, height: Int, background: RGBAColor = .clear
   ) throws(ValidationError) -> PixelBufferRGBAFloat {
     let fill = SIMD4<Float>(LayerSnapshot.premultiplied(background))
     var buffer = try PixelBufferRGBAFloat(width: width, height: height, fill: fill)

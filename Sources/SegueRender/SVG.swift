@@ -30,7 +30,7 @@ public struct SVGDocument: Hashable, Sendable {
   /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `rect` (index 0…3: x, y, width,
   ///   height) and errors naming `lineWidth` as ``polyline(_:stroke:lineWidth:)``.
   public mutating func rect(
-    _ rect: Rect, fill: Color, stroke: Color? = nil, lineWidth: Double = 1
+    _ rect: Rect, fill: RGBAColor, stroke: RGBAColor? = nil, lineWidth: Double = 1
   ) throws(ValidationError) {
     let values = [rect.minX, rect.minY, rect.width, rect.height]
     for (i, v) in values.enumerated() { try Validate.finite(v, "rect", index: i) }
@@ -47,7 +47,7 @@ public struct SVGDocument: Hashable, Sendable {
   ///   2 points, ``/Segue/ValidationError/Reason/notFinite`` naming `points` with the index of a
   ///   non-finite point, and ``/Segue/ValidationError/Reason/notPositive`` or
   ///   ``/Segue/ValidationError/Reason/notFinite`` naming `lineWidth` unless it is finite and `> 0`.
-  public mutating func polyline(_ points: [Point], stroke: Color, lineWidth: Double = 1)
+  public mutating func polyline(_ points: [Point], stroke: RGBAColor, lineWidth: Double = 1)
     throws(ValidationError)
   {
     let list = try SVGDocument.pointList(points, minimum: 2)
@@ -67,7 +67,7 @@ public struct SVGDocument: Hashable, Sendable {
   /// - Throws: ``/Segue/ValidationError/Reason/tooFew(minimum:actual:)`` naming `points` with fewer than
   ///   3 points, and the other errors of ``polyline(_:stroke:lineWidth:)``.
   public mutating func polygon(
-    _ points: [Point], fill: Color, stroke: Color? = nil, lineWidth: Double = 1,
+    _ points: [Point], fill: RGBAColor, stroke: RGBAColor? = nil, lineWidth: Double = 1,
     blendMode: BlendMode = .over
   ) throws(ValidationError) {
     let list = try SVGDocument.pointList(points, minimum: 3)
@@ -109,7 +109,7 @@ public struct SVGDocument: Hashable, Sendable {
   ///   ``/Segue/ValidationError/Reason/notPositive`` or ``/Segue/ValidationError/Reason/notFinite`` naming
   ///   `fontSize`.
   public mutating func text(
-    _ string: String, at position: Point, fontSize: Double = 12, fill: Color = .black
+    _ string: String, at position: Point, fontSize: Double = 12, fill: RGBAColor = .black
   ) throws(ValidationError) {
     try Validate.finite(position.x, "position", index: 0)
     try Validate.finite(position.y, "position", index: 1)
@@ -142,7 +142,7 @@ public struct SVGDocument: Hashable, Sendable {
   }
 
   /// `#rrggbb` of a colour (components rounded to bytes).
-  static func hex(_ c: Color) -> String {
+  static func hex(_ c: RGBAColor) -> String {
     let digits = Array("0123456789abcdef")
     var s = "#"
     for v in [c.red, c.green, c.blue] {
@@ -154,13 +154,13 @@ public struct SVGDocument: Hashable, Sendable {
   }
 
   /// ` name="#rrggbb"` plus ` name-opacity="a"` when alpha < 1.
-  static func paint(_ name: String, _ c: Color) -> String {
+  static func paint(_ name: String, _ c: RGBAColor) -> String {
     var s = " \(name)=\"\(hex(c))\""
     if c.alpha < 1 { s += " \(name)-opacity=\"\(number(c.alpha))\"" }
     return s
   }
 
-  private func strokeAttributes(_ stroke: Color?, _ lineWidth: Double) -> String {
+  private func strokeAttributes(_ stroke: RGBAColor?, _ lineWidth: Double) -> String {
     guard let stroke else { return "" }
     return SVGDocument.paint("stroke", stroke)
       + " stroke-width=\"\(SVGDocument.number(lineWidth))\""

@@ -93,7 +93,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// The output height in pixels, `1…2²⁴`, or `nil` for `round(scale·containerHeight)`.
   public var height: Int?
   /// The colour the image is cleared to before the first layer (straight RGBA).
-  public var background: Color
+  public var background: RGBAColor
   /// Fill each layer with a vertical gradient from its colour (top) to the colour's RGB × 0.7
   /// (bottom), same alpha, instead of a solid colour.
   public var gradient: Bool
@@ -117,7 +117,7 @@ public struct SceneRenderer: Hashable, Sendable {
   ///   - labelCellSize: the label cell size in points (default 4).
   ///   - snapshots: per-id replacements of the generated snapshot.
   public init(
-    scale: Double = 1, width: Int? = nil, height: Int? = nil, background: Color = .white,
+    scale: Double = 1, width: Int? = nil, height: Int? = nil, background: RGBAColor = .white,
     gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
     snapshots: [String: LayerSnapshot] = [:]
   ) {
@@ -207,7 +207,7 @@ public struct SceneRenderer: Hashable, Sendable {
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
-        top: c, bottom: Color(clamping: 0.7 * c.red, 0.7 * c.green, 0.7 * c.blue, c.alpha))
+        top: c, bottom: RGBAColor(clamping: 0.7 * c.red, 0.7 * c.green, 0.7 * c.blue, c.alpha))
     } else {
       fill = .solid(c)
     }
@@ -240,7 +240,7 @@ public struct SceneRenderer: Hashable, Sendable {
   public func renderItems(for sample: TransitionSample, presentation tree: LayerTree)
     throws(ValidationError) -> [SceneRenderItem]
   {
-    let pixels = Transform3D.makeScale(scale, scale, 1)
+    let pixels = Transform3D.makeScale(x: scale, y: scale, z: 1)
     func raster(_ p: PlannedLayer) -> RasterLayer {
       RasterLayer(
         snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity,
@@ -451,7 +451,7 @@ public struct SceneRenderer: Hashable, Sendable {
     context: RenderContext
   ) throws(ValidationError) {
     let sample = try scene.sample(at: t)
-    let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+    let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
     try render(
       sample, presentation: tree, containerSize: scene.containerSize, into: &image,
       context: context)
@@ -497,7 +497,7 @@ public struct SceneRenderer: Hashable, Sendable {
     -> PixelBufferRGBA8
   {
     let sample = try scene.sample(at: t)
-    let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+    let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
     return try render(sample, presentation: tree, containerSize: scene.containerSize)
   }
 
@@ -538,7 +538,7 @@ public struct SceneRenderer: Hashable, Sendable {
   ) throws(ValidationError) {
     let sample = try scene.sample(at: time, interaction: interaction)
     let completion: TransitionCompletion? =
-      sample.completed ? (sample.cancelled ? .cancelled : .finished) : nil
+      sample.isCompleted ? (sample.isCancelled ? .cancelled : .finished) : nil
     let tree = scene.presentation(at: sample.progress * scene.duration, completion: completion)
     try render(
       sample, presentation: tree, containerSize: scene.containerSize, into: &image,

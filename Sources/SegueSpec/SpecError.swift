@@ -10,7 +10,7 @@ import Segue
 ///   `$.blendModes["my layer"]`), and ``line``/``column`` are `nil`.
 ///
 /// When the library rejected a value while the spec was being built (a ``/Segue/LayerTree``,
-/// ``/Segue/Animation``, ``/Segue/KeyframeTrack``, …), ``validation`` holds its ``/Segue/ValidationError`` and the
+/// ``/Segue/LayerAnimation``, ``/Segue/KeyframeTrack``, …), ``validation`` holds its ``/Segue/ValidationError`` and the
 /// path is the JSON path of the object being built followed by the library's field (and index).
 public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The JSONPath of the offending value (`$` for the whole document or for malformed JSON).

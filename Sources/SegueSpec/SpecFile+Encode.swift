@@ -23,7 +23,7 @@ extension SpecFile {
       ("duration", .number(scene.duration)),
       ("container", numbers([scene.containerSize.width, scene.containerSize.height])),
     ]
-    var byLayer: [String: [Animation]] = [:]
+    var byLayer: [String: [LayerAnimation]] = [:]
     for entry in scene.animations.entries {
       byLayer[entry.layerID, default: []].append(entry.animation)
     }
@@ -60,7 +60,8 @@ extension SpecFile {
     return .object(top)
   }
 
-  static func writeLayer(_ layer: Layer, parent: String?, animations: [Animation]) -> JSONValue {
+  static func writeLayer(_ layer: Layer, parent: String?, animations: [LayerAnimation]) -> JSONValue
+  {
     let defaults = Layer(id: layer.id)
     var o: [(String, JSONValue)] = [("id", .string(layer.id))]
     if let parent { o.append(("parent", .string(parent))) }
@@ -108,7 +109,7 @@ extension SpecFile {
     return .object(o)
   }
 
-  static func writeAnimation(_ a: Animation) -> JSONValue {
+  static func writeAnimation(_ a: LayerAnimation) -> JSONValue {
     var o: [(String, JSONValue)] = [("keyPath", .string(a.property.keyPath))]
     switch a.content {
     case .basic(let from, let to):

@@ -131,7 +131,7 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 ///   `rotateAutoReverse`, `kCAAnimationRotateAuto`, `kCAAnimationRotateAutoReverse`).
 /// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
 ///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
-///   `dampingRatio` (with `initialVelocity`): ``/Segue/Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
+///   `dampingRatio` (with `initialVelocity`): ``/Segue/DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
 ///   over the animation's `duration`.
 /// - `timingFunction`: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`, or the
 ///   `kCAMediaTimingFunction…` constants), `"cubic-bezier(x1, y1, x2, y2)"`, `[x1, y1, x2, y2]`,
@@ -471,7 +471,7 @@ struct SpecDecoder {
     if let v = o["anchorPointZ"] { layer.anchorPointZ = try v.number() }
     if let v = o["zPosition"] { layer.zPosition = try v.number() }
     if let v = o["opacity"] { layer.opacity = try v.number() }
-    func color(_ v: Node) throws(SpecError) -> Color {
+    func color(_ v: Node) throws(SpecError) -> RGBAColor {
       guard case .color(let c) = try SpecFile.readValue(v, kind: .color) else {
         throw v.fail("expected a colour")
       }
@@ -511,7 +511,7 @@ struct SpecDecoder {
     }
   }
 
-  func readAnimation(_ node: Node, layer: Layer) throws(SpecError) -> Animation {
+  func readAnimation(_ node: Node, layer: Layer) throws(SpecError) -> LayerAnimation {
     let o = try node.object()
     let typeNode = try o.required("type")
     let type = try typeNode.string()
@@ -532,7 +532,7 @@ struct SpecDecoder {
       guard let v = o[key] else { return model }
       return try SpecFile.readValue(v, kind: kind)
     }
-    let content: Animation.Content
+    let content: LayerAnimation.Content
     var timingFunction: TimingFunction?
     if let f = o["timingFunction"] { timingFunction = try SpecFile.readTimingFunction(f) }
     switch type {
@@ -550,7 +550,7 @@ struct SpecDecoder {
       }
     }
     return try building(node.path) { () throws(ValidationError) in
-      try Animation(
+      try LayerAnimation(
         property: property, content: content, timing: timing, timingFunction: timingFunction)
     }
   }
@@ -584,7 +584,7 @@ struct SpecDecoder {
     return t.resolvedForAnimation()
   }
 
-  func readSpring(_ o: Members, duration: Double) throws(SpecError) -> Spring {
+  func readSpring(_ o: Members, duration: Double) throws(SpecError) -> DampedSpring {
     let velocity = try o["initialVelocity"]?.number() ?? 0
     if let ratio = o["dampingRatio"] {
       for key in ["mass", "stiffness", "damping", "allowsOverdamping"] where o.has(key) {
@@ -595,7 +595,8 @@ struct SpecDecoder {
       }
       let zeta = try ratio.number()
       return try building(o.path) { () throws(ValidationError) in
-        try Spring.uiViewSpring(duration: duration, dampingRatio: zeta, initialVelocity: velocity)
+        try DampedSpring.uiViewSpring(
+          duration: duration, dampingRatio: zeta, initialVelocity: velocity)
       }
     }
     let mass = try o["mass"]?.number() ?? 1
@@ -603,7 +604,7 @@ struct SpecDecoder {
     let damping = try o["damping"]?.number() ?? 10
     let overdamping = try o["allowsOverdamping"]?.bool() ?? false
     return try building(o.path) { () throws(ValidationError) in
-      try Spring(
+      try DampedSpring(
         mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity,
         allowsOverdamping: overdamping)
     }

@@ -28,7 +28,7 @@ extension SpecFile {
       let v = try node.numbers(count: [4], what: "a colour [red, green, blue, alpha]")
       return .color(
         try building(node.path) { () throws(ValidationError) in
-          try Color(red: v[0], green: v[1], blue: v[2], alpha: v[3])
+          try RGBAColor(red: v[0], green: v[1], blue: v[2], alpha: v[3])
         })
     }
   }
@@ -93,13 +93,13 @@ extension SpecFile {
     switch key {
     case "translate":
       let v = try op.numbers(count: [2, 3], what: "[tx, ty] or [tx, ty, tz] (points)")
-      return t.translated(v[0], v[1], v.count == 3 ? v[2] : 0)
+      return t.translated(x: v[0], y: v[1], z: v.count == 3 ? v[2] : 0)
     case "scale":
       let v = try op.numbers(count: [2, 3], what: "[sx, sy] or [sx, sy, sz]")
-      return t.scaled(v[0], v[1], v.count == 3 ? v[2] : 1)
+      return t.scaled(x: v[0], y: v[1], z: v.count == 3 ? v[2] : 1)
     case "rotate":
       if case .number = op.value {
-        return t.rotated(try op.number(), 0, 0, 1)
+        return t.rotated(by: try op.number(), x: 0, y: 0, z: 1)
       }
       let r = try op.object(allowed: ["angle", "axis"])
       let angle = try r.required("angle").number()
@@ -112,7 +112,7 @@ extension SpecFile {
         let length = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).squareRoot()
         guard length.isFinite else { throw a.fail("the rotation axis is too long") }
       }
-      return t.rotated(angle, axis[0], axis[1], axis[2])
+      return t.rotated(by: angle, x: axis[0], y: axis[1], z: axis[2])
     default:
       let d = try op.number()
       guard d > 0 else { throw op.fail("the perspective distance must be greater than 0 (points)") }

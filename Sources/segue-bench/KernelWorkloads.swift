@@ -53,10 +53,10 @@ extension SegueBench {
         }
       }
     } else {
-      var springs: [Spring] = []
+      var springs: [DampedSpring] = []
       springs.reserveCapacity(n)
       for j in 0..<n {
-        let spring = try Spring.response(
+        let spring = try DampedSpring.response(
           0.1 + 1.9 * unit(), dampingRatio: 0.05 + 1.95 * unit(),
           initialVelocity: 20 * unit() - 10, allowsOverdamping: j % 2 == 0)
         springs.append(spring)

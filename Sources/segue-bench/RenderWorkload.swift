@@ -137,7 +137,7 @@ extension SegueBench {
       pass = {
         for t in times {
           let sample = try scene.sample(at: t)
-          let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+          let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
           image = try renderer.referenceRender(
             sample, presentation: tree, containerSize: scene.containerSize)
         }
@@ -166,7 +166,7 @@ extension SegueBench {
       var lists: [[SceneRenderItem]] = []
       for t in times {
         let sample = try scene.sample(at: t)
-        let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
         lists.append(try renderer.renderItems(for: sample, presentation: tree))
       }
       let rasterise: () throws -> Void = {
@@ -213,7 +213,7 @@ extension SegueBench {
       var worst = 0
       for t in times {
         let sample = try scene.sample(at: t)
-        let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
         let reference = try renderer.referenceRender(
           sample, presentation: tree, containerSize: scene.containerSize)
         try renderer.render(scene, at: t, into: &image, context: context)

@@ -9,7 +9,7 @@ enum CurveSubject {
   /// A timing function over input progress `[0, 1]`.
   case timing(TimingFunction, label: String)
   /// A spring's progress over time.
-  case spring(Spring, label: String)
+  case spring(DampedSpring, label: String)
 }
 
 /// `segue curve`.
@@ -123,7 +123,7 @@ struct CurveCommand: ParsableCommand {
         if spring == "system" { return .spring(.systemCurve7, label: "system spring (curve 7)") }
         let v = try parseNumberList(spring, argument: "--spring", count: 3...4)
         let s = try wrapping("--spring") { () throws(Segue.ValidationError) in
-          try Spring(
+          try DampedSpring(
             mass: v[0], stiffness: v[1], damping: v[2], initialVelocity: v.count > 3 ? v[3] : 0)
         }
         return .spring(s, label: "spring \(spring)")
@@ -131,14 +131,15 @@ struct CurveCommand: ParsableCommand {
       if let springResponse {
         let v = try parseNumberList(springResponse, argument: "--spring-response", count: 2...3)
         let s = try wrapping("--spring-response") { () throws(Segue.ValidationError) in
-          try Spring.response(v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
+          try DampedSpring.response(
+            v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
         }
         return .spring(s, label: "response \(springResponse)")
       }
       let text = springUIView ?? ""
       let v = try parseNumberList(text, argument: "--spring-uiview", count: 2...3)
       let s = try wrapping("--spring-uiview") { () throws(Segue.ValidationError) in
-        try Spring.uiViewSpring(
+        try DampedSpring.uiViewSpring(
           duration: v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
       }
       return .spring(s, label: "UIView spring \(text)")
@@ -232,7 +233,7 @@ struct CurveCommand: ParsableCommand {
     func sy(_ y: Double) -> Double { bottom - (y - yMin) / (yMax - yMin) * (bottom - top) }
     func point(_ p: (Double, Double)) -> Point { Point(x: sx(p.0), y: sy(p.1)) }
 
-    let black = Color.black
+    let black = RGBAColor.black
     let grey = Self.rgb(0x99, 0x99, 0x99)
     let blue = Self.rgb(0x1f, 0x77, 0xb4)
     let red = Self.rgb(0xd6, 0x27, 0x28)
@@ -270,7 +271,9 @@ struct CurveCommand: ParsableCommand {
 
   /// The highest point of an overshooting spring: the sample maximum above 1, refined by
   /// bisection on the sign change of the velocity around it. `nil` when it never exceeds 1.
-  static func overshootPeak(_ spring: Spring, samples: [(Double, Double)]) -> (Double, Double)? {
+  static func overshootPeak(_ spring: DampedSpring, samples: [(Double, Double)]) -> (
+    Double, Double
+  )? {
     guard let best = samples.indices.max(by: { samples[$0].1 < samples[$1].1 }),
       samples[best].1 > 1
     else { return nil }
@@ -288,7 +291,7 @@ struct CurveCommand: ParsableCommand {
     return samples[best]
   }
 
-  private static func rgb(_ r: Int, _ g: Int, _ b: Int) -> Color {
-    (try? Color(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255)) ?? .black
+  private static func rgb(_ r: Int, _ g: Int, _ b: Int) -> RGBAColor {
+    (try? RGBAColor(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255)) ?? .black
   }
 }

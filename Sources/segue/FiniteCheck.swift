@@ -109,8 +109,8 @@ extension LoadedTransition {
   /// is not in the presentation.
   private func localMatrixIsFinite(_ id: String, at sample: TransitionSample) -> Bool? {
     let tree: LayerTree
-    if sample.completed {
-      tree = scene.presentation(at: 0, completion: sample.cancelled ? .cancelled : .finished)
+    if sample.isCompleted {
+      tree = scene.presentation(at: 0, completion: sample.isCancelled ? .cancelled : .finished)
     } else {
       tree = scene.presentation(at: sample.progress * scene.duration)
     }

@@ -81,10 +81,10 @@ struct PreviewFrameStream {
   /// What identifies a table entry: everything of a snapshot except its bounds.
   private struct SnapshotKey: Hashable {
     var id: String
-    var color: Color
+    var color: RGBAColor
     var labelOffset: [Double]
     var cellSize: Double
-    var labelColor: Color
+    var labelColor: RGBAColor
   }
 
   /// The plane homography of a layer matrix: the rows and columns of x, y and w.

@@ -139,8 +139,8 @@ struct SampleEncoder {
       prefix.append(decimal: sample.time)
       prefix.append(ascii: ",")
       prefix.append(decimal: sample.progress)
-      prefix.append(ascii: sample.completed ? ",true," : ",false,")
-      prefix.append(ascii: sample.cancelled ? "true," : "false,")
+      prefix.append(ascii: sample.isCompleted ? ",true," : ",false,")
+      prefix.append(ascii: sample.isCancelled ? "true," : "false,")
       for layer in sample.layers {
         out.append(contentsOf: prefix)
         out.append(text: csvField(layer.id))
@@ -181,9 +181,9 @@ struct SampleEncoder {
     case .json:
       out.append(ascii: first ? "{" : ",{")
       out.append(ascii: "\"cancelled\":")
-      out.append(ascii: sample.cancelled ? "true" : "false")
+      out.append(ascii: sample.isCancelled ? "true" : "false")
       out.append(ascii: ",\"completed\":")
-      out.append(ascii: sample.completed ? "true" : "false")
+      out.append(ascii: sample.isCompleted ? "true" : "false")
       out.append(ascii: ",\"layers\":[")
       for (k, layer) in sample.layers.enumerated() {
         out.append(ascii: k > 0 ? ",{" : "{")

@@ -166,7 +166,7 @@ struct PreviewScriptTests {
       let position = try #require(Self.number(state["position"]))
       #expect(abs(position - reference.position) <= 1e-6, "t = \(t)")
       #expect(state["phase"] as? String == "\(reference.phase)", "t = \(t)")
-      #expect((state["finished"] as? Bool) == reference.finished, "t = \(t)")
+      #expect((state["finished"] as? Bool) == reference.isFinished, "t = \(t)")
     }
   }
 }

@@ -44,7 +44,7 @@ private func reference(_ renderer: SceneRenderer, _ scene: TransitionScene, _ t:
   -> PixelBufferRGBA8
 {
   let sample = try scene.sample(at: t)
-  let tree = scene.presentation(at: t, completion: sample.completed ? .finished : nil)
+  let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
   return try renderer.referenceRender(
     sample, presentation: tree, containerSize: scene.containerSize)
 }
@@ -128,12 +128,12 @@ struct FastRasterizerTests {
         x: -1 - 12 * p[0], y: -1 - 10 * p[1], width: 2 + 24 * p[2], height: 2 + 20 * p[3])
       let tilt = p[4] < 0.5 ? 0 : (p[5] - 0.5) * 1.6
       let matrix =
-        Transform3D.makeRotation((p[6] - 0.5) * 6.3, 0, 0, 1)
-        * .makeRotation(tilt, p[7] < 0.5 ? 1 : 0, p[7] < 0.5 ? 0 : 1, 0)
+        Transform3D.makeRotation(by: (p[6] - 0.5) * 6.3, x: 0, y: 0, z: 1)
+        * .makeRotation(by: tilt, x: p[7] < 0.5 ? 1 : 0, y: p[7] < 0.5 ? 0 : 1, z: 0)
         * .makePerspective(distance: 30 + 200 * p[8])
-        * .makeScale(0.5 + p[9], 0.5 + p[9], 1)
-        * .makeTranslation(40 * p[10], 32 * p[11], 0)
-      let top = try Color(red: p[12], green: p[13], blue: 1 - p[12], alpha: 0.3 + 0.7 * p[14])
+        * .makeScale(x: 0.5 + p[9], y: 0.5 + p[9], z: 1)
+        * .makeTranslation(x: 40 * p[10], y: 32 * p[11], z: 0)
+      let top = try RGBAColor(red: p[12], green: p[13], blue: 1 - p[12], alpha: 0.3 + 0.7 * p[14])
       let fill: LayerSnapshot.Fill =
         p[15] < 0.5 ? .solid(top) : .linearGradient(top: top, bottom: .black)
       let label =
@@ -164,7 +164,8 @@ struct FastRasterizerTests {
           bounds: Rect(x: 0, y: 0, width: 10.25, height: 7.375),
           fill: .linearGradient(top: .black, bottom: .white),
           label: .init(text: "E", origin: Point(x: 1.875, y: 0.375), cellSize: 1.25)),
-        matrix: .makeRotation(angle, 0, 0, 1) * .makeTranslation(2.125, 3.375, 0))
+        matrix: .makeRotation(by: angle, x: 0, y: 0, z: 1)
+          * .makeTranslation(x: 2.125, y: 3.375, z: 0))
       var fast = try PixelBufferRGBAFloat(width: 16, height: 16)
       try Rasterizer.draw(layer, into: &fast)
       var expected = try PixelBufferRGBAFloat(width: 16, height: 16)

@@ -3,8 +3,8 @@ import Segue
 import SegueRender
 import Testing
 
-private let red = try! Color(red: 1, green: 0, blue: 0)
-private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+private let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 private let small = Size(width: 40, height: 20)
 
 /// A preset's scene in a small container: red **from**/**old**, blue **to**/**new**.

@@ -4,8 +4,8 @@ import Segue
 import SegueRender
 import Testing
 
-private let red = try! Color(red: 1, green: 0, blue: 0)
-private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+private let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 
 /// The coverage of the shadow of a rounded rectangle by brute force: the 2D Gaussian of `σ`
 /// around `(u, v)` integrated by the midpoint rule on a grid of step `σ/16` over ±6σ, counting
@@ -114,8 +114,8 @@ struct LayerAppearanceTests {
         var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
         var tiny = layer
         tiny.matrix =
-          .makeTranslation(-u, -v, 0) * .makeScale(scale, scale, 1)
-          * .makeTranslation(0.5, 0.5, 0)
+          .makeTranslation(x: -u, y: -v, z: 0) * .makeScale(x: scale, y: scale, z: 1)
+          * .makeTranslation(x: 0.5, y: 0.5, z: 0)
         try Rasterizer.draw(tiny, into: &buffer)
         let brute = bruteShadow(u, v, rect: rect, radius: radius, sigma: sigma)
         #expect(abs(Double(buffer[0, 0][3]) - brute) < 2e-3, "r \(radius) at (\(u), \(v))")
@@ -150,7 +150,7 @@ struct LayerAppearanceTests {
   func clipsKeepOnlyWhatIsInside(engine: Engine) throws {
     let snapshot = LayerSnapshot(bounds: Rect(x: 0, y: 0, width: 10, height: 10), fill: .solid(red))
     let square = ClipShape(
-      bounds: Rect(x: 0, y: 0, width: 4, height: 4), matrix: .makeTranslation(2, 2, 0))
+      bounds: Rect(x: 0, y: 0, width: 4, height: 4), matrix: .makeTranslation(x: 2, y: 2, z: 0))
     var buffer = try PixelBufferRGBAFloat(width: 10, height: 10)
     try engine.draw(RasterLayer(snapshot: snapshot, clips: [square]), into: &buffer)
     for j in 0..<10 {
@@ -229,7 +229,8 @@ struct LayerAppearanceTests {
           layer.clips = [
             ClipShape(
               bounds: Rect(x: 0, y: 0, width: 20, height: 16), cornerRadius: 10 * p[12],
-              matrix: .makeRotation(p[6] - 0.5, 0, 0, 1) * .makeTranslation(10, 8, 0))
+              matrix: .makeRotation(by: p[6] - 0.5, x: 0, y: 0, z: 1)
+                * .makeTranslation(x: 10, y: 8, z: 0))
           ]
         }
         items[k] = .layer(layer)

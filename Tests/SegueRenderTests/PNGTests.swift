@@ -195,23 +195,23 @@ struct PNGTests {
   @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
   func renderedCrossDissolveDecodes() throws {
     let frame = Rect(x: 0, y: 0, width: 20, height: 12)
-    let green = try Color(red: 0, green: 1, blue: 0)
+    let green = try RGBAColor(red: 0, green: 1, blue: 0)
     let items: [RenderItem] = [
       .layer(
         RasterLayer(
           snapshot: LayerSnapshot(
-            bounds: frame, fill: .solid(try Color(red: 1, green: 0, blue: 0))),
+            bounds: frame, fill: .solid(try RGBAColor(red: 1, green: 0, blue: 0))),
           opacity: 0.5, blendMode: .add)),
       .layer(
         RasterLayer(
           snapshot: LayerSnapshot(
-            bounds: frame, fill: .solid(try Color(red: 0, green: 0, blue: 1))),
+            bounds: frame, fill: .solid(try RGBAColor(red: 0, green: 0, blue: 1))),
           opacity: 0.5, blendMode: .add)),
       .layer(
         RasterLayer(
           snapshot: LayerSnapshot(
             bounds: Rect(x: 0, y: 0, width: 4, height: 4), fill: .solid(green)),
-          matrix: .makeTranslation(22, 0, 0), opacity: 0.5)),
+          matrix: .makeTranslation(x: 22, y: 0, z: 0), opacity: 0.5)),
     ]
     let image = PixelBufferRGBA8(
       try Rasterizer.render(items, width: 26, height: 12, background: .white))

@@ -4,10 +4,10 @@ import Segue
 import SegueRender
 import Testing
 
-private let red = try! Color(red: 1, green: 0, blue: 0)
-private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+private let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 
-private func solid(_ rect: Rect, _ color: Color) -> LayerSnapshot {
+private func solid(_ rect: Rect, _ color: RGBAColor) -> LayerSnapshot {
   LayerSnapshot(bounds: rect, fill: .solid(color))
 }
 
@@ -24,7 +24,7 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
   }
 
-  func render(_ items: [RenderItem], width: Int, height: Int, background: Color = .clear) throws
+  func render(_ items: [RenderItem], width: Int, height: Int, background: RGBAColor = .clear) throws
     -> PixelBufferRGBAFloat
   {
     switch self {
@@ -66,7 +66,7 @@ struct RasterizerTests {
     var buffer = try PixelBufferRGBAFloat(width: 16, height: 16)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 10, height: 10), red),
-      matrix: .makeTranslation(2.5, 3.25, 0))
+      matrix: .makeTranslation(x: 2.5, y: 3.25, z: 0))
     try engine.draw(layer, into: &buffer)
     let expected: [((Int, Int), Float)] = [
       ((2, 3), 0.375), ((2, 5), 0.5), ((5, 3), 0.75), ((12, 13), 0.125), ((7, 8), 1),
@@ -83,8 +83,8 @@ struct RasterizerTests {
   /// The perspective layer of the next tests: bounds (−10, −10, 20, 20), tilted 1 rad about x,
   /// P(40), then moved to (32, 32).
   static let tilted =
-    Transform3D.makeRotation(1, 1, 0, 0) * .makePerspective(distance: 40)
-    * .makeTranslation(32, 32, 0)
+    Transform3D.makeRotation(by: 1, x: 1, y: 0, z: 0) * .makePerspective(distance: 40)
+    * .makeTranslation(x: 32, y: 32, z: 0)
   static let tiltedBounds = Rect(x: -10, y: -10, width: 20, height: 20)
 
   /// Each corner lands where `Transform3D.project` says, within a pixel: the pixel containing the
@@ -160,7 +160,7 @@ struct RasterizerTests {
     var buffer = try PixelBufferRGBAFloat(width: 8, height: 8)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: -4, y: -4, width: 8, height: 8), red),
-      matrix: .makeTranslation(0, 0, 60) * .makePerspective(distance: 50))
+      matrix: .makeTranslation(x: 0, y: 0, z: 60) * .makePerspective(distance: 50))
     try engine.draw(layer, into: &buffer)
     #expect(buffer.components.allSatisfy { $0 == 0 })
   }
@@ -170,8 +170,9 @@ struct RasterizerTests {
   @Test(arguments: Engine.allCases) func crossingTheEyePlaneStaysFinite(engine: Engine) throws {
     var buffer = try PixelBufferRGBAFloat(width: 32, height: 32)
     let matrix =
-      Transform3D.makeRotation(80 * Double.pi / 180, 1, 0, 0) * .makePerspective(distance: 10)
-      * .makeTranslation(16, 16, 0)
+      Transform3D.makeRotation(by: 80 * Double.pi / 180, x: 1, y: 0, z: 0)
+      * .makePerspective(distance: 10)
+      * .makeTranslation(x: 16, y: 16, z: 0)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: -16, y: -16, width: 32, height: 32), red), matrix: matrix)
     try engine.draw(layer, into: &buffer)
@@ -184,7 +185,7 @@ struct RasterizerTests {
     var buffer = try PixelBufferRGBAFloat(width: 8, height: 8)
     let layer = RasterLayer(
       snapshot: solid(Rect(x: 0, y: 0, width: 8, height: 8), red),
-      matrix: .makeRotation(Double.pi / 2, 0, 1, 0))
+      matrix: .makeRotation(by: Double.pi / 2, x: 0, y: 1, z: 0))
     try engine.draw(layer, into: &buffer)
     #expect(buffer.components.allSatisfy { $0 == 0 })
   }
@@ -268,8 +269,8 @@ struct RasterizerTests {
     ) { size, angle, scale in
       var buffer = try PixelBufferRGBAFloat(width: 32, height: 32)
       let matrix =
-        Transform3D.makeRotation(angle, 0, 0, 1) * .makeScale(scale, scale, 1)
-        * .makeTranslation(16, 16, 0)
+        Transform3D.makeRotation(by: angle, x: 0, y: 0, z: 1) * .makeScale(x: scale, y: scale, z: 1)
+        * .makeTranslation(x: 16, y: 16, z: 0)
       let bounds = Rect(x: -size[0] / 2, y: -size[1] / 2, width: size[0], height: size[1])
       try engine.draw(RasterLayer(snapshot: solid(bounds, red), matrix: matrix), into: &buffer)
       #expect(buffer.components.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })

@@ -11,8 +11,8 @@ struct SVGTests {
   /// opacity attribute. Numbers drop a trailing ".0" (12.0 → 12) and keep fractions (0.5).
   @Test func documentByHand() throws {
     var svg = try SVGDocument(width: 100, height: 50)
-    let red = try Color(red: 1, green: 0, blue: 0)
-    let azure = try Color(red: 0, green: 0.5, blue: 1, alpha: 0.25)
+    let red = try RGBAColor(red: 1, green: 0, blue: 0)
+    let azure = try RGBAColor(red: 0, green: 0.5, blue: 1, alpha: 0.25)
     try svg.rect(Rect(x: 0, y: 0, width: 100, height: 50), fill: .white)
     try svg.polyline(
       [Point(x: 0, y: 50), Point(x: 12, y: 0.5), Point(x: 100, y: 0)], stroke: red, lineWidth: 2)

@@ -4,14 +4,14 @@ import Segue
 import SegueRender
 import Testing
 
-private let red = try! Color(red: 1, green: 0, blue: 0)
-private let green = try! Color(red: 0, green: 1, blue: 0)
-private let blue = try! Color(red: 0, green: 0, blue: 1)
+private let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+private let green = try! RGBAColor(red: 0, green: 1, blue: 0)
+private let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 private let phone = Size(width: 390, height: 844)
 
 /// A one-layer view filling the container, or with extra sublayers `(id, frame, colour)`.
 private func view(
-  _ id: String, _ color: Color, size: Size = phone, sublayers: [(String, Rect, Color)] = []
+  _ id: String, _ color: RGBAColor, size: Size = phone, sublayers: [(String, Rect, RGBAColor)] = []
 ) throws -> LayerTree {
   var tree = LayerTree()
   try tree.add(TransitionContext.viewLayer(id, containerSize: size, color: color))
@@ -162,7 +162,8 @@ struct SceneRendererTests {
   @Test func rotatedLayerCoversTheHandProjectedPoints() throws {
     let card = Layer(
       id: "card", bounds: Rect(x: 0, y: 0, width: 40, height: 40), position: Point(x: 50, y: 50),
-      transform: Transform3D.makeRotation(.pi / 3, 0, 1, 0) * .makePerspective(distance: 100),
+      transform: Transform3D.makeRotation(by: .pi / 3, x: 0, y: 1, z: 0)
+        * .makePerspective(distance: 100),
       backgroundColor: red)
     let image = try SceneRenderer().render(
       still([card], size: Size(width: 100, height: 100)), at: 0)
@@ -190,7 +191,7 @@ struct SceneRendererTests {
       #expect(abs(snapshot.weight - 0.5) < 1e-12)
       #expect(snapshot.layers.count == 1)
       #expect(snapshot.layers[0].opacity == 1)
-      #expect(snapshot.layers[0].matrix == .makeScale(0.25, 0.25, 1))
+      #expect(snapshot.layers[0].matrix == .makeScale(x: 0.25, y: 0.25, z: 1))
     }
   }
 
@@ -251,7 +252,8 @@ struct SceneRendererTests {
     #expect(SceneRenderer().snapshot(for: layer)?.fill == .solid(red))
     let gradient = SceneRenderer(gradient: true).snapshot(for: layer)
     #expect(
-      gradient?.fill == .linearGradient(top: red, bottom: try Color(red: 0.7, green: 0, blue: 0)))
+      gradient?.fill
+        == .linearGradient(top: red, bottom: try RGBAColor(red: 0.7, green: 0, blue: 0)))
     let labelled = SceneRenderer(labels: true)
     var white = layer
     white.backgroundColor = .white

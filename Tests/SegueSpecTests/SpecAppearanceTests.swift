@@ -16,24 +16,24 @@ struct SpecAppearanceTests {
         id: "card", bounds: Rect(x: 0, y: 0, width: 200, height: 120),
         position: Point(x: 150, y: 200), backgroundColor: .white, cornerRadius: 12,
         masksToBounds: true, borderWidth: 2,
-        borderColor: try Color(red: 0.2, green: 0.3, blue: 0.4),
+        borderColor: try RGBAColor(red: 0.2, green: 0.3, blue: 0.4),
         shadowOpacity: 0.4, shadowRadius: 8, shadowOffset: Size(width: 1, height: 4),
-        shadowColor: try Color(red: 0, green: 0, blue: 0.5, alpha: 0.8)))
+        shadowColor: try RGBAColor(red: 0, green: 0, blue: 0.5, alpha: 0.8)))
     try b.animate(
-      "card", .cornerRadius, to: .number(30), duration: 0.5, curve: .timing(.easeInEaseOut))
+      .cornerRadius, of: "card", to: .number(30), duration: 0.5, curve: .timing(.easeInEaseOut))
     try b.animate(
-      "card", .borderWidth, keyframes: .numbers(try KeyframeTrack(values: [2, 6, 0])),
+      .borderWidth, of: "card", keyframes: .numbers(try KeyframeTrack(values: [2, 6, 0])),
       duration: 0.6)
     try b.animate(
-      "card", .shadowOffset, to: .size(Size(width: -3, height: 10)), duration: 0.4,
-      curve: .spring(try Spring(damping: 6)))
-    try b.animate("card", .shadowColor, to: .color(.white), duration: 0.3, curve: .timing(nil))
+      .shadowOffset, of: "card", to: .size(Size(width: -3, height: 10)), duration: 0.4,
+      curve: .spring(try DampedSpring(damping: 6)))
+    try b.animate(.shadowColor, of: "card", to: .color(.white), duration: 0.3, curve: .timing(nil))
     try b.animate(
-      "card", .borderColor, to: .color(.clear), beginTime: 0.1, duration: 0.3,
+      .borderColor, of: "card", to: .color(.clear), beginTime: 0.1, duration: 0.3,
       curve: .timing(.easeIn))
     try b.animate(
-      "card", .shadowOpacity, to: .number(1.4), duration: 0.2, curve: .timing(.linear))
-    try b.animate("card", .shadowRadius, to: .number(-2), duration: 0.2, curve: .timing(nil))
+      .shadowOpacity, of: "card", to: .number(1.4), duration: 0.2, curve: .timing(.linear))
+    try b.animate(.shadowRadius, of: "card", to: .number(-2), duration: 0.2, curve: .timing(nil))
     b.at(0.3, .set(layerID: "card", property: .cornerRadius, value: .number(4)))
     b.finishChanges = [.set(layerID: "card", property: .shadowOpacity, value: .number(0))]
     return try b.scene(duration: 0.6, containerSize: Size(width: 300, height: 400))
@@ -89,10 +89,10 @@ struct SpecAppearanceTests {
     #expect(a.shadowOffset == Size(width: 0, height: -3))
     let b = try #require(try document.sample(at: 0)["b"])
     #expect(b.cornerRadius == 0 && b.masksToBounds && b.borderWidth == 1.5)
-    #expect(b.borderColor == (try Color(red: 1, green: 0, blue: 0)))
+    #expect(b.borderColor == (try RGBAColor(red: 1, green: 0, blue: 0)))
     #expect(b.shadowOpacity == 1 && b.shadowRadius == 0)
     #expect(b.shadowOffset == Size(width: 2, height: 3))
-    #expect(b.shadowColor == (try Color(red: 0, green: 1, blue: 0, alpha: 0.5)))
+    #expect(b.shadowColor == (try RGBAColor(red: 0, green: 1, blue: 0, alpha: 0.5)))
     #expect(document.scene.model[id: "b"]!.cornerRadius == -4)
   }
 

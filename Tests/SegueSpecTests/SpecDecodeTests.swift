@@ -11,7 +11,7 @@ struct SpecDecodeTests {
     return document.scene.model.layers[0]
   }
 
-  private func animation(_ json: String, layer: String = #""id": "a""#) throws -> Animation {
+  private func animation(_ json: String, layer: String = #""id": "a""#) throws -> LayerAnimation {
     let text =
       #"{"version": 1, "duration": 1, "layers": [{"# + layer + #", "animations": ["# + json + "]}]}"
     return try loadSpec(text).scene.animations.entries[0].animation
@@ -130,7 +130,7 @@ struct SpecDecodeTests {
 
   @Test func casSpringDefaults() throws {
     let a = try animation(#"{"keyPath": "opacity", "type": "spring", "toValue": 0}"#)
-    #expect(a.content == .spring(try Spring(), from: .number(1), to: .number(0)))
+    #expect(a.content == .spring(try DampedSpring(), from: .number(1), to: .number(0)))
   }
 
   /// UIKit's duration-based spring: ζ = 0.75, D = 0.5 s (the hero preset). By hand,
@@ -156,7 +156,8 @@ struct SpecDecodeTests {
       Issue.record("not a transform track")
       return
     }
-    #expect(track.values == [.identity, .makeScale(2, 2, 1), .makeTranslation(1, 1, 0)])
+    #expect(
+      track.values == [.identity, .makeScale(x: 2, y: 2, z: 1), .makeTranslation(x: 1, y: 1, z: 0)])
     #expect(track.keyTimes == [0, 0.25, 1] && track.calculationMode == .cubic)
     #expect(track.timingFunctions == [.easeIn, .easeOut])
     #expect(track.tensionValues == [0, 0.5, 0] && track.biasValues == [0, 0, -0.5])
@@ -213,8 +214,8 @@ struct SpecDecodeTests {
     #expect(document.sampleTimes.count == 7 && document.sampleTimes.last == 1.5)
     for (t, e) in zip(document.sampleTimes, times) { #expect(close(t, e)) }
     let sample = try document.sample(at: 0.7)
-    #expect(sample.progress == 0.5 && !sample.completed)
-    #expect(try document.sample(at: 1.5).completed)
+    #expect(sample.progress == 0.5 && !sample.isCompleted)
+    #expect(try document.sample(at: 1.5).isCompleted)
   }
 
   @Test func interactionListFormAndGivenSampleTimes() throws {
@@ -226,7 +227,7 @@ struct SpecDecodeTests {
     #expect(document.sampleTimes == [0, 0.3, 0.3, 2])
     let samples = try document.samples()
     #expect(samples.map(\.progress) == [0, 0.3, 0.3, 0])
-    #expect(samples[3].completed && samples[3].cancelled)
+    #expect(samples[3].isCompleted && samples[3].isCancelled)
   }
 }
 

@@ -18,13 +18,13 @@ struct SpecPathTests {
       .closeSubpath, .move(to: Point(x: 0, y: 0)), .line(to: Point(x: 5, y: 5)),
     ])
     try b.animate(
-      "icon", .position,
+      .position, of: "icon",
       path: try KeyframePathTrack(
         path: path, keyTimes: [0, 0.1, 0.3, 0.5, 0.8, 0.9, 1],
         timingFunctions: [.easeIn, .linear, .easeOut, .linear, .linear, .easeInEaseOut],
         rotationMode: .rotateAutoReverse), duration: 2, timingFunction: .easeInEaseOut)
     try b.animate(
-      "icon", .anchorPoint,
+      .anchorPoint, of: "icon",
       path: try KeyframePathTrack(
         path: try BezierPath(elements: [.move(to: .zero), .line(to: Point(x: 1, y: 1))]),
         calculationMode: .paced), duration: 1)

@@ -60,13 +60,13 @@ struct SpecRoundTripTests {
       Layer(
         id: "child", bounds: Rect(x: 1, y: 2, width: 30, height: 40),
         position: Point(x: 10, y: 20), anchorPoint: Point(x: 0.25, y: 1), anchorPointZ: 3,
-        zPosition: -2, transform: .makeRotation(0.3, 1, 2, 3),
+        zPosition: -2, transform: .makeRotation(by: 0.3, x: 1, y: 2, z: 3),
         sublayerTransform: .makePerspective(distance: 700),
         opacity: 0.5, isTransformLayer: true,
-        backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
+        backgroundColor: try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
       parent: "root")
     try b.animate(
-      "child", .backgroundColor,
+      .backgroundColor, of: "child",
       keyframes: .colors(
         try KeyframeTrack(
           values: [.black, .white, .clear], keyTimes: [0, 0.3, 1], calculationMode: .cubic,
@@ -75,15 +75,15 @@ struct SpecRoundTripTests {
           tensionValues: [0.1, -0.2, 0.3], continuityValues: [0, 0.5, 0],
           biasValues: [-1, 0, 1])), duration: 0.7, timingFunction: .systemDefault)
     try b.animate(
-      "child", .transformComponent(.rotationZ), to: .number(6.2), beginTime: 0.1, duration: 0.4,
+      .transformComponent(.rotationZ), of: "child", to: .number(6.2), beginTime: 0.1, duration: 0.4,
       curve: .spring(
-        try Spring(
+        try DampedSpring(
           mass: 2, stiffness: 300, damping: 40, initialVelocity: -1.5, allowsOverdamping: true)))
     try b.animate(
-      "root", .bounds, to: .rect(Rect(x: 5, y: 5, width: 1, height: 2)), duration: 0.3,
+      .bounds, of: "root", to: .rect(Rect(x: 5, y: 5, width: 1, height: 2)), duration: 0.3,
       curve: .timing(nil))
     try b.animate(
-      "root", .sublayerTransform, to: .transform(.makeScale(2, 3, 4)), duration: 0.3,
+      .sublayerTransform, of: "root", to: .transform(.makeScale(x: 2, y: 3, z: 4)), duration: 0.3,
       curve: .timing(.easeIn))
     b.at(0.2, .set(layerID: "root", property: .boundsSize, value: .size(Size(width: 7, height: 8))))
     b.at(0.25, .remove(layerID: "child"))
@@ -126,10 +126,10 @@ struct SpecRoundTripTests {
       try b.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: x, height: 1 / duration)))
       try b.add(Layer(id: "b", position: Point(x: angle, y: fraction)), parent: "a")
       try b.animate(
-        "b", .transform, to: .transform(.makeRotation(angle, fraction, 1, x)),
+        .transform, of: "b", to: .transform(.makeRotation(by: angle, x: fraction, y: 1, z: x)),
         beginTime: fraction * duration, duration: duration, curve: .timing(.easeInEaseOut))
       try b.animate(
-        "a", .positionX, to: .number(x * fraction), duration: duration / 3,
+        .positionX, of: "a", to: .number(x * fraction), duration: duration / 3,
         curve: .timing(try .cubicBezier(fraction, angle, 1 - fraction, -angle)))
       let scene = try b.scene(duration: duration * 2, containerSize: Size(width: 100, height: 100))
       let document = try roundTrip(scene)

@@ -11,7 +11,7 @@
 /// for a keyframe animation (or the point on its path, ``KeyframePathTrack``), and `from + (to − from)·x(e·duration)` for a spring whose progress
 /// `x(τ)` runs on the spring's own clock (seconds; CA's `duration` only decides how long it is
 /// shown). Transforms interpolate by decomposition, everything else channel by channel.
-public struct Animation: Equatable, Sendable {
+public struct LayerAnimation: Equatable, Sendable {
   /// What the animation computes from its eased progress.
   public enum Content: Equatable, Sendable {
     /// `CABasicAnimation`: `fromValue` to `toValue`.
@@ -20,7 +20,7 @@ public struct Animation: Equatable, Sendable {
     case keyframes(KeyframeValues)
     /// `CASpringAnimation`: `fromValue` to `toValue` along the spring's progress (which may
     /// overshoot 1).
-    case spring(Spring, from: AnimationValue, to: AnimationValue)
+    case spring(DampedSpring, from: AnimationValue, to: AnimationValue)
     /// `CAKeyframeAnimation` with a `path` (and `rotationMode`): a point property along the
     /// path at the eased progress; with a rotation mode the layer also turns with the path
     /// (``AnimationSet/presentation(of:at:)`` applies the rotation).
@@ -58,12 +58,12 @@ public struct Animation: Equatable, Sendable {
     _ property: LayerProperty, from: AnimationValue, to: AnimationValue,
     beginTime: Double = 0, duration: Double, timingFunction: TimingFunction? = nil,
     fillMode: MediaTiming.FillMode = .both
-  ) throws(ValidationError) -> Animation {
+  ) throws(ValidationError) -> LayerAnimation {
     var timing = MediaTiming()
     timing.beginTime = beginTime
     timing.duration = duration
     timing.fillMode = fillMode
-    return try Animation(
+    return try LayerAnimation(
       property: property, content: .basic(from: from, to: to), timing: timing,
       timingFunction: timingFunction)
   }
@@ -106,3 +106,8 @@ public struct Animation: Equatable, Sendable {
     }
   }
 }
+
+/// Deprecated: use ``LayerAnimation`` (renamed so that a file importing both SwiftUI and Segue can write
+/// SwiftUI's `Animation` unqualified; see "Using Segue beside SwiftUI").
+@available(*, deprecated, renamed: "LayerAnimation")
+public typealias Animation = LayerAnimation

@@ -13,10 +13,10 @@ public struct AnimationSet: Sendable {
     /// The animated layer's id.
     public var layerID: String
     /// The animation.
-    public var animation: Animation
+    public var animation: LayerAnimation
 
     /// Attaches `animation` to the layer `layerID`.
-    public init(layerID: String, animation: Animation) {
+    public init(layerID: String, animation: LayerAnimation) {
       self.layerID = layerID
       self.animation = animation
     }
@@ -35,7 +35,7 @@ public struct AnimationSet: Sendable {
   }
 
   /// Adds `animation` for the layer `layerID` (CALayer `add(_:forKey:)`), after the others.
-  public mutating func add(_ animation: Animation, to layerID: String) {
+  public mutating func add(_ animation: LayerAnimation, to layerID: String) {
     entries.append(Entry(layerID: layerID, animation: animation))
     compiled.append(CompiledAnimation(animation))
   }
@@ -103,7 +103,7 @@ public struct AnimationSet: Sendable {
     }
     for (index, angle) in rotations {
       tree.storage[index].transform = tree.storage[index].transform.concatenating(
-        .makeRotation(angle, 0, 0, 1))
+        .makeRotation(by: angle, x: 0, y: 0, z: 1))
     }
     return tree
   }

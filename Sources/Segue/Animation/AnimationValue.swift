@@ -12,7 +12,7 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
   /// A 4×4 transform: `transform`, `sublayerTransform` (interpolated by decomposition).
   case transform(Transform3D)
   /// A colour: `backgroundColor`.
-  case color(Color)
+  case color(RGBAColor)
 
   /// The kind of value, without its payload.
   public var kind: Kind {

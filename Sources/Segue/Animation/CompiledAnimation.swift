@@ -1,8 +1,8 @@
-/// An ``Animation`` prepared for evaluation every frame: transform end points are decomposed
+/// An ``LayerAnimation`` prepared for evaluation every frame: transform end points are decomposed
 /// once, value pairs are unpacked once. Evaluation allocates nothing for scalar and point values.
 public struct CompiledAnimation: Sendable {
   /// The description this was compiled from.
-  public let animation: Animation
+  public let animation: LayerAnimation
   private let pair: Pair?
 
   /// How a from/to pair interpolates.
@@ -12,7 +12,7 @@ public struct CompiledAnimation: Sendable {
   }
 
   /// Compiles `animation` (already validated by its initialiser).
-  public init(_ animation: Animation) {
+  public init(_ animation: LayerAnimation) {
     self.animation = animation
     switch animation.content {
     case .basic(let from, let to), .spring(_, let from, let to):
@@ -97,7 +97,7 @@ public struct CompiledAnimation: Sendable {
   }
 }
 
-extension Animation.Content {
+extension LayerAnimation.Content {
   /// The first value of the content (`fromValue`, or the first keyframe value).
   fileprivate var firstValue: AnimationValue {
     switch self {
@@ -112,7 +112,7 @@ extension AnimationValue {
   /// `a + (b − a)·f` channel by channel for two values of the same kind (transforms by
   /// decomposition); `f` may lie outside [0, 1] (spring overshoot extrapolates). Values of
   /// different kinds return `b` from `f ≥ 0.5` on, `a` before (never produced by a validated
-  /// ``Animation``).
+  /// ``LayerAnimation``).
   public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, fraction f: Double)
     -> AnimationValue
   {
@@ -121,7 +121,7 @@ extension AnimationValue {
     case (.point(let x), .point(let y)): .point(Point.interpolate(x, y, fraction: f))
     case (.size(let x), .size(let y)): .size(Size.interpolate(x, y, fraction: f))
     case (.rect(let x), .rect(let y)): .rect(Rect.interpolate(x, y, fraction: f))
-    case (.color(let x), .color(let y)): .color(Color.interpolate(x, y, fraction: f))
+    case (.color(let x), .color(let y)): .color(RGBAColor.interpolate(x, y, fraction: f))
     case (.transform(let x), .transform(let y)):
       .transform(Transform3D.interpolate(x, y, fraction: f))
     default: f >= 0.5 ? b : a

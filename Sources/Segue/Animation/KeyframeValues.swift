@@ -12,7 +12,7 @@ public enum KeyframeValues: Equatable, Sendable {
   /// Transforms (`transform`, `sublayerTransform`), interpolated by decomposition.
   case transforms(KeyframeTrack<Transform3D>)
   /// Colours (`backgroundColor`).
-  case colors(KeyframeTrack<Color>)
+  case colors(KeyframeTrack<RGBAColor>)
 
   /// The kind of the track's values.
   public var kind: AnimationValue.Kind {

@@ -18,7 +18,7 @@ import SegueSIMDSupport
 ///   `[0, 1]`; it may differ from the SIMD result by one rounding (`≤ 2⁻²⁴`) when the library
 ///   fuses the multiply-add.
 public struct FilmstripDissolveJob: @unchecked Sendable {
-  /// The two images stacked, `2 × 4P` (``stacking(_:_:)`` builds it from pixel buffers).
+  /// The two images stacked, `2 × 4P` (``stacking(from:to:)`` builds it from pixel buffers).
   public var images: BatchMatrix
   /// The eased progress `q_f` of each frame, unitless, in `[0, 1]`; `F ≥ 1` entries.
   public var fractions: [Double]
@@ -49,7 +49,7 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   ///   ``BatchPath/blas`` in a build without BLAS; `"to.width"` / `"to.height"`
   ///   ``ValidationError/Reason/countMismatch(expected:actual:)`` when the sizes differ;
   ///   `"from.width"` ``ValidationError/Reason/notPositive`` for an empty image.
-  public static func stacking(_ from: PixelBufferRGBAFloat, _ to: PixelBufferRGBAFloat)
+  public static func stacking(from: PixelBufferRGBAFloat, to: PixelBufferRGBAFloat)
     throws(ValidationError) -> BatchMatrix
   {
     try from.checkSameSize(as: to, "to")
@@ -194,4 +194,14 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
 /// Read-only floats shared with the worker threads (which only read them).
 private struct ReadOnlyFloats: @unchecked Sendable {
   let buffer: UnsafeBufferPointer<Float>
+}
+
+extension FilmstripDissolveJob {
+  /// Deprecated: use ``stacking(from:to:)``.
+  @available(*, deprecated, renamed: "stacking(from:to:)")
+  public static func stacking(_ from: PixelBufferRGBAFloat, _ to: PixelBufferRGBAFloat)
+    throws(ValidationError) -> BatchMatrix
+  {
+    try stacking(from: from, to: to)
+  }
 }

@@ -35,6 +35,8 @@ public enum SceneClock: Hashable, Sendable {
 /// it to its group; removing one moves its group's last instance into its place. Both shift the
 /// rows of later groups, so read indices through ``layerIndex(instance:layerID:)`` (or ``layers``)
 /// after a change: they are valid until the next ``add(_:clock:)`` or ``remove(_:)``.
+/// ``evaluate(at:context:into:threads:)`` into a ``SceneBatchOutput`` reads them for you, by
+/// instance id and layer id.
 ///
 /// **Evaluation.** Sixteen instances of one template are one *lane group*, evaluated in
 /// `SIMD16<Float>` lanes, one instance per lane (see ``SceneTemplate``); lane groups are

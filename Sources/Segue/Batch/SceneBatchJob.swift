@@ -429,8 +429,8 @@ struct SceneLaneGroup {
         default:
           if case .interactive(let timeline, let start) = clocks.group.clocks[k] {
             let lane = try? timeline.state(at: max(t - start, 0))
-            if lane?.completed == true {
-              state[l] = lane?.finished == true ? Self.finished : Self.cancelled
+            if lane?.isCompleted == true {
+              state[l] = lane?.isFinished == true ? Self.finished : Self.cancelled
             } else {
               time = (lane?.position ?? 0) * prog.duration
             }

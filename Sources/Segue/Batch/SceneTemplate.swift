@@ -487,7 +487,7 @@ struct SceneTemplateCompiler {
         op.scalarTiming = Int32(scalarTimings.count)
         scalarTimings.append(function)
       }
-      func pair(_ from: AnimationValue, _ to: AnimationValue, spring: Spring?)
+      func pair(_ from: AnimationValue, _ to: AnimationValue, spring: DampedSpring?)
         throws(ValidationError)
       {
         op.valueOffset = Int32(values.count)

@@ -40,25 +40,31 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
   /// `CGAffineTransformIdentity`: `a = d = 1`, all other fields 0.
   public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-  /// `CGAffineTransformMakeTranslation(tx, ty)`: `x' = x + tx`, `y' = y + ty` (points).
-  @inlinable
-  public static func makeTranslation(_ tx: Double, _ ty: Double) -> AffineTransform {
-    AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
-  }
-
-  /// `CGAffineTransformMakeScale(sx, sy)`: `x' = sx·x`, `y' = sy·y` (unitless factors).
-  @inlinable
-  public static func makeScale(_ sx: Double, _ sy: Double) -> AffineTransform {
-    AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
-  }
-
-  /// `CGAffineTransformMakeRotation(angle)`: `a = cos θ`, `b = sin θ`, `c = −sin θ`, `d = cos θ`
-  /// (θ in radians), so `x' = x·cos θ − y·sin θ` and `y' = x·sin θ + y·cos θ`.
+  /// A translation by `(x, y)` points: `x' = x₀ + x`, `y' = y₀ + y`.
   ///
-  /// This is the same sense as ``Transform3D/makeRotation(_:_:_:_:)`` about `(0, 0, 1)`:
+  /// Core Graphics: `CGAffineTransform(translationX:y:)` (`CGAffineTransformMakeTranslation`).
+  @inlinable
+  public static func makeTranslation(x: Double, y: Double) -> AffineTransform {
+    AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+  }
+
+  /// A scale by the unitless factors `(x, y)`: `x' = x·x₀`, `y' = y·y₀`.
+  ///
+  /// Core Graphics: `CGAffineTransform(scaleX:y:)` (`CGAffineTransformMakeScale`).
+  @inlinable
+  public static func makeScale(x: Double, y: Double) -> AffineTransform {
+    AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+  }
+
+  /// A rotation of `angle` radians: `a = cos θ`, `b = sin θ`, `c = −sin θ`, `d = cos θ`, so
+  /// `x' = x·cos θ − y·sin θ` and `y' = x·sin θ + y·cos θ`.
+  ///
+  /// Core Graphics: `CGAffineTransform(rotationAngle:)` (`CGAffineTransformMakeRotation`).
+  ///
+  /// This is the same sense as ``Transform3D/makeRotation(by:x:y:z:)`` about `(0, 0, 1)`:
   /// counter-clockwise in y-up space, clockwise on a y-down (UIKit) screen for positive angles.
   @inlinable
-  public static func makeRotation(_ angle: Double) -> AffineTransform {
+  public static func makeRotation(by angle: Double) -> AffineTransform {
     let cosine = Double.cos(angle)
     let sine = Double.sin(angle)
     return AffineTransform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
@@ -87,24 +93,29 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     lhs.concatenating(rhs)
   }
 
-  /// `CGAffineTransformTranslate(self, tx, ty)`: `T(tx, ty) · self`, the translation applied first,
-  /// in this transform's local space (points).
+  /// `T(x, y) · self`: the translation by `(x, y)` points applied first, in this transform's local
+  /// space.
+  ///
+  /// Core Graphics: `CGAffineTransform.translatedBy(x:y:)` (`CGAffineTransformTranslate`).
   @inlinable
-  public func translatedBy(x tx: Double, y ty: Double) -> AffineTransform {
-    AffineTransform.makeTranslation(tx, ty).concatenating(self)
+  public func translated(x: Double, y: Double) -> AffineTransform {
+    AffineTransform.makeTranslation(x: x, y: y).concatenating(self)
   }
 
-  /// `CGAffineTransformScale(self, sx, sy)`: `S(sx, sy) · self`, the scale applied first.
+  /// `S(x, y) · self`: the scale by the unitless factors `(x, y)` applied first.
+  ///
+  /// Core Graphics: `CGAffineTransform.scaledBy(x:y:)` (`CGAffineTransformScale`).
   @inlinable
-  public func scaledBy(x sx: Double, y sy: Double) -> AffineTransform {
-    AffineTransform.makeScale(sx, sy).concatenating(self)
+  public func scaled(x: Double, y: Double) -> AffineTransform {
+    AffineTransform.makeScale(x: x, y: y).concatenating(self)
   }
 
-  /// `CGAffineTransformRotate(self, angle)`: `R(angle) · self`, the rotation (radians) applied
-  /// first.
+  /// `R(angle) · self`: the rotation of `angle` radians applied first.
+  ///
+  /// Core Graphics: `CGAffineTransform.rotated(by:)` (`CGAffineTransformRotate`).
   @inlinable
   public func rotated(by angle: Double) -> AffineTransform {
-    AffineTransform.makeRotation(angle).concatenating(self)
+    AffineTransform.makeRotation(by: angle).concatenating(self)
   }
 
   /// The determinant of the linear part, `a·d − b·c` (the area scale factor, unitless).
@@ -166,4 +177,43 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
   /// `"[a, b, c, d, tx, ty]"`.
   public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
+}
+
+// MARK: - Deprecated spellings
+
+extension AffineTransform {
+  /// Deprecated: use ``makeTranslation(x:y:)``.
+  @available(*, deprecated, renamed: "makeTranslation(x:y:)")
+  @inlinable
+  public static func makeTranslation(_ tx: Double, _ ty: Double) -> AffineTransform {
+    makeTranslation(x: tx, y: ty)
+  }
+
+  /// Deprecated: use ``makeScale(x:y:)``.
+  @available(*, deprecated, renamed: "makeScale(x:y:)")
+  @inlinable
+  public static func makeScale(_ sx: Double, _ sy: Double) -> AffineTransform {
+    makeScale(x: sx, y: sy)
+  }
+
+  /// Deprecated: use ``makeRotation(by:)``.
+  @available(*, deprecated, renamed: "makeRotation(by:)")
+  @inlinable
+  public static func makeRotation(_ angle: Double) -> AffineTransform {
+    makeRotation(by: angle)
+  }
+
+  /// Deprecated: use ``translated(x:y:)``.
+  @available(*, deprecated, renamed: "translated(x:y:)")
+  @inlinable
+  public func translatedBy(x tx: Double, y ty: Double) -> AffineTransform {
+    translated(x: tx, y: ty)
+  }
+
+  /// Deprecated: use ``scaled(x:y:)``.
+  @available(*, deprecated, renamed: "scaled(x:y:)")
+  @inlinable
+  public func scaledBy(x sx: Double, y sy: Double) -> AffineTransform {
+    scaled(x: sx, y: sy)
+  }
 }

@@ -131,27 +131,33 @@ public struct Transform3D: Hashable, Sendable {
 
   // MARK: - Constructors (CATransform3DMake…)
 
-  /// `CATransform3DMakeTranslation`: the identity with `m41 = tx`, `m42 = ty`, `m43 = tz` (points).
+  /// A translation by `(x, y, z)` points: the identity with `m41 = x`, `m42 = y`, `m43 = z`.
+  ///
+  /// Core Animation: `CATransform3DMakeTranslation(tx, ty, tz)`.
   @inlinable
-  public static func makeTranslation(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+  public static func makeTranslation(x: Double, y: Double, z: Double) -> Transform3D {
     var t = identity
-    t.m41 = tx
-    t.m42 = ty
-    t.m43 = tz
+    t.m41 = x
+    t.m42 = y
+    t.m43 = z
     return t
   }
 
-  /// `CATransform3DMakeScale`: `diag(sx, sy, sz, 1)` (unitless factors).
+  /// A scale by the unitless factors `(x, y, z)`: `diag(x, y, z, 1)`.
+  ///
+  /// Core Animation: `CATransform3DMakeScale(sx, sy, sz)`.
   @inlinable
-  public static func makeScale(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
+  public static func makeScale(x: Double, y: Double, z: Double) -> Transform3D {
     var t = identity
-    t.m11 = sx
-    t.m22 = sy
-    t.m33 = sz
+    t.m11 = x
+    t.m22 = y
+    t.m33 = z
     return t
   }
 
-  /// `CATransform3DMakeRotation`: a rotation of `angle` radians about the axis `(x, y, z)`.
+  /// A rotation of `angle` radians about the axis `(x, y, z)`.
+  ///
+  /// Core Animation: `CATransform3DMakeRotation(angle, x, y, z)`.
   ///
   /// The axis is normalised first; a zero-length (or non-finite) axis gives the identity, as Apple
   /// documents. With `c = cos θ`, `s = sin θ` and the unit axis `(x, y, z)`:
@@ -163,7 +169,7 @@ public struct Transform3D: Hashable, Sendable {
   /// About z this is `m11 = c, m12 = s, m21 = −s, m22 = c`: `x' = x·c − y·s`, `y' = x·s + y·c`,
   /// which turns clockwise on a y-down (UIKit) screen for positive angles.
   @inlinable
-  public static func makeRotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double)
+  public static func makeRotation(by angle: Double, x: Double, y: Double, z: Double)
     -> Transform3D
   {
     let length = (x * x + y * y + z * z).squareRoot()
@@ -220,24 +226,30 @@ public struct Transform3D: Hashable, Sendable {
   @inlinable
   public static func * (a: Transform3D, b: Transform3D) -> Transform3D { a.concatenating(b) }
 
-  /// `CATransform3DTranslate(self, tx, ty, tz)`: `T(tx, ty, tz) · self`, the translation applied
-  /// first, in this transform's local space.
+  /// `T(x, y, z) · self`: the translation by `(x, y, z)` points applied first, in this transform's
+  /// local space.
+  ///
+  /// Core Animation: `CATransform3DTranslate(t, tx, ty, tz)`.
   @inlinable
-  public func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
-    Transform3D.makeTranslation(tx, ty, tz).concatenating(self)
+  public func translated(x: Double, y: Double, z: Double) -> Transform3D {
+    Transform3D.makeTranslation(x: x, y: y, z: z).concatenating(self)
   }
 
-  /// `CATransform3DScale(self, sx, sy, sz)`: `S(sx, sy, sz) · self`, the scale applied first.
+  /// `S(x, y, z) · self`: the scale by the unitless factors `(x, y, z)` applied first.
+  ///
+  /// Core Animation: `CATransform3DScale(t, sx, sy, sz)`.
   @inlinable
-  public func scaled(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
-    Transform3D.makeScale(sx, sy, sz).concatenating(self)
+  public func scaled(x: Double, y: Double, z: Double) -> Transform3D {
+    Transform3D.makeScale(x: x, y: y, z: z).concatenating(self)
   }
 
-  /// `CATransform3DRotate(self, angle, x, y, z)`: `R(angle, axis) · self`, the rotation applied
+  /// `R(angle, axis) · self`: the rotation of `angle` radians about the axis `(x, y, z)` applied
   /// first. Apple leaves a zero axis undefined; here it leaves `self` unchanged.
+  ///
+  /// Core Animation: `CATransform3DRotate(t, angle, x, y, z)`.
   @inlinable
-  public func rotated(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
-    Transform3D.makeRotation(angle, x, y, z).concatenating(self)
+  public func rotated(by angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
+    Transform3D.makeRotation(by: angle, x: x, y: y, z: z).concatenating(self)
   }
 
   // MARK: - Determinant and inverse
@@ -343,4 +355,52 @@ public struct Transform3D: Hashable, Sendable {
 
   /// `CATransform3DInvert`: the inverse, or `self` unchanged when the matrix is singular.
   public func invertedOrSelf() -> Transform3D { inverted() ?? self }
+}
+
+// MARK: - Deprecated spellings
+
+extension Transform3D {
+  /// Deprecated: use ``makeTranslation(x:y:z:)``.
+  @available(*, deprecated, renamed: "makeTranslation(x:y:z:)")
+  @inlinable
+  public static func makeTranslation(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+    makeTranslation(x: tx, y: ty, z: tz)
+  }
+
+  /// Deprecated: use ``makeScale(x:y:z:)``.
+  @available(*, deprecated, renamed: "makeScale(x:y:z:)")
+  @inlinable
+  public static func makeScale(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
+    makeScale(x: sx, y: sy, z: sz)
+  }
+
+  /// Deprecated: use ``makeRotation(by:x:y:z:)``.
+  @available(*, deprecated, renamed: "makeRotation(by:x:y:z:)")
+  @inlinable
+  public static func makeRotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double)
+    -> Transform3D
+  {
+    makeRotation(by: angle, x: x, y: y, z: z)
+  }
+
+  /// Deprecated: use ``translated(x:y:z:)``.
+  @available(*, deprecated, renamed: "translated(x:y:z:)")
+  @inlinable
+  public func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+    translated(x: tx, y: ty, z: tz)
+  }
+
+  /// Deprecated: use ``scaled(x:y:z:)``.
+  @available(*, deprecated, renamed: "scaled(x:y:z:)")
+  @inlinable
+  public func scaled(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
+    scaled(x: sx, y: sy, z: sz)
+  }
+
+  /// Deprecated: use ``rotated(by:x:y:z:)``.
+  @available(*, deprecated, renamed: "rotated(by:x:y:z:)")
+  @inlinable
+  public func rotated(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
+    rotated(by: angle, x: x, y: y, z: z)
+  }
 }

@@ -42,7 +42,7 @@ public struct InteractionState: Hashable, Sendable {
     case finishing
     /// In the completion run after `cancel()`, towards position 0.
     case cancelling
-    /// The completion has fired; ``InteractionState/finished`` says with which flag.
+    /// The completion has fired; ``InteractionState/isFinished`` says with which flag.
     case completed
   }
 
@@ -50,22 +50,42 @@ public struct InteractionState: Hashable, Sendable {
   public var position: Double
   /// What the transition is doing.
   public var phase: Phase
-  /// The flag the completion fired with, `finished = !cancelled`; `nil` until it has fired.
-  public var finished: Bool?
+  /// The flag the completion fired with (UIKit's `finished` = `!transitionWasCancelled`); `nil`
+  /// until it has fired.
+  public var isFinished: Bool?
   /// When the completion fires (seconds), once that is decided: from the moment a `finish()` or
   /// `cancel()` has been applied, or when a non-interactive run has reached its end. `nil` before.
   public var completionTime: Double?
 
   /// `true` once the completion has fired (``phase`` is ``Phase/completed``).
-  @inlinable public var completed: Bool { phase == .completed }
+  @inlinable public var isCompleted: Bool { phase == .completed }
 
   /// Creates a state from its parts.
   @inlinable
-  public init(position: Double, phase: Phase, finished: Bool?, completionTime: Double?) {
+  public init(position: Double, phase: Phase, isFinished: Bool?, completionTime: Double?) {
     self.position = position
     self.phase = phase
-    self.finished = finished
+    self.isFinished = isFinished
     self.completionTime = completionTime
+  }
+
+  /// Deprecated: use ``isFinished``.
+  @available(*, deprecated, renamed: "isFinished")
+  public var finished: Bool? {
+    get { isFinished }
+    set { isFinished = newValue }
+  }
+
+  /// Deprecated: use ``isCompleted``.
+  @available(*, deprecated, renamed: "isCompleted")
+  @inlinable public var completed: Bool { isCompleted }
+
+  /// Deprecated: use ``init(position:phase:isFinished:completionTime:)``.
+  @available(*, deprecated, renamed: "init(position:phase:isFinished:completionTime:)")
+  @inlinable
+  public init(position: Double, phase: Phase, finished: Bool?, completionTime: Double?) {
+    self.init(
+      position: position, phase: phase, isFinished: finished, completionTime: completionTime)
   }
 }
 
@@ -256,13 +276,13 @@ public struct InteractionTimeline: Hashable, Sendable {
     if runningFromStart {
       if time >= duration {
         return InteractionState(
-          position: 1, phase: .completed, finished: true, completionTime: duration)
+          position: 1, phase: .completed, isFinished: true, completionTime: duration)
       }
       return InteractionState(
-        position: time / duration, phase: .running, finished: nil, completionTime: nil)
+        position: time / duration, phase: .running, isFinished: nil, completionTime: nil)
     }
     return InteractionState(
-      position: position, phase: .interacting, finished: nil, completionTime: nil)
+      position: position, phase: .interacting, isFinished: nil, completionTime: nil)
   }
 
   /// The length in seconds of the completion run that a finish (`finishing`) or cancel at
@@ -280,14 +300,14 @@ public struct InteractionTimeline: Hashable, Sendable {
     let end = start + length
     if time >= end || !(length > 0) {
       return InteractionState(
-        position: finishing ? 1 : 0, phase: .completed, finished: finishing, completionTime: end)
+        position: finishing ? 1 : 0, phase: .completed, isFinished: finishing, completionTime: end)
     }
     let s = (time - start) / length
     let eased = completionCurve.transform(s)
     let raw = finishing ? p0 + (1 - p0) * eased : p0 - p0 * eased
     let position = raw.isFinite ? Swift.min(Swift.max(raw, 0), 1) : (finishing ? 1 : 0)
     return InteractionState(
-      position: position, phase: finishing ? .finishing : .cancelling, finished: nil,
+      position: position, phase: finishing ? .finishing : .cancelling, isFinished: nil,
       completionTime: end)
   }
 

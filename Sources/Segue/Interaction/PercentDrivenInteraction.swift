@@ -1,14 +1,27 @@
-/// The completion of a transition, delivered once: `finished = !cancelled`, at `time` (seconds).
+/// The completion of a transition, delivered once: `isFinished = !cancelled`, at `time` (seconds).
 public struct TransitionCompletionEvent: Hashable, Sendable {
-  /// `true` when the transition finished, `false` when it was cancelled.
-  public var finished: Bool
+  /// `true` when the transition finished, `false` when it was cancelled (UIKit's `finished`).
+  public var isFinished: Bool
   /// The wall-clock time at which the completion fired, in seconds.
   public var time: Double
 
   /// Creates a completion event.
-  @inlinable public init(finished: Bool, time: Double) {
-    self.finished = finished
+  @inlinable public init(isFinished: Bool, time: Double) {
+    self.isFinished = isFinished
     self.time = time
+  }
+
+  /// Deprecated: use ``isFinished``.
+  @available(*, deprecated, renamed: "isFinished")
+  public var finished: Bool {
+    get { isFinished }
+    set { isFinished = newValue }
+  }
+
+  /// Deprecated: use ``init(isFinished:time:)``.
+  @available(*, deprecated, renamed: "init(isFinished:time:)")
+  @inlinable public init(finished: Bool, time: Double) {
+    self.init(isFinished: finished, time: time)
   }
 }
 
@@ -70,7 +83,7 @@ public struct PercentDrivenInteraction: Hashable, Sendable {
   /// The state at ``currentTime``.
   public var currentState: InteractionState {
     (try? timeline.state(at: currentTime))
-      ?? InteractionState(position: 0, phase: .interacting, finished: nil, completionTime: nil)
+      ?? InteractionState(position: 0, phase: .interacting, isFinished: nil, completionTime: nil)
   }
 
   /// The state at any wall-clock time (earlier or later than ``currentTime``), from the history
@@ -146,11 +159,11 @@ public struct PercentDrivenInteraction: Hashable, Sendable {
     currentTime = time
     guard completionCount == 0 else { return nil }
     let state = try timeline.state(at: time)
-    guard state.completed, let finished = state.finished, let when = state.completionTime else {
+    guard state.isCompleted, let finished = state.isFinished, let when = state.completionTime else {
       return nil
     }
     completionCount += 1
-    return TransitionCompletionEvent(finished: finished, time: when)
+    return TransitionCompletionEvent(isFinished: finished, time: when)
   }
 
   private func checkClock(_ time: Double) throws(ValidationError) {

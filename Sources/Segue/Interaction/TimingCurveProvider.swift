@@ -47,13 +47,13 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 /// Two families, as in UIKit:
 ///
 /// * **Duration-based** (`init(dampingRatio:initialVelocity:)`): the spring is fitted to the
-///   length `L` of the run it paces with ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
+///   length `L` of the run it paces with ``DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
 ///   (mass 1, `ζ' = min(ζ, 1)`, `ω0` chosen so the envelope falls to 0.001 at `L`): the
 ///   animator's duration (or `durationFactor ×` it after `continueAnimation`) decides how long it
 ///   takes.
 /// * **Physical** (`init(mass:stiffness:damping:initialVelocity:)` and `init()`): the spring runs
 ///   on its own clock and the animator's duration is **ignored** (UIKit's documented behaviour);
-///   a run it paces lasts the spring's ``Spring/settlingDuration`` (Decision 5).
+///   a run it paces lasts the spring's ``DampedSpring/settlingDuration`` (Decision 5).
 ///
 /// Either way a run of length `L` seconds shows the progress `x(s·L)` at the elapsed fraction
 /// `s ∈ [0, 1)` of the run and exactly 1 at its end (`x` may overshoot 1 before).
@@ -67,7 +67,7 @@ public struct SpringTimingParameters: Hashable, Sendable {
   public enum Model: Hashable, Sendable {
     /// Fitted to the run's length: damping ratio ζ (unitless, `> 0`, clamped to 1).
     case dampingRatio(Double)
-    /// A physical spring on its own clock: the ``Spring``'s mass, stiffness and damping (its
+    /// A physical spring on its own clock: the ``DampedSpring``'s mass, stiffness and damping (its
     /// initial velocity is ``SpringTimingParameters/initialVelocity``'s `dx`).
     case physical(mass: Double, stiffness: Double, damping: Double)
   }
@@ -79,7 +79,7 @@ public struct SpringTimingParameters: Hashable, Sendable {
   public let initialVelocity: Vector2
 
   /// `UISpringTimingParameters()`: the system spring, mass 3, stiffness 1000, damping 500
-  /// (documented by Apple as "a damping ratio of 4.56"; ``Spring/uiSpringTimingParametersDefault``),
+  /// (documented by Apple as "a damping ratio of 4.56"; ``DampedSpring/uiSpringTimingParametersDefault``),
   /// critically damped at `ω0 ≈ 18.257` rad/s, settling in 0.578 s; the animator's duration is
   /// ignored.
   public init() {
@@ -110,13 +110,13 @@ public struct SpringTimingParameters: Hashable, Sendable {
   ///   - damping: N·s/m-like, `> 0` (an undamped spring never settles, so it cannot pace a run).
   ///   - initialVelocity: as ``init(dampingRatio:initialVelocity:)``.
   /// - Throws: ``ValidationError``: `"mass"`, `"stiffness"`, `"damping"` as
-  ///   ``Spring/init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``, and `"damping"`
+  ///   ``DampedSpring/init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``, and `"damping"`
   ///   ``ValidationError/Reason/notPositive`` for 0; the velocity errors above.
   public init(
     mass: Double, stiffness: Double, damping: Double, initialVelocity: Vector2 = .zero
   ) throws(ValidationError) {
     try Self.validate(initialVelocity)
-    let spring = try Spring(
+    let spring = try DampedSpring(
       mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity.dx)
     guard damping > 0 else { throw ValidationError(field: "damping", reason: .notPositive) }
     guard spring.settlingDuration.isFinite else {
@@ -139,14 +139,15 @@ public struct SpringTimingParameters: Hashable, Sendable {
 
   /// The spring that paces a run of `length` seconds (the physical spring whatever the length);
   /// `nil` when the length is too extreme to fit a spring to (see
-  /// ``Spring/uiViewSpring(duration:dampingRatio:initialVelocity:)``).
-  public func spring(forRunLength length: Double) -> Spring? {
+  /// ``DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``).
+  public func spring(forRunLength length: Double) -> DampedSpring? {
     switch model {
     case .dampingRatio(let zeta):
-      return try? Spring.uiViewSpring(
+      return try? DampedSpring.uiViewSpring(
         duration: length, dampingRatio: zeta, initialVelocity: initialVelocity.dx)
     case .physical(let m, let k, let c):
-      return try? Spring(mass: m, stiffness: k, damping: c, initialVelocity: initialVelocity.dx)
+      return try? DampedSpring(
+        mass: m, stiffness: k, damping: c, initialVelocity: initialVelocity.dx)
     }
   }
 

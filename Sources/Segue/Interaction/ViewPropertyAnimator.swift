@@ -1,5 +1,5 @@
 /// The changes a UIView animation block makes: inside `addAnimations { … }`, each assignment to a
-/// view property becomes ``set(_:_:_:)``.
+/// view property becomes ``set(_:of:to:)``.
 ///
 /// The block sees the model as it is when the block runs (earlier blocks' targets included) and
 /// its own changes as it makes them; for each property it changes, the animation runs from the
@@ -14,12 +14,13 @@ public struct AnimationBlock: Sendable {
     self.model = model
   }
 
-  /// Sets a property of layer `id` inside the block (`view.alpha = 0`, `view.transform = …`).
+  /// Sets `property` of layer `id` to `value` inside the block: `view.alpha = 0` is
+  /// `try block.set(.opacity, of: "view", to: .scalar(0))`.
   ///
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; the value's ``AnimationValue/validate(field:)`` error on the key path;
   ///   `"keyPath"` when the value's kind is not the property's.
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
+  public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
     guard let index = model.index(of: id) else {
@@ -34,8 +35,22 @@ public struct AnimationBlock: Sendable {
   }
 
   /// The current value of `property` on layer `id`, or `nil` for an unknown id.
-  public func value(of id: String, _ property: LayerProperty) -> AnimationValue? {
+  public func value(_ property: LayerProperty, of id: String) -> AnimationValue? {
     model[id: id].map { property.value(in: $0) }
+  }
+
+  /// Deprecated: use ``set(_:of:to:)``.
+  @available(*, deprecated, renamed: "set(_:of:to:)")
+  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
+    throws(ValidationError)
+  {
+    try set(property, of: id, to: value)
+  }
+
+  /// Deprecated: use ``value(_:of:)``.
+  @available(*, deprecated, renamed: "value(_:of:)")
+  public func value(of id: String, _ property: LayerProperty) -> AnimationValue? {
+    value(property, of: id)
   }
 }
 
@@ -449,12 +464,12 @@ public struct ViewPropertyAnimator: Sendable {
             reason: .invalidState(
               "\(entry.layerID).\(entry.property.keyPath) is animated by two blocks"))
         }
-        let animation: Animation
+        let animation: LayerAnimation
         if length > 0 {
           let timing = MediaTiming(beginTime: begin, duration: length, fillMode: .backwards)
           switch timingParameters {
           case .cubic(let function):
-            animation = try Animation(
+            animation = try LayerAnimation(
               property: entry.property, content: .basic(from: entry.from, to: entry.to),
               timing: timing, timingFunction: function)
           case .spring(let parameters):
@@ -462,13 +477,13 @@ public struct ViewPropertyAnimator: Sendable {
               throw ValidationError(
                 field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
             }
-            animation = try Animation(
+            animation = try LayerAnimation(
               property: entry.property,
               content: .spring(spring, from: entry.from, to: entry.to), timing: timing)
           }
         } else {
           // A block delayed to the very end: the old value until the end, then the model's.
-          animation = try Animation(
+          animation = try LayerAnimation(
             property: entry.property, content: .basic(from: entry.from, to: entry.from),
             timing: MediaTiming(beginTime: 0, duration: d, fillMode: .backwards))
         }
@@ -509,7 +524,7 @@ extension AnimationValue {
     case .size: .size(Size(channels: channels[...]))
     case .rect: .rect(Rect(channels: channels[...]))
     case .transform: .transform((try? Transform3D(fields: channels)) ?? .identity)
-    case .color: .color(Color(channels: channels[...]))
+    case .color: .color(RGBAColor(channels: channels[...]))
     }
   }
 }

@@ -125,7 +125,7 @@ public struct DecomposedTransform2D: Hashable, Sendable {
   ///    long way round.
   ///
   /// Each returned end recomposes to the same matrix as before (to rounding).
-  public static func aligned(_ a: DecomposedTransform2D, _ b: DecomposedTransform2D)
+  public static func aligned(from a: DecomposedTransform2D, to b: DecomposedTransform2D)
     -> (from: DecomposedTransform2D, to: DecomposedTransform2D)
   {
     var a = a
@@ -143,7 +143,7 @@ public struct DecomposedTransform2D: Hashable, Sendable {
     return (a, b)
   }
 
-  /// Lerps every field, `(1 − t)·self + t·other`, without the angle rules (use on ``aligned(_:_:)``
+  /// Lerps every field, `(1 − t)·self + t·other`, without the angle rules (use on ``aligned(from:to:)``
   /// ends). `t` outside `[0, 1]` extrapolates linearly.
   func lerped(to o: DecomposedTransform2D, fraction t: Double) -> DecomposedTransform2D {
     let u = 1 - t
@@ -156,14 +156,24 @@ public struct DecomposedTransform2D: Hashable, Sendable {
       residual21: u * residual21 + t * o.residual21, residual22: u * residual22 + t * o.residual22)
   }
 
-  /// CSS Transforms 1 interpolation: ``aligned(_:_:)`` then a lerp of every field with fraction `t`
+  /// CSS Transforms 1 interpolation: ``aligned(from:to:)`` then a lerp of every field with fraction `t`
   /// (unitless; outside `[0, 1]` it extrapolates linearly, e.g. for spring overshoot).
   ///
   /// Rotation 0 → π/2 at `t = 0.5` gives π/4; ±170° ends meet through 180°, not through 0.
   public func interpolated(to other: DecomposedTransform2D, fraction t: Double)
     -> DecomposedTransform2D
   {
-    let (a, b) = DecomposedTransform2D.aligned(self, other)
+    let (a, b) = DecomposedTransform2D.aligned(from: self, to: other)
     return a.lerped(to: b, fraction: t)
+  }
+}
+
+extension DecomposedTransform2D {
+  /// Deprecated: use ``aligned(from:to:)``.
+  @available(*, deprecated, renamed: "aligned(from:to:)")
+  public static func aligned(_ a: DecomposedTransform2D, _ b: DecomposedTransform2D)
+    -> (from: DecomposedTransform2D, to: DecomposedTransform2D)
+  {
+    aligned(from: a, to: b)
   }
 }

@@ -6,7 +6,7 @@
 ///
 /// Per layer the path is the scalar one (``TransformInterpolation/Path``):
 /// ``TransformInterpolation/Path/affine2D`` when both ends are affine (the ends stored after the
-/// CSS Transforms 1 angle rules, ``DecomposedTransform2D/aligned(_:_:)``),
+/// CSS Transforms 1 angle rules, ``DecomposedTransform2D/aligned(from:to:)``),
 /// ``TransformInterpolation/Path/decomposed3D`` otherwise, ``TransformInterpolation/Path/discrete``
 /// when an end cannot be decomposed — or, here, when a decomposed component does not fit in
 /// `Float`.
@@ -107,7 +107,7 @@ public struct DecompositionBatch: Hashable, Sendable {
       guard let a = DecomposedTransform2D(from), let b = DecomposedTransform2D(to) else {
         return nil
       }
-      let (a2, b2) = DecomposedTransform2D.aligned(a, b)
+      let (a2, b2) = DecomposedTransform2D.aligned(from: a, to: b)
       func fields(_ d: DecomposedTransform2D) -> [Double] {
         [
           d.translationX, d.translationY, d.scaleX, d.scaleY, d.angle, d.residual11,

@@ -34,10 +34,10 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
   /// The rotation by `angle` radians about the axis `(x, y, z)`: `(sin(θ/2)·u, cos(θ/2))` with
   /// `u` the normalised axis.
   ///
-  /// Its ``rotationMatrix`` equals `Transform3D.makeRotation(angle, x, y, z)` to rounding. As that
-  /// constructor, a zero-length or non-finite axis gives ``identity``. A non-finite angle gives
+  /// Its ``rotationMatrix`` equals `Transform3D.makeRotation(by: angle, x: x, y: y, z: z)` to
+  /// rounding. As that constructor, a zero-length or non-finite axis gives ``identity``. A non-finite angle gives
   /// ``identity`` too (there is no rotation to describe).
-  public init(angle: Double, axis x: Double, _ y: Double, _ z: Double) {
+  public init(angle: Double, x: Double, y: Double, z: Double) {
     let length = (x * x + y * y + z * z).squareRoot()
     guard length > 0, length.isFinite, angle.isFinite else {
       self = .identity
@@ -206,4 +206,12 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
 
   /// `"(x, y, z, w)"`.
   public var description: String { "(\(x), \(y), \(z), \(w))" }
+}
+
+extension Quaternion {
+  /// Deprecated: use ``init(angle:x:y:z:)``.
+  @available(*, deprecated, renamed: "init(angle:x:y:z:)")
+  public init(angle: Double, axis x: Double, _ y: Double, _ z: Double) {
+    self.init(angle: angle, x: x, y: y, z: z)
+  }
 }

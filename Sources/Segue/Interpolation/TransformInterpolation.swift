@@ -91,7 +91,7 @@ public struct TransformInterpolator: Hashable, Sendable {
     self.to = to
     if from.isAffine && to.isAffine {
       if let a = DecomposedTransform2D(from), let b = DecomposedTransform2D(to) {
-        let (a2, b2) = DecomposedTransform2D.aligned(a, b)
+        let (a2, b2) = DecomposedTransform2D.aligned(from: a, to: b)
         ends = .affine2D(a2, b2)
         path = .affine2D
         return

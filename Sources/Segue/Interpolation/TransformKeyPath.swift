@@ -213,9 +213,9 @@ public enum TransformKeyPath: String, CaseIterable, Hashable, Sendable {
   /// `(α, β, γ)` given as `x, y, z`; the inverse of ``eulerAngles(of:)`` within its ranges. The
   /// result has `w ≥ 0`.
   public static func rotation(eulerAngles e: Vector3) -> Quaternion {
-    let m = Transform3D.makeRotation(e.x, 1, 0, 0)
-      .concatenating(.makeRotation(e.y, 0, 1, 0))
-      .concatenating(.makeRotation(e.z, 0, 0, 1))
+    let m = Transform3D.makeRotation(by: e.x, x: 1, y: 0, z: 0)
+      .concatenating(.makeRotation(by: e.y, x: 0, y: 1, z: 0))
+      .concatenating(.makeRotation(by: e.z, x: 0, y: 0, z: 1))
     return Quaternion(rotationMatrix: m)
   }
 }

@@ -6,7 +6,7 @@
 /// overshoots between keys yields the nearest valid colour, as a device RGB colour space would.
 /// Interpolation is channel-wise on the straight components (``Interpolatable``'s default) and the
 /// paced distance is the Euclidean norm over the four channels.
-public struct Color: Hashable, Sendable, CustomStringConvertible {
+public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
   /// Red, in `[0, 1]`.
   public let red: Double
   /// Green, in `[0, 1]`.
@@ -17,11 +17,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
   public let alpha: Double
 
   /// Opaque black `(0, 0, 0, 1)`.
-  public static let black = Color(clamping: 0, 0, 0, 1)
+  public static let black = RGBAColor(clamping: 0, 0, 0, 1)
   /// Opaque white `(1, 1, 1, 1)`.
-  public static let white = Color(clamping: 1, 1, 1, 1)
+  public static let white = RGBAColor(clamping: 1, 1, 1, 1)
   /// Transparent black `(0, 0, 0, 0)`, UIColor's `clear`.
-  public static let clear = Color(clamping: 0, 0, 0, 0)
+  public static let clear = RGBAColor(clamping: 0, 0, 0, 0)
 
   /// Creates a colour; each component is clamped to `[0, 1]`.
   ///
@@ -48,7 +48,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
 }
 
-extension Color: Interpolatable {
+extension RGBAColor: Interpolatable {
   /// Four channels: `red, green, blue, alpha`.
   public static var channelCount: Int { 4 }
   /// `[red, green, blue, alpha]`.
@@ -60,3 +60,8 @@ extension Color: Interpolatable {
     self.init(clamping: channels[s], channels[s + 1], channels[s + 2], channels[s + 3])
   }
 }
+
+/// Deprecated: use ``RGBAColor`` (renamed so that a file importing both SwiftUI and Segue can write
+/// SwiftUI's `Color` unqualified; see "Using Segue beside SwiftUI").
+@available(*, deprecated, renamed: "RGBAColor")
+public typealias Color = RGBAColor

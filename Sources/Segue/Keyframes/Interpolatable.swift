@@ -22,7 +22,7 @@ public protocol Interpolatable: Sendable, Equatable {
   /// Rebuilds a value from ``channelCount`` channels in the layout of ``channels``.
   ///
   /// - Precondition: `channels.count == Self.channelCount`. A type may normalise the numbers
-  ///   (``Color`` clamps them to `[0, 1]`) but must not reject them.
+  ///   (``RGBAColor`` clamps them to `[0, 1]`) but must not reject them.
   init(channels: ArraySlice<Double>)
   /// The value a fraction `fraction` of the way from `a` to `b`; `fraction` is unitless, normally
   /// in `[0, 1]` (values outside extrapolate for the default). Returns `a` at 0 and `b` at 1.

@@ -33,7 +33,7 @@ public struct Layer: Hashable, Sendable {
   public var isTransformLayer: Bool
   /// The layer's fill (`CALayer.backgroundColor`), straight RGBA, default clear. Renderers draw it
   /// as the layer's snapshot; geometry ignores it.
-  public var backgroundColor: Color
+  public var backgroundColor: RGBAColor
   /// `CALayer.cornerRadius`: the radius of the rounded corners of the background and border, in
   /// points of the layer's own space; default 0. Any finite value is stored; a negative one is
   /// presented as 0.
@@ -45,7 +45,7 @@ public struct Layer: Hashable, Sendable {
   /// Presented at `max(0, borderWidth)`.
   public var borderWidth: Double
   /// `CALayer.borderColor`, straight RGBA; default opaque black.
-  public var borderColor: Color
+  public var borderColor: RGBAColor
   /// `CALayer.shadowOpacity`, unitless; default 0 (no shadow). Any finite value is stored; it is
   /// presented clamped to `[0, 1]`.
   public var shadowOpacity: Double
@@ -56,7 +56,7 @@ public struct Layer: Hashable, Sendable {
   /// Animation's default, which in y-down coordinates places the shadow above the layer).
   public var shadowOffset: Size
   /// `CALayer.shadowColor`, straight RGBA; default opaque black.
-  public var shadowColor: Color
+  public var shadowColor: RGBAColor
 
   /// Creates a layer; every parameter but `id` has `CALayer`'s default.
   public init(
@@ -70,15 +70,15 @@ public struct Layer: Hashable, Sendable {
     sublayerTransform: Transform3D = .identity,
     opacity: Double = 1,
     isTransformLayer: Bool = false,
-    backgroundColor: Color = .clear,
+    backgroundColor: RGBAColor = .clear,
     cornerRadius: Double = 0,
     masksToBounds: Bool = false,
     borderWidth: Double = 0,
-    borderColor: Color = .black,
+    borderColor: RGBAColor = .black,
     shadowOpacity: Double = 0,
     shadowRadius: Double = 3,
     shadowOffset: Size = Size(width: 0, height: -3),
-    shadowColor: Color = .black
+    shadowColor: RGBAColor = .black
   ) {
     self.id = id
     self.bounds = bounds
@@ -117,8 +117,8 @@ public struct Layer: Hashable, Sendable {
   @inlinable
   public var matrixInSuperlayer: Transform3D {
     let a = anchor
-    return transform.translated(-a.x, -a.y, -a.z)
-      .concatenating(.makeTranslation(position.x, position.y, zPosition))
+    return transform.translated(x: -a.x, y: -a.y, z: -a.z)
+      .concatenating(.makeTranslation(x: position.x, y: position.y, z: zPosition))
   }
 
   /// This layer's `sublayerTransform` applied about its anchor point:
@@ -130,8 +130,8 @@ public struct Layer: Hashable, Sendable {
   public var sublayerMatrix: Transform3D {
     if sublayerTransform.isIdentity { return .identity }
     let a = anchor
-    return sublayerTransform.translated(-a.x, -a.y, -a.z)
-      .concatenating(.makeTranslation(a.x, a.y, a.z))
+    return sublayerTransform.translated(x: -a.x, y: -a.y, z: -a.z)
+      .concatenating(.makeTranslation(x: a.x, y: a.y, z: a.z))
   }
 
   /// `CALayer.frame`: the layer's rectangle in its superlayer, in points.
@@ -171,7 +171,7 @@ public struct Layer: Hashable, Sendable {
   ///
   /// An opacity or shadow opacity outside `[0, 1]`, or a negative corner radius, border width or
   /// shadow radius, is not an error (they are clamped when presented); an empty `id` is allowed.
-  /// Colours are always finite (``Color`` clamps its components).
+  /// Colours are always finite (``RGBAColor`` clamps its components).
   public func validate() throws(ValidationError) {
     try Validate.finite(bounds.origin.x, "bounds.origin.x")
     try Validate.finite(bounds.origin.y, "bounds.origin.y")

@@ -7,18 +7,18 @@ public protocol NavigationControllerDelegate: Sendable {
     -> (any TransitionAnimator)?
 }
 
-/// A headless `UINavigationController`: a ``NavigationStack`` of view-controller ids, each with a
+/// A headless `UINavigationController`: a ``NavigationControllerStack`` of view-controller ids, each with a
 /// view (a layer tree), a delegate that picks animators, and the transition in flight as a
 /// ``TransitionScene``.
 ///
 /// `push`, `pop`, `popToRoot` and `setStack` start a transition (rejected while one runs, see
-/// ``NavigationStack``); ``complete(finished:)`` ends it: finished commits the stack change,
+/// ``NavigationControllerStack``); ``complete(finished:)`` ends it: finished commits the stack change,
 /// cancelled leaves the stack and every view exactly as they were.
 public struct NavigationController: Sendable {
   /// The transition in flight.
   public struct ActiveTransition: Sendable {
     /// The stack change it makes when it finishes.
-    public var change: NavigationStack.Transition
+    public var change: NavigationControllerStack.Transition
     /// Its context (views, container, `completeTransition`).
     public var context: TransitionContext
     /// The scene the animator set up, to sample.
@@ -28,7 +28,7 @@ public struct NavigationController: Sendable {
   }
 
   /// The stack of view-controller ids, bottom first.
-  public private(set) var stack: NavigationStack
+  public private(set) var stack: NavigationControllerStack
   /// Each view controller's view: a layer tree whose first layer is the view's own layer.
   public private(set) var views: [String: LayerTree]
   /// Container size in points.
@@ -51,7 +51,7 @@ public struct NavigationController: Sendable {
     guard view.count > 0 else {
       throw ValidationError(field: "view", reason: .tooFew(minimum: 1, actual: 0))
     }
-    self.stack = NavigationStack(root: root)
+    self.stack = NavigationControllerStack(root: root)
     self.views = [root: view]
     self.containerSize = containerSize
     self.delegate = delegate
@@ -116,7 +116,9 @@ public struct NavigationController: Sendable {
     return ids
   }
 
-  private mutating func start(_ change: NavigationStack.Transition) throws(ValidationError) {
+  private mutating func start(_ change: NavigationControllerStack.Transition)
+    throws(ValidationError)
+  {
     guard let fromView = views[change.from], let toView = views[change.to] else {
       throw ValidationError(
         field: "view", reason: .unknown(views[change.from] == nil ? change.from : change.to))

@@ -15,7 +15,7 @@
 /// and change nothing; they are neither queued nor merged. (UIKit drops or defers such requests
 /// with a console warning; rejecting makes the dropped request visible.) Complete the running
 /// transition first, then repeat the request.
-public struct NavigationStack: Hashable, Sendable {
+public struct NavigationControllerStack: Hashable, Sendable {
   /// A transition started by a request and not yet completed.
   public struct Transition: Hashable, Sendable {
     /// ``TransitionOperation/push`` or ``TransitionOperation/pop``.
@@ -139,7 +139,7 @@ public struct NavigationStack: Hashable, Sendable {
   public mutating func complete(with event: TransitionCompletionEvent) throws(ValidationError)
     -> [String]
   {
-    try complete(finished: event.finished)
+    try complete(finished: event.isFinished)
   }
 
   private mutating func begin(_ operation: TransitionOperation, to stack: [String]) -> Transition {
@@ -174,3 +174,8 @@ public struct NavigationStack: Hashable, Sendable {
     }
   }
 }
+
+/// Deprecated: use ``NavigationControllerStack`` (renamed so that a file importing both SwiftUI and Segue can write
+/// SwiftUI's `NavigationStack` unqualified; see "Using Segue beside SwiftUI").
+@available(*, deprecated, renamed: "NavigationControllerStack")
+public typealias NavigationStack = NavigationControllerStack

@@ -17,7 +17,7 @@ import RealModule
 /// (the solutions differ by about `|ζ − 1|`, and the other forms lose precision there).
 ///
 /// ``value(at:)`` is `x(t) = 1 − e(t)`; the animated property is `from + (to − from)·x(t)`.
-public struct Spring: Hashable, Sendable {
+public struct DampedSpring: Hashable, Sendable {
   /// The mass `m` (kg-like), `> 0`. `CASpringAnimation` default 1.
   public let mass: Double
   /// The stiffness `k` (N/m-like), `> 0`. `CASpringAnimation` default 100.
@@ -175,7 +175,7 @@ public struct Spring: Hashable, Sendable {
 
 // MARK: - UIKit and SwiftUI parameterisations (decisions 5 and 6 of the transition catalog)
 
-extension Spring {
+extension DampedSpring {
   /// `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`: the same spring as
   /// `CASpringAnimation` with these values (the animator's duration is ignored; ζ > 1 runs
   /// critically damped, Decision 5).
@@ -186,8 +186,8 @@ extension Spring {
   /// - Throws: ``ValidationError`` as ``init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``.
   public static func uiSpringTimingParameters(
     mass: Double, stiffness: Double, damping: Double, initialVelocity: Double
-  ) throws(ValidationError) -> Spring {
-    try Spring(
+  ) throws(ValidationError) -> DampedSpring {
+    try DampedSpring(
       mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
   }
 
@@ -202,7 +202,7 @@ extension Spring {
   /// - Throws: ``ValidationError`` as ``uiViewSpring(duration:dampingRatio:initialVelocity:)``.
   public static func uiSpringTimingParameters(
     dampingRatio: Double, initialVelocity: Double, duration: Double
-  ) throws(ValidationError) -> Spring {
+  ) throws(ValidationError) -> DampedSpring {
     try uiViewSpring(
       duration: duration, dampingRatio: dampingRatio, initialVelocity: initialVelocity)
   }
@@ -244,7 +244,7 @@ extension Spring {
   ///   leaves `[1e-100, 1e100]` rad/s (an extreme duration or ratio).
   public static func uiViewSpring(
     duration: Double, dampingRatio: Double, initialVelocity: Double = 0
-  ) throws(ValidationError) -> Spring {
+  ) throws(ValidationError) -> DampedSpring {
     try Validate.positive(duration, "duration")
     try Validate.positive(dampingRatio, "dampingRatio")
     try Validate.inRange(initialVelocity, -1e100, 1e100, "initialVelocity")
@@ -261,7 +261,7 @@ extension Spring {
         field: "duration",
         reason: .invalidState("gives a natural frequency outside [1e-100, 1e100] rad/s"))
     }
-    return try Spring(
+    return try DampedSpring(
       mass: 1, stiffness: omega0 * omega0, damping: 2 * zeta * omega0,
       initialVelocity: initialVelocity)
   }
@@ -281,11 +281,11 @@ extension Spring {
   public static func response(
     _ response: Double, dampingRatio: Double, initialVelocity: Double = 0,
     allowsOverdamping: Bool = false
-  ) throws(ValidationError) -> Spring {
+  ) throws(ValidationError) -> DampedSpring {
     try Validate.positive(response, "response")
     try Validate.nonNegative(dampingRatio, "dampingRatio")
     let omega0 = 2 * Double.pi / response
-    return try Spring(
+    return try DampedSpring(
       mass: 1, stiffness: omega0 * omega0, damping: 4 * Double.pi * dampingRatio / response,
       initialVelocity: initialVelocity, allowsOverdamping: allowsOverdamping)
   }
@@ -307,12 +307,12 @@ extension Spring {
   ///   as ``init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``.
   public static func perceptual(
     duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0
-  ) throws(ValidationError) -> Spring {
+  ) throws(ValidationError) -> DampedSpring {
     try Validate.positive(duration, "duration")
     try Validate.inRange(bounce, (-1.0).nextUp, 1, "bounce")
     let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     let omega0 = 2 * Double.pi / duration
-    return try Spring(
+    return try DampedSpring(
       mass: 1, stiffness: omega0 * omega0, damping: 4 * Double.pi * zeta / duration,
       initialVelocity: initialVelocity, allowsOverdamping: true)
   }
@@ -321,7 +321,7 @@ extension Spring {
   /// navigation push/pop): a `CASpringAnimation` with mass 3, stiffness 1000, damping 500, run for
   /// 0.5 s. ζ = 500/(2√3000) ≈ 4.564 > 1, so it runs critically damped at
   /// `ω0 = √(1000/3) ≈ 18.257` rad/s (Decision 5), reaching 0.9989 at 0.5 s.
-  public static let systemCurve7 = Spring(
+  public static let systemCurve7 = DampedSpring(
     unchecked: 3, stiffness: 1000, damping: 500, initialVelocity: 0)
 
   /// `UISpringTimingParameters()`: Apple documents only "a damping ratio of 4.56". This is taken
@@ -340,3 +340,8 @@ extension Spring {
     self.allowsOverdamping = false
   }
 }
+
+/// Deprecated: use ``DampedSpring`` (renamed so that a file importing both SwiftUI and Segue can write
+/// SwiftUI's `Spring` unqualified; see "Using Segue beside SwiftUI").
+@available(*, deprecated, renamed: "DampedSpring")
+public typealias Spring = DampedSpring

@@ -1,8 +1,8 @@
-/// Springs prepared for batch evaluation in `Float`: each ``Spring``'s closed form reduced to one
+/// Springs prepared for batch evaluation in `Float`: each ``DampedSpring``'s closed form reduced to one
 /// shape `e(t) = exp(−λ·t)·g(t)` with a few per-spring numbers, stored as planes (structure of
 /// arrays) so that sixteen springs load as one lane vector.
 ///
-/// With ``Spring``'s remaining fraction `e = 1 − x` (see its description):
+/// With ``DampedSpring``'s remaining fraction `e = 1 − x` (see its description):
 ///
 /// * underdamped: `λ = ζω0`, `g(t) = cos(ωd·t) + K·sin(ωd·t)`, `K = (ζω0 − v0)/ωd`;
 /// * critically damped (also `ζ > 1` without overdamping, Decision 5): `λ = ω0`,
@@ -18,7 +18,7 @@
 /// 2 (overdamped), as `Float`.
 public struct SpringBatch: Sendable {
   /// The springs, in lane order.
-  public let springs: [Spring]
+  public let springs: [DampedSpring]
   /// The envelope decay rate `λ` in 1/s per spring.
   public let rate: [Float]
   /// `ωd` in rad/s, its 12 leading significant bits only (underdamped); `r₁ − r₂` in 1/s
@@ -33,7 +33,7 @@ public struct SpringBatch: Sendable {
 
   /// Reduces each spring's closed form (computed in `Double`) to the planes above, rounding
   /// once to `Float`.
-  public init(springs: [Spring]) {
+  public init(springs: [DampedSpring]) {
     var rate = [Float]()
     var frequency = [Float]()
     var frequencyLow = [Float]()
@@ -75,7 +75,7 @@ public struct SpringBatch: Sendable {
 }
 
 /// A batch evaluation of spring progress, in the style of ozz-animation's runtime jobs:
-/// `output[j] = springs.springs[j].value(at: times[j])` (``Spring/value(at:)``, `x = 1 − e`) in
+/// `output[j] = springs.springs[j].value(at: times[j])` (``DampedSpring/value(at:)``, `x = 1 − e`) in
 /// `Float`, sixteen springs per step, with no allocation.
 ///
 /// Per lane (see ``SpringBatch`` for the shape): `t = max(time, 0)`, `E = exp(−λ·t)` by
@@ -86,7 +86,7 @@ public struct SpringBatch: Sendable {
 /// uses the vectorised `expm1`. Each block computes only the families present in it. Times
 /// `≤ 0` give exactly 0.
 ///
-/// Accuracy, measured against ``Spring/value(at:)`` in `Double` at the same (`Float`) times
+/// Accuracy, measured against ``DampedSpring/value(at:)`` in `Double` at the same (`Float`) times
 /// (`SpringBatchTests`): `|x − x_ref| ≤ 2.9e-7` (48 000 samples) for UI springs (response 0.1…2 s, damping ratio
 /// 0.05…2 with and without overdamping, initial velocity −10…10 /s, `uiViewSpring` and
 /// `bounce` forms) at times up to the settling duration. Undamped or extremely light springs

@@ -78,10 +78,10 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 /// Small checks shared by every validator; each throws a ``ValidationError`` naming `field`.
-public enum Validate {
+@usableFromInline package enum Validate {
   /// Throws ``ValidationError/Reason/notFinite`` unless `value` is finite.
   @inlinable
-  public static func finite(_ value: Double, _ field: String, index: Int? = nil)
+  package static func finite(_ value: Double, _ field: String, index: Int? = nil)
     throws(ValidationError)
   {
     guard value.isFinite else {
@@ -91,7 +91,7 @@ public enum Validate {
 
   /// Throws unless `value` is finite and `> 0`.
   @inlinable
-  public static func positive(_ value: Double, _ field: String, index: Int? = nil)
+  package static func positive(_ value: Double, _ field: String, index: Int? = nil)
     throws(ValidationError)
   {
     try finite(value, field, index: index)
@@ -100,7 +100,7 @@ public enum Validate {
 
   /// Throws unless `value` is finite and `≥ 0`.
   @inlinable
-  public static func nonNegative(_ value: Double, _ field: String, index: Int? = nil)
+  package static func nonNegative(_ value: Double, _ field: String, index: Int? = nil)
     throws(ValidationError)
   {
     try finite(value, field, index: index)
@@ -109,7 +109,7 @@ public enum Validate {
 
   /// Throws unless `value` is finite and in `[lower, upper]`.
   @inlinable
-  public static func inRange(
+  package static func inRange(
     _ value: Double, _ lower: Double, _ upper: Double, _ field: String, index: Int? = nil
   ) throws(ValidationError) {
     try finite(value, field, index: index)

@@ -2,12 +2,12 @@
 /// with the ids the transition catalog names, and the hero scene's sublayers.
 enum DefaultViews {
   /// The fill of the view being left (a blue).
-  static let fromColor = Color(clamping: 0.25, 0.47, 0.85, 1)
+  static let fromColor = RGBAColor(clamping: 0.25, 0.47, 0.85, 1)
   /// The fill of the view being shown (an orange).
-  static let toColor = Color(clamping: 0.96, 0.62, 0.24, 1)
+  static let toColor = RGBAColor(clamping: 0.96, 0.62, 0.24, 1)
 
   /// A one-layer view: a full-container layer named `id`.
-  static func plain(_ id: String, size: Size, color: Color, opacity: Double = 1)
+  static func plain(_ id: String, size: Size, color: RGBAColor, opacity: Double = 1)
     throws(ValidationError) -> LayerTree
   {
     var tree = LayerTree()
@@ -21,12 +21,12 @@ enum DefaultViews {
 /// The hero scene's views (seed 002).
 enum HeroViews {
   /// The snapshot image's fill.
-  static let imageColor = Color(clamping: 0.55, 0.35, 0.75, 1)
+  static let imageColor = RGBAColor(clamping: 0.55, 0.35, 0.75, 1)
   /// The back button's frame in the post view before its constant x offset: `(16, 52, 44, 44)`.
   static let back = Rect(x: 16, y: 52, width: 44, height: 44)
 
   /// A sublayer whose frame (in the view, which fills the container) is `frame`.
-  static func sublayer(_ id: String, _ frame: Rect, _ color: Color) -> Layer {
+  static func sublayer(_ id: String, _ frame: Rect, _ color: RGBAColor) -> Layer {
     Layer(
       id: id, bounds: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height),
       position: Point(x: frame.midX, y: frame.midY), backgroundColor: color)
@@ -46,7 +46,7 @@ enum HeroViews {
       sublayer(
         "table",
         Rect(x: 0, y: tableY, width: size.width, height: size.height - scene.listTop),
-        Color(clamping: 0.85, 0.88, 0.93, 1)), parent: id)
+        RGBAColor(clamping: 0.85, 0.88, 0.93, 1)), parent: id)
     return tree
   }
 
@@ -66,7 +66,7 @@ enum HeroViews {
       let frame = Rect(
         x: 0, y: scene.headerHeight + Double(i) * scene.cellHeight, width: size.width,
         height: scene.cellHeight)
-      try tree.add(sublayer("cell\(i)", frame, Color(clamping: 1, 0.97, 0.92, 1)), parent: id)
+      try tree.add(sublayer("cell\(i)", frame, RGBAColor(clamping: 1, 0.97, 0.92, 1)), parent: id)
     }
     return tree
   }

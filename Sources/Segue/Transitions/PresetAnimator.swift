@@ -57,18 +57,19 @@ public struct PresetAnimator: TransitionAnimator {
         try b.add(view: context.fromView)
         try b.add(dimming)
         try b.add(view: context.toView)
-        try b.set(to, .positionX, .number(w + w / 2))
-        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: spring)
-        try b.animate(from, .positionX, to: .number(0.2 * w), duration: duration, curve: spring)
-        try b.animate("dimming", .opacity, to: .number(0.1), duration: duration, curve: spring)
+        try b.set(.positionX, of: to, to: .number(w + w / 2))
+        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: spring)
+        try b.animate(.positionX, of: from, to: .number(0.2 * w), duration: duration, curve: spring)
+        try b.animate(.opacity, of: "dimming", to: .number(0.1), duration: duration, curve: spring)
       } else {
         try b.add(view: context.toView)
         try b.add(dimming)
         try b.add(view: context.fromView)
-        try b.set(to, .positionX, .number(0.2 * w))
-        try b.animate(from, .positionX, to: .number(w + w / 2), duration: duration, curve: spring)
-        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: spring)
-        try b.animate("dimming", .opacity, to: .number(0), duration: duration, curve: spring)
+        try b.set(.positionX, of: to, to: .number(0.2 * w))
+        try b.animate(
+          .positionX, of: from, to: .number(w + w / 2), duration: duration, curve: spring)
+        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: spring)
+        try b.animate(.opacity, of: "dimming", to: .number(0), duration: duration, curve: spring)
       }
       b.finishChanges = [.remove(layerID: from), .remove(layerID: "dimming")]
       b.cancelChanges = [.remove(layerID: to), .remove(layerID: "dimming")]
@@ -81,7 +82,7 @@ public struct PresetAnimator: TransitionAnimator {
         try b.add(view: context.toView)
         try b.add(view: context.fromView)
       }
-      try b.set(to, .positionX, .number((forward ? w : -w) + w / 2))
+      try b.set(.positionX, of: to, to: .number((forward ? w : -w) + w / 2))
       try addFadeSlideKeyframes(&b, from: from, to: to, width: w, forward: forward)
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
@@ -89,8 +90,8 @@ public struct PresetAnimator: TransitionAnimator {
     case .crossDissolve:
       try b.add(view: context.fromView)
       try b.add(view: context.toView)
-      try b.set(to, .opacity, .number(0))
-      try b.animate(to, .opacity, to: .number(1), duration: duration, curve: ease)
+      try b.set(.opacity, of: to, to: .number(0))
+      try b.animate(.opacity, of: to, to: .number(1), duration: duration, curve: ease)
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
 
@@ -104,20 +105,22 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.fromView)
       // "The one that should be behind is sent to the back": from if reverse, else to.
       if reverse { try b.bringToFront(to) }
-      try b.set(from, .zPosition, .number(reverse ? -300 : 300))
-      try b.set(to, .zPosition, .number(reverse ? 300 : -300))
+      try b.set(.zPosition, of: from, to: .number(reverse ? -300 : 300))
+      try b.set(.zPosition, of: to, to: .number(reverse ? 300 : -300))
       try b.set(
-        to, .transform,
-        .transform(Transform3D.makeTranslation(0, 0, reverse ? 150 : -150) * perspective))
-      try b.set(to, .opacity, .number(0))
+        .transform, of: to,
+        to: .transform(
+          Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? 150 : -150) * perspective))
+      try b.set(.opacity, of: to, to: .number(0))
       let curve = AnimationCurve.timing(.easeOut)
       try b.animate(
-        from, .transform,
-        to: .transform(Transform3D.makeTranslation(0, 0, reverse ? -150 : 150) * perspective),
+        .transform, of: from,
+        to: .transform(
+          Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? -150 : 150) * perspective),
         duration: duration, curve: curve)
-      try b.animate(from, .opacity, to: .number(0), duration: duration, curve: curve)
-      try b.animate(to, .transform, to: .transform(.identity), duration: duration, curve: curve)
-      try b.animate(to, .opacity, to: .number(1), duration: duration, curve: curve)
+      try b.animate(.opacity, of: from, to: .number(0), duration: duration, curve: curve)
+      try b.animate(.transform, of: to, to: .transform(.identity), duration: duration, curve: curve)
+      try b.animate(.opacity, of: to, to: .number(1), duration: duration, curve: curve)
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
 
@@ -125,12 +128,12 @@ public struct PresetAnimator: TransitionAnimator {
       if forward {
         try b.add(view: context.fromView)
         try b.add(view: context.toView)
-        try b.set(to, .positionX, .number(w + w / 2))
-        try b.animate(to, .positionX, to: .number(w / 2), duration: duration, curve: ease)
+        try b.set(.positionX, of: to, to: .number(w + w / 2))
+        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: ease)
       } else {
         try b.add(view: context.toView)
         try b.add(view: context.fromView)
-        try b.animate(from, .positionX, to: .number(w + w / 2), duration: duration, curve: ease)
+        try b.animate(.positionX, of: from, to: .number(w + w / 2), duration: duration, curve: ease)
       }
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
@@ -168,7 +171,7 @@ public struct PresetAnimator: TransitionAnimator {
     ]
     for (name, id, property) in targets {
       guard let track = tracks[name] else { continue }
-      try b.animate(id, property, keyframes: .numbers(track), duration: 0.2)
+      try b.animate(property, of: id, keyframes: .numbers(track), duration: 0.2)
     }
   }
 
@@ -200,31 +203,32 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.fromView)
       try b.add(view: context.toView)
       try b.add(image(cell, 0))
-      try b.set(to, .opacity, .number(0))
-      try b.set("header", .opacity, .number(0))
-      for i in 0..<scene.cellCount { try b.set("cell\(i)", .opacity, .number(0)) }
+      try b.set(.opacity, of: to, to: .number(0))
+      try b.set(.opacity, of: "header", to: .number(0))
+      for i in 0..<scene.cellCount { try b.set(.opacity, of: "cell\(i)", to: .number(0)) }
       let backX = HeroViews.back.midX
-      try b.set("back", .positionX, .number(backX - 70))
+      try b.set(.positionX, of: "back", to: .number(backX - 70))
       let spring = AnimationCurve.spring(
-        try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
-      try b.animate("title", .opacity, to: .number(0), duration: 0.5, curve: spring)
+        try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
+      try b.animate(.opacity, of: "title", to: .number(0), duration: 0.5, curve: spring)
       try b.animate(
-        "table", .positionY, from: tableY(scene.listTop),
+        .positionY, of: "table", from: tableY(scene.listTop),
         to: tableY(scene.listTop + scene.headerHeight / 2), duration: 0.5, curve: spring)
-      try b.animate("image", .bounds, to: imageBounds(header), duration: 0.5, curve: spring)
-      try b.animate("image", .position, to: imagePosition(header), duration: 0.5, curve: spring)
-      try b.animate("image", .opacity, to: .number(1), duration: 0.5, curve: spring)
-      try b.animate(to, .opacity, to: .number(1), duration: 0.5, curve: spring)
+      try b.animate(.bounds, of: "image", to: imageBounds(header), duration: 0.5, curve: spring)
+      try b.animate(.position, of: "image", to: imagePosition(header), duration: 0.5, curve: spring)
+      try b.animate(.opacity, of: "image", to: .number(1), duration: 0.5, curve: spring)
+      try b.animate(.opacity, of: to, to: .number(1), duration: 0.5, curve: spring)
       let ease = AnimationCurve.timing(.easeInEaseOut)
       try b.animate(
-        "header", .opacity, to: .number(1), beginTime: 0.5, duration: 0.3, curve: ease)
+        .opacity, of: "header", to: .number(1), beginTime: 0.5, duration: 0.3, curve: ease)
       try b.animate(
-        "back", .positionX, to: .number(backX), beginTime: 0.5, duration: 0.3, curve: ease)
+        .positionX, of: "back", to: .number(backX), beginTime: 0.5, duration: 0.3, curve: ease)
       b.at(0.8, .set(layerID: "title", property: .opacity, value: .number(1)))
       b.at(0.8, .remove(layerID: "image"))
       for i in 0..<scene.cellCount {
         try b.animate(
-          "cell\(i)", .opacity, to: .number(1), beginTime: Double(8 + 2 * i) / 10, duration: 0.2,
+          .opacity, of: "cell\(i)", to: .number(1), beginTime: Double(8 + 2 * i) / 10,
+          duration: 0.2,
           curve: ease)
       }
       b.finishChanges = [.remove(layerID: from), .remove(layerID: "image")]
@@ -234,17 +238,18 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.fromView)
       try b.add(image(header, 1))
       let ease = AnimationCurve.timing(.easeInEaseOut)
-      try b.animate(from, .opacity, to: .number(0), duration: 0.4, curve: ease)
+      try b.animate(.opacity, of: from, to: .number(0), duration: 0.4, curve: ease)
       try b.animate(
-        from, .transform, to: .transform(.makeScale(0.9, 0.9, 1)), duration: 0.4, curve: ease)
-      try b.set(to, .opacity, .number(0))
-      try b.animate(to, .opacity, to: .number(1), duration: 0.4, curve: ease)
+        .transform, of: from, to: .transform(.makeScale(x: 0.9, y: 0.9, z: 1)), duration: 0.4,
+        curve: ease)
+      try b.set(.opacity, of: to, to: .number(0))
+      try b.animate(.opacity, of: to, to: .number(1), duration: 0.4, curve: ease)
       try b.animate(
-        "table", .positionY, from: tableY(scene.listTop + scene.headerHeight / 2),
+        .positionY, of: "table", from: tableY(scene.listTop + scene.headerHeight / 2),
         to: tableY(scene.listTop), duration: 0.4, curve: ease)
-      try b.animate("image", .bounds, to: imageBounds(cell), duration: 0.4, curve: ease)
-      try b.animate("image", .position, to: imagePosition(cell), duration: 0.4, curve: ease)
-      try b.animate("image", .opacity, to: .number(0), duration: 0.4, curve: ease)
+      try b.animate(.bounds, of: "image", to: imageBounds(cell), duration: 0.4, curve: ease)
+      try b.animate(.position, of: "image", to: imagePosition(cell), duration: 0.4, curve: ease)
+      try b.animate(.opacity, of: "image", to: .number(0), duration: 0.4, curve: ease)
       let reset = ModelChange.set(layerID: from, property: .transform, value: .transform(.identity))
       b.finishChanges = [reset, .remove(layerID: from), .remove(layerID: "image")]
       b.cancelChanges = [reset, .remove(layerID: to), .remove(layerID: "image")]
@@ -269,21 +274,21 @@ public struct PresetAnimator: TransitionAnimator {
     }
     switch preset {
     case .caFade:
-      try b.set(new, .opacity, .number(0))
-      try b.animate(new, .opacity, to: .number(1), duration: duration, curve: curve)
-      try b.animate(old, .opacity, to: .number(0), duration: duration, curve: curve)
+      try b.set(.opacity, of: new, to: .number(0))
+      try b.animate(.opacity, of: new, to: .number(1), duration: duration, curve: curve)
+      try b.animate(.opacity, of: old, to: .number(0), duration: duration, curve: curve)
       b.blendModes = [old: .add, new: .add]
     case .caMoveIn, .caPush:
-      try b.set(new, .position, .point(Point(x: centre.x + d.x, y: centre.y + d.y)))
-      try b.animate(new, .position, to: .point(centre), duration: duration, curve: curve)
+      try b.set(.position, of: new, to: .point(Point(x: centre.x + d.x, y: centre.y + d.y)))
+      try b.animate(.position, of: new, to: .point(centre), duration: duration, curve: curve)
       if preset == .caPush {
         try b.animate(
-          old, .position, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
+          .position, of: old, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
           duration: duration, curve: curve)
       }
     default:
       try b.animate(
-        old, .position, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
+        .position, of: old, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
         duration: duration, curve: curve)
     }
     b.finishChanges = [.remove(layerID: old)]

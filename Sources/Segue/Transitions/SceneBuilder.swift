@@ -3,13 +3,13 @@ public enum AnimationCurve: Hashable, Sendable {
   /// A timing function over the animation's duration (`nil` = linear).
   case timing(TimingFunction?)
   /// A spring on its own clock; the animation shows it for its duration, then the target.
-  case spring(Spring)
+  case spring(DampedSpring)
 }
 
 /// Builds a ``TransitionScene`` the way an animator's `animateTransition(using:)` does with UIView
 /// animation blocks: add layers, then animate properties to new model values.
 ///
-/// ``animate(_:_:from:to:beginTime:duration:curve:)`` sets the model value to the target at once
+/// ``animate(_:of:from:to:beginTime:duration:curve:)`` sets the model value to the target at once
 /// (as a UIView animation block does) and adds an animation from the previous value that fills
 /// backwards, so the layer shows the old value until the animation begins, its curve while it
 /// runs, and the model value from its end on.
@@ -119,8 +119,9 @@ public struct SceneBuilder: Sendable {
     try model.move(id, toParent: parent)
   }
 
-  /// Sets a model value now, with no animation (what a line before the animation block does).
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
+  /// Sets `property` of layer `id` to `value` now, with no animation (what a line before the
+  /// animation block does): `try builder.set(.opacity, of: "to", to: .scalar(0))`.
+  public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
     guard let index = model.index(of: id) else {
@@ -132,9 +133,9 @@ public struct SceneBuilder: Sendable {
 
   /// Animates `property` of layer `id` from `from` (default: its current model value) to `to`
   /// over `[beginTime, beginTime + duration)` seconds with `curve`, and sets the model value to
-  /// `to`.
+  /// `to`: `try builder.animate(.opacity, of: "to", to: .scalar(1), duration: 0.3, curve: …)`.
   public mutating func animate(
-    _ id: String, _ property: LayerProperty, from: AnimationValue? = nil, to: AnimationValue,
+    _ property: LayerProperty, of id: String, from: AnimationValue? = nil, to: AnimationValue,
     beginTime: Double = 0, duration: Double, curve: AnimationCurve
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
@@ -142,14 +143,14 @@ public struct SceneBuilder: Sendable {
     }
     let start = from ?? property.value(in: model.layers[index])
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation: Animation
+    let animation: LayerAnimation
     switch curve {
     case .timing(let function):
-      animation = try Animation(
+      animation = try LayerAnimation(
         property: property, content: .basic(from: start, to: to), timing: timing,
         timingFunction: function)
     case .spring(let spring):
-      animation = try Animation(
+      animation = try LayerAnimation(
         property: property, content: .spring(spring, from: start, to: to), timing: timing)
     }
     try property.set(to, in: &model.storage[index])
@@ -159,14 +160,14 @@ public struct SceneBuilder: Sendable {
   /// Adds a keyframe animation of `property` on layer `id` and sets the model value to the
   /// track's last value.
   public mutating func animate(
-    _ id: String, _ property: LayerProperty, keyframes: KeyframeValues, beginTime: Double = 0,
+    _ property: LayerProperty, of id: String, keyframes: KeyframeValues, beginTime: Double = 0,
     duration: Double, timingFunction: TimingFunction? = nil
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation = try Animation(
+    let animation = try LayerAnimation(
       property: property, content: .keyframes(keyframes), timing: timing,
       timingFunction: timingFunction)
     try property.set(keyframes.value(at: 1), in: &model.storage[index])
@@ -180,14 +181,14 @@ public struct SceneBuilder: Sendable {
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (`path`
   ///   on a property that is not a point, the timing's).
   public mutating func animate(
-    _ id: String, _ property: LayerProperty, path: KeyframePathTrack, beginTime: Double = 0,
+    _ property: LayerProperty, of id: String, path: KeyframePathTrack, beginTime: Double = 0,
     duration: Double, timingFunction: TimingFunction? = nil
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation = try Animation(
+    let animation = try LayerAnimation(
       property: property, content: .path(path), timing: timing, timingFunction: timingFunction)
     try property.set(.point(path.position(at: 1)), in: &model.storage[index])
     animations.add(animation, to: id)
@@ -208,5 +209,50 @@ public struct SceneBuilder: Sendable {
         ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
       }.map(\.element), finishChanges: finishChanges,
       cancelChanges: cancelChanges, blendModes: blendModes)
+  }
+}
+
+// MARK: - Deprecated spellings
+
+extension SceneBuilder {
+  /// Deprecated: use ``set(_:of:to:)``.
+  @available(*, deprecated, renamed: "set(_:of:to:)")
+  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
+    throws(ValidationError)
+  {
+    try set(property, of: id, to: value)
+  }
+
+  /// Deprecated: use ``animate(_:of:from:to:beginTime:duration:curve:)``.
+  @available(*, deprecated, renamed: "animate(_:of:from:to:beginTime:duration:curve:)")
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, from: AnimationValue? = nil, to: AnimationValue,
+    beginTime: Double = 0, duration: Double, curve: AnimationCurve
+  ) throws(ValidationError) {
+    try animate(
+      property, of: id, from: from, to: to, beginTime: beginTime, duration: duration,
+      curve: curve)
+  }
+
+  /// Deprecated: use ``animate(_:of:keyframes:beginTime:duration:timingFunction:)``.
+  @available(*, deprecated, renamed: "animate(_:of:keyframes:beginTime:duration:timingFunction:)")
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, keyframes: KeyframeValues, beginTime: Double = 0,
+    duration: Double, timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    try animate(
+      property, of: id, keyframes: keyframes, beginTime: beginTime, duration: duration,
+      timingFunction: timingFunction)
+  }
+
+  /// Deprecated: use ``animate(_:of:path:beginTime:duration:timingFunction:)``.
+  @available(*, deprecated, renamed: "animate(_:of:path:beginTime:duration:timingFunction:)")
+  public mutating func animate(
+    _ id: String, _ property: LayerProperty, path: KeyframePathTrack, beginTime: Double = 0,
+    duration: Double, timingFunction: TimingFunction? = nil
+  ) throws(ValidationError) {
+    try animate(
+      property, of: id, path: path, beginTime: beginTime, duration: duration,
+      timingFunction: timingFunction)
   }
 }

@@ -264,7 +264,7 @@ public struct TransitionContext: Sendable {
   /// A full-container view layer named `id` whose frame origin x is `x` (points):
   /// bounds `(0, 0, W, H)`, position `(x + W/2, H/2)`.
   public static func viewLayer(
-    _ id: String, containerSize: Size, x: Double = 0, color: Color = .white
+    _ id: String, containerSize: Size, x: Double = 0, color: RGBAColor = .white
   ) -> Layer {
     Layer(
       id: id, bounds: Rect(x: 0, y: 0, width: containerSize.width, height: containerSize.height),

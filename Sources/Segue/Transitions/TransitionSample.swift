@@ -14,7 +14,7 @@ public struct LayerSample: Hashable, Sendable {
   /// How the layer blends with what is below it.
   public var blend: BlendMode
   /// The presented `backgroundColor` (straight RGBA).
-  public var backgroundColor: Color
+  public var backgroundColor: RGBAColor
   /// The presented `cornerRadius`, points in the layer's own space, `≥ 0` (a negative value, from
   /// a spring overshooting for example, is presented as 0).
   public var cornerRadius: Double
@@ -23,7 +23,7 @@ public struct LayerSample: Hashable, Sendable {
   /// The presented `borderWidth`, points, `≥ 0`.
   public var borderWidth: Double
   /// The presented `borderColor`.
-  public var borderColor: Color
+  public var borderColor: RGBAColor
   /// The presented `shadowOpacity`, clamped to `[0, 1]` (the layer's own, not multiplied by
   /// ``opacity``).
   public var shadowOpacity: Double
@@ -32,7 +32,7 @@ public struct LayerSample: Hashable, Sendable {
   /// The presented `shadowOffset`, points in the layer's own space.
   public var shadowOffset: Size
   /// The presented `shadowColor`.
-  public var shadowColor: Color
+  public var shadowColor: RGBAColor
 }
 
 /// A transition sampled at one moment.
@@ -42,10 +42,11 @@ public struct TransitionSample: Hashable, Sendable {
   public var time: Double
   /// The timeline position in [0, 1]: `t / duration` clamped, or the interactive position.
   public var progress: Double
-  /// Whether the completion has fired.
-  public var completed: Bool
-  /// Whether the transition was cancelled (meaningful once `completed`).
-  public var cancelled: Bool
+  /// Whether the completion has fired (the `completed` field of `segue sample` output).
+  public var isCompleted: Bool
+  /// Whether the transition was cancelled, meaningful once ``isCompleted`` (the `cancelled` field
+  /// of `segue sample` output).
+  public var isCancelled: Bool
   /// The layers present in the container, in insertion order (``LayerSample/order`` gives the
   /// draw order).
   public var layers: [LayerSample]
@@ -57,8 +58,8 @@ public struct TransitionSample: Hashable, Sendable {
   ) {
     self.time = time
     self.progress = progress
-    self.completed = completed
-    self.cancelled = cancelled
+    self.isCompleted = completed
+    self.isCancelled = cancelled
     self.layers = zip(tree.evaluate(), tree.layers).map { geometry, layer in
       LayerSample(
         id: geometry.id, matrix: geometry.matrix, opacity: geometry.opacity,
@@ -180,9 +181,9 @@ extension TransitionScene {
     }
     let state = try interaction.state(at: time)
     let completion: TransitionCompletion? =
-      state.completed ? (state.finished == true ? .finished : .cancelled) : nil
+      state.isCompleted ? (state.isFinished == true ? .finished : .cancelled) : nil
     let sample = TransitionSample(
-      time: time, progress: state.position, completed: state.completed,
+      time: time, progress: state.position, completed: state.isCompleted,
       cancelled: completion == .cancelled,
       tree: presentation(at: state.position * duration, completion: completion),
       blendModes: completion == nil ? blendModes : [:])
@@ -205,5 +206,21 @@ extension LayerSample {
       ("shadowColor", shadowColor),
     ]
     return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
+  }
+}
+
+extension TransitionSample {
+  /// Deprecated: use ``isCompleted``.
+  @available(*, deprecated, renamed: "isCompleted")
+  public var completed: Bool {
+    get { isCompleted }
+    set { isCompleted = newValue }
+  }
+
+  /// Deprecated: use ``isCancelled``.
+  @available(*, deprecated, renamed: "isCancelled")
+  public var cancelled: Bool {
+    get { isCancelled }
+    set { isCancelled = newValue }
   }
 }

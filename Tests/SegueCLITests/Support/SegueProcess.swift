@@ -240,8 +240,10 @@ func expectFrame(
 ) {
   #expect(frame.time == sample.time, "\(what) time", sourceLocation: sourceLocation)
   #expect(frame.progress == sample.progress, "\(what) progress", sourceLocation: sourceLocation)
-  #expect(frame.completed == sample.completed, "\(what) completed", sourceLocation: sourceLocation)
-  #expect(frame.cancelled == sample.cancelled, "\(what) cancelled", sourceLocation: sourceLocation)
+  #expect(
+    frame.completed == sample.isCompleted, "\(what) completed", sourceLocation: sourceLocation)
+  #expect(
+    frame.cancelled == sample.isCancelled, "\(what) cancelled", sourceLocation: sourceLocation)
   #expect(
     frame.layers.map(\.id) == sample.layers.map(\.id), "\(what) layer ids",
     sourceLocation: sourceLocation)

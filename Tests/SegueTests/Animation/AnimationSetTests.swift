@@ -14,9 +14,9 @@ struct AnimationSetTests {
   }
 
   static func opacity(_ from: Double, _ to: Double, begin: Double = 0, duration: Double = 1)
-    throws -> Animation
+    throws -> LayerAnimation
   {
-    try Animation.basic(
+    try LayerAnimation.basic(
       .opacity, from: .number(from), to: .number(to), beginTime: begin, duration: duration,
       fillMode: .removed)
   }
@@ -64,7 +64,7 @@ struct AnimationSetTests {
     var set = AnimationSet()
     set.add(try Self.opacity(0, 1), to: "a")
     set.add(
-      try Animation.basic(.positionX, from: .number(5), to: .number(15), duration: 1), to: "b")
+      try LayerAnimation.basic(.positionX, from: .number(5), to: .number(15), duration: 1), to: "b")
     let p = set.presentation(of: try Self.tree(), at: 0.5)
     #expect(p[id: "a"]!.opacity == 0.5)
     #expect(p[id: "b"]!.position == Point(x: 10, y: 5))
@@ -78,11 +78,12 @@ struct AnimationSetTests {
   @Test func subPathAfterWholeTransform() throws {
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
-        .transform, from: .transform(.identity), to: .transform(.makeTranslation(20, 0, 0)),
+      try LayerAnimation.basic(
+        .transform, from: .transform(.identity),
+        to: .transform(.makeTranslation(x: 20, y: 0, z: 0)),
         duration: 1), to: "a")
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .transformComponent(.rotationZ), from: .number(0), to: .number(.pi), duration: 1), to: "a")
     let m = set.presentation(of: try Self.tree(), at: 0.5)[id: "a"]!.transform
     let expected: [Double] = [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 10, 0, 0, 1]
@@ -146,13 +147,13 @@ struct AnimationSetTests {
     var set = AnimationSet()
     let offset = MediaTiming(beginTime: 1, duration: 2, timeOffset: 0.5)
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: offset),
       to: "a")
     #expect(set.endTime == 2.5)
     let backwards = MediaTiming(beginTime: 1, duration: 5, speed: -1)
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: backwards),
       to: "a")
     #expect(set.endTime == 2.5)
@@ -170,7 +171,7 @@ struct AnimationSetTests {
     var fast = MediaTiming(beginTime: 1, duration: 2, speed: 2)
     fast.fillMode = .both
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: fast),
       to: "a")
     #expect(set.endTime == 2)
@@ -178,7 +179,7 @@ struct AnimationSetTests {
     var repeated = MediaTiming(duration: 1)
     repeated.repeatCount = 3
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: repeated),
       to: "a")
     #expect(set.endTime == 3)
@@ -186,13 +187,13 @@ struct AnimationSetTests {
     var forever = MediaTiming(duration: 1)
     forever.repeatCount = .infinity
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: forever),
       to: "a")
     var frozen = MediaTiming(beginTime: 10, duration: 1, speed: 0)
     frozen.fillMode = .both
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: frozen),
       to: "a")
     #expect(set.endTime == 3)

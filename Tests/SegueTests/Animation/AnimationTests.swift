@@ -8,11 +8,13 @@ struct AnimationTests {
     MediaTiming(duration: duration, fillMode: .both)
   }
 
-  static func spring() throws -> Spring { try Spring(mass: 1, stiffness: 100, damping: 20) }
+  static func spring() throws -> DampedSpring {
+    try DampedSpring(mass: 1, stiffness: 100, damping: 20)
+  }
 
   /// `basic` fills in beginTime, duration, fill mode (default both) and the timing function.
   @Test func basicFactory() throws {
-    let a = try Animation.basic(
+    let a = try LayerAnimation.basic(
       .opacity, from: .number(0), to: .number(1), beginTime: 0.5, duration: 2,
       timingFunction: .easeIn, fillMode: .backwards)
     #expect(a.property == .opacity)
@@ -21,7 +23,7 @@ struct AnimationTests {
       a.timing == MediaTiming(beginTime: 0.5, duration: 2, fillMode: .backwards))
     #expect(a.timingFunction == .easeIn)
 
-    let d = try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
+    let d = try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
     #expect(d.timing == MediaTiming(beginTime: 0, duration: 1, fillMode: .both))
     #expect(d.timingFunction == nil)
   }
@@ -30,13 +32,13 @@ struct AnimationTests {
   @Test func initKeepsFields() throws {
     let spring = try Self.spring()
     let track = try KeyframeTrack<Point>(values: [.zero, Point(x: 1, y: 1)])
-    let contents: [(LayerProperty, Animation.Content)] = [
+    let contents: [(LayerProperty, LayerAnimation.Content)] = [
       (.position, .basic(from: .point(.zero), to: .point(Point(x: 1, y: 2)))),
       (.position, .keyframes(.points(track))),
       (.positionX, .spring(spring, from: .number(0), to: .number(5))),
     ]
     for (property, content) in contents {
-      let a = try Animation(
+      let a = try LayerAnimation(
         property: property, content: content, timing: Self.timing(), timingFunction: .easeOut)
       #expect(a.property == property)
       #expect(a.content == content)
@@ -65,12 +67,13 @@ struct AnimationTests {
         .rect, .rect(Rect(x: 1, y: 2, width: 3, height: 4))
       ),
       (
-        .transforms(try KeyframeTrack(values: [Transform3D.identity, .makeTranslation(8, 0, 0)])),
-        .transform, .transform(.makeTranslation(2, 0, 0))
+        .transforms(
+          try KeyframeTrack(values: [Transform3D.identity, .makeTranslation(x: 8, y: 0, z: 0)])),
+        .transform, .transform(.makeTranslation(x: 2, y: 0, z: 0))
       ),
       (
-        .colors(try KeyframeTrack(values: [Color.clear, .white])), .color,
-        .color(try Color(red: 0.25, green: 0.25, blue: 0.25, alpha: 0.25))
+        .colors(try KeyframeTrack(values: [RGBAColor.clear, .white])), .color,
+        .color(try RGBAColor(red: 0.25, green: 0.25, blue: 0.25, alpha: 0.25))
       ),
     ]
     for (values, kind, quarter) in cases {
@@ -90,35 +93,35 @@ struct AnimationTests {
   /// `MediaTiming.resolvedForAnimation`, applied by the caller).
   @Test func rejectsZeroDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 0)
+      try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 0)
     }
   }
 
   /// A negative duration is rejected (by the media timing check).
   @Test func rejectsNegativeDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .negative)) {
-      try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: -1)
+      try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: -1)
     }
   }
 
   /// An infinite duration is rejected.
   @Test func rejectsInfiniteDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notFinite)) {
-      try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: .infinity)
+      try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: .infinity)
     }
   }
 
   /// A NaN fromValue is rejected with its channel index.
   @Test func rejectsNaNFrom() {
     #expect(throws: ValidationError(field: "fromValue", index: 0, reason: .notFinite)) {
-      try Animation.basic(.opacity, from: .number(.nan), to: .number(1), duration: 1)
+      try LayerAnimation.basic(.opacity, from: .number(.nan), to: .number(1), duration: 1)
     }
   }
 
   /// A NaN toValue is rejected with its channel index (a point's y is channel 1).
   @Test func rejectsNaNTo() {
     #expect(throws: ValidationError(field: "toValue", index: 1, reason: .notFinite)) {
-      try Animation.basic(
+      try LayerAnimation.basic(
         .position, from: .point(.zero), to: .point(Point(x: 0, y: .nan)), duration: 1)
     }
   }
@@ -127,7 +130,7 @@ struct AnimationTests {
   @Test func rejectsNaNSpringFrom() throws {
     let spring = try Self.spring()
     #expect(throws: ValidationError(field: "fromValue", index: 0, reason: .notFinite)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .spring(spring, from: .number(.infinity), to: .number(1)),
         timing: Self.timing())
     }
@@ -137,7 +140,7 @@ struct AnimationTests {
   @Test func rejectsInfiniteSpringTo() throws {
     let spring = try Self.spring()
     #expect(throws: ValidationError(field: "toValue", index: 0, reason: .notFinite)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .spring(spring, from: .number(0), to: .number(-.infinity)),
         timing: Self.timing())
     }
@@ -150,7 +153,7 @@ struct AnimationTests {
         field: "fromValue",
         reason: .invalidState("is a point but opacity holds a number"))
     ) {
-      try Animation.basic(.opacity, from: .point(.zero), to: .number(1), duration: 1)
+      try LayerAnimation.basic(.opacity, from: .point(.zero), to: .number(1), duration: 1)
     }
   }
 
@@ -161,7 +164,7 @@ struct AnimationTests {
         field: "toValue",
         reason: .invalidState("is a number but transform holds a transform"))
     ) {
-      try Animation.basic(.transform, from: .transform(.identity), to: .number(1), duration: 1)
+      try LayerAnimation.basic(.transform, from: .transform(.identity), to: .number(1), duration: 1)
     }
   }
 
@@ -172,7 +175,7 @@ struct AnimationTests {
       throws: ValidationError(
         field: "toValue", reason: .invalidState("is a size but position holds a point"))
     ) {
-      try Animation(
+      try LayerAnimation(
         property: .position, content: .spring(spring, from: .point(.zero), to: .size(.zero)),
         timing: Self.timing())
     }
@@ -185,14 +188,15 @@ struct AnimationTests {
       throws: ValidationError(
         field: "values", reason: .invalidState("are number values but bounds holds a rect"))
     ) {
-      try Animation(property: .bounds, content: .keyframes(.numbers(track)), timing: Self.timing())
+      try LayerAnimation(
+        property: .bounds, content: .keyframes(.numbers(track)), timing: Self.timing())
     }
   }
 
   /// An invalid media timing is rejected: NaN beginTime.
   @Test func rejectsNaNBeginTime() {
     #expect(throws: ValidationError(field: "beginTime", reason: .notFinite)) {
-      try Animation.basic(
+      try LayerAnimation.basic(
         .opacity, from: .number(0), to: .number(1), beginTime: .nan, duration: 1)
     }
   }
@@ -202,7 +206,7 @@ struct AnimationTests {
     var timing = Self.timing()
     timing.speed = .infinity
     #expect(throws: ValidationError(field: "speed", reason: .notFinite)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing)
     }
   }
@@ -212,7 +216,7 @@ struct AnimationTests {
     var timing = Self.timing()
     timing.timeOffset = .nan
     #expect(throws: ValidationError(field: "timeOffset", reason: .notFinite)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing)
     }
   }
@@ -222,7 +226,7 @@ struct AnimationTests {
     var timing = Self.timing()
     timing.repeatCount = -1
     #expect(throws: ValidationError(field: "repeatCount", reason: .negative)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing)
     }
   }
@@ -232,14 +236,14 @@ struct AnimationTests {
     var timing = Self.timing()
     timing.repeatDuration = .nan
     #expect(throws: ValidationError(field: "repeatDuration", reason: .notFinite)) {
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing)
     }
   }
 
   /// `validate()` re-checks an animation whose fields were edited after construction.
   @Test func validateAfterEditing() throws {
-    var a = try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
+    var a = try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
     a.property = .position
     #expect(
       throws: ValidationError(

@@ -25,8 +25,9 @@ struct AnimationValueTests {
   @Test func finiteValuesPass() throws {
     let values: [AnimationValue] = [
       .number(-1e300), .point(Point(x: 1, y: 2)), .size(Size(width: -3, height: 4)),
-      .rect(Rect(x: 1, y: 2, width: 3, height: 4)), .transform(.makeRotation(1, 0, 1, 0)),
-      .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
+      .rect(Rect(x: 1, y: 2, width: 3, height: 4)),
+      .transform(.makeRotation(by: 1, x: 0, y: 1, z: 0)),
+      .color(try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
     ]
     for value in values { try value.validate(field: "toValue") }
   }
@@ -102,10 +103,10 @@ struct AnimationValueTests {
         .rect(Rect(x: 0, y: 0, width: 100, height: 100)),
         .rect(Rect(x: 40, y: 20, width: 0, height: 200)), fraction: f)
         == .rect(Rect(x: 10, y: 5, width: 75, height: 125)))
-    let orange = try Color(red: 1, green: 0.5, blue: 0, alpha: 0)
+    let orange = try RGBAColor(red: 1, green: 0.5, blue: 0, alpha: 0)
     #expect(
       AnimationValue.interpolate(.color(.black), .color(orange), fraction: f)
-        == .color(try Color(red: 0.25, green: 0.125, blue: 0, alpha: 0.75)))
+        == .color(try RGBAColor(red: 0.25, green: 0.125, blue: 0, alpha: 0.75)))
   }
 
   /// Extrapolation (spring overshoot): 0 → 10 at f = 1.5 is 15 and at −0.5 is −5; a colour
@@ -113,7 +114,7 @@ struct AnimationValueTests {
   @Test func extrapolates() throws {
     #expect(AnimationValue.interpolate(.number(0), .number(10), fraction: 1.5) == .number(15))
     #expect(AnimationValue.interpolate(.number(0), .number(10), fraction: -0.5) == .number(-5))
-    let grey = try Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+    let grey = try RGBAColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
     #expect(
       AnimationValue.interpolate(.color(grey), .color(.white), fraction: 2) == .color(.white))
   }
@@ -123,7 +124,8 @@ struct AnimationValueTests {
   /// field-by-field lerp would give m11 = m22 = 0.5, m12 = 0.5, m21 = −0.5 (not a rotation).
   @Test func interpolatesTransformsByDecomposition() throws {
     let v = AnimationValue.interpolate(
-      .transform(.identity), .transform(.makeRotation(.pi / 2, 0, 0, 1)), fraction: 0.5)
+      .transform(.identity), .transform(.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)), fraction: 0.5
+    )
     guard case .transform(let m) = v else {
       Issue.record("expected a transform, got \(v)")
       return
@@ -155,7 +157,10 @@ struct AnimationValueTests {
         (
           .rect(Rect(x: x, y: y, width: z, height: x)), .rect(Rect(x: z, y: x, width: y, height: 1))
         ),
-        (.transform(.makeTranslation(x, y, 0)), .transform(.makeTranslation(z, x, 0))),
+        (
+          .transform(.makeTranslation(x: x, y: y, z: 0)),
+          .transform(.makeTranslation(x: z, y: x, z: 0))
+        ),
       ]
       for (a, b) in pairs {
         #expect(AnimationValue.interpolate(a, b, fraction: 0) == a)

@@ -39,7 +39,7 @@ struct CompiledAnimationTests {
     timingFunction: TimingFunction? = nil, fillMode: MediaTiming.FillMode = .both
   ) throws -> CompiledAnimation {
     CompiledAnimation(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(from), to: .number(to), beginTime: beginTime,
         duration: duration, timingFunction: timingFunction, fillMode: fillMode))
   }
@@ -48,14 +48,14 @@ struct CompiledAnimationTests {
     -> CompiledAnimation
   {
     CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .positionX, content: .basic(from: .number(0), to: .number(10)), timing: timing,
         timingFunction: timingFunction))
   }
 
   /// Keeps the description it was compiled from.
   @Test func keepsAnimation() throws {
-    let a = try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
+    let a = try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 1)
     #expect(CompiledAnimation(a).animation == a)
   }
 
@@ -196,8 +196,8 @@ struct CompiledAnimationTests {
   /// x(0.25) = 0.71270250481635421691, x(0.5) = 0.95957231800548719742.
   /// Values 100 → 200: 100 + 100·x.
   @Test func criticallyDampedSpring() throws {
-    let spring = try Spring(mass: 1, stiffness: 100, damping: 20)
-    let a = try Animation(
+    let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)
+    let a = try LayerAnimation(
       property: .positionX, content: .spring(spring, from: .number(100), to: .number(200)),
       timing: MediaTiming(duration: 1, fillMode: .both))
     let c = CompiledAnimation(a)
@@ -222,18 +222,18 @@ struct CompiledAnimationTests {
   /// 40 digits). Numbers extrapolate to 11.24…; a translation T(0) → T(100, 0, 0) extrapolates to
   /// m41 = 112.43…
   @Test func overshootingSpring() throws {
-    let spring = try Spring()
+    let spring = try DampedSpring()
     let number = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .positionX, content: .spring(spring, from: .number(0), to: .number(10)),
         timing: MediaTiming(duration: 1, fillMode: .both)))
     #expect(abs(Self.number(number, 0.3)! - 11.243547674084117666) < 1e-11)
 
     let move = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .transform,
         content: .spring(
-          spring, from: .transform(.identity), to: .transform(.makeTranslation(100, 0, 0))),
+          spring, from: .transform(.identity), to: .transform(.makeTranslation(x: 100, y: 0, z: 0))),
         timing: MediaTiming(duration: 1, fillMode: .both)))
     let m = Self.transform(move.value(atParentTime: 0.3))
     var expected = Transform3D.identity.fields
@@ -246,7 +246,7 @@ struct CompiledAnimationTests {
   /// With easeInEaseOut on the animation, parent 1 → eased ½ → the middle key, 10.
   @Test func keyframeContent() throws {
     let track = try KeyframeTrack<Double>(values: [0, 10, 30], keyTimes: [0, 0.5, 1])
-    let a = try Animation(
+    let a = try LayerAnimation(
       property: .positionX, content: .keyframes(.numbers(track)),
       timing: MediaTiming(duration: 2, fillMode: .both))
     let c = CompiledAnimation(a)
@@ -265,21 +265,22 @@ struct CompiledAnimationTests {
   @Test func keyframeKinds() throws {
     let timing = MediaTiming(duration: 1, fillMode: .both)
     let colours = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .backgroundColor,
-        content: .keyframes(.colors(try KeyframeTrack(values: [Color.black, .white]))),
+        content: .keyframes(.colors(try KeyframeTrack(values: [RGBAColor.black, .white]))),
         timing: timing))
     #expect(
       colours.value(atParentTime: 0.5)
-        == .color(try Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)))
+        == .color(try RGBAColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)))
 
     let rotations = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .transform,
         content: .keyframes(
           .transforms(
             try KeyframeTrack(values: [
-              Transform3D.identity, .makeRotation(.pi / 2, 0, 0, 1), .makeRotation(.pi, 0, 0, 1),
+              Transform3D.identity, .makeRotation(by: .pi / 2, x: 0, y: 0, z: 1),
+              .makeRotation(by: .pi, x: 0, y: 0, z: 1),
             ]))),
         timing: timing))
     let m = Self.transform(rotations.value(atParentTime: 0.75))
@@ -289,7 +290,7 @@ struct CompiledAnimationTests {
     #expect(Self.close(m, rz135, 1e-14))
 
     let points = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .position,
         content: .keyframes(.points(try KeyframeTrack(values: [Point.zero, Point(x: 4, y: 8)]))),
         timing: timing))
@@ -303,10 +304,10 @@ struct CompiledAnimationTests {
     let basic = try Self.basic(timingFunction: .easeIn)
     #expect(basic.value(atEased: 0.25) == .number(2.5))
     let spring = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .opacity,
         content: .spring(
-          try Spring(mass: 1, stiffness: 100, damping: 20), from: .number(0), to: .number(1)),
+          try DampedSpring(mass: 1, stiffness: 100, damping: 20), from: .number(0), to: .number(1)),
         timing: MediaTiming(duration: 0.4, fillMode: .both)))
     guard case .number(let x) = spring.value(atEased: 0.25) else {
       Issue.record("expected a number")
@@ -320,9 +321,9 @@ struct CompiledAnimationTests {
   /// not normalised (2·T(10, 0, 0), m44 = 2, is returned as is at progress 0).
   @Test func transformContent() throws {
     let turn = CompiledAnimation(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .transform, from: .transform(.identity),
-        to: .transform(.makeRotation(.pi / 2, 0, 0, 1)), duration: 1))
+        to: .transform(.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)), duration: 1))
     let half = Self.transform(turn.value(atParentTime: 0.5))
     let rz45: [Double] = [
       Self.r2, Self.r2, 0, 0, -Self.r2, Self.r2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
@@ -330,10 +331,10 @@ struct CompiledAnimationTests {
     #expect(Self.close(half, rz45))
 
     let doubled = try Transform3D(
-      fields: Transform3D.makeTranslation(10, 0, 0).fields.map { $0 * 2 })
-    let end = Transform3D.makeScale(2, 2, 1)
+      fields: Transform3D.makeTranslation(x: 10, y: 0, z: 0).fields.map { $0 * 2 })
+    let end = Transform3D.makeScale(x: 2, y: 2, z: 1)
     let c = CompiledAnimation(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .transform, from: .transform(doubled), to: .transform(end), duration: 1,
         timingFunction: .easeInEaseOut))
     #expect(c.value(atParentTime: 0) == .transform(doubled))
@@ -344,9 +345,9 @@ struct CompiledAnimationTests {
   /// A singular end cannot be decomposed: the value switches at progress ½ (S(0, 0, 1) until then,
   /// the identity from ½ on).
   @Test func singularTransformIsDiscrete() throws {
-    let flat = Transform3D.makeScale(0, 0, 1)
+    let flat = Transform3D.makeScale(x: 0, y: 0, z: 1)
     let c = CompiledAnimation(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .transform, from: .transform(flat), to: .transform(.identity), duration: 1))
     #expect(c.value(atParentTime: 0.25) == .transform(flat))
     #expect(c.value(atParentTime: 0.49) == .transform(flat))

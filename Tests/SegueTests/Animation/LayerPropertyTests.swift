@@ -44,12 +44,13 @@ struct LayerPropertyTests {
   static func sample() throws -> Layer {
     Layer(
       id: "a", bounds: Rect(x: 1, y: 2, width: 30, height: 40), position: Point(x: 5, y: 6),
-      anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7, transform: .makeTranslation(8, 9, 10),
+      anchorPoint: Point(x: 0.25, y: 0.75), zPosition: 7,
+      transform: .makeTranslation(x: 8, y: 9, z: 10),
       sublayerTransform: .makePerspective(distance: 500), opacity: 0.5,
-      backgroundColor: try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4), cornerRadius: 11,
-      borderWidth: 12, borderColor: try Color(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8),
+      backgroundColor: try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4), cornerRadius: 11,
+      borderWidth: 12, borderColor: try RGBAColor(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8),
       shadowOpacity: 0.9, shadowRadius: 13, shadowOffset: Size(width: 14, height: 15),
-      shadowColor: try Color(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))
+      shadowColor: try RGBAColor(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))
   }
 
   /// Each name parses to its case, prints back the same name and holds the listed kind.
@@ -107,16 +108,16 @@ struct LayerPropertyTests {
       (.bounds, .rect(Rect(x: 1, y: 2, width: 30, height: 40))),
       (.boundsSize, .size(Size(width: 30, height: 40))),
       (.anchorPoint, .point(Point(x: 0.25, y: 0.75))),
-      (.transform, .transform(.makeTranslation(8, 9, 10))),
+      (.transform, .transform(.makeTranslation(x: 8, y: 9, z: 10))),
       (.sublayerTransform, .transform(.makePerspective(distance: 500))),
-      (.backgroundColor, .color(try Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))),
+      (.backgroundColor, .color(try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4))),
       (.cornerRadius, .number(11)),
       (.borderWidth, .number(12)),
-      (.borderColor, .color(try Color(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8))),
+      (.borderColor, .color(try RGBAColor(red: 0.5, green: 0.6, blue: 0.7, alpha: 0.8))),
       (.shadowOpacity, .number(0.9)),
       (.shadowRadius, .number(13)),
       (.shadowOffset, .size(Size(width: 14, height: 15))),
-      (.shadowColor, .color(try Color(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))),
+      (.shadowColor, .color(try RGBAColor(red: 0.9, green: 0.8, blue: 0.7, alpha: 0.6))),
       (.transformComponent(.translationX), .number(8)),
       (.transformComponent(.translationY), .number(9)),
       (.transformComponent(.translationZ), .number(10)),
@@ -170,12 +171,12 @@ struct LayerPropertyTests {
     #expect(try written(.anchorPoint, .point(Point(x: 0, y: 1))) == expected)
 
     expected = base
-    expected.transform = .makeScale(2, 3, 4)
-    #expect(try written(.transform, .transform(.makeScale(2, 3, 4))) == expected)
+    expected.transform = .makeScale(x: 2, y: 3, z: 4)
+    #expect(try written(.transform, .transform(.makeScale(x: 2, y: 3, z: 4))) == expected)
 
     expected = base
-    expected.sublayerTransform = .makeScale(2, 3, 4)
-    #expect(try written(.sublayerTransform, .transform(.makeScale(2, 3, 4))) == expected)
+    expected.sublayerTransform = .makeScale(x: 2, y: 3, z: 4)
+    #expect(try written(.sublayerTransform, .transform(.makeScale(x: 2, y: 3, z: 4))) == expected)
 
     expected = base
     expected.backgroundColor = .black
@@ -183,7 +184,7 @@ struct LayerPropertyTests {
 
     // T(8, 9, 10) with m41 replaced: T(-4, 9, 10).
     expected = base
-    expected.transform = .makeTranslation(-4, 9, 10)
+    expected.transform = .makeTranslation(x: -4, y: 9, z: 10)
     #expect(try written(.transformComponent(.translationX), .number(-4)) == expected)
 
     // T(8, 9, 10) with uniform scale 2: S(2, 2, 2) then the same translation, so
@@ -213,7 +214,7 @@ struct LayerPropertyTests {
   /// `transform` animation identity → Rz(2π), whose ends decompose to the same rotation and which
   /// therefore never moves. At 3/8 the angle 3π/4 gives m11 = −√½, m12 = √½.
   @Test func rotationZSpins() throws {
-    let spin = try Animation.basic(
+    let spin = try LayerAnimation.basic(
       .transformComponent(.rotationZ), from: .number(0), to: .number(2 * .pi), duration: 1)
     var tree = LayerTree()
     try tree.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
@@ -230,8 +231,9 @@ struct LayerPropertyTests {
     for (a, b) in zip(threeEighths.fields, rz135) { #expect(abs(a - b) < 1e-15) }
 
     // The whole-matrix animation identity → Rz(2π) does not move at all in between.
-    let whole = try Animation.basic(
-      .transform, from: .transform(.identity), to: .transform(.makeRotation(2 * .pi, 0, 0, 1)),
+    let whole = try LayerAnimation.basic(
+      .transform, from: .transform(.identity),
+      to: .transform(.makeRotation(by: 2 * .pi, x: 0, y: 0, z: 1)),
       duration: 1)
     let still = AnimationSet([.init(layerID: "a", animation: whole)])
       .presentation(of: tree, at: 0.25)[id: "a"]!.transform
@@ -278,7 +280,7 @@ struct LayerPropertyTests {
   /// Writing each appearance property replaces exactly that field.
   @Test func writesTheAppearanceProperties() throws {
     let base = try Self.sample()
-    let red = try Color(red: 1, green: 0, blue: 0)
+    let red = try RGBAColor(red: 1, green: 0, blue: 0)
     let cases: [(LayerProperty, AnimationValue, (inout Layer) -> Void)] = [
       (.cornerRadius, .number(2), { $0.cornerRadius = 2 }),
       (.borderWidth, .number(3), { $0.borderWidth = 3 }),

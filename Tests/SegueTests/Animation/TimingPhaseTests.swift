@@ -36,7 +36,7 @@ struct TimingPhaseTests {
   struct Kind: Sendable, CustomStringConvertible {
     var name: String
     var timingFunction: TimingFunction?
-    var spring: Spring?
+    var spring: DampedSpring?
     /// `f(0)` with the before flag, then `f` at progress 0, 0.375, 0.75, 1.
     var before: Double
     var active: [Double]
@@ -71,7 +71,7 @@ struct TimingPhaseTests {
         try! LinearEasing([.init(0.1), .init(0.9, at: 0.5), .init(1.2)])),
       before: 0.1, active: [0.1, 0.7, 1.05, 1.2]),
     Kind(
-      name: "spring m 1, k 100, c 10", spring: try! Spring(), before: 0,
+      name: "spring m 1, k 100, c 10", spring: try! DampedSpring(), before: 0,
       active: [0, 1.161862037386834106, 0.974151707660414498, 1.002170116739326209]),
   ]
 
@@ -91,20 +91,20 @@ struct TimingPhaseTests {
     return 100 * kind.active[slot]
   }
 
-  static func animation(_ kind: Kind, _ fill: MediaTiming.FillMode) throws -> Animation {
+  static func animation(_ kind: Kind, _ fill: MediaTiming.FillMode) throws -> LayerAnimation {
     let timing = MediaTiming(beginTime: 0.5, duration: 1, fillMode: fill)
     if let spring = kind.spring {
-      return try Animation(
+      return try LayerAnimation(
         property: .positionX, content: .spring(spring, from: .number(0), to: .number(100)),
         timing: timing)
     }
-    return try Animation(
+    return try LayerAnimation(
       property: .positionX, content: .basic(from: .number(0), to: .number(100)), timing: timing,
       timingFunction: kind.timingFunction)
   }
 
   /// A one-layer scene (duration 3 s, so every sample time runs) with `animation` on "a".
-  static func scene(_ animation: Animation) throws -> TransitionScene {
+  static func scene(_ animation: LayerAnimation) throws -> TransitionScene {
     var tree = LayerTree()
     try tree.add(Layer(id: "a", position: Point(x: model, y: 0)))
     var set = AnimationSet()
@@ -141,7 +141,7 @@ struct TimingPhaseTests {
   @Test func stepsJumpStartFillingBackwardsShowsZeroBeforeItBegins() throws {
     let timing = MediaTiming(beginTime: 0.5, duration: 1, fillMode: .backwards)
     let a = CompiledAnimation(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)), timing: timing,
         timingFunction: .steps(try StepsEasing(steps: 4, position: .jumpStart))))
     #expect(a.value(atParentTime: 0.25) == .number(0))
@@ -191,7 +191,8 @@ struct TimingPhaseTests {
           values: values, keyTimes: [0, 0.5, 1], calculationMode: mode, timingFunctions: [f, f])
         let timing = MediaTiming(beginTime: 0.5, duration: 1, fillMode: fill)
         let a = CompiledAnimation(
-          try Animation(property: .positionX, content: .keyframes(.numbers(track)), timing: timing))
+          try LayerAnimation(
+            property: .positionX, content: .keyframes(.numbers(track)), timing: timing))
         let cases: [(t: Double, want: Double?)] = [
           (0.25, fill.fillsBackwards ? value(0, kind.before) : nil),
           (0.5, value(0, kind.active[0])),

@@ -1,13 +1,23 @@
 import Segue
 import Testing
 
-/// The example of the DocC article "Batch evaluation", kept compiling and checked against the
+/// The examples of the DocC article "Batch evaluation", kept compiling and checked against the
 /// scalar sampler.
 @Suite("Batch evaluation article")
 struct BatchEvaluationArticleTests {
-  /// The batch's Float matrix of the push's **to** layer at 0.25 s equals the `Double` sample's
-  /// (within the scene batch's documented tolerance, 1e-5·(1 + max|m|) plus 1e-6·844 points on the
-  /// translation row), and the half-way pop instance is evaluated too.
+  /// `expected` and `actual` within the scene batch's documented tolerance: `1e-5·(1 + max|m|)`
+  /// per field, plus `1e-6·844` points on the translation row.
+  static func expectClose(_ actual: Transform3D, _ expected: Transform3D) {
+    let fields = expected.fields
+    let scale = 1 + (fields.map { abs($0) }.max() ?? 0)
+    for (k, (a, b)) in zip(actual.fields, fields).enumerated() {
+      let slack = 1e-5 * scale + (k >= 12 ? 1e-6 * 844 : 0)
+      #expect(abs(a - b) <= slack, "field \(k)")
+    }
+  }
+
+  /// The batch's matrix of the push's **to** layer at 0.25 s equals the `Double` sample's, and the
+  /// half-way pop instance is evaluated too.
   @Test func articleExample() throws {
     let animator = PresetAnimator(.system)
     let push = try animator.animateTransition(using: animator.defaultContext(operation: .push))
@@ -17,34 +27,20 @@ struct BatchEvaluationArticleTests {
       .init(scene: pop, clock: .position(0.5)),
     ])
     let context = try SceneBatchContext(batch: batch, threads: 2)
-    var matrices = [Float](repeating: 0, count: 16 * batch.layerCount)
-    var opacities = [Float](repeating: 0, count: batch.layerCount)
-    let times: [Double] = [0.25]
-    try matrices.withUnsafeMutableBufferPointer { m in
-      try opacities.withUnsafeMutableBufferPointer { o in
-        try times.withUnsafeBufferPointer { t in
-          let job = SceneBatchEvaluationJob(
-            batch: batch, context: context, times: t, matrices: m, opacities: o)
-          try job.run(threads: 2)
-        }
-      }
-    }
-    let i = try #require(batch.layerIndex(instance: 0, layerID: "to"))
+    var frame = SceneBatchOutput()  // yours, reused every frame
+    try batch.evaluate(at: 0.25, context: context, into: &frame, threads: 2)
+    let to = try #require(frame[instance: 0]?["to"])
     let expected = try #require(try push.sample(at: 0.25)["to"])
-    let fields = expected.matrix.fields
-    let scale = 1 + (fields.map { abs($0) }.max() ?? 0)
-    for k in 0..<16 {
-      let slack = 1e-5 * scale + (k >= 12 ? 1e-6 * 844 : 0)
-      #expect(abs(Double(matrices[16 * i + k]) - fields[k]) <= slack, "field \(k)")
-    }
-    #expect(abs(Double(opacities[i]) - expected.opacity) <= 1e-5)
-    let j = try #require(batch.layerIndex(instance: 1, layerID: "to"))
+    Self.expectClose(to.matrix, expected.matrix)
+    #expect(abs(to.opacity - expected.opacity) <= 1e-5)
     let half = try #require(try pop.sample(at: 0.5 * pop.duration)["to"])
-    #expect(abs(Double(matrices[16 * j + 12]) - half.matrix.m41) <= 1e-5 * scale + 1e-3)
+    let halfway = try #require(frame[instance: 1]?["to"])
+    Self.expectClose(halfway.matrix, half.matrix)
   }
 
-  /// The article's template/instance example: ids survive a removal, indices are read after the
-  /// last change, and the second instance of the push matches the scalar sample.
+  /// The article's template/instance example: ids survive a removal, the output reads by id, and
+  /// the second instance of the push matches the scalar sample, present layers and corners
+  /// included.
   @Test func incrementalExample() throws {
     let animator = PresetAnimator(.system)
     let push = try animator.animateTransition(using: animator.defaultContext(operation: .push))
@@ -56,28 +52,17 @@ struct BatchEvaluationArticleTests {
     let reverse = try running.add(.init(scene: pop, clock: .timed(start: 0.2, speed: 1)))
     try running.remove(first)  // "second" and "reverse" keep their ids
     let scratch = try SceneBatchContext(batch: running)  // sized by the templates
-    var rows = [Float](repeating: 0, count: 16 * running.layerCount)
-    var alphas = [Float](repeating: 0, count: running.layerCount)
-    let now: [Double] = [0.3]
-    try rows.withUnsafeMutableBufferPointer { m in
-      try alphas.withUnsafeMutableBufferPointer { o in
-        try now.withUnsafeBufferPointer { t in
-          try SceneBatchEvaluationJob(
-            batch: running, context: scratch, times: t, matrices: m, opacities: o
-          ).run()
-        }
-      }
-    }
-    // Indices are read after the last change.
-    let row = try #require(running.layerIndex(instance: second, layerID: "to"))
+    var now = SceneBatchOutput(includesCorners: true)
+    try running.evaluate(at: 0.3, context: scratch, into: &now)
     #expect(running.instanceIDs == [second, reverse])
-    let expected = try #require(try push.sample(at: 0.2)["to"])
-    let fields = expected.matrix.fields
-    let scale = 1 + (fields.map { abs($0) }.max() ?? 0)
-    for k in 0..<16 {
-      let slack = 1e-5 * scale + (k >= 12 ? 1e-6 * 844 : 0)
-      #expect(abs(Double(rows[16 * row + k]) - fields[k]) <= slack, "field \(k)")
+    let sample = try push.sample(at: 0.2)
+    let layers = try #require(now[instance: second]?.layers)
+    #expect(layers.map(\.id) == sample.layers.map(\.id))
+    for layer in layers {
+      let expected = try #require(sample[layer.id])
+      Self.expectClose(layer.matrix, expected.matrix)
+      #expect(abs(layer.opacity - expected.opacity) <= 1e-5)
+      #expect(layer.corners?.count == 4)
     }
-    #expect(abs(Double(alphas[row]) - expected.opacity) <= 1e-5)
   }
 }

@@ -58,7 +58,7 @@ struct FilmstripDissolveTests {
       let a = try! randomImage(width: width, height: height, &rng)
       let b = try! randomImage(width: width, height: height, &rng)
       let fractions = (0..<(1 + Int(rng.next(0, 6)))).map { _ in rng.next(0, 1) } + [0, 1]
-      let images = try! FilmstripDissolveJob.stacking(a, b)
+      let images = try! FilmstripDissolveJob.stacking(from: a, to: b)
       let n = 4 * width * height
       let simd = try! runFilmstrip(images, fractions: fractions, path: .simd).out
       let blas = try! runFilmstrip(images, fractions: fractions, path: blasWhereAvailable).out
@@ -80,7 +80,7 @@ struct FilmstripDissolveTests {
     var rng = BatchTestRandom(state: 11)
     let a = try randomImage(width: 64, height: 37, &rng)
     let b = try randomImage(width: 64, height: 37, &rng)
-    let images = try FilmstripDissolveJob.stacking(a, b)
+    let images = try FilmstripDissolveJob.stacking(from: a, to: b)
     let fractions = (0..<5).map { Double($0) / 4 }
     let one = try runFilmstrip(images, fractions: fractions, path: .simd).out
     #expect(try runFilmstrip(images, fractions: fractions, path: .simd, threads: 2).out == one)
@@ -101,7 +101,7 @@ struct FilmstripDissolveTests {
         0.5, 0, 0, 0.5, 1, 1, 1, 1, 0.25, 0.25, 0.25, 0.25,
       ])
     let b = try PixelBufferRGBAFloat(width: 2, height: 1, fill: SIMD4(0, 0, 0, 1))
-    let m = try FilmstripDissolveJob.stacking(a, b)
+    let m = try FilmstripDissolveJob.stacking(from: a, to: b)
     #expect(m.rows == 2 && m.columns == 8)
     #expect(m.elements == [0.5, 0, 0, 0.5, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1])
   }
@@ -111,9 +111,9 @@ struct FilmstripDissolveTests {
   @Test func sizeMismatchIsRejected() throws {
     let a = try PixelBufferRGBAFloat(width: 2, height: 2)
     let b = try PixelBufferRGBAFloat(width: 3, height: 2)
-    #expect(throws: ValidationError.self) { try FilmstripDissolveJob.stacking(a, b) }
+    #expect(throws: ValidationError.self) { try FilmstripDissolveJob.stacking(from: a, to: b) }
     do {
-      _ = try FilmstripDissolveJob.stacking(a, b)
+      _ = try FilmstripDissolveJob.stacking(from: a, to: b)
     } catch {
       #expect(error.field == "to.width")
     }
@@ -122,7 +122,7 @@ struct FilmstripDissolveTests {
   @Test func emptyImageIsRejected() throws {
     let a = try PixelBufferRGBAFloat(width: 0, height: 2)
     #expect(throws: ValidationError(field: "from.width", reason: .notPositive)) {
-      try FilmstripDissolveJob.stacking(a, a)
+      try FilmstripDissolveJob.stacking(from: a, to: a)
     }
   }
 

@@ -88,4 +88,36 @@ struct SceneBatchAllocationTests {
     let count = try Self.allocations(batch, at: [0, 0.2, 0.4, 0.6, 0.8, 1.5])
     #expect(count == 0)
   }
+
+  /// ``SceneBatch/evaluate(at:context:into:threads:)`` and reading every present layer of every
+  /// instance allocate nothing per frame once the output has been filled once (its first fill
+  /// sizes it).
+  @Test func outputFillAndReadAllocateNothing() throws {
+    try #require(segue_allocation_counting_available() == 1)
+    let scenes = try SceneBatchTests.allPresetScenes()
+    let batch = try SceneBatch(
+      (0..<200).map {
+        .init(
+          scene: scenes[$0 % scenes.count], clock: .timed(start: Double($0 % 17) * 0.05, speed: 1))
+      })
+    let context = try SceneBatchContext(batch: batch)
+    var frame = SceneBatchOutput(includesCorners: true)
+    let ids = batch.instanceIDs
+    var checksum = 0.0
+    func frameAt(_ t: Double) throws {
+      try batch.evaluate(at: t, context: context, into: &frame)
+      for id in ids {
+        guard let instance = frame[instance: id] else { continue }
+        for layer in instance.layers {
+          checksum += layer.matrix.m41 + layer.opacity + (layer.corners?[2].point.x ?? 0)
+        }
+      }
+    }
+    try frameAt(0)
+    let before = segue_thread_allocation_count()
+    for t in [0.1, 0.25, 0.4, 0.55, 0.8, 2] { try frameAt(t) }
+    let count = segue_thread_allocation_count() &- before
+    #expect(count == 0)
+    #expect(checksum.isFinite)
+  }
 }

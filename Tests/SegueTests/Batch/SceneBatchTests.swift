@@ -41,7 +41,7 @@ import Testing
         position: Point(x: 195, y: 422)))
     var perspective = Transform3D.identity
     perspective.m34 = -1 / 500
-    try b.set("root", .sublayerTransform, .transform(perspective))
+    try b.set(.sublayerTransform, of: "root", to: .transform(perspective))
     try b.add(
       Layer(
         id: "card", bounds: Rect(x: 0, y: 0, width: 200, height: 120),
@@ -56,36 +56,39 @@ import Testing
         id: "shade", bounds: Rect(x: 0, y: 0, width: 390, height: 844),
         position: Point(x: 195, y: 422), opacity: 0.5),
       parent: "root")
-    let spring = try Spring.response(0.4, dampingRatio: 0.6)
+    let spring = try DampedSpring.response(0.4, dampingRatio: 0.6)
     try b.animate(
-      "card", .transform, to: .transform(.makeRotation(0.7, 0, 1, 0)), duration: 0.6,
+      .transform, of: "card", to: .transform(.makeRotation(by: 0.7, x: 0, y: 1, z: 0)),
+      duration: 0.6,
       curve: .spring(spring))
     try b.animate(
-      "card", .position, to: .point(Point(x: 150, y: 420)), duration: 0.6,
-      curve: .spring(try Spring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
+      .position, of: "card", to: .point(Point(x: 150, y: 420)), duration: 0.6,
+      curve: .spring(try DampedSpring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
     try b.animate(
-      "badge", .opacity,
+      .opacity, of: "badge",
       keyframes: .numbers(
         try KeyframeTrack(values: [1, 0.2, 0.9, 0.4], calculationMode: .cubic)),
       duration: 0.5)
     try b.animate(
-      "badge", .position,
+      .position, of: "badge",
       keyframes: .points(
         try KeyframeTrack(values: [
           Point(x: 20, y: 20), Point(x: 180, y: 30), Point(x: 100, y: 100),
         ])),
       beginTime: 0.1, duration: 0.6, timingFunction: .easeOut)
     try b.animate(
-      "shade", .transform,
+      .transform, of: "shade",
       keyframes: .transforms(
-        try KeyframeTrack(values: [.identity, .makeScale(1.2, 0.8, 1), .makeRotation(0.3, 0, 0, 1)])
+        try KeyframeTrack(values: [
+          .identity, .makeScale(x: 1.2, y: 0.8, z: 1), .makeRotation(by: 0.3, x: 0, y: 0, z: 1),
+        ])
       ),
       duration: 0.8)
     try b.animate(
-      "shade", .opacity, to: .number(0), beginTime: 0.2, duration: 0.5,
+      .opacity, of: "shade", to: .number(0), beginTime: 0.2, duration: 0.5,
       curve: .timing(.steps(try StepsEasing(steps: 4, position: .jumpEnd))))
     try b.animate(
-      "card", .bounds, to: .rect(Rect(x: 0, y: 0, width: 260, height: 160)), beginTime: 0.1,
+      .bounds, of: "card", to: .rect(Rect(x: 0, y: 0, width: 260, height: 160)), beginTime: 0.1,
       duration: 0.5, curve: .timing(.easeInEaseOut))
     b.at(0.35, .set(layerID: "card", property: .anchorPoint, value: .point(Point(x: 0.2, y: 0.8))))
     b.at(0.7, .remove(layerID: "badge"))
@@ -317,13 +320,13 @@ import Testing
     }
     // Batched: discrete numbers, 3 keys.
     try b.animate(
-      "a", .opacity,
+      .opacity, of: "a",
       keyframes: .numbers(
         try KeyframeTrack(values: [1, 0.3 + 0.2 * v, 0.7], calculationMode: .discrete)),
       duration: 0.9)
     // Batched: linear points, key times and per-segment Bézier functions.
     try b.animate(
-      "a", .position,
+      .position, of: "a",
       keyframes: .points(
         try KeyframeTrack(
           values: [Point(x: 120, y: 200), Point(x: 300 * v, y: 50), Point(x: 200, y: 700)],
@@ -331,7 +334,7 @@ import Testing
       beginTime: 0.05, duration: 0.8, timingFunction: .easeInEaseOut)
     // Batched: paced points (knots differ per instance).
     try b.animate(
-      "b", .position,
+      .position, of: "b",
       keyframes: .points(
         try KeyframeTrack(
           values: [Point(x: 0, y: 0), Point(x: 100 + 200 * v, y: 40), Point(x: 350, y: 600)],
@@ -339,21 +342,24 @@ import Testing
       duration: 1)
     // Batched: cubicPaced numbers.
     try b.animate(
-      "b", .opacity,
+      .opacity, of: "b",
       keyframes: .numbers(
         try KeyframeTrack(values: [0.2, 1, 0.5 + 0.1 * v], calculationMode: .cubicPaced)),
       beginTime: 0.1, duration: 0.7)
     // Batched: cubic transforms (channel-wise Hermite).
     try b.animate(
-      "c", .transform,
+      .transform, of: "c",
       keyframes: .transforms(
         try KeyframeTrack(
-          values: [.identity, .makeScale(1 + 0.3 * v, 0.8, 1), .makeRotation(0.4, 0, 0, 1)],
+          values: [
+            .identity, .makeScale(x: 1 + 0.3 * v, y: 0.8, z: 1),
+            .makeRotation(by: 0.4, x: 0, y: 0, z: 1),
+          ],
           calculationMode: .cubic)),
       duration: 0.9)
     // Batched: linear rectangles with the track's own timing function.
     try b.animate(
-      "c", .bounds,
+      .bounds, of: "c",
       keyframes: .rects(
         try KeyframeTrack(
           values: [
@@ -364,15 +370,15 @@ import Testing
       duration: 0.6)
     // Scalar: linear transforms interpolate by decomposition.
     try b.animate(
-      "d", .transform,
+      .transform, of: "d",
       keyframes: .transforms(
         try KeyframeTrack(values: [
-          .identity, .makeRotation(0.5 + v, 0, 1, 0), .makeScale(0.5, 0.5, 1),
+          .identity, .makeRotation(by: 0.5 + v, x: 0, y: 1, z: 0), .makeScale(x: 0.5, y: 0.5, z: 1),
         ])),
       duration: 0.8)
     // Scalar: a steps segment function.
     try b.animate(
-      "d", .opacity,
+      .opacity, of: "d",
       keyframes: .numbers(
         try KeyframeTrack(
           values: [1, 0.4, 0.8 * v],
@@ -380,7 +386,7 @@ import Testing
       duration: 0.7)
     // Batched: cubic sizes.
     try b.animate(
-      "d", .boundsSize,
+      .boundsSize, of: "d",
       keyframes: .sizes(
         try KeyframeTrack(
           values: [
@@ -482,7 +488,7 @@ import Testing
     var b = SceneBuilder()
     try b.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
     try b.animate(
-      "a", .transformComponent(.rotationZ), to: .number(1), duration: 1, curve: .timing(nil))
+      .transformComponent(.rotationZ), of: "a", to: .number(1), duration: 1, curve: .timing(nil))
     let scene = try b.scene(duration: 1, containerSize: Size(width: 10, height: 10))
     let good = try Self.oneInstance(.timed(start: 0, speed: 1))
     #expect(

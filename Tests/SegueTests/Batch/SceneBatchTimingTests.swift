@@ -39,7 +39,7 @@ struct SceneBatchTimingTests {
             timingFunctions: [f, f])
           out.append(
             try TimingPhaseTests.scene(
-              try Animation(
+              try LayerAnimation(
                 property: .positionX, content: .keyframes(.numbers(track)),
                 timing: MediaTiming(beginTime: 0.5, duration: 1, fillMode: fill))))
         }
@@ -93,7 +93,7 @@ struct SceneBatchTimingTests {
     try tree.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
     var set = AnimationSet()
     set.add(
-      try Animation(
+      try LayerAnimation(
         property: .opacity, content: .basic(from: .number(0), to: .number(1)),
         timing: MediaTiming(beginTime: 0.5, duration: 1, fillMode: .backwards),
         timingFunction: .steps(try StepsEasing(steps: 4, position: .jumpStart))),

@@ -16,14 +16,14 @@ struct AffineTransformTests {
   static let wellConditioned = Gen.double(in: -4...4).array(of: 5).map { v -> AffineTransform in
     let sx = (v[1] >= 0 ? 1.0 : -1.0) * (0.5 + abs(v[1]) * 0.375)
     let sy = (v[2] >= 0 ? 1.0 : -1.0) * (0.5 + abs(v[2]) * 0.375)
-    return AffineTransform.makeRotation(v[0]) * .makeScale(sx, sy)
-      * .makeTranslation(v[3] * 25, v[4] * 25)
+    return AffineTransform.makeRotation(by: v[0]) * .makeScale(x: sx, y: sy)
+      * .makeTranslation(x: v[3] * 25, y: v[4] * 25)
   }
 
   @Test func identityFields() {
     #expect(affineClose(.identity, [1, 0, 0, 1, 0, 0], tolerance: 0))
     #expect(AffineTransform.identity.isIdentity)
-    #expect(!AffineTransform.makeTranslation(0, 1e-300).isIdentity)
+    #expect(!AffineTransform.makeTranslation(x: 0, y: 1e-300).isIdentity)
   }
 
   /// The point (2, 3) under a = 1, b = 2, c = 3, d = 4, tx = 5, ty = 6:
@@ -43,7 +43,7 @@ struct AffineTransformTests {
   /// origin has corners (0, 0), (50√2, 50√2), (0, 100√2), (−50√2, 50√2), so the box is
   /// (−50√2, 0, 100√2, 100√2). (In y-down terms R(45°) sends (100, 0) to (70.7, 70.7).)
   @Test func applyToRectIsBoundingBox() {
-    let r = AffineTransform.makeRotation(Double.pi / 4).apply(
+    let r = AffineTransform.makeRotation(by: Double.pi / 4).apply(
       to: Rect(x: 0, y: 0, width: 100, height: 100))
     let h = 50 * 2.0.squareRoot()
     #expect(abs(r.origin.x + h) < 1e-12 && abs(r.origin.y) < 1e-12)
@@ -53,26 +53,27 @@ struct AffineTransformTests {
   /// Makers: translation (3, 4); scale (2, −1); rotation by 90°: a = 0, b = 1, c = −1, d = 0,
   /// so (1, 0) → (0, 1) as Transform3D.makeRotation about z.
   @Test func makers() {
-    #expect(affineClose(.makeTranslation(3, 4), [1, 0, 0, 1, 3, 4], tolerance: 0))
-    #expect(affineClose(.makeScale(2, -1), [2, 0, 0, -1, 0, 0], tolerance: 0))
-    #expect(affineClose(.makeRotation(Double.pi / 2), [0, 1, -1, 0, 0, 0], tolerance: 1e-15))
-    let p = AffineTransform.makeRotation(Double.pi / 2).apply(to: Point(x: 1, y: 0))
+    #expect(affineClose(.makeTranslation(x: 3, y: 4), [1, 0, 0, 1, 3, 4], tolerance: 0))
+    #expect(affineClose(.makeScale(x: 2, y: -1), [2, 0, 0, -1, 0, 0], tolerance: 0))
+    #expect(affineClose(.makeRotation(by: Double.pi / 2), [0, 1, -1, 0, 0, 0], tolerance: 1e-15))
+    let p = AffineTransform.makeRotation(by: Double.pi / 2).apply(to: Point(x: 1, y: 0))
     #expect(abs(p.x) < 1e-15 && abs(p.y - 1) < 1e-15)
   }
 
   /// The op-then-t examples in 2D: Concat(T(10, 0), S(2, 2)).tx = 20;
   /// Translate(S(2), 10, 0).tx = 20; Scale(T(10), 2, 2).tx = 10.
   @Test func concatAndOpThenTHelpers() {
-    #expect(AffineTransform.makeTranslation(10, 0).concatenating(.makeScale(2, 2)).tx == 20)
-    #expect(AffineTransform.makeScale(2, 2).translatedBy(x: 10, y: 0).tx == 20)
-    let s = AffineTransform.makeTranslation(10, 0).scaledBy(x: 2, y: 2)
+    #expect(
+      AffineTransform.makeTranslation(x: 10, y: 0).concatenating(.makeScale(x: 2, y: 2)).tx == 20)
+    #expect(AffineTransform.makeScale(x: 2, y: 2).translated(x: 10, y: 0).tx == 20)
+    let s = AffineTransform.makeTranslation(x: 10, y: 0).scaled(x: 2, y: 2)
     #expect(s.tx == 10 && s.a == 2 && s.d == 2)
   }
 
   /// rotated(by:) applies the rotation first: T(10, 0) rotated by 90° sends (1, 0) to
   /// (0, 1) + (10, 0) = (10, 1).
   @Test func rotatedByAppliesRotationFirst() {
-    let p = AffineTransform.makeTranslation(10, 0).rotated(by: Double.pi / 2).apply(
+    let p = AffineTransform.makeTranslation(x: 10, y: 0).rotated(by: Double.pi / 2).apply(
       to: Point(x: 1, y: 0))
     #expect(abs(p.x - 10) < 1e-15 && abs(p.y - 1) < 1e-15)
   }
@@ -102,9 +103,9 @@ struct AffineTransformTests {
   /// Decision 4 with n = 2 is relative: scale (1e-4, 1e-4) has det 1e-8 ≥ 1e-12·(1e-4)² and is
   /// invertible (inverse scale 1e4); (1, 1e-13) has det 1e-13 ≤ 1e-12·1² and is singular.
   @Test func relativeSingularity() throws {
-    let small = try #require(AffineTransform.makeScale(1e-4, 1e-4).inverted())
+    let small = try #require(AffineTransform.makeScale(x: 1e-4, y: 1e-4).inverted())
     #expect(abs(small.a - 1e4) < 1e-8 && abs(small.d - 1e4) < 1e-8)
-    #expect(AffineTransform.makeScale(1, 1e-13).inverted() == nil)
+    #expect(AffineTransform.makeScale(x: 1, y: 1e-13).inverted() == nil)
   }
 
   /// A non-finite field means no inverse (never NaN out).

@@ -10,17 +10,17 @@ struct Transform3DAffineTests {
   /// the identity.
   @Test func affineCases() {
     #expect(Transform3D.identity.isAffine)
-    #expect(Transform3D.makeRotation(0.7, 0, 0, 1).isAffine)
-    #expect(Transform3D.makeScale(2, 3, 1).isAffine)
-    #expect(Transform3D.makeTranslation(3, 4, 0).isAffine)
+    #expect(Transform3D.makeRotation(by: 0.7, x: 0, y: 0, z: 1).isAffine)
+    #expect(Transform3D.makeScale(x: 2, y: 3, z: 1).isAffine)
+    #expect(Transform3D.makeTranslation(x: 3, y: 4, z: 0).isAffine)
   }
 
   /// …and a rotation about x, any z scale, any z translation and any non-zero m34 are not; nor is
   /// m44 ≠ 1 or a non-zero m14/m24 (GNUstep's exact test).
   @Test func nonAffineCases() {
-    #expect(!Transform3D.makeRotation(Double.pi / 2, 1, 0, 0).isAffine)
-    #expect(!Transform3D.makeScale(2, 3, 4).isAffine)
-    #expect(!Transform3D.makeTranslation(0, 0, 5).isAffine)
+    #expect(!Transform3D.makeRotation(by: Double.pi / 2, x: 1, y: 0, z: 0).isAffine)
+    #expect(!Transform3D.makeScale(x: 2, y: 3, z: 4).isAffine)
+    #expect(!Transform3D.makeTranslation(x: 0, y: 0, z: 5).isAffine)
     #expect(!Transform3D.makePerspective(distance: 500).isAffine)
     var m = Transform3D.identity
     m.m44 = 2
@@ -76,7 +76,7 @@ struct Transform3DAffineTests {
 
   /// Equal transforms of the two kinds also agree on rects (mapRect = CGRectApplyAffineTransform).
   @Test func mapRectMatchesAffineRect() {
-    let affine = AffineTransform.makeRotation(0.3).scaledBy(x: 2, y: 0.5).translatedBy(x: 7, y: -3)
+    let affine = AffineTransform.makeRotation(by: 0.3).scaled(x: 2, y: 0.5).translated(x: 7, y: -3)
     let rect = Rect(x: -10, y: 5, width: 40, height: 20)
     let expected = affine.apply(to: rect)
     let mapped = Transform3D(affine).mapRect(rect)!
@@ -90,29 +90,29 @@ struct Transform3DAffineTests {
   /// R(2π) about z — cos 2π = 1 but sin 2π ≈ −2.4e-16 — no.
   @Test func isIdentityIsExact() {
     #expect(Transform3D.identity.isIdentity)
-    #expect(!Transform3D.makeTranslation(1e-300, 0, 0).isIdentity)
-    #expect(!Transform3D.makeRotation(2 * Double.pi, 0, 0, 1).isIdentity)
+    #expect(!Transform3D.makeTranslation(x: 1e-300, y: 0, z: 0).isIdentity)
+    #expect(!Transform3D.makeRotation(by: 2 * Double.pi, x: 0, y: 0, z: 1).isIdentity)
   }
 
   /// Approximate equality: relative to the larger max |field|; absolute floor; NaN never equal;
   /// bad tolerances are 0.
   @Test func approximateEquality() {
-    let r = Transform3D.makeRotation(2 * Double.pi, 0, 0, 1)
+    let r = Transform3D.makeRotation(by: 2 * Double.pi, x: 0, y: 0, z: 1)
     #expect(r.isApproximatelyEqual(to: .identity))
-    let big = Transform3D.makeScale(1e6, 1, 1)
+    let big = Transform3D.makeScale(x: 1e6, y: 1, z: 1)
     var bigger = big
     bigger.m22 = 1.001  // difference 1e-3 ≤ 1e-8·1e6 = 1e-2
     #expect(big.isApproximatelyEqual(to: bigger))
-    #expect(!Transform3D.identity.isApproximatelyEqual(to: .makeTranslation(1e-3, 0, 0)))
+    #expect(!Transform3D.identity.isApproximatelyEqual(to: .makeTranslation(x: 1e-3, y: 0, z: 0)))
     #expect(
       Transform3D.identity.isApproximatelyEqual(
-        to: .makeTranslation(1e-3, 0, 0), absoluteTolerance: 1e-3))
+        to: .makeTranslation(x: 1e-3, y: 0, z: 0), absoluteTolerance: 1e-3))
     var nan = Transform3D.identity
     nan.m11 = .nan
     #expect(!nan.isApproximatelyEqual(to: nan))
     #expect(
       !Transform3D.identity.isApproximatelyEqual(
-        to: .makeTranslation(1e-12, 0, 0), absoluteTolerance: -1, relativeTolerance: .nan))
+        to: .makeTranslation(x: 1e-12, y: 0, z: 0), absoluteTolerance: -1, relativeTolerance: .nan))
     #expect(
       Transform3D.identity.isApproximatelyEqual(
         to: .identity, absoluteTolerance: -1, relativeTolerance: .nan))

@@ -26,12 +26,13 @@ enum BatchTestSupport {
 
   /// `S · R(angle, random axis) · T`, optionally followed by a perspective `P(d)`, `d ∈ [300, 2000]`.
   static func randomTransform(_ r: inout Random, perspective: Bool) -> Transform3D {
-    var t = Transform3D.makeScale(r.uniform(0.3, 2), r.uniform(0.3, 2), r.uniform(0.3, 2))
+    var t = Transform3D.makeScale(x: r.uniform(0.3, 2), y: r.uniform(0.3, 2), z: r.uniform(0.3, 2))
       .concatenating(
-        .makeRotation(r.uniform(-3.1, 3.1), r.uniform(-1, 1), r.uniform(-1, 1), r.uniform(0.1, 1))
+        .makeRotation(
+          by: r.uniform(-3.1, 3.1), x: r.uniform(-1, 1), y: r.uniform(-1, 1), z: r.uniform(0.1, 1))
       )
       .concatenating(
-        .makeTranslation(r.uniform(-200, 200), r.uniform(-200, 200), r.uniform(-50, 50)))
+        .makeTranslation(x: r.uniform(-200, 200), y: r.uniform(-200, 200), z: r.uniform(-50, 50)))
     if perspective { t = t.concatenating(.makePerspective(distance: r.uniform(300, 2000))) }
     return t
   }
@@ -43,7 +44,7 @@ enum BatchTestSupport {
     let width = r.uniform(0, 400) * (r.chance(0.1) ? -1 : 1)
     var sublayer = Transform3D.identity
     if r.chance(0.5) {
-      sublayer = Transform3D.makeRotation(r.uniform(-1, 1), 0, 1, 0)
+      sublayer = Transform3D.makeRotation(by: r.uniform(-1, 1), x: 0, y: 1, z: 0)
         .concatenating(.makePerspective(distance: r.uniform(400, 1500)))
     }
     return Layer(
@@ -107,8 +108,8 @@ struct Transform3DBatchTests {
   /// Hand-worked: `T(1, 2, 3) · S(2, 3, 4)` (translate, then scale) is `diag(2, 3, 4, 1)` with the
   /// translation scaled to `(2, 6, 12)`; `S · T` keeps the translation `(1, 2, 3)`.
   @Test func handWorkedProducts() throws {
-    let t = Transform3D.makeTranslation(1, 2, 3)
-    let s = Transform3D.makeScale(2, 3, 4)
+    let t = Transform3D.makeTranslation(x: 1, y: 2, z: 3)
+    let s = Transform3D.makeScale(x: 2, y: 3, z: 4)
     let out = try Self.concatenate(
       S.planes([t, s], stride: 2), S.planes([s, t], stride: 2), count: 2, stride: 2)
     #expect(
@@ -249,7 +250,8 @@ struct Transform3DBatchTests {
   // MARK: Storage
 
   @Test func batchStorageRoundTrips() throws {
-    let t = Transform3D.makeRotation(0.3, 0, 0, 1).concatenating(.makeTranslation(10, 20, 30))
+    let t = Transform3D.makeRotation(by: 0.3, x: 0, y: 0, z: 1).concatenating(
+      .makeTranslation(x: 10, y: 20, z: 30))
     let batch = try Transform3DBatch([.identity, t])
     #expect(try batch.transform(at: 0) == .identity)
     #expect(try batch.transform(at: 1) == S.rounded(t))
@@ -272,7 +274,7 @@ struct Transform3DBatchTests {
       throws: ValidationError(
         field: "transforms", index: 0, reason: .outOfRange(lower: -limit, upper: limit))
     ) {
-      try Transform3DBatch([.makeTranslation(1e39, 0, 0)])
+      try Transform3DBatch([.makeTranslation(x: 1e39, y: 0, z: 0)])
     }
   }
 
@@ -317,14 +319,15 @@ struct Transform3DBatchTests {
     let plain = Layer(
       id: "a", bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 300))
     var scaled = plain
-    scaled.transform = .makeScale(2, 2, 1)
+    scaled.transform = .makeScale(x: 2, y: 2, z: 1)
     var perspective = plain
     perspective.sublayerTransform = .makePerspective(distance: 500)
     let own = try Self.layerMatrices([plain, scaled], kind: .inSuperlayer)
-    #expect(planarTransform(own, stride: 2, index: 0) == .makeTranslation(150, 275, 0))
+    #expect(planarTransform(own, stride: 2, index: 0) == .makeTranslation(x: 150, y: 275, z: 0))
     #expect(
       planarTransform(own, stride: 2, index: 1)
-        == Transform3D.makeScale(2, 2, 1).concatenating(.makeTranslation(100, 250, 0)))
+        == Transform3D.makeScale(x: 2, y: 2, z: 1).concatenating(
+          .makeTranslation(x: 100, y: 250, z: 0)))
     let sub = try Self.layerMatrices([perspective], kind: .sublayer)
     let m = planarTransform(sub, stride: 1, index: 0)
     #expect(Float(m.m34) == Float(-1.0 / 500))

@@ -53,7 +53,7 @@ struct Transform3DMappingTests {
     await propertyCheck(
       count: 300, input: Gen.double(in: -1000...1000).array(of: 3), Gen.double(in: 1...1000)
     ) { v, d in
-      let m = Transform3D.makeRotation(v[0], 1, 1, 0) * .makePerspective(distance: d)
+      let m = Transform3D.makeRotation(by: v[0], x: 1, y: 1, z: 0) * .makePerspective(distance: d)
       let p = m.project(Vector3(x: v[0], y: v[1], z: v[2]))
       #expect(p.point.x.isFinite && p.point.y.isFinite && p.z.isFinite && p.w.isFinite)
       #expect(p.isBehindEye == !(p.w > Transform3D.minimumW))
@@ -74,7 +74,7 @@ struct Transform3DMappingTests {
 
   /// Nothing clipped: an affine matrix maps a quad to its four corners in order.
   @Test func quadWithoutClipping() {
-    let q = Transform3D.makeTranslation(5, 6, 0).mapQuad(
+    let q = Transform3D.makeTranslation(x: 5, y: 6, z: 0).mapQuad(
       Quad(Rect(x: 0, y: 0, width: 10, height: 20)))
     #expect(q == [Point(x: 5, y: 6), Point(x: 15, y: 6), Point(x: 15, y: 26), Point(x: 5, y: 26)])
   }

@@ -21,20 +21,22 @@ struct Transform3DTests {
   /// MakeTranslation(3, −4, 5): identity with m41 = 3, m42 = −4, m43 = 5.
   @Test func makeTranslationFields() {
     #expect(
-      Transform3D.makeTranslation(3, -4, 5).fields
+      Transform3D.makeTranslation(x: 3, y: -4, z: 5).fields
         == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, -4, 5, 1])
   }
 
   /// MakeScale(2, 3, 4) = diag(2, 3, 4, 1).
   @Test func makeScaleFields() {
     #expect(
-      Transform3D.makeScale(2, 3, 4).fields == [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1])
+      Transform3D.makeScale(x: 2, y: 3, z: 4).fields == [
+        2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1,
+      ])
   }
 
   /// Rotation about z by 90°: m11 = cos = 0, m12 = sin = 1, m21 = −1, m22 = 0 (GNUstep's test,
   /// "checked against Apple"). cos(π/2) is 6.1e-17 in double, hence the tolerance.
   @Test func rotationAboutZBy90Degrees() {
-    let r = Transform3D.makeRotation(Double.pi / 2, 0, 0, 1)
+    let r = Transform3D.makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1)
     #expect(fieldsClose(r, [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], tolerance: 1e-15))
   }
 
@@ -42,7 +44,7 @@ struct Transform3DTests {
   /// m22 = c = 0, m23 = s·x = 1, m32 = −s·x = −1, m33 = c = 0. A non-unit axis (5, 0, 0) is
   /// normalised first.
   @Test func rotationAboutXBy90DegreesWithUnnormalisedAxis() {
-    let r = Transform3D.makeRotation(Double.pi / 2, 5, 0, 0)
+    let r = Transform3D.makeRotation(by: Double.pi / 2, x: 5, y: 0, z: 0)
     #expect(fieldsClose(r, [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1], tolerance: 1e-15))
   }
 
@@ -50,14 +52,14 @@ struct Transform3DTests {
   /// x = y = z = 1/√3, m11 = c + (1−c)/3 = 0, m12 = (1−c)/3 + s/√3 = 1/2 + 1/2 = 1,
   /// m13 = (1−c)/3 − s/√3 = 0, and cyclically: x → y, y → z, z → x.
   @Test func rotationAboutDiagonalPermutesAxes() {
-    let r = Transform3D.makeRotation(2 * Double.pi / 3, 1, 1, 1)
+    let r = Transform3D.makeRotation(by: 2 * Double.pi / 3, x: 1, y: 1, z: 1)
     #expect(fieldsClose(r, [0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1], tolerance: 1e-15))
   }
 
   /// Apple: a zero-length axis gives the identity (exactly); a non-finite axis too.
   @Test func rotationWithZeroAxisIsIdentity() {
-    #expect(Transform3D.makeRotation(1.2, 0, 0, 0) == .identity)
-    #expect(Transform3D.makeRotation(1.2, .nan, 0, 1) == .identity)
+    #expect(Transform3D.makeRotation(by: 1.2, x: 0, y: 0, z: 0) == .identity)
+    #expect(Transform3D.makeRotation(by: 1.2, x: .nan, y: 0, z: 1) == .identity)
   }
 
   /// P(500): m34 = −1/500, everything else the identity; P(0.5) clamps d to 1 (CSS), P(∞) is the
@@ -86,26 +88,28 @@ struct Transform3DTests {
 
   /// Concat(T(10,0,0), S(2,2,2)).m41 == 20: the scale comes after the translation.
   @Test func concatScalesTheTranslation() {
-    let m = Transform3D.makeTranslation(10, 0, 0).concatenating(.makeScale(2, 2, 2))
+    let m = Transform3D.makeTranslation(x: 10, y: 0, z: 0).concatenating(
+      .makeScale(x: 2, y: 2, z: 2))
     #expect(m.m41 == 20)
-    #expect(Transform3D.makeTranslation(10, 0, 0) * .makeScale(2, 2, 2) == m)
+    #expect(Transform3D.makeTranslation(x: 10, y: 0, z: 0) * .makeScale(x: 2, y: 2, z: 2) == m)
   }
 
   /// Translate(S(2), 10, 0, 0).m41 == 20.
   @Test func translateOfScale() {
-    #expect(Transform3D.makeScale(2, 2, 2).translated(10, 0, 0).m41 == 20)
+    #expect(Transform3D.makeScale(x: 2, y: 2, z: 2).translated(x: 10, y: 0, z: 0).m41 == 20)
   }
 
   /// Scale(T(10), 2, 2, 2).m41 == 10: the scale is applied first, in local space; m11 = 2.
   @Test func scaleOfTranslation() {
-    let m = Transform3D.makeTranslation(10, 0, 0).scaled(2, 2, 2)
+    let m = Transform3D.makeTranslation(x: 10, y: 0, z: 0).scaled(x: 2, y: 2, z: 2)
     #expect(m.m41 == 10 && m.m11 == 2 && m.m22 == 2 && m.m33 == 2)
   }
 
   /// Rotate(T(10, 0, 0), 90° about z) = Rz(90°) · T: the point (1, 0) rotates to (0, 1) first,
   /// then moves to (10, 1).
   @Test func rotateAppliesTheRotationFirst() {
-    let m = Transform3D.makeTranslation(10, 0, 0).rotated(Double.pi / 2, 0, 0, 1)
+    let m = Transform3D.makeTranslation(x: 10, y: 0, z: 0).rotated(
+      by: Double.pi / 2, x: 0, y: 0, z: 1)
     let p = m.mapPoint(Point(x: 1, y: 0))!
     #expect(abs(p.x - 10) < 1e-15 && abs(p.y - 1) < 1e-15)
   }
@@ -180,14 +184,15 @@ struct Transform3DTests {
   @Test func determinantByHand() throws {
     let d = try Transform3D(fields: [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 7, 8, 9, 5])
     #expect(d.determinant == 120)
-    #expect(abs(Transform3D.makeRotation(Double.pi / 2, 0, 0, 1).determinant - 1) < 1e-15)
+    #expect(
+      abs(Transform3D.makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1).determinant - 1) < 1e-15)
     #expect(d.maxMagnitude == 9)
   }
 
   /// (S(2,4,8) · T(1,2,3))⁻¹ = T(−1,−2,−3) · S(1/2, 1/4, 1/8): diag(0.5, 0.25, 0.125, 1) with
   /// m41 = −1/2, m42 = −2/4, m43 = −3/8 (all exact in binary).
   @Test func inverseOfScaleThenTranslate() throws {
-    let m = Transform3D.makeScale(2, 4, 8) * .makeTranslation(1, 2, 3)
+    let m = Transform3D.makeScale(x: 2, y: 4, z: 8) * .makeTranslation(x: 1, y: 2, z: 3)
     let inverse = try #require(m.inverted())
     #expect(
       fieldsClose(
@@ -232,11 +237,11 @@ struct Transform3DTests {
   /// A singular matrix (S(1, 1, 0): det = 0) has no inverse; invertedOrSelf returns it unchanged
   /// (CATransform3DInvert).
   @Test func singularMatrixHasNoInverse() {
-    let flat = Transform3D.makeScale(1, 1, 0)
+    let flat = Transform3D.makeScale(x: 1, y: 1, z: 0)
     #expect(flat.isSingular)
     #expect(flat.inverted() == nil)
     #expect(flat.invertedOrSelf() == flat)
-    #expect(Transform3D.makeScale(2, 2, 2).invertedOrSelf().m11 == 0.5)
+    #expect(Transform3D.makeScale(x: 2, y: 2, z: 2).invertedOrSelf().m11 == 0.5)
   }
 
   /// The zero matrix and a matrix with NaN are singular.
@@ -255,12 +260,14 @@ struct Transform3DTests {
   /// here, with inverses S(20) and S(100). diag(1e-3 ×4) has det 1e-12 but is a uniform scale,
   /// also invertible (inverse diag(1000 ×4)).
   @Test func smallUniformScalesAreInvertible() throws {
-    let s = Transform3D.makeScale(0.05, 0.05, 0.05)
+    let s = Transform3D.makeScale(x: 0.05, y: 0.05, z: 0.05)
     #expect(!s.isSingular)
     let inverse = try #require(s.inverted())
-    #expect(fieldsClose(inverse, Transform3D.makeScale(20, 20, 20).fields, tolerance: 1e-12))
-    let s100 = try #require(Transform3D.makeScale(0.01, 0.01, 0.01).inverted())
-    #expect(fieldsClose(s100, Transform3D.makeScale(100, 100, 100).fields, tolerance: 1e-10))
+    #expect(
+      fieldsClose(inverse, Transform3D.makeScale(x: 20, y: 20, z: 20).fields, tolerance: 1e-12))
+    let s100 = try #require(Transform3D.makeScale(x: 0.01, y: 0.01, z: 0.01).inverted())
+    #expect(
+      fieldsClose(s100, Transform3D.makeScale(x: 100, y: 100, z: 100).fields, tolerance: 1e-10))
     let tiny = Transform3D(
       m11: 1e-3, m12: 0, m13: 0, m14: 0, m21: 0, m22: 1e-3, m23: 0, m24: 0,
       m31: 0, m32: 0, m33: 1e-3, m34: 0, m41: 0, m42: 0, m43: 0, m44: 1e-3)

@@ -32,14 +32,14 @@ struct InteractionTimelineTests {
     #expect(close(atFinish.completionTime ?? -1, 2.15))
     let mid = try timeline.state(at: 2.075)
     #expect(close(mid.position, 0.7))
-    #expect(mid.phase == .finishing && mid.finished == nil && !mid.completed)
+    #expect(mid.phase == .finishing && mid.isFinished == nil && !mid.isCompleted)
     // s = 0.25 of the run: 0.4 + 0.6·easeInEaseOut(0.25).
     let quarter = try timeline.state(at: 2.0375)
     #expect(close(quarter.position, 0.4 + 0.6 * eio25))
     let end = try timeline.state(at: 2.15)
-    #expect(end.completed && end.finished == true && end.position == 1)
+    #expect(end.isCompleted && end.isFinished == true && end.position == 1)
     let later = try timeline.state(at: 9)
-    #expect(later.completed && later.finished == true && later.position == 1)
+    #expect(later.isCompleted && later.isFinished == true && later.position == 1)
   }
 
   /// Cancel, symmetric: D = 0.5, update 0.4 at t = 1, cancel at t = 2, speed 2:
@@ -53,7 +53,7 @@ struct InteractionTimelineTests {
     #expect(close(try timeline.state(at: 2.025).position, 0.34833522758107207534))
     #expect(try timeline.state(at: 2.05).phase == .cancelling)
     let end = try timeline.state(at: 2.1)
-    #expect(end.completed && end.finished == false && end.position == 0)
+    #expect(end.isCompleted && end.isFinished == false && end.position == 0)
     #expect(close(end.completionTime ?? -1, 2.1))
   }
 
@@ -71,7 +71,7 @@ struct InteractionTimelineTests {
     let timeline = try InteractionTimeline(
       duration: 0.35, events: [.update(time: 0.3, percent: 1), .finish(time: 0.5)])
     let state = try timeline.state(at: 0.5)
-    #expect(state.completed && state.finished == true && state.position == 1)
+    #expect(state.isCompleted && state.isFinished == true && state.position == 1)
     #expect(state.completionTime == 0.5)
     #expect(try timeline.state(at: 0.49).phase == .interacting)
   }
@@ -80,7 +80,7 @@ struct InteractionTimelineTests {
   @Test func cancelAtZeroCompletesAtOnce() throws {
     let timeline = try InteractionTimeline(duration: 0.35, events: [.cancel(time: 0.2)])
     let state = try timeline.state(at: 0.2)
-    #expect(state.completed && state.finished == false && state.position == 0)
+    #expect(state.isCompleted && state.isFinished == false && state.position == 0)
     #expect(state.completionTime == 0.2)
   }
 
@@ -122,7 +122,7 @@ struct InteractionTimelineTests {
     let running = try timeline.state(at: 0.5)
     #expect(running.position == 0.25 && running.phase == .running)
     let done = try timeline.state(at: 2)
-    #expect(done.completed && done.finished == true && done.position == 1)
+    #expect(done.isCompleted && done.isFinished == true && done.position == 1)
     #expect(done.completionTime == 2)
   }
 
@@ -437,16 +437,16 @@ struct InteractionTimelineTests {
         }
         #expect(state.position.isFinite && state.position >= 0 && state.position <= 1)
         if let flag = completedFlag {
-          #expect(state.completed && state.finished == flag)
+          #expect(state.isCompleted && state.isFinished == flag)
         }
-        if state.completed {
+        if state.isCompleted {
           let expected = request ?? true
-          #expect(state.finished == expected)
+          #expect(state.isFinished == expected)
           #expect(state.position == (expected ? 1 : 0))
           #expect((state.completionTime ?? .infinity) <= sampleTime)
-          completedFlag = state.finished
+          completedFlag = state.isFinished
         } else {
-          #expect(state.finished == nil)
+          #expect(state.isFinished == nil)
         }
         // Purity: the same state from only the events at τ ≤ sampleTime.
         let prefix = timeline.events.filter { $0.time <= sampleTime }
@@ -460,7 +460,7 @@ struct InteractionTimelineTests {
       if request != nil {
         #expect(
           (try? timeline.state(at: time + timeline.duration / timeline.completionSpeed))?
-            .completed == true)
+            .isCompleted == true)
       }
     }
   }

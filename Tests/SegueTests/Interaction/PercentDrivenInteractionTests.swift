@@ -16,7 +16,7 @@ struct PercentDrivenInteractionTests {
     #expect(try interaction.advance(to: 2.1) == nil)
     #expect(interaction.currentState.phase == .finishing)
     let event = try interaction.advance(to: 2.2)
-    #expect(event?.finished == true)
+    #expect(event?.isFinished == true)
     #expect(abs((event?.time ?? 0) - 2.15) < 1e-12)
     #expect(interaction.completionCount == 1)
     #expect(interaction.percentComplete == 1)
@@ -31,7 +31,7 @@ struct PercentDrivenInteractionTests {
     try interaction.cancel(at: 1)
     // Run 0.25·1/1 = 0.25 s: completes at 1.25 with finished = false.
     let event = try interaction.advance(to: 1.25)
-    #expect(event == TransitionCompletionEvent(finished: false, time: 1.25))
+    #expect(event == TransitionCompletionEvent(isFinished: false, time: 1.25))
     #expect(interaction.percentComplete == 0)
   }
 
@@ -41,7 +41,7 @@ struct PercentDrivenInteractionTests {
     try interaction.update(1, at: 0.5)
     try interaction.finish(at: 0.75)
     #expect(
-      try interaction.advance(to: 0.75) == TransitionCompletionEvent(finished: true, time: 0.75))
+      try interaction.advance(to: 0.75) == TransitionCompletionEvent(isFinished: true, time: 0.75))
   }
 
   /// A non-interactive start that runs to its end completes by itself, finished.
@@ -50,7 +50,7 @@ struct PercentDrivenInteractionTests {
     #expect(try interaction.advance(to: 0.1) == nil)
     #expect(interaction.percentComplete == 0.5)
     #expect(
-      try interaction.advance(to: 0.3) == TransitionCompletionEvent(finished: true, time: 0.2))
+      try interaction.advance(to: 0.3) == TransitionCompletionEvent(isFinished: true, time: 0.2))
   }
 
   /// `state(at:)` can look back before the clock.
@@ -182,7 +182,7 @@ struct PercentDrivenInteractionTests {
       if let event = try? interaction.advance(to: time + 1) { deliveries.append(event) }
       if let event = try? interaction.advance(to: time + 2) { deliveries.append(event) }
       if let flag = accepted {
-        #expect(deliveries.count == 1 && deliveries.first?.finished == flag)
+        #expect(deliveries.count == 1 && deliveries.first?.isFinished == flag)
         #expect(interaction.completionCount == 1)
         #expect(interaction.percentComplete == (flag ? 1 : 0))
       } else {

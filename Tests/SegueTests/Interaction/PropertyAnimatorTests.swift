@@ -429,7 +429,7 @@ struct PropertyAnimatorSpringTests {
   @Test func physicalSpringSetsTheDuration() throws {
     let animator = try PropertyAnimator(
       duration: 40, timingParameters: .spring(SpringTimingParameters()))
-    #expect(animator.duration == Spring.systemCurve7.settlingDuration)
+    #expect(animator.duration == DampedSpring.systemCurve7.settlingDuration)
     if case .spring = animator.timingCurve {} else { Issue.record("not a spring") }
   }
 
@@ -482,7 +482,7 @@ struct PropertyAnimatorSpringTests {
     try animator.pauseAnimation(at: 0)
     try animator.continueAnimation(
       withTimingParameters: .spring(SpringTimingParameters()), durationFactor: 3, at: 0)
-    let end = Spring.systemCurve7.settlingDuration
+    let end = DampedSpring.systemCurve7.settlingDuration
     #expect(
       try animator.advance(to: 5) == AnimatorCompletionEvent(position: .end, time: end))
   }

@@ -101,7 +101,7 @@ struct TimingCurveProviderTests {
     #expect(p.model == .physical(mass: 3, stiffness: 1000, damping: 500))
     #expect(p.ignoresDuration)
     let length = p.runLength(forDuration: 5)
-    #expect(length == Spring.systemCurve7.settlingDuration)
+    #expect(length == DampedSpring.systemCurve7.settlingDuration)
     #expect(abs(length - 0.578) < 5e-4)
     let omega0 = (1000.0 / 3).squareRoot()
     let expected = SpringReference.critical(omega0: omega0, v0: 0, t: 0.1)

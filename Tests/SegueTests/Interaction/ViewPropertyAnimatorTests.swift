@@ -22,7 +22,7 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
     ) { views throws(ValidationError) in
-      try views.set("v", .positionX, .number(150))
+      try views.set(.positionX, of: "v", to: .number(150))
     }
     #expect(Self.x(animator.model) == 150)
     #expect(Self.x(animator.container) == 50)
@@ -30,7 +30,7 @@ struct ViewPropertyAnimatorTests {
     try animator.startAnimation(at: 1)
     #expect(Self.close(Self.x(try animator.presentation(at: 1.25)), 75))
     let end = try animator.sample(at: 2)
-    #expect(end.completed && !end.cancelled && end.progress == 1)
+    #expect(end.isCompleted && !end.isCancelled && end.progress == 1)
     #expect(end["v"]!.matrix.m41 == 100)
   }
 
@@ -41,14 +41,14 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
     ) { views throws(ValidationError) in
-      try views.set("v", .positionX, .number(150))
+      try views.set(.positionX, of: "v", to: .number(150))
     }
     try animator.startAnimation(at: 0)
     let before = Self.x(try animator.presentation(at: 0.5))
     try animator.addAnimations(
       { views throws(ValidationError) in
-        #expect(views.value(of: "v", .positionX) == .number(150))
-        try views.set("v", .positionX, .number(250))
+        #expect(views.value(.positionX, of: "v") == .number(150))
+        try views.set(.positionX, of: "v", to: .number(250))
       }, at: 0.5)
     #expect(Self.close(before, 100))
     #expect(Self.close(Self.x(try animator.presentation(at: 0.5)), 100))
@@ -64,7 +64,7 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 2, curve: .easeIn, container: try Self.container())
     try animator.addAnimations(
-      { views throws(ValidationError) in try views.set("v", .opacity, .number(0)) },
+      { views throws(ValidationError) in try views.set(.opacity, of: "v", to: .number(0)) },
       delayFactor: 0.5)
     try animator.startAnimation(at: 0)
     #expect(try animator.presentation(at: 0.9)[id: "v"]!.opacity == 1)
@@ -79,12 +79,12 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
     ) { views throws(ValidationError) in
-      try views.set("v", .transform, .transform(.makeScale(2, 2, 1)))
+      try views.set(.transform, of: "v", to: .transform(.makeScale(x: 2, y: 2, z: 1)))
     }
     try animator.startAnimation(at: 0)
     try animator.addAnimations(
       { views throws(ValidationError) in
-        try views.set("v", .transform, .transform(.identity))
+        try views.set(.transform, of: "v", to: .transform(.identity))
       }, at: 0.5)
     let t = try animator.presentation(at: 0.75)[id: "v"]!.transform
     #expect(Self.close(t.m11, 1.25) && Self.close(t.m22, 1.25) && Self.close(t.m33, 1))
@@ -95,7 +95,7 @@ struct ViewPropertyAnimatorTests {
   @Test func scrubbing() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .easeIn, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.pauseAnimation(at: 0)
     try animator.setFractionComplete(0.5, at: 0)
     #expect(animator.fractionComplete == 0.5 && animator.scrubsLinearly)
@@ -111,7 +111,7 @@ struct ViewPropertyAnimatorTests {
   @Test func releaseWithASpring() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.startAnimation(at: 0)
     try animator.pauseAnimation(at: 0.5)
     let spring = try SpringTimingParameters(dampingRatio: 1, initialVelocity: Vector2(dx: 2, dy: 0))
@@ -130,7 +130,7 @@ struct ViewPropertyAnimatorTests {
     try container.add(Layer(id: "w"))
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: container
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.addCompletion { position in
       position == .end
         ? [.remove(layerID: "w")] : [.set(layerID: "w", property: .opacity, value: .number(0.5))]
@@ -138,10 +138,10 @@ struct ViewPropertyAnimatorTests {
     try animator.startAnimation(at: 0)
     try animator.setReversed(true, at: 0.5)
     let running = try animator.sample(at: 0.75)
-    #expect(!running.completed && running["w"]?.opacity == 1)
+    #expect(!running.isCompleted && running["w"]?.opacity == 1)
     #expect(try animator.advance(to: 2) == AnimatorCompletionEvent(position: .start, time: 1))
     let done = try animator.sample(at: 1)
-    #expect(done.completed && done.cancelled && done.progress == 0)
+    #expect(done.isCompleted && done.isCancelled && done.progress == 0)
     #expect(done["v"]!.matrix.m41 == 0)
     #expect(done["w"]?.opacity == 0.5)
     #expect(
@@ -174,13 +174,13 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 0.8, timingParameters: curve, container: container)
     try animator.addAnimations { views throws(ValidationError) in
-      try views.set("v", .positionX, .number(250))
-      try views.set("v", .opacity, .number(0.2))
-      try views.set("v", .transform, .transform(.makeRotation(0.7, 0, 0, 1)))
+      try views.set(.positionX, of: "v", to: .number(250))
+      try views.set(.opacity, of: "v", to: .number(0.2))
+      try views.set(.transform, of: "v", to: .transform(.makeRotation(by: 0.7, x: 0, y: 0, z: 1)))
     }
     try animator.addAnimations(
       { views throws(ValidationError) in
-        try views.set("w", .bounds, .rect(Rect(x: 0, y: 0, width: 40, height: 20)))
+        try views.set(.bounds, of: "w", to: .rect(Rect(x: 0, y: 0, width: 40, height: 20)))
       }, delayFactor: 0.25)
     try animator.addCompletion { position in position == .end ? [.remove(layerID: "w")] : [] }
     let scene = try animator.scene(containerSize: Size(width: 300, height: 300))
@@ -189,7 +189,7 @@ struct ViewPropertyAnimatorTests {
     await propertyCheck(count: 120, input: Gen.double(in: 0...1)) { t in
       let a = try fixed.sample(at: t)
       let b = try scene.sample(at: t)
-      #expect(a.completed == b.completed)
+      #expect(a.isCompleted == b.isCompleted)
       #expect(a.layers.map(\.id) == b.layers.map(\.id))
       for (p, q) in zip(a.layers, b.layers) {
         #expect(abs(p.opacity - q.opacity) <= 1e-12)
@@ -205,7 +205,7 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container())
     try animator.addAnimations(
-      { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) },
+      { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) },
       delayFactor: 1)
     let scene = try animator.scene(containerSize: Size(width: 100, height: 100))
     try animator.startAnimation(at: 0)
@@ -221,7 +221,7 @@ struct ViewPropertyAnimatorTests {
   @Test func startAfterDelay() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.startAnimation(afterDelay: 0.5, at: 0)
     #expect(animator.delay == 0.5 && animator.isRunning && animator.state == .active)
     #expect(Self.x(try animator.presentation(at: 0.4)) == 50)
@@ -233,7 +233,7 @@ struct ViewPropertyAnimatorTests {
   @Test func stopAndFinish() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.startAnimation(at: 0)
     var stopped = animator
     try stopped.stopAnimation(withoutFinishing: true, at: 0.25)
@@ -243,7 +243,7 @@ struct ViewPropertyAnimatorTests {
     #expect(animator.state == .stopped)
     try animator.finishAnimation(at: .end, time: 0.5)
     #expect(Self.x(try animator.presentation(at: 0.5)) == 150)
-    #expect(try animator.sample(at: 0.5).completed)
+    #expect(try animator.sample(at: 0.5).isCompleted)
   }
 
   @Test func properties() throws {
@@ -268,7 +268,7 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(duration: 1, container: try Self.container())
     let block: (inout AnimationBlock) throws(ValidationError) -> Void = {
       views throws(ValidationError) in
-      try views.set("v", .opacity, .number(0))
+      try views.set(.opacity, of: "v", to: .number(0))
     }
     #expect(throws: ValidationError(field: "delayFactor", reason: .outOfRange(lower: 0, upper: 1)))
     {
@@ -291,18 +291,18 @@ struct ViewPropertyAnimatorTests {
     var animator = try ViewPropertyAnimator(duration: 1, container: try Self.container())
     #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
       try animator.addAnimations { views throws(ValidationError) in
-        try views.set("v", .opacity, .number(0))
-        try views.set("ghost", .opacity, .number(0))
+        try views.set(.opacity, of: "v", to: .number(0))
+        try views.set(.opacity, of: "ghost", to: .number(0))
       }
     }
     #expect(throws: ValidationError(field: "opacity", index: 0, reason: .notFinite)) {
       try animator.addAnimations { views throws(ValidationError) in
-        try views.set("v", .opacity, .number(.nan))
+        try views.set(.opacity, of: "v", to: .number(.nan))
       }
     }
     #expect(throws: ValidationError.self) {
       try animator.addAnimations { views throws(ValidationError) in
-        try views.set("v", .opacity, .point(.zero))
+        try views.set(.opacity, of: "v", to: .point(.zero))
       }
     }
     #expect(animator.model[id: "v"]!.opacity == 1)
@@ -315,7 +315,7 @@ struct ViewPropertyAnimatorTests {
     try animator.stopAnimation(withoutFinishing: false, at: 0.5)
     let block: (inout AnimationBlock) throws(ValidationError) -> Void = {
       views throws(ValidationError) in
-      try views.set("v", .opacity, .number(0))
+      try views.set(.opacity, of: "v", to: .number(0))
     }
     #expect(
       throws: ValidationError(
@@ -334,7 +334,7 @@ struct ViewPropertyAnimatorTests {
 
   @Test func rejectsAContainerWithAnimations() throws {
     var container = try Self.container()
-    try container.animate("v", .opacity, to: .number(0), duration: 1, curve: .timing(nil))
+    try container.animate(.opacity, of: "v", to: .number(0), duration: 1, curve: .timing(nil))
     #expect(
       throws: ValidationError(
         field: "container",
@@ -352,9 +352,9 @@ struct ViewPropertyAnimatorTests {
   @Test func sceneRejections() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1, curve: .linear, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     try animator.addAnimations { views throws(ValidationError) in
-      try views.set("v", .positionX, .number(250))
+      try views.set(.positionX, of: "v", to: .number(250))
     }
     #expect(
       throws: ValidationError(
@@ -374,7 +374,7 @@ struct ViewPropertyAnimatorTests {
   @Test func noSpringFitsAnExtremeRun() throws {
     var animator = try ViewPropertyAnimator(
       duration: 1e-300, dampingRatio: 1, container: try Self.container()
-    ) { views throws(ValidationError) in try views.set("v", .positionX, .number(150)) }
+    ) { views throws(ValidationError) in try views.set(.positionX, of: "v", to: .number(150)) }
     #expect(
       throws: ValidationError(
         field: "duration", reason: .invalidState("no spring fits a run of 1e-300 s"))

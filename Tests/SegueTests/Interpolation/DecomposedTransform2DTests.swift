@@ -35,7 +35,9 @@ struct DecomposedTransform2DTests {
       count: 200, input: Gen.double(in: 0.1...4), Gen.double(in: 0.1...4),
       Gen.double(in: -3.1...3.1)
     ) { sx, sy, theta in
-      let m = Transform3D.makeScale(sx, sy, 1) * Transform3D.makeRotation(theta, 0, 0, 1)
+      let m =
+        Transform3D.makeScale(x: sx, y: sy, z: 1)
+        * Transform3D.makeRotation(by: theta, x: 0, y: 0, z: 1)
       guard let d = DecomposedTransform2D(m) else {
         Issue.record("not decomposable")
         return
@@ -51,9 +53,9 @@ struct DecomposedTransform2DTests {
   /// S(−1, 1): a = −1 < d = 1 → scale (−1, 1), row0 = (1, 0), angle 0.
   /// S(1, −1): a = 1 ≥ d = −1 → scale (1, −1), angle 0.
   @Test func reflectionSigns() throws {
-    let x = try #require(DecomposedTransform2D(.makeScale(-1, 1, 1)))
+    let x = try #require(DecomposedTransform2D(.makeScale(x: -1, y: 1, z: 1)))
     #expect(x.scaleX == -1 && x.scaleY == 1 && x.angle == 0)
-    let y = try #require(DecomposedTransform2D(.makeScale(1, -1, 1)))
+    let y = try #require(DecomposedTransform2D(.makeScale(x: 1, y: -1, z: 1)))
     #expect(y.scaleX == 1 && y.scaleY == -1 && y.angle == 0)
   }
 
@@ -85,7 +87,7 @@ struct DecomposedTransform2DTests {
   /// m12 = √2/2, m21 = −√2/2.
   @Test func quarterTurnHalfway() throws {
     let a = try #require(DecomposedTransform2D(.identity))
-    let b = try #require(DecomposedTransform2D(.makeRotation(Double.pi / 2, 0, 0, 1)))
+    let b = try #require(DecomposedTransform2D(.makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1)))
     let mid = a.interpolated(to: b, fraction: 0.5)
     #expect(abs(mid.angle - Double.pi / 4) < 1e-15)
     let h = 2.0.squareRoot() / 2
@@ -99,12 +101,12 @@ struct DecomposedTransform2DTests {
   /// rows (0, −1), (−1, 0) — a reflection, never passing through the singular scale (0, 0) that a
   /// plain lerp of the scales would hit.
   @Test func flipRule() throws {
-    let a = try #require(DecomposedTransform2D(.makeScale(-1, 1, 1)))
-    let b = try #require(DecomposedTransform2D(.makeScale(1, -1, 1)))
-    let (fa, fb) = DecomposedTransform2D.aligned(a, b)
+    let a = try #require(DecomposedTransform2D(.makeScale(x: -1, y: 1, z: 1)))
+    let b = try #require(DecomposedTransform2D(.makeScale(x: 1, y: -1, z: 1)))
+    let (fa, fb) = DecomposedTransform2D.aligned(from: a, to: b)
     #expect(fa.scaleX == 1 && fa.scaleY == -1 && fa.angle == -Double.pi)
     #expect(fb.angle == 0)
-    #expect(Support.close(fa.recomposed(), .makeScale(-1, 1, 1), 1e-15))
+    #expect(Support.close(fa.recomposed(), .makeScale(x: -1, y: 1, z: 1), 1e-15))
     let mid = a.interpolated(to: b, fraction: 0.5).recomposed()
     #expect(Support.close(mid, Self.affine(0, -1, -1, 0, 0, 0), 1e-15))
   }
@@ -113,8 +115,8 @@ struct DecomposedTransform2DTests {
   /// giving −190°; halfway is −180°: m11 = m22 = −1, m12 = m21 = 0.
   @Test func avoidsTheLongWayRound() throws {
     let deg = Double.pi / 180
-    let a = try #require(DecomposedTransform2D(.makeRotation(170 * deg, 0, 0, 1)))
-    let b = try #require(DecomposedTransform2D(.makeRotation(-170 * deg, 0, 0, 1)))
+    let a = try #require(DecomposedTransform2D(.makeRotation(by: 170 * deg, x: 0, y: 0, z: 1)))
+    let b = try #require(DecomposedTransform2D(.makeRotation(by: -170 * deg, x: 0, y: 0, z: 1)))
     let mid = a.interpolated(to: b, fraction: 0.5)
     #expect(abs(mid.angle - -Double.pi) < 1e-14)
     #expect(Support.close(mid.recomposed(), Self.affine(-1, 0, 0, -1, 0, 0), 1e-14))
@@ -126,7 +128,7 @@ struct DecomposedTransform2DTests {
       let ma = Self.affine(v[0], v[1], v[2], v[3], 0, 0)
       let mb = Self.affine(v[4], v[5], v[6], v[7], 0, 0)
       guard let a = DecomposedTransform2D(ma), let b = DecomposedTransform2D(mb) else { return }
-      let (fa, fb) = DecomposedTransform2D.aligned(a, b)
+      let (fa, fb) = DecomposedTransform2D.aligned(from: a, to: b)
       #expect(abs(fa.angle - fb.angle) <= Double.pi + 1e-12)
       #expect(Support.close(fa.recomposed(), ma, 1e-12))
       #expect(Support.close(fb.recomposed(), mb, 1e-12))
@@ -135,9 +137,9 @@ struct DecomposedTransform2DTests {
 
   /// A singular 2×2 (S(0, 0, 1), or a rank-one matrix) has no decomposition; nor do non-finite fields.
   @Test func rejectsSingularAndNonFinite() {
-    #expect(DecomposedTransform2D(.makeScale(0, 0, 1)) == nil)
+    #expect(DecomposedTransform2D(.makeScale(x: 0, y: 0, z: 1)) == nil)
     #expect(DecomposedTransform2D(Self.affine(1, 2, 2, 4, 0, 0)) == nil)
     #expect(DecomposedTransform2D(Self.affine(1, 0, 0, 1, .nan, 0)) == nil)
-    #expect(DecomposedTransform2D.decompose(.makeScale(2, 3, 1)) != nil)
+    #expect(DecomposedTransform2D.decompose(.makeScale(x: 2, y: 3, z: 1)) != nil)
   }
 }

@@ -56,7 +56,7 @@ struct DecomposedTransform3DTests {
   /// (1, 0, 0), (0, −1, 0), (0, 0, −1) = Rx(π), quaternion (1, 0, 0, 0). Recomposition gives the
   /// reflection back.
   @Test func reflectionNegatesAllScales() throws {
-    let m = Transform3D.makeScale(-1, 1, 1)
+    let m = Transform3D.makeScale(x: -1, y: 1, z: 1)
     let d = try #require(DecomposedTransform3D(m))
     #expect(d.scale == Vector3(x: -1, y: -1, z: -1))
     #expect(abs(abs(d.rotation.x) - 1) < 1e-15)
@@ -70,7 +70,8 @@ struct DecomposedTransform3DTests {
   ///   p = (0, 0, −0.002, 0.769230769230769230…), q = (0, 0, 0, 1).
   /// (By hand: m44 = 1 + 150/500 = 1.3, and every value is the plain one divided by 1.3.)
   @Test func depthPresetStartDecomposes() throws {
-    let m = Transform3D.makeTranslation(0, 0, -150) * Transform3D.makePerspective(distance: 500)
+    let m =
+      Transform3D.makeTranslation(x: 0, y: 0, z: -150) * Transform3D.makePerspective(distance: 500)
     let d = try #require(DecomposedTransform3D(m))
     #expect(abs(d.translation.z - -115.38461538461538) < 1e-12)
     #expect(d.translation.x == 0 && d.translation.y == 0)
@@ -91,15 +92,17 @@ struct DecomposedTransform3DTests {
   /// A singular linear part (S(1, 1, 0), a flattening) is rejected, as is a nearly singular one
   /// below Decision 4's relative threshold, but a small uniform scale is not.
   @Test func rejectsSingularLinearPart() {
-    #expect(DecomposedTransform3D(.makeScale(1, 1, 0)) == nil)
-    #expect(DecomposedTransform3D(.makeScale(1, 1, 1e-13)) == nil)
-    #expect(DecomposedTransform3D(.makeScale(0.001, 0.001, 0.001)) != nil)
+    #expect(DecomposedTransform3D(.makeScale(x: 1, y: 1, z: 0)) == nil)
+    #expect(DecomposedTransform3D(.makeScale(x: 1, y: 1, z: 1e-13)) == nil)
+    #expect(DecomposedTransform3D(.makeScale(x: 0.001, y: 0.001, z: 0.001)) != nil)
   }
 
   /// The singular test looks at the 3×3 linear part only: a large translation does not make a small
   /// scale "singular" (with the 4×4 P and n = 4, 1e-12 · 1000⁴ = 1 would exceed det = 0.001).
   @Test func translationDoesNotAffectSingularity() {
-    let m = Transform3D.makeScale(0.1, 0.1, 0.1) * Transform3D.makeTranslation(1000, 0, 0)
+    let m =
+      Transform3D.makeScale(x: 0.1, y: 0.1, z: 0.1)
+      * Transform3D.makeTranslation(x: 1000, y: 0, z: 0)
     #expect(DecomposedTransform3D(m) != nil)
   }
 
@@ -114,7 +117,9 @@ struct DecomposedTransform3DTests {
 
   /// `decompose` is the same as the initialiser.
   @Test func staticDecomposeMatchesInit() {
-    let m = Transform3D.makeRotation(0.4, 1, 1, 0) * Transform3D.makeTranslation(1, 2, 3)
+    let m =
+      Transform3D.makeRotation(by: 0.4, x: 1, y: 1, z: 0)
+      * Transform3D.makeTranslation(x: 1, y: 2, z: 3)
     #expect(DecomposedTransform3D.decompose(m) == DecomposedTransform3D(m))
   }
 

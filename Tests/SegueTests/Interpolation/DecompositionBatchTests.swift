@@ -17,12 +17,12 @@ struct DecompositionBatchTests {
   static func randomAffine(_ r: inout S.Random) -> Transform3D {
     var sx = r.uniform(0.3, 2)
     if r.chance(0.2) { sx = -sx }
-    var m = Transform3D.makeScale(sx, r.uniform(0.3, 2), 1)
+    var m = Transform3D.makeScale(x: sx, y: r.uniform(0.3, 2), z: 1)
     if r.chance(0.3) {
       m = InterpolationTestSupport.shear(row: 2, column: 1, r.uniform(-1, 1)).concatenating(m)
     }
-    return m.concatenating(.makeRotation(r.uniform(-3.1, 3.1), 0, 0, 1))
-      .concatenating(.makeTranslation(r.uniform(-200, 200), r.uniform(-200, 200), 0))
+    return m.concatenating(.makeRotation(by: r.uniform(-3.1, 3.1), x: 0, y: 0, z: 1))
+      .concatenating(.makeTranslation(x: r.uniform(-200, 200), y: r.uniform(-200, 200), z: 0))
   }
 
   /// A random pair: 3D (translate / scale / rotate about a random axis / perspective) in half the
@@ -42,9 +42,9 @@ struct DecompositionBatchTests {
       return (m, m)
     } else if kind < 0.95 {
       let m = S.randomTransform(&r, perspective: false)
-      return (m, Transform3D.makeRotation(2e-7, 1, 0, 0).concatenating(m))
+      return (m, Transform3D.makeRotation(by: 2e-7, x: 1, y: 0, z: 0).concatenating(m))
     }
-    return (.makeScale(0, 1, 1), S.randomTransform(&r, perspective: false))
+    return (.makeScale(x: 0, y: 1, z: 1), S.randomTransform(&r, perspective: false))
   }
 
   /// Runs the job over all layers.
@@ -76,10 +76,10 @@ struct DecompositionBatchTests {
   @Test func handWorked() throws {
     let h = 0.5.squareRoot()
     let batch = try DecompositionBatch(
-      from: [.identity, .identity, .makeScale(0, 1, 1), .makeScale(0, 1, 1)],
+      from: [.identity, .identity, .makeScale(x: 0, y: 1, z: 1), .makeScale(x: 0, y: 1, z: 1)],
       to: [
-        .makeRotation(.pi / 2, 0, 0, 1), .makeRotation(.pi / 2, 1, 0, 0),
-        .makeTranslation(5, 0, 0), .makeTranslation(5, 0, 0),
+        .makeRotation(by: .pi / 2, x: 0, y: 0, z: 1), .makeRotation(by: .pi / 2, x: 1, y: 0, z: 0),
+        .makeTranslation(x: 5, y: 0, z: 0), .makeTranslation(x: 5, y: 0, z: 0),
       ])
     #expect(batch.paths == [.affine2D, .decomposed3D, .discrete, .discrete])
     let out = try Self.run(batch, [0.5, 0.5, 0.3, 0.5], stride: 4)
@@ -92,8 +92,8 @@ struct DecompositionBatchTests {
     #expect(
       abs(rx.m22 - h) < e && abs(rx.m23 - h) < e && abs(rx.m32 + h) < e && abs(rx.m33 - h) < e)
     #expect(abs(rx.m11 - 1) < e && abs(rx.m44 - 1) < e)
-    #expect(planarTransform(out, stride: 4, index: 2) == .makeScale(0, 1, 1))
-    #expect(planarTransform(out, stride: 4, index: 3) == .makeTranslation(5, 0, 0))
+    #expect(planarTransform(out, stride: 4, index: 2) == .makeScale(x: 0, y: 1, z: 1))
+    #expect(planarTransform(out, stride: 4, index: 3) == .makeTranslation(x: 5, y: 0, z: 0))
   }
 
   /// Random mixed batches (every path in the same blocks), fractions in `[−0.5, 1.5]` with exact
@@ -138,8 +138,10 @@ struct DecompositionBatchTests {
     await propertyCheck(count: 150, input: Gen.int(in: 0...1_000_000), Gen.double(in: -1...2)) {
       seed, t in
       var r = S.Random(seed: seed)
-      let a = Transform3D.makeRotation(r.uniform(-3, 3), r.uniform(-1, 1), r.uniform(-1, 1), 1)
-      let b = Transform3D.makeRotation(r.uniform(-3, 3), 1, r.uniform(-1, 1), r.uniform(-1, 1))
+      let a = Transform3D.makeRotation(
+        by: r.uniform(-3, 3), x: r.uniform(-1, 1), y: r.uniform(-1, 1), z: 1)
+      let b = Transform3D.makeRotation(
+        by: r.uniform(-3, 3), x: 1, y: r.uniform(-1, 1), z: r.uniform(-1, 1))
       guard let batch = try? DecompositionBatch(from: [a], to: [b]),
         let out = try? Self.run(batch, [Float(t)], stride: 1)
       else {
@@ -178,16 +180,17 @@ struct DecompositionBatchTests {
   /// `t = 1e4` has translation ≈ 2e39 > 3.4e38, so the result is the end `T(1e35)`.
   @Test func overflowFallsBackToDiscrete() throws {
     let batch = try DecompositionBatch(
-      from: [.makeTranslation(-1e35, 0, 0)], to: [.makeTranslation(1e35, 0, 0)])
+      from: [.makeTranslation(x: -1e35, y: 0, z: 0)], to: [.makeTranslation(x: 1e35, y: 0, z: 0)])
     let out = try Self.run(batch, [1e4], stride: 1)
-    #expect(planarTransform(out, stride: 1, index: 0) == S.rounded(.makeTranslation(1e35, 0, 0)))
+    #expect(
+      planarTransform(out, stride: 1, index: 0) == S.rounded(.makeTranslation(x: 1e35, y: 0, z: 0)))
   }
 
   /// A decomposed component beyond `Float` demotes the pair to the discrete path.
   @Test func componentBeyondFloatIsDiscrete() throws {
     // m34 = 1e38 (a Float) over the linear part S(1e-10) (not singular: det = 1e-30 against
     // 1e-12·(1e-10)³): the perspective component is A⁻¹·r = 1e38/1e-10 = 1e48 > Float max.
-    var from = Transform3D.makeScale(1e-10, 1e-10, 1e-10)
+    var from = Transform3D.makeScale(x: 1e-10, y: 1e-10, z: 1e-10)
     from.m34 = 1e38
     let batch = try DecompositionBatch(from: [from], to: [.identity])
     #expect(batch.paths == [.discrete])
@@ -216,7 +219,7 @@ struct DecompositionBatchTests {
       throws: ValidationError(
         field: "to", index: 0, reason: .outOfRange(lower: -limit, upper: limit))
     ) {
-      try DecompositionBatch(from: [.identity], to: [.makeScale(1e40, 1, 1)])
+      try DecompositionBatch(from: [.identity], to: [.makeScale(x: 1e40, y: 1, z: 1)])
     }
   }
 

@@ -81,12 +81,12 @@ enum InterpolationTestSupport {
 
     /// `S · K_xy · K_xz · K_yz · R · T · P`, built from Transform3D constructors only.
     var matrix: Transform3D {
-      Transform3D.makeScale(scale.x, scale.y, scale.z)
+      Transform3D.makeScale(x: scale.x, y: scale.y, z: scale.z)
         * InterpolationTestSupport.shear(row: 2, column: 1, skew.xy)
         * InterpolationTestSupport.shear(row: 3, column: 1, skew.xz)
         * InterpolationTestSupport.shear(row: 3, column: 2, skew.yz)
-        * Transform3D.makeRotation(angle, axis.x, axis.y, axis.z)
-        * Transform3D.makeTranslation(translation.x, translation.y, translation.z)
+        * Transform3D.makeRotation(by: angle, x: axis.x, y: axis.y, z: axis.z)
+        * Transform3D.makeTranslation(x: translation.x, y: translation.y, z: translation.z)
         * InterpolationTestSupport.perspectiveColumn(perspectiveVector)
     }
   }

@@ -24,22 +24,22 @@ struct QuaternionTests {
   /// The other direction: Rz(θ) → (0, 0, sin θ/2, cos θ/2) for θ in (−π, π).
   @Test func quaternionOfRzIsHalfAngle() async {
     await propertyCheck(count: 200, input: Gen.double(in: -3.14...3.14)) { theta in
-      let q = Quaternion(rotationMatrix: Transform3D.makeRotation(theta, 0, 0, 1))
+      let q = Quaternion(rotationMatrix: Transform3D.makeRotation(by: theta, x: 0, y: 0, z: 1))
       #expect(abs(q.x) < 1e-15 && abs(q.y) < 1e-15)
       #expect(abs(q.z - Double.sin(theta / 2)) < 1e-14)
       #expect(abs(q.w - Double.cos(theta / 2)) < 1e-14)
     }
   }
 
-  /// The matrix of `init(angle:axis:)` equals GNUstep's `CATransform3DMakeRotation` formula
+  /// The matrix of `init(angle:x:y:z:)` equals GNUstep's `CATransform3DMakeRotation` formula
   /// (Transform3D.makeRotation), for random angles and axes.
   @Test func angleAxisMatchesMakeRotation() async {
     await propertyCheck(
       count: 200, input: Gen.double(in: -7...7), Gen.double(in: -1...1).array(of: 3)
     ) { angle, axis in
       guard (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]) > 1e-4 else { return }
-      let q = Quaternion(angle: angle, axis: axis[0], axis[1], axis[2])
-      let m = Transform3D.makeRotation(angle, axis[0], axis[1], axis[2])
+      let q = Quaternion(angle: angle, x: axis[0], y: axis[1], z: axis[2])
+      let m = Transform3D.makeRotation(by: angle, x: axis[0], y: axis[1], z: axis[2])
       #expect(Support.close(q.rotationMatrix, m, 1e-14))
       #expect(abs(q.length - 1) < 1e-15)
     }
@@ -47,8 +47,8 @@ struct QuaternionTests {
 
   /// A zero axis gives the identity, as `CATransform3DMakeRotation` does.
   @Test func zeroAxisIsIdentity() {
-    #expect(Quaternion(angle: 1, axis: 0, 0, 0) == .identity)
-    #expect(Quaternion(angle: .nan, axis: 0, 0, 1) == .identity)
+    #expect(Quaternion(angle: 1, x: 0, y: 0, z: 0) == .identity)
+    #expect(Quaternion(angle: .nan, x: 0, y: 0, z: 1) == .identity)
   }
 
   /// matrix → quaternion → matrix round trip for random unit quaternions (including near half turns,
@@ -68,7 +68,7 @@ struct QuaternionTests {
   /// A half turn about (1, −1, 0)/√2: w = 0 and x, y have opposite signs. By hand the quaternion is
   /// ±(1/√2, −1/√2, 0, 0). (CSS step 7's sign comparisons all tie here and would give x, y > 0.)
   @Test func halfTurnKeepsRelativeSigns() {
-    let m = Transform3D.makeRotation(Double.pi, 1, -1, 0)
+    let m = Transform3D.makeRotation(by: Double.pi, x: 1, y: -1, z: 0)
     let q = Quaternion(rotationMatrix: m)
     let h = 1 / 2.0.squareRoot()
     #expect(abs(abs(q.x) - h) < 1e-15 && abs(abs(q.y) - h) < 1e-15)
@@ -95,8 +95,8 @@ struct QuaternionTests {
   /// Rz(175°), i.e. ±(0, 0, sin 87.5°, cos 87.5°).
   @Test func slerpTakesTheShortestPath() {
     let deg = Double.pi / 180
-    let a = Quaternion(angle: 170 * deg, axis: 0, 0, 1)
-    let b = Quaternion(angle: -170 * deg, axis: 0, 0, 1)
+    let a = Quaternion(angle: 170 * deg, x: 0, y: 0, z: 1)
+    let b = Quaternion(angle: -170 * deg, x: 0, y: 0, z: 1)
     #expect(a.dot(b) < 0)
     let half = Quaternion.slerp(a, b, fraction: 0.5)
     #expect(abs(abs(half.z) - 1) < 1e-14 && abs(half.w) < 1e-14)
@@ -126,8 +126,8 @@ struct QuaternionTests {
 
   /// The ends: t = 0 gives a, t = 1 gives b up to sign.
   @Test func slerpEnds() {
-    let a = Quaternion(angle: 0.3, axis: 1, 2, 3)
-    let b = Quaternion(angle: -2.9, axis: 0, 1, 0)
+    let a = Quaternion(angle: 0.3, x: 1, y: 2, z: 3)
+    let b = Quaternion(angle: -2.9, x: 0, y: 1, z: 0)
     #expect(Quaternion.slerp(a, b, fraction: 0) == a)
     let one = Quaternion.slerp(a, b, fraction: 1)
     #expect(abs(abs(one.dot(b)) - 1) < 1e-14)
@@ -168,7 +168,7 @@ struct QuaternionTests {
   /// (by hand: the angle grows linearly with t), and at t = −0.5 it is Rz(−0.5).
   @Test func slerpExtrapolates() {
     let a = Quaternion.identity
-    let b = Quaternion(angle: 1, axis: 0, 0, 1)
+    let b = Quaternion(angle: 1, x: 0, y: 0, z: 1)
     let r = Quaternion.slerp(a, b, fraction: 1.5)
     #expect(abs(r.z - Double.sin(0.75)) < 1e-15 && abs(r.w - Double.cos(0.75)) < 1e-15)
     let s = Quaternion.slerp(a, b, fraction: -0.5)

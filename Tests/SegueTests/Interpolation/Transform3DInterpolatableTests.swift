@@ -64,7 +64,7 @@ struct Transform3DInterpolatableTests {
 
   /// The paced distance is the default: Euclidean over the sixteen fields. I → T(3, 4, 0): 5.
   @Test func distance() {
-    #expect(Transform3D.distance(.identity, .makeTranslation(3, 4, 0)) == 5)
+    #expect(Transform3D.distance(.identity, .makeTranslation(x: 3, y: 4, z: 0)) == 5)
   }
 
   // MARK: Interpolation
@@ -73,7 +73,7 @@ struct Transform3DInterpolatableTests {
   /// m12 = √½, m21 = −√½) and ¼ gives Rz(π/8) (cos, sin π/8 from mpmath).
   @Test func rotationMidpoints() {
     let a = Transform3D.identity
-    let b = Transform3D.makeRotation(.pi / 2, 0, 0, 1)
+    let b = Transform3D.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)
     let half: [Double] = [Self.r2, Self.r2, 0, 0, -Self.r2, Self.r2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
     #expect(Self.close(Self.lerp(a, b, 0.5), half))
     let quarter: [Double] = [
@@ -86,7 +86,7 @@ struct Transform3DInterpolatableTests {
   /// S(2, 2, 1)·T(50, 20, 0) (m11 = m22 = 2, m41 = 50, m42 = 20) — field-wise lerp would agree
   /// here, so also check ¼: S(1.5, 1.5, 1)·T(25, 10, 0).
   @Test func scaleAndTranslationMidpoint() {
-    let b = Transform3D.makeScale(3, 3, 1) * .makeTranslation(100, 40, 0)
+    let b = Transform3D.makeScale(x: 3, y: 3, z: 1) * .makeTranslation(x: 100, y: 40, z: 0)
     #expect(
       Self.close(
         Self.lerp(.identity, b, 0.5), [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 50, 20, 0, 1], 1e-12))
@@ -99,7 +99,7 @@ struct Transform3DInterpolatableTests {
   /// 3D path (Ry is not affine: m13 ≠ 0). I → Ry(π/2) at ½ is Ry(π/4): m11 = m33 = √½,
   /// m13 = −√½, m31 = √½ (CA's Ry: m13 = −sin θ, m31 = sin θ).
   @Test func rotationAboutYMidpoint() {
-    let b = Transform3D.makeRotation(.pi / 2, 0, 1, 0)
+    let b = Transform3D.makeRotation(by: .pi / 2, x: 0, y: 1, z: 0)
     let expected: [Double] = [
       Self.r2, 0, -Self.r2, 0, 0, 1, 0, 0, Self.r2, 0, Self.r2, 0, 0, 0, 0, 1,
     ]
@@ -119,7 +119,7 @@ struct Transform3DInterpolatableTests {
   /// returned unchanged, field for field, including the unnormalised 2·I.
   @Test func normalisedInteriorExactEnds() throws {
     let a = try Transform3D(fields: Transform3D.identity.fields.map { 2 * $0 })
-    let b = Transform3D.makeTranslation(10, 0, 0)
+    let b = Transform3D.makeTranslation(x: 10, y: 0, z: 0)
     #expect(Self.close(Self.lerp(a, b, 0.5), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]))
     #expect(Self.lerp(a, b, 0) == a)
     #expect(Self.lerp(a, b, 1) == b)
@@ -128,8 +128,8 @@ struct Transform3DInterpolatableTests {
   /// A singular end (S(0, 0, 1): zero linear part) cannot be decomposed: the value is the start
   /// below ½ and the end from ½ on; the ends stay exact.
   @Test func singularStartIsDiscrete() {
-    let a = Transform3D.makeScale(0, 0, 1)
-    let b = Transform3D.makeRotation(.pi / 2, 0, 0, 1)
+    let a = Transform3D.makeScale(x: 0, y: 0, z: 1)
+    let b = Transform3D.makeRotation(by: .pi / 2, x: 0, y: 0, z: 1)
     #expect(Self.lerp(a, b, 0) == a)
     #expect(Self.lerp(a, b, 0.25) == a)
     #expect(Self.lerp(a, b, 0.4999) == a)
@@ -152,7 +152,7 @@ struct Transform3DInterpolatableTests {
     #expect(Self.lerp(.identity, nearlyRankOne, 0.25) == .identity)
     #expect(Self.lerp(.identity, nearlyRankOne, 0.75) == nearlyRankOne)
 
-    let tiny = Transform3D.makeScale(1e-7, 1e-7, 1)
+    let tiny = Transform3D.makeScale(x: 1e-7, y: 1e-7, z: 1)
     let s = 0.75 + 0.25e-7
     #expect(
       Self.close(
@@ -168,7 +168,7 @@ struct Transform3DInterpolatableTests {
   /// one of the ends.
   @Test func overflowingExtrapolationIsDiscrete() {
     let a = Transform3D.identity
-    let b = Transform3D.makeTranslation(1e300, 0, 0)
+    let b = Transform3D.makeTranslation(x: 1e300, y: 0, z: 0)
     #expect(Self.lerp(a, b, 1e10) == b)
     #expect(Self.lerp(a, b, -1e10) == a)
     let nan = Self.lerp(a, b, .nan)
@@ -177,7 +177,7 @@ struct Transform3DInterpolatableTests {
 
   /// Modest extrapolation continues the components: T(0) → T(100, 0, 0) at 1.25 is T(125, 0, 0).
   @Test func extrapolates() {
-    let m = Self.lerp(.identity, .makeTranslation(100, 0, 0), 1.25)
+    let m = Self.lerp(.identity, .makeTranslation(x: 100, y: 0, z: 0), 1.25)
     #expect(Self.close(m, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 125, 0, 0, 1], 1e-12))
   }
 
@@ -188,7 +188,8 @@ struct Transform3DInterpolatableTests {
       count: 200, input: Gen.double(in: -1.5...1.5), Gen.double(in: -1.5...1.5),
       Gen.double(in: 0...1)
     ) { alpha, beta, f in
-      let m = Self.lerp(.makeRotation(alpha, 0, 0, 1), .makeRotation(beta, 0, 0, 1), f)
+      let m = Self.lerp(
+        .makeRotation(by: alpha, x: 0, y: 0, z: 1), .makeRotation(by: beta, x: 0, y: 0, z: 1), f)
       let angle = alpha + (beta - alpha) * f
       #expect(abs(m.m11 - Double.cos(angle)) < 1e-12)
       #expect(abs(m.m12 - Double.sin(angle)) < 1e-12)
@@ -205,10 +206,12 @@ struct Transform3DInterpolatableTests {
       Gen.double(in: -300...300), Gen.double(in: 300...2000), Gen.double(in: 0.001...0.999)
     ) { s, angle, axis, shift, distance, f in
       let a =
-        Transform3D.makeScale(s, 1 / s, 1) * .makeRotation(angle, axis, 1, 0.5)
-        * .makeTranslation(shift, 0, -shift / 3)
+        Transform3D.makeScale(x: s, y: 1 / s, z: 1)
+        * .makeRotation(by: angle, x: axis, y: 1, z: 0.5)
+        * .makeTranslation(x: shift, y: 0, z: -shift / 3)
       let b =
-        Transform3D.makeRotation(-angle, 1, axis, 0) * .makeTranslation(0, shift, shift / 2)
+        Transform3D.makeRotation(by: -angle, x: 1, y: axis, z: 0)
+        * .makeTranslation(x: 0, y: shift, z: shift / 2)
         * .makePerspective(distance: distance)
       #expect(Self.lerp(a, b, 0) == a)
       #expect(Self.lerp(a, b, 1) == b)

@@ -7,7 +7,7 @@ struct TransformInterpolationTests {
   typealias Support = InterpolationTestSupport
 
   static let depthStart =
-    Transform3D.makeTranslation(0, 0, -150) * Transform3D.makePerspective(distance: 500)
+    Transform3D.makeTranslation(x: 0, y: 0, z: -150) * Transform3D.makePerspective(distance: 500)
 
   /// The depth preset's **to** layer: T(0, 0, −150) · P(500) → identity, 3D path. Independent
   /// reference: an mpmath (40 digits) program implementing CSS Transforms 2 as written in
@@ -24,13 +24,14 @@ struct TransformInterpolationTests {
       from: Self.depthStart, to: .identity, fraction: 0.25)
     #expect(quarter.path == .decomposed3D)
     var expected = Transform3D.makeScale(
-      0.86432160804020101, 0.86432160804020101, 0.86432160804020101)
+      x: 0.86432160804020101, y: 0.86432160804020101, z: 0.86432160804020101)
     expected.m34 = -0.0012964824120603015
     expected.m43 = -90.452261306532663
     #expect(Support.close(quarter.value, expected, 1e-13))
     let half = try TransformInterpolation.interpolate(
       from: Self.depthStart, to: .identity, fraction: 0.5)
-    expected = Transform3D.makeScale(0.93877551020408163, 0.93877551020408163, 0.93877551020408163)
+    expected = Transform3D.makeScale(
+      x: 0.93877551020408163, y: 0.93877551020408163, z: 0.93877551020408163)
     expected.m34 = -0.00093877551020408163
     expected.m43 = -61.224489795918367
     #expect(Support.close(half.value, expected, 1e-13))
@@ -41,9 +42,11 @@ struct TransformInterpolationTests {
   /// program, at 0.5: m11 = m22 = m33 = 1.0967741935483871, m34 = −0.0010967741935483871,
   /// m43 = 96.774193548387097, m44 = 1.
   @Test func depthPresetFromLayer() throws {
-    let end = Transform3D.makeTranslation(0, 0, 150) * Transform3D.makePerspective(distance: 500)
+    let end =
+      Transform3D.makeTranslation(x: 0, y: 0, z: 150) * Transform3D.makePerspective(distance: 500)
     let half = try TransformInterpolation.interpolate(from: .identity, to: end, fraction: 0.5)
-    var expected = Transform3D.makeScale(1.0967741935483871, 1.0967741935483871, 1.0967741935483871)
+    var expected = Transform3D.makeScale(
+      x: 1.0967741935483871, y: 1.0967741935483871, z: 1.0967741935483871)
     expected.m34 = -0.0010967741935483871
     expected.m43 = 96.774193548387097
     #expect(Support.close(half.value, expected, 1e-13))
@@ -55,9 +58,13 @@ struct TransformInterpolationTests {
   @Test func generalPairMatchesReference() throws {
     let k = Support.shear(row: 2, column: 1, 0.3)
     let a =
-      Transform3D.makeScale(1.5, 0.8, 1.2) * k * Transform3D.makeRotation(0.7, 1, 2, 3)
-      * Transform3D.makeTranslation(10, -20, 30) * Transform3D.makePerspective(distance: 800)
-    let b = Transform3D.makeRotation(-1.1, 0, 1, 0) * Transform3D.makeTranslation(-5, 4, 0)
+      Transform3D.makeScale(x: 1.5, y: 0.8, z: 1.2) * k
+      * Transform3D.makeRotation(by: 0.7, x: 1, y: 2, z: 3)
+      * Transform3D.makeTranslation(x: 10, y: -20, z: 30)
+      * Transform3D.makePerspective(distance: 800)
+    let b =
+      Transform3D.makeRotation(by: -1.1, x: 0, y: 1, z: 0)
+      * Transform3D.makeTranslation(x: -5, y: 4, z: 0)
     let references: [(Double, [Double])] = [
       (
         0.3,
@@ -100,8 +107,11 @@ struct TransformInterpolationTests {
   /// m23 = sin 2π ≈ −2.4e-16 ≠ 0, so it is not affine).
   @Test func fullTurnDoesNotMove() throws {
     for (end, path) in [
-      (Transform3D.makeRotation(2 * Double.pi, 0, 0, 1), TransformInterpolation.Path.affine2D),
-      (Transform3D.makeRotation(2 * Double.pi, 1, 0, 0), .decomposed3D),
+      (
+        Transform3D.makeRotation(by: 2 * Double.pi, x: 0, y: 0, z: 1),
+        TransformInterpolation.Path.affine2D
+      ),
+      (Transform3D.makeRotation(by: 2 * Double.pi, x: 1, y: 0, z: 0), .decomposed3D),
     ] {
       for f in [0.1, 0.25, 0.5, 0.75, 0.9] {
         let r = try TransformInterpolation.interpolate(from: .identity, to: end, fraction: f)
@@ -114,7 +124,7 @@ struct TransformInterpolationTests {
   /// Rotation 0° → 90° at 0.5 is Rz(45°) (by hand: m11 = m12 = m22 = √2/2, m21 = −√2/2).
   @Test func quarterTurnHalfway() throws {
     let r = try TransformInterpolation.interpolate(
-      from: .identity, to: .makeRotation(Double.pi / 2, 0, 0, 1), fraction: 0.5)
+      from: .identity, to: .makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1), fraction: 0.5)
     #expect(r.path == .affine2D)
     let h = 2.0.squareRoot() / 2
     #expect(
@@ -127,18 +137,23 @@ struct TransformInterpolationTests {
   /// the long way would give 85°.
   @Test func shortestPathIn3D() throws {
     let deg = Double.pi / 180
-    let a = Transform3D.makeRotation(170 * deg, 0, 0, 1) * Transform3D.makeTranslation(0, 0, 10)
-    let b = Transform3D.makeRotation(-170 * deg, 0, 0, 1) * Transform3D.makeTranslation(0, 0, 10)
+    let a =
+      Transform3D.makeRotation(by: 170 * deg, x: 0, y: 0, z: 1)
+      * Transform3D.makeTranslation(x: 0, y: 0, z: 10)
+    let b =
+      Transform3D.makeRotation(by: -170 * deg, x: 0, y: 0, z: 1)
+      * Transform3D.makeTranslation(x: 0, y: 0, z: 10)
     let r = try TransformInterpolation.interpolate(from: a, to: b, fraction: 0.25)
     #expect(r.path == .decomposed3D)
     let expected =
-      Transform3D.makeRotation(175 * deg, 0, 0, 1) * Transform3D.makeTranslation(0, 0, 10)
+      Transform3D.makeRotation(by: 175 * deg, x: 0, y: 0, z: 1)
+      * Transform3D.makeTranslation(x: 0, y: 0, z: 10)
     #expect(Support.close(r.value, expected, 1e-14))
   }
 
   /// A singular end S(0, 0, 1) (affine, singular 2×2) switches discretely at 0.5, and says so.
   @Test func singularAffineEndIsDiscrete() throws {
-    let end = Transform3D.makeScale(0, 0, 1)
+    let end = Transform3D.makeScale(x: 0, y: 0, z: 1)
     let before = try TransformInterpolation.interpolate(from: .identity, to: end, fraction: 0.4999)
     #expect(before.path == .discrete && before.value == .identity)
     let at = try TransformInterpolation.interpolate(from: .identity, to: end, fraction: 0.5)
@@ -148,7 +163,7 @@ struct TransformInterpolationTests {
   /// A singular non-affine end (S(1, 1, 0) has m33 = 0) also switches at 0.5; so does a start
   /// with m44 = 0.
   @Test func singular3DEndIsDiscrete() throws {
-    let end = Transform3D.makeScale(1, 1, 0)
+    let end = Transform3D.makeScale(x: 1, y: 1, z: 0)
     let interpolator = TransformInterpolator(from: .identity, to: end)
     #expect(interpolator.path == .discrete)
     #expect(try interpolator.value(at: 0.3) == .identity)
@@ -166,14 +181,17 @@ struct TransformInterpolationTests {
       let a = Support.matrix(Support.Parts(u).matrix.fields.map { $0 * 2 })
       let b = Support.matrix(Support.Parts(u.reversed()).matrix.fields.map { $0 * -3 })
       for (x, y) in [
-        (a, b), (Transform3D.makeRotation(1, 0, 0, 1), Transform3D.makeScale(2, 3, 1)),
+        (a, b),
+        (
+          Transform3D.makeRotation(by: 1, x: 0, y: 0, z: 1), Transform3D.makeScale(x: 2, y: 3, z: 1)
+        ),
       ] {
         let start = try TransformInterpolation.interpolate(from: x, to: y, fraction: 0)
         let end = try TransformInterpolation.interpolate(from: x, to: y, fraction: 1)
         #expect(start.value == x && end.value == y)
       }
     }
-    let singular = Transform3D.makeScale(0, 1, 1)
+    let singular = Transform3D.makeScale(x: 0, y: 1, z: 1)
     #expect(
       try TransformInterpolation.interpolate(from: singular, to: .identity, fraction: 1).value
         == .identity)
@@ -196,7 +214,9 @@ struct TransformInterpolationTests {
 
   /// The precomputed interpolator gives exactly the one-shot results.
   @Test func interpolatorMatchesOneShot() throws {
-    let b = Transform3D.makeRotation(0.8, 1, 1, 0) * Transform3D.makeTranslation(3, 4, 5)
+    let b =
+      Transform3D.makeRotation(by: 0.8, x: 1, y: 1, z: 0)
+      * Transform3D.makeTranslation(x: 3, y: 4, z: 5)
     let i = TransformInterpolator(from: Self.depthStart, to: b)
     for f in [-0.3, 0.2, 0.5, 0.9, 1.3] {
       let one = try TransformInterpolation.interpolate(from: Self.depthStart, to: b, fraction: f)
@@ -210,11 +230,11 @@ struct TransformInterpolationTests {
   /// the translation lerp continues), and S(1) → S(2) at −0.5 gives S(0.5).
   @Test func extrapolates2D() throws {
     let r = try TransformInterpolation.interpolate(
-      from: .identity, to: .makeTranslation(100, 0, 0), fraction: 1.2)
-    #expect(Support.close(r.value, .makeTranslation(120, 0, 0), 1e-12))
+      from: .identity, to: .makeTranslation(x: 100, y: 0, z: 0), fraction: 1.2)
+    #expect(Support.close(r.value, .makeTranslation(x: 120, y: 0, z: 0), 1e-12))
     let s = try TransformInterpolation.interpolate(
-      from: .identity, to: .makeScale(2, 2, 1), fraction: -0.5)
-    #expect(Support.close(s.value, .makeScale(0.5, 0.5, 1), 1e-15))
+      from: .identity, to: .makeScale(x: 2, y: 2, z: 1), fraction: -0.5)
+    #expect(Support.close(s.value, .makeScale(x: 0.5, y: 0.5, z: 1), 1e-15))
   }
 
   /// A NaN fraction is rejected.
@@ -227,14 +247,15 @@ struct TransformInterpolationTests {
   /// An infinite fraction is rejected.
   @Test func rejectsInfiniteFraction() {
     #expect(throws: ValidationError(field: "fraction", reason: .notFinite)) {
-      try TransformInterpolator(from: .identity, to: .makeScale(2, 2, 1)).value(at: -.infinity)
+      try TransformInterpolator(from: .identity, to: .makeScale(x: 2, y: 2, z: 1)).value(
+        at: -.infinity)
     }
   }
 
   /// Extrapolating so far that the result overflows is rejected instead of returning infinity.
   @Test func rejectsOverflowingExtrapolation() {
     let i = TransformInterpolator(
-      from: .makeTranslation(1e308, 0, 0), to: .makeTranslation(-1e308, 0, 0))
+      from: .makeTranslation(x: 1e308, y: 0, z: 0), to: .makeTranslation(x: -1e308, y: 0, z: 0))
     #expect {
       try i.value(at: 2)
     } throws: { error in

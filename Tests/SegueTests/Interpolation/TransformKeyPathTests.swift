@@ -8,8 +8,9 @@ struct TransformKeyPathTests {
 
   /// Rx(α) · Ry(β) · Rz(γ), built with Transform3D constructors.
   static func euler(_ a: Double, _ b: Double, _ c: Double) -> Transform3D {
-    Transform3D.makeRotation(a, 1, 0, 0) * Transform3D.makeRotation(b, 0, 1, 0)
-      * Transform3D.makeRotation(c, 0, 0, 1)
+    Transform3D.makeRotation(by: a, x: 1, y: 0, z: 0)
+      * Transform3D.makeRotation(by: b, x: 0, y: 1, z: 0)
+      * Transform3D.makeRotation(by: c, x: 0, y: 0, z: 1)
   }
 
   /// Every documented key path parses to its case (Apple documents eleven scalars).
@@ -40,11 +41,11 @@ struct TransformKeyPathTests {
         .translationX, .translationY,
       ])
     #expect(try TransformKeyPath.channels(forKeyPath: "transform.scale") == [.scale])
-    let m = Transform3D.makeTranslation(3, 4, 5)
+    let m = Transform3D.makeTranslation(x: 3, y: 4, z: 5)
     #expect(TransformKeyPath.translation(in: m) == Size(width: 3, height: 4))
     #expect(
       try TransformKeyPath.applyingTranslation(Size(width: -1, height: 2), to: m)
-        == .makeTranslation(-1, 2, 5))
+        == .makeTranslation(x: -1, y: 2, z: 5))
   }
 
   /// `channels(forKeyPath:)` rejects unknown names too.
@@ -57,7 +58,8 @@ struct TransformKeyPathTests {
   /// Reading, by hand: T(10, 20, 30) · … has translation (10, 20, 30) in m41…m43; S(2, 3, 4) has
   /// scales 2, 3, 4 and transform.scale (2 + 3 + 4)/3 = 3; a rotation about one axis reads its angle.
   @Test func readsComponents() throws {
-    let t = Transform3D.makeScale(2, 3, 4) * Transform3D.makeTranslation(10, 20, 30)
+    let t =
+      Transform3D.makeScale(x: 2, y: 3, z: 4) * Transform3D.makeTranslation(x: 10, y: 20, z: 30)
     #expect(try TransformKeyPath.translationX.value(in: t) == 10)
     #expect(try TransformKeyPath.translationY.value(in: t) == 20)
     #expect(try TransformKeyPath.translationZ.value(in: t) == 30)
@@ -66,14 +68,19 @@ struct TransformKeyPathTests {
     #expect(try TransformKeyPath.scaleZ.value(in: t) == 4)
     #expect(try TransformKeyPath.scale.value(in: t) == 3)
     #expect(
-      abs(try TransformKeyPath.rotationX.value(in: .makeRotation(0.3, 1, 0, 0)) - 0.3) < 1e-15)
+      abs(try TransformKeyPath.rotationX.value(in: .makeRotation(by: 0.3, x: 1, y: 0, z: 0)) - 0.3)
+        < 1e-15)
     #expect(
-      abs(try TransformKeyPath.rotationY.value(in: .makeRotation(0.4, 0, 1, 0)) - 0.4) < 1e-15)
+      abs(try TransformKeyPath.rotationY.value(in: .makeRotation(by: 0.4, x: 0, y: 1, z: 0)) - 0.4)
+        < 1e-15)
     #expect(
-      abs(try TransformKeyPath.rotationZ.value(in: .makeRotation(-2.5, 0, 0, 1)) + 2.5) < 1e-15)
+      abs(try TransformKeyPath.rotationZ.value(in: .makeRotation(by: -2.5, x: 0, y: 0, z: 1)) + 2.5)
+        < 1e-15)
     #expect(
-      abs(try TransformKeyPath.rotation.value(in: .makeRotation(-2.5, 0, 0, 1)) + 2.5) < 1e-15)
-    #expect(try TransformKeyPath.rotationX.value(in: .makeRotation(-2.5, 0, 0, 1)) == 0)
+      abs(try TransformKeyPath.rotation.value(in: .makeRotation(by: -2.5, x: 0, y: 0, z: 1)) + 2.5)
+        < 1e-15)
+    #expect(
+      try TransformKeyPath.rotationX.value(in: .makeRotation(by: -2.5, x: 0, y: 0, z: 1)) == 0)
   }
 
   /// The Euler convention: Rx(α) · Ry(β) · Rz(γ) (row vectors, x applied first) reads back as
@@ -104,12 +111,16 @@ struct TransformKeyPathTests {
   /// Rz(0.5) · T(5, 0, 0) replaces the unit scales: S(2, 2, 2) · Rz(0.5) · T(5, 0, 0).
   @Test func writesComponents() throws {
     let spun = try TransformKeyPath.rotationZ.applying(Double.pi / 2, to: .identity)
-    #expect(Support.close(spun, .makeRotation(Double.pi / 2, 0, 0, 1), 1e-15))
-    let model = Transform3D.makeRotation(0.5, 0, 0, 1) * Transform3D.makeTranslation(5, 0, 0)
+    #expect(Support.close(spun, .makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1), 1e-15))
+    let model =
+      Transform3D.makeRotation(by: 0.5, x: 0, y: 0, z: 1)
+      * Transform3D.makeTranslation(x: 5, y: 0, z: 0)
     let scaled = try TransformKeyPath.scale.applying(2, to: model)
-    #expect(Support.close(scaled, Transform3D.makeScale(2, 2, 2) * model, 1e-14))
+    #expect(Support.close(scaled, Transform3D.makeScale(x: 2, y: 2, z: 2) * model, 1e-14))
     let moved = try TransformKeyPath.translationY.applying(-7, to: model)
-    #expect(moved == Transform3D.makeRotation(0.5, 0, 0, 1) * Transform3D.makeTranslation(5, -7, 0))
+    #expect(
+      moved == Transform3D.makeRotation(by: 0.5, x: 0, y: 0, z: 1)
+        * Transform3D.makeTranslation(x: 5, y: -7, z: 0))
   }
 
   /// The scalar animates through the whole turn: writing 2π·k/8 gives Rz(2π·k/8) — at k = 4 the
@@ -118,7 +129,7 @@ struct TransformKeyPathTests {
     for k in 0...8 {
       let angle = 2 * Double.pi * Double(k) / 8
       let m = try TransformKeyPath.rotation.applying(angle, to: .identity)
-      #expect(Support.close(m, .makeRotation(angle, 0, 0, 1), 1e-14))
+      #expect(Support.close(m, .makeRotation(by: angle, x: 0, y: 0, z: 1), 1e-14))
     }
   }
 
@@ -160,7 +171,8 @@ struct TransformKeyPathTests {
   /// writing the scale it already has (1/1.3, see the decomposition test) and rotation 0 leaves it
   /// unchanged, so transform.translation.z still reads the stored −150.
   @Test func writesKeepTheHomogeneousFactor() throws {
-    let model = Transform3D.makeTranslation(0, 0, -150) * Transform3D.makePerspective(distance: 500)
+    let model =
+      Transform3D.makeTranslation(x: 0, y: 0, z: -150) * Transform3D.makePerspective(distance: 500)
     let sameScale = try TransformKeyPath.scale.applying(1 / 1.3, to: model)
     #expect(Support.close(sameScale, model, 1e-13))
     #expect(abs(try TransformKeyPath.translationZ.value(in: sameScale) - -150) < 1e-12)
@@ -171,19 +183,19 @@ struct TransformKeyPathTests {
   /// Singular models use the best-effort decomposition. By hand: S(0, 0, 1) has row scales
   /// (0, 0, 1), so transform.scale reads 1/3, and writing 0.5 gives S(0.5, 0.5, 0.5).
   @Test func singularModelScale() throws {
-    let model = Transform3D.makeScale(0, 0, 1)
+    let model = Transform3D.makeScale(x: 0, y: 0, z: 1)
     #expect(abs(try TransformKeyPath.scale.value(in: model) - 1.0 / 3) < 1e-15)
     let written = try TransformKeyPath.scale.applying(0.5, to: model)
-    #expect(Support.close(written, .makeScale(0.5, 0.5, 0.5), 1e-15))
+    #expect(Support.close(written, .makeScale(x: 0.5, y: 0.5, z: 0.5), 1e-15))
   }
 
   /// S(0, 1, 1) · Rz(0.5) · T(7, 8, 9): row 0 is zero, rows 1 and 2 are (−sin, cos, 0) and (0, 0, 1);
   /// completing the frame with their cross product (cos, sin, 0) recovers Rz(0.5). So rotation.z
   /// reads 0.5, scale.x reads 0, and writing scale.x = 1 gives Rz(0.5) · T(7, 8, 9).
   @Test func singularModelKeepsRotation() throws {
-    let rz = Transform3D.makeRotation(0.5, 0, 0, 1)
-    let t = Transform3D.makeTranslation(7, 8, 9)
-    let model = Transform3D.makeScale(0, 1, 1) * rz * t
+    let rz = Transform3D.makeRotation(by: 0.5, x: 0, y: 0, z: 1)
+    let t = Transform3D.makeTranslation(x: 7, y: 8, z: 9)
+    let model = Transform3D.makeScale(x: 0, y: 1, z: 1) * rz * t
     #expect(abs(try TransformKeyPath.rotationZ.value(in: model) - 0.5) < 1e-15)
     #expect(try TransformKeyPath.scaleX.value(in: model) == 0)
     let written = try TransformKeyPath.scaleX.applying(1, to: model)
@@ -193,10 +205,11 @@ struct TransformKeyPathTests {
   /// A zero linear part reads scale 0 and rotation 0, and writing scale 1 gives the identity linear
   /// part with the translation kept.
   @Test func zeroLinearPart() throws {
-    let model = Transform3D.makeScale(0, 0, 0) * Transform3D.makeTranslation(1, 2, 3)
+    let model =
+      Transform3D.makeScale(x: 0, y: 0, z: 0) * Transform3D.makeTranslation(x: 1, y: 2, z: 3)
     #expect(try TransformKeyPath.scale.value(in: model) == 0)
     #expect(try TransformKeyPath.rotationZ.value(in: model) == 0)
-    #expect(try TransformKeyPath.scale.applying(1, to: model) == .makeTranslation(1, 2, 3))
+    #expect(try TransformKeyPath.scale.applying(1, to: model) == .makeTranslation(x: 1, y: 2, z: 3))
   }
 
   /// A NaN value is rejected on the key path's own name.

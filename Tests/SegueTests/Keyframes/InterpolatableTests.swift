@@ -72,45 +72,45 @@ struct InterpolatableTests {
 
   /// Named colours, and clamping of out-of-range components: 1.5 → 1, −0.2 → 0.
   @Test func colorConstantsAndClamping() throws {
-    #expect(Color.black.channels == [0, 0, 0, 1])
-    #expect(Color.white.channels == [1, 1, 1, 1])
-    #expect(Color.clear.channels == [0, 0, 0, 0])
-    let c = try Color(red: 1.5, green: -0.2, blue: 0.25, alpha: 2)
+    #expect(RGBAColor.black.channels == [0, 0, 0, 1])
+    #expect(RGBAColor.white.channels == [1, 1, 1, 1])
+    #expect(RGBAColor.clear.channels == [0, 0, 0, 0])
+    let c = try RGBAColor(red: 1.5, green: -0.2, blue: 0.25, alpha: 2)
     #expect(c.channels == [1, 0, 0.25, 1])
-    #expect(Color(channels: [2, -1, 0.5, 0.5][...]).channels == [1, 0, 0.5, 0.5])
-    #expect(Color(channels: [Double.nan, 0, 0, 1][...]).red == 0)
+    #expect(RGBAColor(channels: [2, -1, 0.5, 0.5][...]).channels == [1, 0, 0.5, 0.5])
+    #expect(RGBAColor(channels: [Double.nan, 0, 0, 1][...]).red == 0)
   }
 
   /// Black → white at 0.25: grey 0.25, alpha 1; distance black–white √3.
   @Test func colorInterpolatesStraightComponents() throws {
-    let grey = Color.interpolate(.black, .white, fraction: 0.25)
-    #expect(grey == (try Color(red: 0.25, green: 0.25, blue: 0.25, alpha: 1)))
-    #expect(Color.distance(.black, .white) == (3.0).squareRoot())
+    let grey = RGBAColor.interpolate(.black, .white, fraction: 0.25)
+    #expect(grey == (try RGBAColor(red: 0.25, green: 0.25, blue: 0.25, alpha: 1)))
+    #expect(RGBAColor.distance(.black, .white) == (3.0).squareRoot())
     // Clear → white at 0.5: straight (not premultiplied) components (0.5, 0.5, 0.5, 0.5).
-    #expect(Color.interpolate(.clear, .white, fraction: 0.5).channels == [0.5, 0.5, 0.5, 0.5])
+    #expect(RGBAColor.interpolate(.clear, .white, fraction: 0.5).channels == [0.5, 0.5, 0.5, 0.5])
   }
 
   @Test func colorRejectsNonFiniteRed() {
     #expect(throws: ValidationError(field: "red", reason: .notFinite)) {
-      try Color(red: .nan, green: 0, blue: 0)
+      try RGBAColor(red: .nan, green: 0, blue: 0)
     }
   }
 
   @Test func colorRejectsNonFiniteGreen() {
     #expect(throws: ValidationError(field: "green", reason: .notFinite)) {
-      try Color(red: 0, green: .infinity, blue: 0)
+      try RGBAColor(red: 0, green: .infinity, blue: 0)
     }
   }
 
   @Test func colorRejectsNonFiniteBlue() {
     #expect(throws: ValidationError(field: "blue", reason: .notFinite)) {
-      try Color(red: 0, green: 0, blue: -.infinity)
+      try RGBAColor(red: 0, green: 0, blue: -.infinity)
     }
   }
 
   @Test func colorRejectsNonFiniteAlpha() {
     #expect(throws: ValidationError(field: "alpha", reason: .notFinite)) {
-      try Color(red: 0, green: 0, blue: 0, alpha: .nan)
+      try RGBAColor(red: 0, green: 0, blue: 0, alpha: .nan)
     }
   }
 }

@@ -201,9 +201,10 @@ struct KeyframePathTrackTests {
       throws: ValidationError(
         field: "path", reason: .invalidState("moves a point, but opacity holds a number"))
     ) {
-      try Animation(property: .opacity, content: .path(track), timing: MediaTiming(duration: 1))
+      try LayerAnimation(
+        property: .opacity, content: .path(track), timing: MediaTiming(duration: 1))
     }
-    let anchor = try Animation(
+    let anchor = try LayerAnimation(
       property: .anchorPoint, content: .path(track), timing: MediaTiming(duration: 1))
     #expect(CompiledAnimation(anchor).value(atEased: 0.25) == .point(Point(x: 50, y: 0)))
   }
@@ -215,19 +216,20 @@ struct KeyframePathTrackTests {
     var b = SceneBuilder()
     try b.add(
       Layer(
-        id: "icon", bounds: Rect(x: 0, y: 0, width: 20, height: 10), transform: .makeScale(2, 2, 1))
+        id: "icon", bounds: Rect(x: 0, y: 0, width: 20, height: 10),
+        transform: .makeScale(x: 2, y: 2, z: 1))
     )
     let track = try KeyframePathTrack(
       path: try Self.elbow(), calculationMode: .paced, rotationMode: .rotateAuto)
-    try b.animate("icon", .position, path: track, duration: 1.5)
+    try b.animate(.position, of: "icon", path: track, duration: 1.5)
     #expect(b.model[id: "icon"]!.position == Point(x: 100, y: 50))
     let scene = try b.scene(duration: 1.5, containerSize: Size(width: 200, height: 200))
     let presented = scene.presentation(at: 1.2)[id: "icon"]!  // u = 0.8: (100, 20), heading down
     #expect(Self.close(presented.position, Point(x: 100, y: 20)))
-    let expected = Transform3D.makeScale(2, 2, 1).concatenating(
-      .makeRotation(Double.pi / 2, 0, 0, 1))
+    let expected = Transform3D.makeScale(x: 2, y: 2, z: 1).concatenating(
+      .makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1))
     #expect(zip(presented.transform.fields, expected.fields).allSatisfy { abs($0 - $1) <= 1e-12 })
-    #expect(scene.presentation(at: 1.5)[id: "icon"]!.transform == .makeScale(2, 2, 1))
+    #expect(scene.presentation(at: 1.5)[id: "icon"]!.transform == .makeScale(x: 2, y: 2, z: 1))
     #expect(throws: ValidationError.self) {
       try SceneBatch([.init(scene: scene, clock: .timed(start: 0, speed: 1))])
     }

@@ -50,7 +50,7 @@ struct KeyframeTrackTests {
     let track = try KeyframeTrack(values: [0.0, 100], timingFunctions: [back])
     #expect(abs(track.value(at: 0.5) - 100 * Self.backOutAtHalf) < 1e-9)
     let basic = CompiledAnimation(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(0), to: .number(100), duration: 1, timingFunction: back))
     #expect(basic.value(atParentTime: 0.5) == .number(track.value(at: 0.5)))
     // The middle segment of three: [0, 10, 20, 30], segment 1 at s = 0.5 → 10 + 10·1.0874….
@@ -285,7 +285,7 @@ struct KeyframeTrackTests {
   /// A cubic colour track that overshoots is clamped to [0, 1] per component.
   @Test func cubicColorOvershootIsClamped() throws {
     let track = try KeyframeTrack(
-      values: [Color.clear, .white, .white], keyTimes: [0, 0.5, 1], calculationMode: .cubic)
+      values: [RGBAColor.clear, .white, .white], keyTimes: [0, 0.5, 1], calculationMode: .cubic)
     #expect(track.value(at: 0.75) == .white)
     #expect(track.value(at: 0.5) == .white)
   }

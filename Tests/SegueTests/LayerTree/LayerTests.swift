@@ -44,9 +44,9 @@ struct LayerTests {
   @Test func frameWithTransformIsBoundingBox() {
     var l = Layer(
       id: "a", bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
-      transform: .makeScale(2, 2, 1))
+      transform: .makeScale(x: 2, y: 2, z: 1))
     #expect(l.frame == Rect(x: 100, y: 50, width: 200, height: 100))
-    l.transform = .makeRotation(Double.pi / 2, 0, 0, 1)
+    l.transform = .makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1)
     let f = l.frame
     #expect(abs(f.origin.x - 175) < 1e-12 && abs(f.origin.y - 50) < 1e-12)
     #expect(abs(f.size.width - 50) < 1e-12 && abs(f.size.height - 100) < 1e-12)
@@ -82,10 +82,10 @@ struct LayerTests {
   /// centred anchor → position (50, 25), size 100×50, and the frame then reads the doubled box
   /// about (50, 25): (50 − 100, 25 − 50, 200, 100) = (−50, −25, 200, 100).
   @Test func frameSetIgnoresTransform() {
-    var l = Layer(id: "a", transform: .makeScale(2, 2, 1))
+    var l = Layer(id: "a", transform: .makeScale(x: 2, y: 2, z: 1))
     l.frame = Rect(x: 0, y: 0, width: 100, height: 50)
     #expect(l.position == Point(x: 50, y: 25) && l.bounds.size == Size(width: 100, height: 50))
-    #expect(l.transform == .makeScale(2, 2, 1))
+    #expect(l.transform == .makeScale(x: 2, y: 2, z: 1))
     #expect(l.frame == Rect(x: -50, y: -25, width: 200, height: 100))
   }
 

@@ -36,7 +36,7 @@ struct LayerTreeTests {
     var l = box("a", 100, 100, at: 50, 50)
     l.anchorPoint = .zero
     try tree.add(l)
-    #expect(try tree.matrixToContainer(at: 0) == .makeTranslation(50, 50, 0))
+    #expect(try tree.matrixToContainer(at: 0) == .makeTranslation(x: 50, y: 50, z: 0))
     let corners = try tree.corners(at: 0).map(\.point)
     #expect(
       corners == [
@@ -53,7 +53,7 @@ struct LayerTreeTests {
     var tree = LayerTree()
     try tree.add(box("parent", 200, 100, at: 130, 90))
     var child = box("child", 40, 20, at: 100, 50)
-    child.transform = .makeRotation(Double.pi / 2, 0, 0, 1)
+    child.transform = .makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1)
     try tree.add(child, parent: "parent")
     let c = try tree.corners(at: 1).map(\.point)
     #expect(near(c[0], 140, 70) && near(c[1], 140, 110) && near(c[2], 120, 110))
@@ -92,7 +92,7 @@ struct LayerTreeTests {
     for isTransformLayer in [false, true] {
       var tree = LayerTree()
       var parent = box("parent", 100, 100, at: 50, 50)
-      parent.transform = .makeRotation(Double.pi / 2, 0, 1, 0)
+      parent.transform = .makeRotation(by: Double.pi / 2, x: 0, y: 1, z: 0)
       parent.isTransformLayer = isTransformLayer
       try tree.add(parent)
       try tree.add(box("child", 10, 10, at: 50, 50, z: 40), parent: "parent")
@@ -136,7 +136,7 @@ struct LayerTreeTests {
     var tree = LayerTree()
     try tree.add(box("parent", 200, 200, at: 100, 100))
     var child = box("child", 50, 50, at: 100, 50)
-    child.transform = .makeScale(2, 2, 1)
+    child.transform = .makeScale(x: 2, y: 2, z: 1)
     try tree.add(child, parent: "parent")
     let m = try tree.matrix(from: 1, to: 0)
     #expect(near(try #require(m.mapPoint(.zero)), 50, 0))
@@ -150,7 +150,7 @@ struct LayerTreeTests {
   @Test func gnustepConversionSublayerTranslation() throws {
     var tree = LayerTree()
     var parent = box("parent", 200, 200, at: 100, 100)
-    parent.sublayerTransform = .makeTranslation(10, 20, 0)
+    parent.sublayerTransform = .makeTranslation(x: 10, y: 20, z: 0)
     try tree.add(parent)
     try tree.add(box("child", 50, 50, at: 100, 50), parent: "parent")
     #expect(near(try #require(try tree.matrix(from: 1, to: 0).mapPoint(.zero)), 85, 45))
@@ -162,10 +162,10 @@ struct LayerTreeTests {
   @Test func gnustepConversionSublayerScaleAndChildTranslation() throws {
     var tree = LayerTree()
     var parent = box("parent", 200, 200, at: 100, 100)
-    parent.sublayerTransform = .makeScale(2, 2, 1)
+    parent.sublayerTransform = .makeScale(x: 2, y: 2, z: 1)
     try tree.add(parent)
     var child = box("child", 50, 50, at: 100, 50)
-    child.transform = .makeTranslation(5, 6, 0)
+    child.transform = .makeTranslation(x: 5, y: 6, z: 0)
     try tree.add(child, parent: "parent")
     #expect(near(try #require(try tree.matrix(from: 1, to: 0).mapPoint(.zero)), 60, -38))
   }
@@ -179,7 +179,7 @@ struct LayerTreeTests {
     var tree = LayerTree()
     var parent = box("parent", 200, 200, at: 100, 100)
     parent.bounds.origin = Point(x: 10, y: 20)
-    parent.sublayerTransform = .makeScale(2, 2, 1)
+    parent.sublayerTransform = .makeScale(x: 2, y: 2, z: 1)
     try tree.add(parent)
     try tree.add(box("child", 50, 50, at: 100, 50), parent: "parent")
     #expect(near(try #require(try tree.matrix(from: 1, to: 0).mapPoint(.zero)), 40, -70))
@@ -191,7 +191,7 @@ struct LayerTreeTests {
     var tree = LayerTree()
     try tree.add(box("parent", 200, 200, at: 100, 100))
     var child = box("child", 100, 100, at: 100, 100)
-    child.transform = .makeRotation(Double.pi / 4, 0, 0, 1)
+    child.transform = .makeRotation(by: Double.pi / 4, x: 0, y: 0, z: 1)
     try tree.add(child, parent: "parent")
     let m = try tree.matrix(from: 1, to: 0)
     let r = try #require(m.mapRect(Rect(x: 0, y: 0, width: 100, height: 100)))
@@ -216,11 +216,11 @@ struct LayerTreeTests {
   @Test func matrixFromToComposes() throws {
     var tree = LayerTree()
     var a = box("a", 100, 100, at: 60, 70)
-    a.transform = .makeRotation(0.3, 1, 0, 0)
+    a.transform = .makeRotation(by: 0.3, x: 1, y: 0, z: 0)
     a.sublayerTransform = .makePerspective(distance: 300)
     try tree.add(a)
     var b = box("b", 50, 50, at: 10, 20, z: 5)
-    b.transform = .makeRotation(0.4, 0, 1, 0)
+    b.transform = .makeRotation(by: 0.4, x: 0, y: 1, z: 0)
     try tree.add(b, parent: "a")
     try tree.add(box("c", 10, 10, at: 3, 4, z: 7), parent: "b")
     var flatten = Transform3D.identity
@@ -279,12 +279,12 @@ struct LayerTreeTests {
   @Test func evaluateMatchesPerLayerMethods() throws {
     var tree = LayerTree()
     var a = box("a", 100, 80, at: 60, 70, z: 2)
-    a.transform = .makeRotation(0.3, 1, 1, 0)
+    a.transform = .makeRotation(by: 0.3, x: 1, y: 1, z: 0)
     a.sublayerTransform = .makePerspective(distance: 300)
     a.opacity = 0.7
     try tree.add(a)
     var b = box("b", 50, 50, at: 10, 20, z: 5)
-    b.transform = .makeRotation(0.4, 0, 1, 0)
+    b.transform = .makeRotation(by: 0.4, x: 0, y: 1, z: 0)
     b.isTransformLayer = true
     b.opacity = 1.5
     try tree.add(b, parent: "a")
@@ -462,7 +462,7 @@ struct LayerTreeTests {
       for k in 0..<3 {
         var l = box(
           "l\(k)", 100 + 10 * v[4 * k], 60, at: 50 * v[4 * k + 1], 40, z: 30 * v[4 * k + 2])
-        l.transform = .makeRotation(v[4 * k + 3], 1, 1, 0)
+        l.transform = .makeRotation(by: v[4 * k + 3], x: 1, y: 1, z: 0)
         l.sublayerTransform = .makePerspective(distance: d)
         l.isTransformLayer = transformLayer && k == 1
         try tree.add(l, parent: parent)

@@ -19,7 +19,7 @@ struct NavigationStackTests {
   }
 
   @Test func pushFinishedLeavesToOnTop() throws {
-    var stack = NavigationStack(root: "list")
+    var stack = NavigationControllerStack(root: "list")
     let transition = try stack.push("detail")
     #expect(transition.operation == .push && transition.from == "list" && transition.to == "detail")
     #expect(stack.viewControllers == ["list"] && stack.isTransitioning)
@@ -28,7 +28,7 @@ struct NavigationStackTests {
   }
 
   @Test func pushCancelledLeavesStackUnchanged() throws {
-    var stack = try NavigationStack(["a", "b"])
+    var stack = try NavigationControllerStack(["a", "b"])
     let before = stack
     try stack.push("c")
     try stack.complete(finished: false)
@@ -36,7 +36,7 @@ struct NavigationStackTests {
   }
 
   @Test func popFinishedRemovesOldTop() throws {
-    var stack = try NavigationStack(["a", "b", "c"])
+    var stack = try NavigationControllerStack(["a", "b", "c"])
     let transition = try stack.pop()
     #expect(transition.operation == .pop && transition.from == "c" && transition.to == "b")
     try stack.complete(finished: true)
@@ -44,15 +44,15 @@ struct NavigationStackTests {
   }
 
   @Test func popCancelledLeavesStackUnchanged() throws {
-    var stack = try NavigationStack(["a", "b", "c"])
+    var stack = try NavigationControllerStack(["a", "b", "c"])
     let before = stack
     try stack.pop()
-    try stack.complete(with: TransitionCompletionEvent(finished: false, time: 1))
+    try stack.complete(with: TransitionCompletionEvent(isFinished: false, time: 1))
     #expect(stack == before)
   }
 
   @Test func popToRoot() throws {
-    var stack = try NavigationStack(["a", "b", "c", "d"])
+    var stack = try NavigationControllerStack(["a", "b", "c", "d"])
     let transition = try stack.popToRoot()
     #expect(transition.operation == .pop && transition.from == "d" && transition.to == "a")
     #expect(transition.stackBefore == ["a", "b", "c", "d"] && transition.stackAfter == ["a"])
@@ -63,7 +63,7 @@ struct NavigationStackTests {
   /// setStack: same top → replaced at once, no transition; top inside the old stack → pop;
   /// new top → push.
   @Test func setStackChoosesOperation() throws {
-    var stack = try NavigationStack(["a", "b", "c"])
+    var stack = try NavigationControllerStack(["a", "b", "c"])
     #expect(try stack.setStack(["x", "c"]) == nil)
     #expect(stack.viewControllers == ["x", "c"] && !stack.isTransitioning)
 
@@ -83,17 +83,17 @@ struct NavigationStackTests {
   @Test func rejectsEmptyStack() {
     #expect(
       throws: ValidationError(field: "viewControllers", reason: .tooFew(minimum: 1, actual: 0))
-    ) { try NavigationStack([]) }
+    ) { try NavigationControllerStack([]) }
   }
 
   @Test func rejectsDuplicateIds() {
     #expect(
       throws: ValidationError(field: "viewControllers", index: 2, reason: .duplicate("a"))
-    ) { try NavigationStack(["a", "b", "a"]) }
+    ) { try NavigationControllerStack(["a", "b", "a"]) }
   }
 
   @Test func rejectsPushOfIdOnStack() throws {
-    var stack = try NavigationStack(["a", "b"])
+    var stack = try NavigationControllerStack(["a", "b"])
     #expect(throws: ValidationError(field: "viewController", reason: .duplicate("a"))) {
       try stack.push("a")
     }
@@ -101,35 +101,35 @@ struct NavigationStackTests {
   }
 
   @Test func rejectsPopAtRoot() {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     #expect(
       throws: ValidationError(field: "viewControllers", reason: .tooFew(minimum: 2, actual: 1))
     ) { try stack.pop() }
   }
 
   @Test func rejectsPopToRootAtRoot() {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     #expect(
       throws: ValidationError(field: "viewControllers", reason: .tooFew(minimum: 2, actual: 1))
     ) { try stack.popToRoot() }
   }
 
   @Test func rejectsSetStackEmpty() throws {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     #expect(
       throws: ValidationError(field: "viewControllers", reason: .tooFew(minimum: 1, actual: 0))
     ) { try stack.setStack([]) }
   }
 
   @Test func rejectsSetStackDuplicates() throws {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     #expect(
       throws: ValidationError(field: "viewControllers", index: 1, reason: .duplicate("b"))
     ) { try stack.setStack(["b", "b"]) }
   }
 
   @Test func rejectsPushWhileTransitioning() throws {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     try stack.push("b")
     let before = stack
     #expect(throws: running) { try stack.push("c") }
@@ -137,25 +137,25 @@ struct NavigationStackTests {
   }
 
   @Test func rejectsPopWhileTransitioning() throws {
-    var stack = try NavigationStack(["a", "b"])
+    var stack = try NavigationControllerStack(["a", "b"])
     try stack.push("c")
     #expect(throws: running) { try stack.pop() }
   }
 
   @Test func rejectsPopToRootWhileTransitioning() throws {
-    var stack = try NavigationStack(["a", "b", "c"])
+    var stack = try NavigationControllerStack(["a", "b", "c"])
     try stack.pop()
     #expect(throws: running) { try stack.popToRoot() }
   }
 
   @Test func rejectsSetStackWhileTransitioning() throws {
-    var stack = try NavigationStack(["a", "b"])
+    var stack = try NavigationControllerStack(["a", "b"])
     try stack.pop()
     #expect(throws: running) { try stack.setStack(["a", "b"]) }
   }
 
   @Test func rejectsCompleteWithoutTransition() {
-    var stack = NavigationStack(root: "a")
+    var stack = NavigationControllerStack(root: "a")
     #expect(
       throws: ValidationError(
         field: "navigationStack", reason: .invalidState("no transition is running"))
@@ -175,7 +175,7 @@ struct NavigationStackTests {
       input: Gen.int(in: 0...5).array(of: 1...30), Gen.int(in: 0...7).array(of: 30),
       Gen.double(in: 0...1).array(of: 30)
     ) { kinds, names, percents in
-      var stack = NavigationStack(root: "v0")
+      var stack = NavigationControllerStack(root: "v0")
       var model = ["v0"]
       var pendingModel: [String]?
       for (i, kind) in kinds.enumerated() {
@@ -218,10 +218,10 @@ struct NavigationStackTests {
               Issue.record("no completion")
               return
             }
-            #expect(event.finished == (kind == 4))
+            #expect(event.isFinished == (kind == 4))
             try stack.complete(with: event)
             #expect(pendingModel != nil)
-            if event.finished, let next = pendingModel { model = next }
+            if event.isFinished, let next = pendingModel { model = next }
             pendingModel = nil
           }
         } catch {

@@ -17,23 +17,23 @@ func springBatchRun(_ batch: SpringBatch, _ times: [Float]) throws(ValidationErr
 
 /// A random UI spring: response 0.1…2 s, damping ratio 0.05…2 (overdamping allowed half the
 /// time), initial velocity −10…10 /s; every fourth one from `uiViewSpring` or `bounce`.
-func randomUISpring(_ rng: inout SplitMix64, _ i: Int) -> Spring {
+func randomUISpring(_ rng: inout SplitMix64, _ i: Int) -> DampedSpring {
   let response = 0.1 + 1.9 * rng.nextUnit()
   let zeta = 0.05 + 1.95 * rng.nextUnit()
   let v0 = 20 * rng.nextUnit() - 10
   switch i % 4 {
   case 0:
-    return try! Spring.uiViewSpring(
+    return try! DampedSpring.uiViewSpring(
       duration: response, dampingRatio: min(zeta, 1), initialVelocity: v0)
   case 1:
-    return try! Spring.response(
+    return try! DampedSpring.response(
       response, dampingRatio: zeta, initialVelocity: v0, allowsOverdamping: true)
   default:
-    return try! Spring.response(response, dampingRatio: zeta, initialVelocity: v0)
+    return try! DampedSpring.response(response, dampingRatio: zeta, initialVelocity: v0)
   }
 }
 
-/// The batch spring kernel against ``Spring/value(at:)`` in `Double` at the same `Float` times.
+/// The batch spring kernel against ``DampedSpring/value(at:)`` in `Double` at the same `Float` times.
 @Suite("SpringBatch: Float SIMD closed forms vs the Double reference")
 struct SpringBatchTests {
   /// 4 000 random UI springs (all three families), each at 12 random times in
@@ -58,13 +58,13 @@ struct SpringBatchTests {
   /// P, Q; and underdamped with tiny ωd), ζ = 0.01 over many periods, an undamped spring, and
   /// a stiff overdamped one; all within 1e-6 at random times up to 3 s.
   @Test func edgeFamiliesWithin1e6() async throws {
-    let springs: [Spring] = [
+    let springs: [DampedSpring] = [
       try .response(0.5, dampingRatio: 1 + 1e-6, initialVelocity: 3, allowsOverdamping: true),
       try .response(0.5, dampingRatio: 1 - 1e-6, initialVelocity: -3),
       try .response(0.3, dampingRatio: 0.01, initialVelocity: 0),
       try .response(0.7, dampingRatio: 0, initialVelocity: 1),
       try .response(0.2, dampingRatio: 8, initialVelocity: 5, allowsOverdamping: true),
-      try Spring(mass: 1, stiffness: 100, damping: 20),  // exactly critical
+      try DampedSpring(mass: 1, stiffness: 100, damping: 20),  // exactly critical
     ]
     let batch = SpringBatch(springs: springs)
     #expect(batch.kind == [2, 0, 0, 0, 2, 1])
@@ -88,7 +88,7 @@ struct SpringBatchTests {
   /// Counts that are not multiples of 16 are evaluated fully and nothing past them is written.
   @Test(arguments: [1, 15, 17, 31])
   func tailsAreHandled(count: Int) throws {
-    let spring = try Spring(mass: 1, stiffness: 200, damping: 12)
+    let spring = try DampedSpring(mass: 1, stiffness: 200, damping: 12)
     let batch = SpringBatch(springs: Array(repeating: spring, count: count))
     let times = (0..<count).map { Float($0) * 0.05 }
     var out = [Float](repeating: -9, count: count + 16)
@@ -106,7 +106,7 @@ struct SpringBatchTests {
   // MARK: Rejected inputs
 
   @Test func rejectsTimeCountMismatch() throws {
-    let batch = SpringBatch(springs: [try Spring(), try Spring()])
+    let batch = SpringBatch(springs: [try DampedSpring(), try DampedSpring()])
     #expect(throws: ValidationError(field: "times", reason: .countMismatch(expected: 2, actual: 3)))
     {
       try springBatchRun(batch, [0, 0.1, 0.2])
@@ -114,7 +114,7 @@ struct SpringBatchTests {
   }
 
   @Test func rejectsShortOutput() throws {
-    let batch = SpringBatch(springs: [try Spring(), try Spring()])
+    let batch = SpringBatch(springs: [try DampedSpring(), try DampedSpring()])
     let times: [Float] = [0, 0.1]
     var out = [Float](repeating: 0, count: 1)
     #expect(throws: ValidationError(field: "output", reason: .tooFew(minimum: 2, actual: 1))) {
@@ -127,14 +127,14 @@ struct SpringBatchTests {
   }
 
   @Test func rejectsNaNTime() throws {
-    let batch = SpringBatch(springs: [try Spring(), try Spring()])
+    let batch = SpringBatch(springs: [try DampedSpring(), try DampedSpring()])
     #expect(throws: ValidationError(field: "times", index: 1, reason: .notFinite)) {
       try springBatchRun(batch, [0.1, .nan])
     }
   }
 
   @Test func rejectsInfiniteTime() throws {
-    let batch = SpringBatch(springs: [try Spring()])
+    let batch = SpringBatch(springs: [try DampedSpring()])
     #expect(throws: ValidationError(field: "times", index: 0, reason: .notFinite)) {
       try springBatchRun(batch, [.infinity])
     }

@@ -12,7 +12,7 @@ import Testing
 struct SpringClosedFormTests {
   typealias Sample = (t: Double, value: Double, velocity: Double)
 
-  static func check(_ spring: Spring, _ samples: [Sample], tolerance: Double = 1e-11) {
+  static func check(_ spring: DampedSpring, _ samples: [Sample], tolerance: Double = 1e-11) {
     for s in samples {
       #expect(abs(spring.value(at: s.t) - s.value) <= tolerance, "value at \(s.t)")
       #expect(abs(spring.velocity(at: s.t) - s.velocity) <= tolerance * 10, "velocity at \(s.t)")
@@ -21,7 +21,7 @@ struct SpringClosedFormTests {
 
   @Test func underdampedAtRest() throws {
     Self.check(
-      try Spring(mass: 1, stiffness: 100, damping: 5),
+      try DampedSpring(mass: 1, stiffness: 100, damping: 5),
       [
         (0.05, 0.11286328055717527, 4.2421304767385631),
         (0.1, 0.39294515083296437, 6.6269158800808425),
@@ -33,7 +33,7 @@ struct SpringClosedFormTests {
 
   @Test func underdampedWithInitialVelocity() throws {
     Self.check(
-      try Spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 2),
+      try DampedSpring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 2),
       [
         (0.05, 0.17987451415006077, 4.8099506808890959),
         (0.1, 0.44700128563123697, 5.5874578677009472),
@@ -46,7 +46,7 @@ struct SpringClosedFormTests {
   /// ζ = 20/(2·√100) = 1 exactly; v0 = −3 moves away from the target first.
   @Test func criticallyDampedMovingAway() throws {
     Self.check(
-      try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: -3),
+      try DampedSpring(mass: 1, stiffness: 100, damping: 20, initialVelocity: -3),
       [
         (0.05, -0.00077558852584514305, 2.1228573089942171),
         (0.1, 0.15387728530568268, 3.6787944117144233),
@@ -59,7 +59,7 @@ struct SpringClosedFormTests {
   /// ζ = 50/20 = 2.5 with overdamping allowed: the true overdamped solution.
   @Test func overdampedWhenAllowed() throws {
     Self.check(
-      try Spring(
+      try DampedSpring(
         mass: 1, stiffness: 100, damping: 50, initialVelocity: 1, allowsOverdamping: true),
       [
         (0.05, 0.079884942670803136, 1.8213399625233587),
@@ -73,7 +73,7 @@ struct SpringClosedFormTests {
   /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (Decision 5),
   /// matching the ODE with c = 2√3000; the closed form gives 0.9989 at 0.5 s.
   @Test func systemSpringIsClampedToCritical() {
-    let spring = Spring.systemCurve7
+    let spring = DampedSpring.systemCurve7
     Self.check(
       spring,
       [
@@ -92,7 +92,7 @@ struct SpringClosedFormTests {
   /// The same parameters with overdamping allowed reach only 0.632 at 0.5 s (the closed form).
   @Test func systemSpringTrulyOverdamped() throws {
     Self.check(
-      try Spring(mass: 3, stiffness: 1000, damping: 500, allowsOverdamping: true),
+      try DampedSpring(mass: 3, stiffness: 1000, damping: 500, allowsOverdamping: true),
       [
         (0.05, 0.085026466352940308, 1.8519113248813288),
         (0.1, 0.17311215939108408, 1.6741119202434955),
@@ -105,12 +105,12 @@ struct SpringClosedFormTests {
   /// By hand: ζ = 50/20 = 2.5 clamped to 1 at ω0 = 10, v0 = 0: value(0.3) = 1 − e⁻³·(1 + 3),
   /// e⁻³ = 0.049787068367863944, so 0.80085172652854422.
   @Test func clampedSpringByHand() throws {
-    let spring = try Spring(mass: 1, stiffness: 100, damping: 50)
+    let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 50)
     #expect(abs(spring.value(at: 0.3) - 0.80085172652854422) < 1e-15)
   }
 
   @Test func startAndLimits() throws {
-    let spring = try Spring(initialVelocity: 1.5)
+    let spring = try DampedSpring(initialVelocity: 1.5)
     #expect(spring.value(at: 0) == 0)
     #expect(spring.value(at: -1) == 0)
     #expect(spring.velocity(at: -1) == 0)
@@ -120,7 +120,7 @@ struct SpringClosedFormTests {
     #expect(spring.velocity(at: .infinity) == 0)
     #expect(spring.value(at: .nan).isNaN)
     // Defaults: CASpringAnimation's 1, 100, 10, 0.
-    let defaults = try Spring()
+    let defaults = try DampedSpring()
     #expect(defaults.mass == 1 && defaults.stiffness == 100 && defaults.damping == 10)
     #expect(defaults.initialVelocity == 0 && !defaults.allowsOverdamping)
     #expect(defaults.naturalFrequency == 10 && defaults.dampingRatio == 0.5)
@@ -129,9 +129,10 @@ struct SpringClosedFormTests {
   /// ζ within 1e-9 of 1 uses the critical form; just outside, the under/overdamped forms agree
   /// with it to about |ζ − 1| (continuity across the switch).
   @Test func nearCriticalIsContinuous() throws {
-    let critical = try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 0.7)
-    let below = try Spring(mass: 1, stiffness: 100, damping: 20 * (1 - 1e-7), initialVelocity: 0.7)
-    let above = try Spring(
+    let critical = try DampedSpring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 0.7)
+    let below = try DampedSpring(
+      mass: 1, stiffness: 100, damping: 20 * (1 - 1e-7), initialVelocity: 0.7)
+    let above = try DampedSpring(
       mass: 1, stiffness: 100, damping: 20 * (1 + 1e-7), initialVelocity: 0.7,
       allowsOverdamping: true)
     for t in [0.01, 0.1, 0.3, 0.7, 1.5] {
@@ -149,8 +150,8 @@ struct SpringSettlingTests {
   /// to find the last sample with |e| ≥ 1e-3/√2 or |v| ≥ 5e-3, then 60 bisections with the
   /// mpmath matrix exponential.
   @Test func applesPublishedExamples() throws {
-    let five = try Spring(mass: 1, stiffness: 100, damping: 5).settlingDuration
-    let fifteen = try Spring(mass: 1, stiffness: 100, damping: 15).settlingDuration
+    let five = try DampedSpring(mass: 1, stiffness: 100, damping: 5).settlingDuration
+    let fifteen = try DampedSpring(mass: 1, stiffness: 100, damping: 15).settlingDuration
     #expect(abs(five - 2.853) <= 0.001)
     #expect(abs(fifteen - 1.007) <= 0.001)
     #expect(abs(five - 2.85292255864) < 1e-9)
@@ -158,13 +159,13 @@ struct SpringSettlingTests {
   }
 
   @Test func moreReferenceSettlingTimes() throws {
-    let cases: [(Spring, Double)] = [
-      (try Spring(mass: 1, stiffness: 100, damping: 10), 1.39533617265),
-      (Spring.systemCurve7, 0.578392730134),
-      (try Spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 3), 1.45074884951),
-      (try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: -3), 1.01586097033),
+    let cases: [(DampedSpring, Double)] = [
+      (try DampedSpring(mass: 1, stiffness: 100, damping: 10), 1.39533617265),
+      (DampedSpring.systemCurve7, 0.578392730134),
+      (try DampedSpring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 3), 1.45074884951),
+      (try DampedSpring(mass: 1, stiffness: 100, damping: 20, initialVelocity: -3), 1.01586097033),
       (
-        try Spring(
+        try DampedSpring(
           mass: 1, stiffness: 100, damping: 50, initialVelocity: 1, allowsOverdamping: true),
         3.48699139057
       ),
@@ -178,21 +179,21 @@ struct SpringSettlingTests {
   /// ω0 = 10: the envelope exp(−1e-5·t) with amplitude ≈ 10 (the velocity's ω0·1) reaches 5e-3 at
   /// t ≈ ln(2000)/1e-5 ≈ 7.6e5 s, so the answer lies within one period (0.63 s) of that.
   @Test func extremeDampingTerminates() throws {
-    let light = try Spring(mass: 1, stiffness: 100, damping: 2e-5)
+    let light = try DampedSpring(mass: 1, stiffness: 100, damping: 2e-5)
     let lightTime = light.settlingDuration
     #expect(lightTime > 760_089 && lightTime <= 760_090.25)
     // ζ = 1e6 overdamped: e ≈ exp(r₁t) with r₁ = −10/(ζ + √(ζ² − 1)) ≈ −5e-6 and A ≈ 1, so
     // t = ln(√2·1000)/5e-6 = 1_450_865.8 (python: math.log(1000*math.sqrt(2))/5e-6).
-    let heavy = try Spring(mass: 1, stiffness: 100, damping: 2e7, allowsOverdamping: true)
+    let heavy = try DampedSpring(mass: 1, stiffness: 100, damping: 2e7, allowsOverdamping: true)
     #expect(abs(heavy.settlingDuration - 1_450_865.8) < 1)
-    let nearCritical = try Spring(mass: 1, stiffness: 100, damping: 20 * (1 - 1e-6))
-    let critical = try Spring(mass: 1, stiffness: 100, damping: 20)
+    let nearCritical = try DampedSpring(mass: 1, stiffness: 100, damping: 20 * (1 - 1e-6))
+    let critical = try DampedSpring(mass: 1, stiffness: 100, damping: 20)
     #expect(abs(nearCritical.settlingDuration - critical.settlingDuration) < 1e-4)
   }
 
   @Test func undampedNeverSettles() throws {
-    #expect(try Spring(damping: 0).settlingDuration == .infinity)
-    #expect(try Spring.perceptual(duration: 0.5, bounce: 1).settlingDuration == .infinity)
+    #expect(try DampedSpring(damping: 0).settlingDuration == .infinity)
+    #expect(try DampedSpring.perceptual(duration: 0.5, bounce: 1).settlingDuration == .infinity)
   }
 
   /// For random springs the settling time is tight and final: at T one of the two quantities sits
@@ -205,15 +206,15 @@ struct SpringSettlingTests {
       Gen.double(in: -20...20), Gen.bool
     ) { m, k, c, v0, over in
       guard
-        let spring = try? Spring(
+        let spring = try? DampedSpring(
           mass: m, stiffness: k, damping: c, initialVelocity: v0, allowsOverdamping: over)
       else {
         Issue.record("valid spring rejected")
         return
       }
       let t = spring.settlingDuration
-      let ee = Spring.settlingPositionThreshold
-      let ev = Spring.settlingVelocityThreshold
+      let ee = DampedSpring.settlingPositionThreshold
+      let ev = DampedSpring.settlingVelocityThreshold
       #expect(t.isFinite && t > 0)
       let ratio = max(
         abs(spring.remainingFraction(at: t)) / ee, abs(spring.velocity(at: t)) / ev)
@@ -238,17 +239,17 @@ struct SpringSettlingTests {
 struct SpringParameterisationTests {
   /// mpmath: (1 + x)·e⁻ˣ = 0.001 → x = 9.23341347645158573.
   @Test func criticalEnvelopeRoot() {
-    #expect(abs(Spring.criticalEnvelopeRoot - 9.2334134764515857) < 1e-13)
+    #expect(abs(DampedSpring.criticalEnvelopeRoot - 9.2334134764515857) < 1e-13)
   }
 
   /// Decision 6 / hero preset: ζ 0.75, D 0.5 → ω0 = ln(1/(0.001·√(1 − 0.5625)))/0.375
   /// = 19.522918841531656 (mpmath).
   @Test func heroSpring() throws {
-    let hero = try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1)
+    let hero = try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1)
     #expect(abs(hero.naturalFrequency - 19.522918841531656) < 1e-12)
     #expect(abs(hero.dampingRatio - 0.75) < 1e-14)
     #expect(hero.mass == 1 && hero.initialVelocity == 1)
-    let same = try Spring.uiSpringTimingParameters(
+    let same = try DampedSpring.uiSpringTimingParameters(
       dampingRatio: 0.75, initialVelocity: 1, duration: 0.5)
     #expect(same == hero)
   }
@@ -256,7 +257,7 @@ struct SpringParameterisationTests {
   /// ζ > 1 is clamped to 1: ω0 = 9.2334134764515857/0.5 = 18.466826952903171 (mpmath), ζ = 1;
   /// the envelope criterion then gives |e(D)| = (1 + x)e⁻ˣ = 0.001 with v0 = 0.
   @Test func uiViewSpringClampsRatio() throws {
-    let spring = try Spring.uiViewSpring(duration: 0.5, dampingRatio: 3)
+    let spring = try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 3)
     #expect(abs(spring.naturalFrequency - 18.466826952903171) < 1e-12)
     #expect(abs(spring.dampingRatio - 1) < 1e-14)
     #expect(abs(spring.remainingFraction(at: 0.5) - 0.001) < 1e-12)
@@ -265,7 +266,7 @@ struct SpringParameterisationTests {
   /// response T 0.4, ζ 0.6 → k = (2π/0.4)² = 246.74011002723397, c = 4π·0.6/0.4 =
   /// 18.849555921538759 (mpmath).
   @Test func responseMapping() throws {
-    let spring = try Spring.response(0.4, dampingRatio: 0.6)
+    let spring = try DampedSpring.response(0.4, dampingRatio: 0.6)
     #expect(abs(spring.stiffness - 246.74011002723397) < 1e-11)
     #expect(abs(spring.damping - 18.849555921538759) < 1e-12)
     #expect(spring.mass == 1)
@@ -275,26 +276,26 @@ struct SpringParameterisationTests {
   /// bounce 0.3 → ζ 0.7; bounce −0.5 → ζ = 1/0.5 = 2 (overdamped, allowed); ω0 = 2π/0.5 =
   /// 12.566370614359173. The inverse mapping returns the inputs.
   @Test func perceptualMapping() throws {
-    let bouncy = try Spring.perceptual(duration: 0.5, bounce: 0.3)
+    let bouncy = try DampedSpring.perceptual(duration: 0.5, bounce: 0.3)
     #expect(abs(bouncy.naturalFrequency - 12.566370614359173) < 1e-12)
     #expect(abs(bouncy.dampingRatio - 0.7) < 1e-14)
     #expect(abs(bouncy.bounce - 0.3) < 1e-14)
     #expect(abs(bouncy.perceptualDuration - 0.5) < 1e-14)
-    let heavy = try Spring.perceptual(duration: 0.5, bounce: -0.5)
+    let heavy = try DampedSpring.perceptual(duration: 0.5, bounce: -0.5)
     #expect(abs(heavy.dampingRatio - 2) < 1e-14)
     #expect(heavy.allowsOverdamping && heavy.effectiveDampingRatio > 1.99)
     #expect(abs(heavy.bounce + 0.5) < 1e-14)
-    let critical = try Spring.perceptual()
+    let critical = try DampedSpring.perceptual()
     #expect(abs(critical.dampingRatio - 1) < 1e-14)
   }
 
   @Test func systemDefaults() throws {
-    #expect(Spring.uiSpringTimingParametersDefault == Spring.systemCurve7)
-    #expect(abs(Spring.uiSpringTimingParametersDefault.dampingRatio - 4.56) < 0.005)
+    #expect(DampedSpring.uiSpringTimingParametersDefault == DampedSpring.systemCurve7)
+    #expect(abs(DampedSpring.uiSpringTimingParametersDefault.dampingRatio - 4.56) < 0.005)
     #expect(
-      try Spring.uiSpringTimingParameters(
+      try DampedSpring.uiSpringTimingParameters(
         mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0)
-        == Spring.systemCurve7)
+        == DampedSpring.systemCurve7)
   }
 
   /// A random valid spring of any parameterisation converges to 1.
@@ -304,9 +305,9 @@ struct SpringParameterisationTests {
       input: Gen.double(in: 0.05...3), Gen.double(in: 0.05...1.5), Gen.double(in: -5...5)
     ) { d, zeta, v0 in
       let springs = [
-        try? Spring.uiViewSpring(duration: d, dampingRatio: zeta, initialVelocity: v0),
-        try? Spring.response(d, dampingRatio: zeta, initialVelocity: v0),
-        try? Spring.perceptual(duration: d, bounce: min(1 - zeta, 0.95), initialVelocity: v0),
+        try? DampedSpring.uiViewSpring(duration: d, dampingRatio: zeta, initialVelocity: v0),
+        try? DampedSpring.response(d, dampingRatio: zeta, initialVelocity: v0),
+        try? DampedSpring.perceptual(duration: d, bounce: min(1 - zeta, 0.95), initialVelocity: v0),
       ]
       for case let spring? in springs {
         let t = spring.settlingDuration
@@ -323,149 +324,150 @@ struct SpringParameterisationTests {
 struct SpringValidationTests {
   @Test func rejectsZeroMass() {
     #expect(throws: ValidationError(field: "mass", reason: .notPositive)) {
-      try Spring(mass: 0)
+      try DampedSpring(mass: 0)
     }
   }
   @Test func rejectsNegativeMass() {
     #expect(throws: ValidationError(field: "mass", reason: .notPositive)) {
-      try Spring(mass: -1)
+      try DampedSpring(mass: -1)
     }
   }
   @Test func rejectsNaNMass() {
     #expect(throws: ValidationError(field: "mass", reason: .notFinite)) {
-      try Spring(mass: .nan)
+      try DampedSpring(mass: .nan)
     }
   }
   @Test func rejectsZeroStiffness() {
     #expect(throws: ValidationError(field: "stiffness", reason: .notPositive)) {
-      try Spring(stiffness: 0)
+      try DampedSpring(stiffness: 0)
     }
   }
   @Test func rejectsInfiniteStiffness() {
     #expect(throws: ValidationError(field: "stiffness", reason: .notFinite)) {
-      try Spring(stiffness: .infinity)
+      try DampedSpring(stiffness: .infinity)
     }
   }
   @Test func rejectsNegativeDamping() {
     #expect(throws: ValidationError(field: "damping", reason: .negative)) {
-      try Spring(damping: -0.1)
+      try DampedSpring(damping: -0.1)
     }
   }
   @Test func rejectsNaNDamping() {
     #expect(throws: ValidationError(field: "damping", reason: .notFinite)) {
-      try Spring(damping: .nan)
+      try DampedSpring(damping: .nan)
     }
   }
   @Test func rejectsNaNInitialVelocity() {
     #expect(throws: ValidationError(field: "initialVelocity", reason: .notFinite)) {
-      try Spring(initialVelocity: .nan)
+      try DampedSpring(initialVelocity: .nan)
     }
   }
   @Test func rejectsHugeInitialVelocity() {
     #expect(
       throws: ValidationError(
         field: "initialVelocity", reason: .outOfRange(lower: -1e100, upper: 1e100))
-    ) { try Spring(initialVelocity: 1e101) }
+    ) { try DampedSpring(initialVelocity: 1e101) }
   }
   @Test func rejectsExtremeNaturalFrequency() {
     #expect {
-      try Spring(mass: 1e-300, stiffness: 1e300)
+      try DampedSpring(mass: 1e-300, stiffness: 1e300)
     } throws: { error in
       (error as? ValidationError)?.field == "stiffness"
     }
   }
   @Test func rejectsExtremeDampingRatio() {
     #expect {
-      try Spring(mass: 1, stiffness: 1e-200, damping: 1e10)
+      try DampedSpring(mass: 1, stiffness: 1e-200, damping: 1e10)
     } throws: { error in
       (error as? ValidationError)?.field == "damping"
     }
   }
   @Test func uiViewRejectsZeroDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try Spring.uiViewSpring(duration: 0, dampingRatio: 0.5)
+      try DampedSpring.uiViewSpring(duration: 0, dampingRatio: 0.5)
     }
   }
   @Test func uiViewRejectsNegativeDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try Spring.uiViewSpring(duration: -1, dampingRatio: 0.5)
+      try DampedSpring.uiViewSpring(duration: -1, dampingRatio: 0.5)
     }
   }
   @Test func uiViewRejectsNaNDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notFinite)) {
-      try Spring.uiViewSpring(duration: .nan, dampingRatio: 0.5)
+      try DampedSpring.uiViewSpring(duration: .nan, dampingRatio: 0.5)
     }
   }
   @Test func uiViewRejectsZeroDampingRatio() {
     #expect(throws: ValidationError(field: "dampingRatio", reason: .notPositive)) {
-      try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0)
+      try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0)
     }
   }
   @Test func uiViewRejectsNegativeDampingRatio() {
     #expect(throws: ValidationError(field: "dampingRatio", reason: .notPositive)) {
-      try Spring.uiViewSpring(duration: 0.5, dampingRatio: -0.5)
+      try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: -0.5)
     }
   }
   @Test func uiViewRejectsNaNDampingRatio() {
     #expect(throws: ValidationError(field: "dampingRatio", reason: .notFinite)) {
-      try Spring.uiViewSpring(duration: 0.5, dampingRatio: .nan)
+      try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: .nan)
     }
   }
   @Test func uiViewRejectsNaNInitialVelocity() {
     #expect(throws: ValidationError(field: "initialVelocity", reason: .notFinite)) {
-      try Spring.uiViewSpring(duration: 0.5, dampingRatio: 0.5, initialVelocity: .nan)
+      try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.5, initialVelocity: .nan)
     }
   }
   @Test func uiViewRejectsExtremeDuration() {
     #expect {
-      try Spring.uiViewSpring(duration: 1e-300, dampingRatio: 0.5)
+      try DampedSpring.uiViewSpring(duration: 1e-300, dampingRatio: 0.5)
     } throws: { error in
       (error as? ValidationError)?.field == "duration"
     }
   }
   @Test func uiSpringTimingParametersRejectsZeroDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try Spring.uiSpringTimingParameters(dampingRatio: 0.5, initialVelocity: 0, duration: 0)
+      try DampedSpring.uiSpringTimingParameters(dampingRatio: 0.5, initialVelocity: 0, duration: 0)
     }
   }
   @Test func uiSpringTimingParametersRejectsZeroMass() {
     #expect(throws: ValidationError(field: "mass", reason: .notPositive)) {
-      try Spring.uiSpringTimingParameters(mass: 0, stiffness: 1, damping: 1, initialVelocity: 0)
+      try DampedSpring.uiSpringTimingParameters(
+        mass: 0, stiffness: 1, damping: 1, initialVelocity: 0)
     }
   }
   @Test func responseRejectsZeroResponse() {
     #expect(throws: ValidationError(field: "response", reason: .notPositive)) {
-      try Spring.response(0, dampingRatio: 0.5)
+      try DampedSpring.response(0, dampingRatio: 0.5)
     }
   }
   @Test func responseRejectsNegativeDampingRatio() {
     #expect(throws: ValidationError(field: "dampingRatio", reason: .negative)) {
-      try Spring.response(0.5, dampingRatio: -0.1)
+      try DampedSpring.response(0.5, dampingRatio: -0.1)
     }
   }
   @Test func responseRejectsNaNDampingRatio() {
     #expect(throws: ValidationError(field: "dampingRatio", reason: .notFinite)) {
-      try Spring.response(0.5, dampingRatio: .nan)
+      try DampedSpring.response(0.5, dampingRatio: .nan)
     }
   }
   @Test func perceptualRejectsZeroDuration() {
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try Spring.perceptual(duration: 0)
+      try DampedSpring.perceptual(duration: 0)
     }
   }
   @Test func perceptualRejectsBounceMinusOne() {
     #expect(
       throws: ValidationError(field: "bounce", reason: .outOfRange(lower: (-1.0).nextUp, upper: 1))
-    ) { try Spring.perceptual(bounce: -1) }
+    ) { try DampedSpring.perceptual(bounce: -1) }
   }
   @Test func perceptualRejectsBounceAboveOne() {
     #expect(
       throws: ValidationError(field: "bounce", reason: .outOfRange(lower: (-1.0).nextUp, upper: 1))
-    ) { try Spring.perceptual(bounce: 1.5) }
+    ) { try DampedSpring.perceptual(bounce: 1.5) }
   }
   @Test func perceptualRejectsNaNBounce() {
     #expect(throws: ValidationError(field: "bounce", reason: .notFinite)) {
-      try Spring.perceptual(bounce: .nan)
+      try DampedSpring.perceptual(bounce: .nan)
     }
   }
 }

@@ -29,14 +29,14 @@ struct InteractiveSamplingTests {
     let held = try scene.sample(at: 0.15, interaction: timeline)
     #expect(abs(held.progress - 0.4) < 1e-12)
     #expect(abs(held["to"]!.opacity - 0.331883870097646) < 1e-9)
-    #expect(!held.completed)
+    #expect(!held.isCompleted)
 
     let running = try scene.sample(at: 0.305, interaction: timeline)
     #expect(abs(running.progress - 0.7) < 1e-9)
     #expect(abs(running["to"]!.opacity - 0.812604093294687) < 1e-7)
 
     let done = try scene.sample(at: 0.42, interaction: timeline)
-    #expect(done.completed && !done.cancelled)
+    #expect(done.isCompleted && !done.isCancelled)
     #expect(done.layers.map(\.id) == ["to"])
     #expect(done["to"]!.opacity == 1)
   }
@@ -50,7 +50,7 @@ struct InteractiveSamplingTests {
     let midway = try scene.sample(at: 0.27, interaction: timeline)
     #expect(abs(midway.progress - 0.2) < 1e-9)
     let done = try scene.sample(at: 0.35, interaction: timeline)
-    #expect(done.completed && done.cancelled)
+    #expect(done.isCompleted && done.isCancelled)
     #expect(done.layers.map(\.id) == ["from"])
     #expect(done["from"]!.opacity == 1)
     #expect(done["from"]!.blend == .over)
@@ -75,7 +75,7 @@ struct InteractiveSamplingTests {
     let finished = try scene.sample(at: 1, completion: .finished)
     #expect(finished.layers.map(\.id) == ["to"] && finished.progress == 1)
     let cancelled = try scene.sample(at: 1, completion: .cancelled)
-    #expect(cancelled.layers.map(\.id) == ["from"] && cancelled.cancelled)
+    #expect(cancelled.layers.map(\.id) == ["from"] && cancelled.isCancelled)
   }
 }
 
@@ -113,9 +113,9 @@ struct InteractiveSamplingPropertyTests {
           for layer in sample.layers {
             #expect(layer.opacity.isFinite && layer.matrix.fields.allSatisfy { $0.isFinite })
           }
-          if sample.completed {
+          if sample.isCompleted {
             if completedAt == nil { completedAt = time }
-            #expect(sample.cancelled == !finishes)
+            #expect(sample.isCancelled == !finishes)
           } else {
             #expect(completedAt == nil, "completion must not un-fire")
           }

@@ -14,7 +14,7 @@ struct PresetSmokeTests {
     let scene = try animator.animateTransition(using: context)
     for fraction in [0.0, 0.1, 0.25, 0.5, 0.75, 0.99] {
       let sample = try scene.sample(at: fraction * scene.duration)
-      #expect(!sample.completed)
+      #expect(!sample.isCompleted)
       for layer in sample.layers {
         let finite = layer.matrix.fields.allSatisfy { $0.isFinite }
         #expect(finite, "\(layer.id) at \(fraction)")
@@ -22,7 +22,7 @@ struct PresetSmokeTests {
       }
     }
     let end = try scene.sample(at: scene.duration)
-    #expect(end.completed)
+    #expect(end.isCompleted)
     #expect(end.layers.first?.id == context.toID)
   }
 }

@@ -21,6 +21,6 @@ struct ReadmeExampleTests {
     try swipe.append(.update(time: 0.10, percent: 0.4))
     try swipe.append(.finish(time: 0.25))
     let moment = try scene.sample(at: 0.3, interaction: swipe)
-    #expect(moment.progress > 0.4 && moment.progress < 1 && !moment.completed)
+    #expect(moment.progress > 0.4 && moment.progress < 1 && !moment.isCompleted)
   }
 }

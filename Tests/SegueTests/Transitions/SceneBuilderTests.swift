@@ -98,8 +98,8 @@ struct SceneBuilderTests {
   /// `set` writes the model value now, with no animation.
   @Test func setWritesModel() throws {
     var b = try Self.builder()
-    try b.set("v", .opacity, .number(0.3))
-    try b.set("v", .position, .point(Point(x: 1, y: 2)))
+    try b.set(.opacity, of: "v", to: .number(0.3))
+    try b.set(.position, of: "v", to: .point(Point(x: 1, y: 2)))
     #expect(b.model[id: "v"]!.opacity == 0.3)
     #expect(b.model[id: "v"]!.position == Point(x: 1, y: 2))
     #expect(b.animations.entries.isEmpty)
@@ -108,7 +108,7 @@ struct SceneBuilderTests {
   @Test func setRejectsUnknownLayer() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
-      try b.set("ghost", .opacity, .number(0))
+      try b.set(.opacity, of: "ghost", to: .number(0))
     }
   }
 
@@ -116,7 +116,7 @@ struct SceneBuilderTests {
   @Test func setRejectsNaN() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "position", index: 1, reason: .notFinite)) {
-      try b.set("v", .position, .point(Point(x: 0, y: .nan)))
+      try b.set(.position, of: "v", to: .point(Point(x: 0, y: .nan)))
     }
     #expect(b.model[id: "v"]!.position == Point(x: 50, y: 50))
   }
@@ -127,7 +127,7 @@ struct SceneBuilderTests {
       throws: ValidationError(
         field: "keyPath", reason: .invalidState("opacity holds a number, not a size"))
     ) {
-      try b.set("v", .opacity, .size(.zero))
+      try b.set(.opacity, of: "v", to: .size(.zero))
     }
   }
 
@@ -139,7 +139,7 @@ struct SceneBuilderTests {
   @Test func animateSetsModelAndFillsBackwards() throws {
     var b = try Self.builder()
     try b.animate(
-      "v", .positionX, to: .number(150), beginTime: 0.2, duration: 0.4, curve: .timing(nil))
+      .positionX, of: "v", to: .number(150), beginTime: 0.2, duration: 0.4, curve: .timing(nil))
     #expect(b.model[id: "v"]!.position.x == 150)
     let entry = try #require(b.animations.entries.first)
     #expect(entry.layerID == "v")
@@ -163,7 +163,8 @@ struct SceneBuilderTests {
   @Test func animateWithExplicitFromAndCurve() throws {
     var b = try Self.builder()
     try b.animate(
-      "v", .opacity, from: .number(0), to: .number(1), duration: 1, curve: .timing(.easeInEaseOut))
+      .opacity, of: "v", from: .number(0), to: .number(1), duration: 1,
+      curve: .timing(.easeInEaseOut))
     #expect(b.animations.entries[0].animation.timingFunction == .easeInEaseOut)
     let scene = try b.scene(duration: 1, containerSize: Self.size)
     #expect(Self.number(scene.presentation(at: 0), "v", .opacity) == 0)
@@ -177,8 +178,8 @@ struct SceneBuilderTests {
   /// 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) = 145.96).
   @Test func animateWithSpring() throws {
     var b = try Self.builder()
-    let spring = try Spring(mass: 1, stiffness: 100, damping: 20)
-    try b.animate("v", .positionX, to: .number(150), duration: 0.5, curve: .spring(spring))
+    let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)
+    try b.animate(.positionX, of: "v", to: .number(150), duration: 0.5, curve: .spring(spring))
     #expect(
       b.animations.entries[0].animation.content
         == .spring(spring, from: .number(50), to: .number(150)))
@@ -199,7 +200,7 @@ struct SceneBuilderTests {
     var b = try Self.builder()
     let track = try KeyframeTrack<Double>(values: [0, 0.8, 0.2])
     try b.animate(
-      "v", .opacity, keyframes: .numbers(track), beginTime: 0.5, duration: 1,
+      .opacity, of: "v", keyframes: .numbers(track), beginTime: 0.5, duration: 1,
       timingFunction: .linear)
     #expect(b.model[id: "v"]!.opacity == 0.2)
     let a = b.animations.entries[0].animation
@@ -215,7 +216,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsUnknownLayer() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
-      try b.animate("ghost", .opacity, to: .number(0), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "ghost", to: .number(0), duration: 1, curve: .timing(nil))
     }
   }
 
@@ -223,7 +224,7 @@ struct SceneBuilderTests {
     var b = try Self.builder()
     let track = try KeyframeTrack<Double>(values: [0, 1])
     #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
-      try b.animate("ghost", .opacity, keyframes: .numbers(track), duration: 1)
+      try b.animate(.opacity, of: "ghost", keyframes: .numbers(track), duration: 1)
     }
   }
 
@@ -231,7 +232,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsZeroDuration() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try b.animate("v", .opacity, to: .number(0), duration: 0, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .number(0), duration: 0, curve: .timing(nil))
     }
     #expect(b.model[id: "v"]!.opacity == 1)
     #expect(b.animations.entries.isEmpty)
@@ -244,7 +245,7 @@ struct SceneBuilderTests {
       throws: ValidationError(
         field: "toValue", reason: .invalidState("is a point but opacity holds a number"))
     ) {
-      try b.animate("v", .opacity, to: .point(.zero), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .point(.zero), duration: 1, curve: .timing(nil))
     }
     #expect(b.model[id: "v"]!.opacity == 1)
   }
@@ -253,7 +254,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsNaNTarget() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "toValue", index: 0, reason: .notFinite)) {
-      try b.animate("v", .opacity, to: .number(.nan), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .number(.nan), duration: 1, curve: .timing(nil))
     }
   }
 
@@ -265,7 +266,7 @@ struct SceneBuilderTests {
       throws: ValidationError(
         field: "values", reason: .invalidState("are number values but position holds a point"))
     ) {
-      try b.animate("v", .position, keyframes: .numbers(track), duration: 1)
+      try b.animate(.position, of: "v", keyframes: .numbers(track), duration: 1)
     }
   }
 
@@ -330,8 +331,8 @@ struct SceneBuilderTests {
   @Test func randomAnimations() async throws {
     let curves: [AnimationCurve] = [
       .timing(nil), .timing(.easeInEaseOut), .timing(.easeIn), .timing(.easeOut),
-      .spring(try Spring(mass: 1, stiffness: 100, damping: 10)),
-      .spring(try Spring(mass: 3, stiffness: 1000, damping: 500)),
+      .spring(try DampedSpring(mass: 1, stiffness: 100, damping: 10)),
+      .spring(try DampedSpring(mass: 3, stiffness: 1000, damping: 500)),
     ]
     await propertyCheck(
       count: 150,
@@ -340,9 +341,9 @@ struct SceneBuilderTests {
     ) { begin, duration, start, target, curve, u in
       var b = SceneBuilder()
       try b.add(Layer(id: "v", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
-      try b.set("v", .position, .point(Point(x: start, y: -start)))
+      try b.set(.position, of: "v", to: .point(Point(x: start, y: -start)))
       try b.animate(
-        "v", .position, to: .point(Point(x: target, y: 2 * target)), beginTime: begin,
+        .position, of: "v", to: .point(Point(x: target, y: 2 * target)), beginTime: begin,
         duration: duration, curve: curves[curve])
       #expect(b.model[id: "v"]!.position == Point(x: target, y: 2 * target))
       let scene = try b.scene(duration: 2.5, containerSize: Self.size)

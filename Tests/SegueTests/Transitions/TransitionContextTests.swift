@@ -140,9 +140,10 @@ struct TransitionContextTests {
       let w = context.containerSize.width
       try b.add(view: context.fromView)
       try b.add(view: context.toView)
-      try b.set(context.toID, .positionX, .number(w + w / 2))
+      try b.set(.positionX, of: context.toID, to: .number(w + w / 2))
       try b.animate(
-        context.toID, .positionX, to: .number(w / 2), duration: transitionDuration(using: context),
+        .positionX, of: context.toID, to: .number(w / 2),
+        duration: transitionDuration(using: context),
         curve: .timing(nil))
       b.finishChanges = [.remove(layerID: context.fromID)]
       b.cancelChanges = [.remove(layerID: context.toID)]
@@ -161,11 +162,11 @@ struct TransitionContextTests {
     let scene = try animator.animateTransition(using: context)
     let mid = try scene.sample(at: 0.125)
     #expect(mid.layers.map(\.id) == ["old", "old.label", "new", "new.label"])
-    #expect(mid["new"]!.matrix == .makeTranslation(150, 0, 0))
+    #expect(mid["new"]!.matrix == .makeTranslation(x: 150, y: 0, z: 0))
     #expect(mid["new"]!.corners[0].point == Point(x: 150, y: 0))
     #expect(mid["new.label"]!.corners[2].point == Point(x: 155, y: 5))
     let end = try scene.sample(at: 0.5)
-    #expect(end.completed)
+    #expect(end.isCompleted)
     #expect(end.layers.map(\.id) == ["new", "new.label"])
     #expect(end["new"]!.matrix == .identity)
     let cancelled = scene.presentation(at: 0.3, completion: .cancelled)

@@ -6,30 +6,30 @@ import Testing
 /// clamped as presented.
 @Suite("TransitionSample appearance")
 struct TransitionSampleAppearanceTests {
-  static let red = try! Color(red: 1, green: 0, blue: 0)
-  static let blue = try! Color(red: 0, green: 0, blue: 1)
+  static let red = try! RGBAColor(red: 1, green: 0, blue: 0)
+  static let blue = try! RGBAColor(red: 0, green: 0, blue: 1)
 
   /// A 100 × 100 card: corner radius 0 → 20 (linear over 1 s), border width keyframes
   /// [0, 4, 2] at [0, 0.5, 1], border colour red → blue (linear), shadow offset (0, 0) → (10, 20)
   /// on a spring, shadow opacity → 0.5 from 0.1 s over 0.4 s, masksToBounds set.
-  static func scene(spring: Spring) throws -> TransitionScene {
+  static func scene(spring: DampedSpring) throws -> TransitionScene {
     var b = SceneBuilder()
     try b.add(
       Layer(
         id: "card", bounds: Rect(x: 0, y: 0, width: 100, height: 100),
         position: Point(x: 50, y: 50), masksToBounds: true, borderColor: red,
         shadowOffset: .zero))
-    try b.animate("card", .cornerRadius, to: .number(20), duration: 1, curve: .timing(nil))
+    try b.animate(.cornerRadius, of: "card", to: .number(20), duration: 1, curve: .timing(nil))
     try b.animate(
-      "card", .borderWidth,
+      .borderWidth, of: "card",
       keyframes: .numbers(try KeyframeTrack(values: [0, 4, 2], keyTimes: [0, 0.5, 1])),
       duration: 1)
-    try b.animate("card", .borderColor, to: .color(blue), duration: 1, curve: .timing(nil))
+    try b.animate(.borderColor, of: "card", to: .color(blue), duration: 1, curve: .timing(nil))
     try b.animate(
-      "card", .shadowOffset, to: .size(Size(width: 10, height: 20)), duration: 1,
+      .shadowOffset, of: "card", to: .size(Size(width: 10, height: 20)), duration: 1,
       curve: .spring(spring))
     try b.animate(
-      "card", .shadowOpacity, to: .number(0.5), beginTime: 0.1, duration: 0.4,
+      .shadowOpacity, of: "card", to: .number(0.5), beginTime: 0.1, duration: 0.4,
       curve: .timing(nil))
     return try b.scene(duration: 1, containerSize: Size(width: 100, height: 100))
   }
@@ -37,12 +37,12 @@ struct TransitionSampleAppearanceTests {
   /// By hand at t = 0.25: radius 5, border width 4·0.5 = 2, colour (0.75, 0, 0.25, 1), shadow
   /// offset (10, 20)·x(0.25) with the spring's closed form, shadow opacity 0.5·(0.15/0.4).
   @Test func animatedValues() throws {
-    let spring = try Spring(mass: 1, stiffness: 100, damping: 20)  // ζ = 1, ω0 = 10
+    let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)  // ζ = 1, ω0 = 10
     let scene = try Self.scene(spring: spring)
     let card = try #require(try scene.sample(at: 0.25)["card"])
     #expect(card.cornerRadius == 5)
     #expect(card.borderWidth == 2)
-    #expect(card.borderColor == (try Color(red: 0.75, green: 0, blue: 0.25)))
+    #expect(card.borderColor == (try RGBAColor(red: 0.75, green: 0, blue: 0.25)))
     let x = 1 - (1 + 10 * 0.25) * Double.exp(-2.5)  // critical, v0 = 0
     #expect(abs(card.shadowOffset.width - 10 * x) <= 1e-12)
     #expect(abs(card.shadowOffset.height - 20 * x) <= 1e-12)
@@ -63,8 +63,8 @@ struct TransitionSampleAppearanceTests {
     try b.add(
       Layer(id: "v", cornerRadius: 10, borderWidth: -1, shadowOpacity: 3, shadowRadius: -2))
     try b.animate(
-      "v", .cornerRadius, to: .number(0), duration: 1,
-      curve: .spring(try Spring(mass: 1, stiffness: 400, damping: 4)))
+      .cornerRadius, of: "v", to: .number(0), duration: 1,
+      curve: .spring(try DampedSpring(mass: 1, stiffness: 400, damping: 4)))
     let scene = try b.scene(duration: 1, containerSize: Size(width: 1, height: 1))
     var sawOvershoot = false
     for i in 1..<100 {

@@ -31,11 +31,11 @@ struct TransitionSceneTests {
   static func animations() throws -> AnimationSet {
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(150), to: .number(50), duration: 1, fillMode: .backwards),
       to: "to")
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .opacity, from: .number(0), to: .number(1), duration: 1, fillMode: .backwards),
       to: "to")
     return set
@@ -214,7 +214,8 @@ struct TransitionSceneTests {
   @Test func rejectsAnimationOfUnknownLayer() throws {
     var set = try Self.animations()
     set.add(
-      try Animation.basic(.opacity, from: .number(0), to: .number(1), duration: 1), to: "ghost")
+      try LayerAnimation.basic(.opacity, from: .number(0), to: .number(1), duration: 1), to: "ghost"
+    )
     #expect(throws: ValidationError(field: "animations.layer", index: 2, reason: .unknown("ghost")))
     {
       try Self.make(animations: set)
@@ -335,15 +336,15 @@ struct TransitionSceneTests {
     let sample = try Self.scene().sample(at: 0.25)
     #expect(sample.time == 0.25)
     #expect(sample.progress == 0.25)
-    #expect(!sample.completed)
-    #expect(!sample.cancelled)
+    #expect(!sample.isCompleted)
+    #expect(!sample.isCancelled)
     #expect(sample.layers.map(\.id) == ["from", "to", "badge", "temp"])
     #expect(sample.layers.map(\.order) == [0, 1, 2, 3])
 
     let to = try #require(sample["to"])
     #expect(to.opacity == 0.25)
     #expect(to.blend == .add)
-    #expect(to.matrix == .makeTranslation(75, 0, 0))
+    #expect(to.matrix == .makeTranslation(x: 75, y: 0, z: 0))
     #expect(
       to.corners.map(\.point) == [
         Point(x: 75, y: 0), Point(x: 175, y: 0), Point(x: 175, y: 100), Point(x: 75, y: 100),
@@ -377,8 +378,8 @@ struct TransitionSceneTests {
     for t in [1.0, 1.5, 100] {
       let sample = try scene.sample(at: t)
       #expect(sample.time == t)
-      #expect(sample.completed)
-      #expect(!sample.cancelled)
+      #expect(sample.isCompleted)
+      #expect(!sample.isCancelled)
       #expect(sample.progress == 1)
       #expect(sample.layers.map(\.id) == ["to", "badge"])
       #expect(sample["to"]!.matrix == .identity)
@@ -386,7 +387,7 @@ struct TransitionSceneTests {
       #expect(sample.layers.map(\.order) == [0, 1])
     }
     let almost = try scene.sample(at: 1.0.nextDown)
-    #expect(!almost.completed)
+    #expect(!almost.isCompleted)
     #expect(almost.progress < 1)
   }
 
@@ -412,7 +413,7 @@ struct TransitionSceneTests {
       try tree.add(
         Layer(
           id: "l\(k)", bounds: Rect(x: 0, y: 0, width: 1, height: 1),
-          transform: .makeScale(1e100, 1e100, 1)), parent: parent)
+          transform: .makeScale(x: 1e100, y: 1e100, z: 1)), parent: parent)
       parent = "l\(k)"
     }
     let scene = try TransitionScene(
@@ -431,7 +432,7 @@ struct TransitionSceneTests {
     try flat.add(Layer(id: "a"))
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .positionX, from: .number(0), to: .number(1e308), duration: 1,
         timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
     let overshoot = try TransitionScene(
@@ -451,7 +452,7 @@ struct TransitionSceneTests {
     try flat.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 1, height: 1)))
     var set = AnimationSet()
     set.add(
-      try Animation.basic(
+      try LayerAnimation.basic(
         .cornerRadius, from: .number(0), to: .number(1e308), duration: 1,
         timingFunction: try .cubicBezier(0.5, 10, 0.5, 1)), to: "a")
     let scene = try TransitionScene(

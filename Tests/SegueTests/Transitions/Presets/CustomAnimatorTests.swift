@@ -61,12 +61,12 @@ struct SimpleOverAnimator: TransitionAnimator {
     // transitionContext.containerView.insertSubview(tz.view, aboveSubview: fz.view)
     try b.add(view: context.toView)
     // tz.view.frame = fOff
-    try b.set(tz, .position, .point(Point(x: fOff.midX, y: fOff.midY)))
+    try b.set(.position, of: tz, to: .point(Point(x: fOff.midX, y: fOff.midY)))
 
     // UIView.animate(withDuration: transitionDuration(using: transitionContext),
     //                animations: { tz.view.frame = f },
     try b.animate(
-      tz, .position, to: .point(Point(x: f.midX, y: f.midY)),
+      .position, of: tz, to: .point(Point(x: f.midX, y: f.midY)),
       duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
 
     //                completion: { _ in transitionContext.completeTransition(true) })
@@ -99,7 +99,7 @@ struct SimpleOverAnimator: TransitionAnimator {
     // UIView.animate(withDuration: transitionDuration(using: transitionContext),
     //                animations: { fz.view.frame = fOffPop },
     try b.animate(
-      fz, .position, to: .point(Point(x: fOffPop.midX, y: fOffPop.midY)),
+      .position, of: fz, to: .point(Point(x: fOffPop.midX, y: fOffPop.midY)),
       duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
 
     //                completion: { _ in transitionContext.completeTransition(true) })
@@ -133,7 +133,7 @@ struct CustomAnimatorTests {
     _ a: TransitionSample, _ b: TransitionSample,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    #expect(a.completed == b.completed, sourceLocation: sourceLocation)
+    #expect(a.isCompleted == b.isCompleted, sourceLocation: sourceLocation)
     #expect(a.progress == b.progress, sourceLocation: sourceLocation)
     #expect(a.layers.map(\.id) == b.layers.map(\.id), sourceLocation: sourceLocation)
     for (x, y) in zip(a.layers, b.layers) {

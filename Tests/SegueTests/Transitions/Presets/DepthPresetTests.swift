@@ -235,7 +235,7 @@ struct DepthPresetTests {
   @Test(arguments: DepthPresetReference.rows)
   func interior(row: DepthPresetReference.Row) throws {
     let s = try Self.scene(row.operation).sample(at: row.time)
-    #expect(!s.completed)
+    #expect(!s.isCompleted)
     #expect(abs(s.progress - row.time / 2) <= 1e-15)
     // Opacity: from 1 → 0, to 0 → 1 along ease-out.
     #expect(abs((s["from"]?.opacity ?? -1) - (1 - row.eased)) <= 1e-12)
@@ -287,7 +287,7 @@ struct DepthPresetTests {
     // Finished: from removed; to at its model values: identity transform, opacity 1, its
     // zPosition (−300 on push, +300 on pop) kept, as UIKit leaves layer.zPosition.
     let s = try Self.scene(operation).sample(at: 2)
-    #expect(s.completed && !s.cancelled)
+    #expect(s.isCompleted && !s.isCancelled)
     #expect(s.layers.map(\.id) == ["to"])
     let z = operation == .push ? -300.0 : 300.0
     Self.expectCorners(s["to"], topLeft: (0, 0, z), bottomRight: (390, 844), tolerance: 1e-12)
@@ -304,6 +304,6 @@ struct DepthPresetTests {
     let from = try #require(layers.first)
     #expect(from.opacity == 1)
     let z = operation == .push ? 300.0 : -300.0
-    #expect(from.matrix == .makeTranslation(0, 0, z))
+    #expect(from.matrix == .makeTranslation(x: 0, y: 0, z: z))
   }
 }

@@ -41,7 +41,7 @@ struct FlyToCart {
     // move.duration = 0.8
     // move.timingFunction = CAMediaTimingFunction(name: .easeIn)
     // icon.add(move, forKey: "move"); icon.position = cart
-    try b.animate("icon", .position, path: move, duration: 0.8, timingFunction: .easeIn)
+    try b.animate(.position, of: "icon", path: move, duration: 0.8, timingFunction: .easeIn)
 
     // let scale = CAKeyframeAnimation(keyPath: "transform.scale")
     // scale.values = [1, 1.4, 0.25]
@@ -49,7 +49,8 @@ struct FlyToCart {
     let scale = try KeyframeTrack<Double>(values: [1, 1.4, 0.25], keyTimes: [0, 0.3, 1])
     // scale.duration = 0.8
     // icon.add(scale, forKey: "scale"); icon.transform = CATransform3DMakeScale(0.25, 0.25, 1)
-    try b.animate("icon", .transformComponent(.scale), keyframes: .numbers(scale), duration: 0.8)
+    try b.animate(
+      .transformComponent(.scale), of: "icon", keyframes: .numbers(scale), duration: 0.8)
 
     // CATransaction.setCompletionBlock { icon.removeFromSuperlayer() }
     b.finishChanges = [.remove(layerID: "icon")]
@@ -96,6 +97,6 @@ struct FlyToCartTests {
       abs(landing.position.x - fly.cart.x) <= 1e-4 && abs(landing.position.y - fly.cart.y) <= 1e-4)
     #expect(abs(landing.transform.m12) <= 1e-6 && abs(landing.transform.m11 - 0.25) <= 1e-6)
     let end = try scene.sample(at: 0.8)
-    #expect(end.completed && end["icon"] == nil)
+    #expect(end.isCompleted && end["icon"] == nil)
   }
 }

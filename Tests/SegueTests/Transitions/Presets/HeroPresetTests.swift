@@ -155,7 +155,7 @@ struct HeroPresetTests {
 
   @Test func pushStart() throws {
     let s = try Self.scene(.push).sample(at: 0)
-    #expect(!s.completed)
+    #expect(!s.isCompleted)
     #expect(s.progress == 0)
     Self.expectPhase1(s, x: 0)
   }
@@ -244,7 +244,7 @@ struct HeroPresetTests {
   ])
   func pushCascade(time: Double, opacities: [Double]) throws {
     let s = try Self.scene(.push).sample(at: time)
-    #expect(!s.completed)
+    #expect(!s.isCompleted)
     for (i, opacity) in opacities.enumerated() {
       Self.expectLayer(s, "cell\(i)", frame: Self.cellFrame(i), opacity: opacity)
     }
@@ -256,7 +256,7 @@ struct HeroPresetTests {
   func pushCompleted(time: Double) throws {
     // Finished: only to and its sublayers, at their model values, drawn in insertion order.
     let s = try Self.scene(.push).sample(at: time)
-    #expect(s.completed && !s.cancelled)
+    #expect(s.isCompleted && !s.isCancelled)
     #expect(s.progress == 1)
     let expected = ["to", "header", "back"] + Self.cells
     #expect(s.layers.map(\.id) == expected)
@@ -357,7 +357,7 @@ struct HeroPresetTests {
   @Test(arguments: [0.4, 1.0])
   func popCompletedLeavesOnlyTheList(time: Double) throws {
     let s = try Self.scene(.pop).sample(at: time)
-    #expect(s.completed)
+    #expect(s.isCompleted)
     #expect(s.layers.map(\.id) == ["to", "title", "table"])
     Self.expectLayer(s, "to", frame: Rect(x: 0, y: 0, width: R.width, height: R.height), opacity: 1)
     Self.expectLayer(s, "title", frame: Rect(x: 0, y: 44, width: R.width, height: 56), opacity: 1)
@@ -397,9 +397,9 @@ struct HeroPresetTests {
     let cascade = try push.sample(at: 1.3)
     #expect(cascade["cell3"] == nil)
     Self.expectLayer(cascade, "cell2", frame: Self.cellFrame(2), opacity: R.ease050)
-    #expect(!cascade.completed)
+    #expect(!cascade.isCompleted)
     let end = try push.sample(at: 1.4)
-    #expect(end.completed)
+    #expect(end.isCompleted)
     #expect(end.layers.map(\.id) == ["to", "header", "back", "cell0", "cell1", "cell2"])
     // Pop: the image ends at the tapped cell: at e = 0.5, centre y 120 → 160 gives 140 and
     // height 180, so minY 50.

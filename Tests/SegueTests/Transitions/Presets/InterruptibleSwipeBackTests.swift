@@ -53,16 +53,16 @@ struct SwipeBackAnimator: TransitionAnimator {
     // container.insertSubview(toView, belowSubview: fromView)
     try container.insertSubview(toView, belowSubview: fromView)
     // toView.transform = CGAffineTransform(translationX: -0.3 * width, y: 0)
-    try container.set(toID, .transformComponent(.translationX), .number(-0.3 * width))
+    try container.set(.transformComponent(.translationX), of: toID, to: .number(-0.3 * width))
     // let animator = UIViewPropertyAnimator(duration: transitionDuration(using: ctx),
     //                                       curve: .easeOut) {
     var animator = try ViewPropertyAnimator(
       duration: transitionDuration(using: context), curve: .easeOut, container: container
     ) { views throws(ValidationError) in
       // fromView.transform = CGAffineTransform(translationX: width, y: 0)
-      try views.set(fromID, .transformComponent(.translationX), .number(width))
+      try views.set(.transformComponent(.translationX), of: fromID, to: .number(width))
       // toView.transform = .identity
-      try views.set(toID, .transformComponent(.translationX), .number(0))
+      try views.set(.transformComponent(.translationX), of: toID, to: .number(0))
     }  // }
     // animator.addCompletion { position in
     //   ctx.completeTransition(!ctx.transitionWasCancelled)   // (the driver does this below)
@@ -216,7 +216,7 @@ struct InterruptibleSwipeBackTests {
     try i.tick(to: 0.5)
     #expect(i.context.completion == .finished)
     let end = try i.animator.sample(at: 0.5)
-    #expect(end.completed && !end.cancelled)
+    #expect(end.isCompleted && !end.isCancelled)
     #expect(end.layers.map(\.id) == ["to"])
     #expect(Self.tx(end, "to") == 0)
     #expect(
@@ -242,7 +242,7 @@ struct InterruptibleSwipeBackTests {
     try i.tick(to: 1)
     #expect(i.context.completion == .cancelled)
     let end = try i.animator.sample(at: 1)
-    #expect(end.cancelled && end.layers.map(\.id) == ["from"])
+    #expect(end.isCancelled && end.layers.map(\.id) == ["from"])
     #expect(Self.tx(end, "from") == 0)
   }
 

@@ -84,8 +84,8 @@ enum PresetsAHarness {
     tolerance: Double = 1e-9, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     let sample = try scene.sample(at: t)
-    #expect(!sample.completed, "t = \(t)", sourceLocation: sourceLocation)
-    #expect(!sample.cancelled, sourceLocation: sourceLocation)
+    #expect(!sample.isCompleted, "t = \(t)", sourceLocation: sourceLocation)
+    #expect(!sample.isCancelled, sourceLocation: sourceLocation)
     #expect(sample.time == t, sourceLocation: sourceLocation)
     #expect(
       abs(sample.progress - t / scene.duration) <= 1e-15, "progress at \(t)",
@@ -100,8 +100,8 @@ enum PresetsAHarness {
   ) throws {
     for t in [scene.duration, scene.duration + 0.001, 3 * scene.duration] {
       let sample = try scene.sample(at: t)
-      #expect(sample.completed, "t = \(t)", sourceLocation: sourceLocation)
-      #expect(!sample.cancelled, sourceLocation: sourceLocation)
+      #expect(sample.isCompleted, "t = \(t)", sourceLocation: sourceLocation)
+      #expect(!sample.isCancelled, sourceLocation: sourceLocation)
       #expect(sample.progress == 1, sourceLocation: sourceLocation)
       check(
         sample, [ExpectedLayer(id: toID, x: 0, order: 0)], "completed at \(t)",

@@ -1,0 +1,229 @@
+/// One frame of a ``SceneBatch``, read per instance and per layer: the safe way to use
+/// ``SceneBatchEvaluationJob`` without pointers or hand-computed offsets.
+///
+/// The caller owns the output and reuses it frame after frame:
+/// ``SceneBatch/evaluate(at:context:into:threads:)`` fills it, allocating only when the batch has
+/// more layers than the output has room for (the first frame, or after instances were added), so
+/// a steady run allocates nothing per frame. Reading allocates nothing either: ``subscript(instance:)``
+/// gives an ``Instance`` whose ``Instance/layers`` lists the layers present in the container at
+/// the frame's time, in the scene's ``LayerTree/layers`` order, as ``TransitionScene/sample(at:)``
+/// lists them (a layer removed by an event or the completion is absent, not transparent).
+///
+/// ```swift
+/// var frame = SceneBatchOutput()
+/// try batch.evaluate(at: 0.25, context: context, into: &frame)
+/// for layer in frame[instance: 0]!.layers {
+///   draw(layer.id, layer.matrix, layer.opacity)
+/// }
+/// ```
+///
+/// Values are the job's `Float` results widened to `Double`, within the tolerance
+/// ``SceneBatchEvaluationJob`` documents of the `Double` sample. The output describes the batch as
+/// it was when it was filled: instance ids and layers stay readable after the batch changes, until
+/// the next fill.
+public struct SceneBatchOutput: Sendable {
+  /// The frame time on the batch clock, in seconds (`nil` before the first fill).
+  public internal(set) var time: Double?
+  /// Whether the fill computes the projected corners (``Layer/corners``).
+  public let includesCorners: Bool
+  /// The batch as filled (its layout names the rows).
+  var batch = SceneBatch()
+  /// `16·N` matrix fields, `N` opacities, `16·N` corner values (when requested), `N` presence flags.
+  var matrices: [Float] = []
+  var opacities: [Float] = []
+  var corners: [Float] = []
+  var presence: [Float] = []
+
+  /// An empty output; the first ``SceneBatch/evaluate(at:context:into:threads:)`` sizes it.
+  ///
+  /// - Parameter includesCorners: whether to compute each layer's projected bounds corners
+  ///   (``Layer/corners``; 16 more floats per layer and frame).
+  public init(includesCorners: Bool = false) {
+    self.includesCorners = includesCorners
+  }
+
+  /// An output with room for `batch` (so the first fill allocates nothing either).
+  public init(for batch: SceneBatch, includesCorners: Bool = false) {
+    self.includesCorners = includesCorners
+    reserve(layerCount: batch.layerCount)
+  }
+
+  /// Makes room for `n` layers; allocates only when the output is smaller.
+  mutating func reserve(layerCount n: Int) {
+    guard presence.count < n else { return }
+    matrices = [Float](repeating: 0, count: 16 * n)
+    opacities = [Float](repeating: 0, count: n)
+    corners = [Float](repeating: 0, count: includesCorners ? 16 * n : 0)
+    presence = [Float](repeating: 0, count: n)
+  }
+
+  /// The instance ids of the batch as filled, ascending.
+  public var instanceIDs: [Int] { batch.instanceIDs }
+
+  /// Instance `id` of the batch as filled, or `nil` when it has no such instance (or the output
+  /// was never filled).
+  public subscript(instance id: Int) -> Instance? {
+    guard time != nil, id >= 0, id < batch.records.count else { return nil }
+    let (g, slot) = batch.records[id]
+    guard g >= 0 else { return nil }
+    let template = batch.templates[g]
+    return Instance(
+      id: id,
+      layers: Layers(
+        output: self, model: template.scene.model,
+        firstRow: batch.groupRows[g] + slot * template.layerCount))
+  }
+
+  /// One instance of the frame.
+  public struct Instance: Sendable {
+    /// The instance id (``SceneBatch/add(_:clock:)``).
+    public let id: Int
+    /// The layers present in the container at the frame's time, in the scene's layer order.
+    public let layers: Layers
+
+    /// The present layer `layerID`, or `nil` when the scene has no such layer or it is not in the
+    /// container at the frame's time.
+    public subscript(layerID: String) -> Layer? {
+      guard let i = layers.model.index(of: layerID), layers.isPresent(i) else { return nil }
+      return layers[i]
+    }
+  }
+
+  /// The present layers of one instance (a collection indexed by the layer's position in the
+  /// scene's ``LayerTree/layers``; absent layers are skipped).
+  public struct Layers: Collection, Sendable {
+    let output: SceneBatchOutput
+    let model: LayerTree
+    let firstRow: Int
+
+    func isPresent(_ i: Int) -> Bool { output.presence[firstRow + i] != 0 }
+
+    /// The position of the first present layer.
+    public var startIndex: Int {
+      var i = 0
+      while i < model.count && !isPresent(i) { i += 1 }
+      return i
+    }
+
+    /// The scene's layer count.
+    public var endIndex: Int { model.count }
+
+    /// The next present layer after `i`.
+    public func index(after i: Int) -> Int {
+      var j = i + 1
+      while j < model.count && !isPresent(j) { j += 1 }
+      return j
+    }
+
+    /// The layer at position `i` of the scene's layers.
+    public subscript(i: Int) -> Layer {
+      let row = firstRow + i
+      let m = 16 * row
+      let f = output.matrices
+      let matrix = Transform3D(
+        m11: Double(f[m]), m12: Double(f[m + 1]), m13: Double(f[m + 2]), m14: Double(f[m + 3]),
+        m21: Double(f[m + 4]), m22: Double(f[m + 5]), m23: Double(f[m + 6]),
+        m24: Double(f[m + 7]), m31: Double(f[m + 8]), m32: Double(f[m + 9]),
+        m33: Double(f[m + 10]), m34: Double(f[m + 11]), m41: Double(f[m + 12]),
+        m42: Double(f[m + 13]), m43: Double(f[m + 14]), m44: Double(f[m + 15]))
+      var corners: Corners?
+      if output.includesCorners {
+        let c = output.corners
+        func corner(_ k: Int) -> ProjectedPoint {
+          let base = m + 4 * k
+          let w = Double(c[base + 3])
+          return ProjectedPoint(
+            point: Point(x: Double(c[base]), y: Double(c[base + 1])), z: Double(c[base + 2]),
+            w: w, isBehindEye: !(w > Transform3D.minimumW))
+        }
+        corners = Corners(
+          topLeft: corner(0), topRight: corner(1), bottomRight: corner(2), bottomLeft: corner(3))
+      }
+      return Layer(
+        id: model.layers[i].id, matrix: matrix, opacity: Double(output.opacities[row]),
+        corners: corners)
+    }
+  }
+
+  /// One present layer of an instance, in container space (the batch's counterpart of
+  /// ``LayerSample``).
+  public struct Layer: Hashable, Sendable {
+    /// The layer's id.
+    public var id: String
+    /// The matrix from the layer's coordinates to the container, as ``LayerSample/matrix``.
+    public var matrix: Transform3D
+    /// The presented opacity in `[0, 1]`, as ``LayerSample/opacity``.
+    public var opacity: Double
+    /// The projected bounds corners, as ``LayerSample/corners``; `nil` unless the output was made
+    /// with `includesCorners`.
+    public var corners: Corners?
+  }
+
+  /// The four projected bounds corners of a layer (top-left, top-right, bottom-right,
+  /// bottom-left), a fixed-size collection so reading them allocates nothing.
+  public struct Corners: RandomAccessCollection, Hashable, Sendable {
+    /// The top-left corner.
+    public var topLeft: ProjectedPoint
+    /// The top-right corner.
+    public var topRight: ProjectedPoint
+    /// The bottom-right corner.
+    public var bottomRight: ProjectedPoint
+    /// The bottom-left corner.
+    public var bottomLeft: ProjectedPoint
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// 4.
+    public var endIndex: Int { 4 }
+
+    /// Corner `i` in the order top-left, top-right, bottom-right, bottom-left.
+    public subscript(i: Int) -> ProjectedPoint {
+      switch i {
+      case 0: topLeft
+      case 1: topRight
+      case 2: bottomRight
+      default: bottomLeft
+      }
+    }
+  }
+}
+
+extension SceneBatch {
+  /// Evaluates the batch at `time` (seconds on the batch clock) into `output`, with the scratch
+  /// of `context` on `threads` threads (see ``SceneBatchEvaluationJob/run(threads:chunkSize:)``).
+  ///
+  /// Allocates only when `output` has less room than ``layerCount`` (its first fill, or after
+  /// instances were added); otherwise nothing.
+  ///
+  /// - Throws: what ``SceneBatchEvaluationJob/validate()`` and
+  ///   ``SceneBatchEvaluationJob/run(threads:chunkSize:)`` throw (`"times"` names a non-finite
+  ///   `time`).
+  public func evaluate(
+    at time: Double, context: SceneBatchContext, into output: inout SceneBatchOutput,
+    threads: Int = 1
+  ) throws(ValidationError) {
+    output.reserve(layerCount: layerCount)
+    output.time = nil
+    output.batch = self
+    let includesCorners = output.includesCorners
+    try withUnsafePointer(to: time) { (t: UnsafePointer<Double>) throws(ValidationError) in
+      try output.matrices.withUnsafeMutableBufferPointer {
+        (m: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
+        try output.opacities.withUnsafeMutableBufferPointer {
+          (o: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
+          try output.corners.withUnsafeMutableBufferPointer {
+            (c: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
+            try output.presence.withUnsafeMutableBufferPointer {
+              (p: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
+              let job = SceneBatchEvaluationJob(
+                batch: self, context: context, times: UnsafeBufferPointer(start: t, count: 1),
+                matrices: m, opacities: o, corners: includesCorners ? c : nil, presence: p)
+              if threads == 1 { try job.run() } else { try job.run(threads: threads) }
+            }
+          }
+        }
+      }
+    }
+    output.time = time
+  }
+}
