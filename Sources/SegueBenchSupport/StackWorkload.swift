@@ -93,7 +93,8 @@ public struct StackBatch: Sendable {
   public let startDouble: [Double]
   /// Durations `d_j` in seconds, exact (`Double`).
   public let durationDouble: [Double]
-  /// The 24 key planes in `Double`, same layout as ``keys``.
+  /// The 24 key planes in `Double`, unpadded: key `k` of channel `c` of layer `j` at
+  /// `(4c + k)·count + j`.
   public let keysDouble: [Double]
 
   /// The per-curve inverse tables used for the `Float` solver's first guess (see
