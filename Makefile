@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 
-.PHONY: setup test bench build docs format lint
+.PHONY: setup test test-allocations bench build docs format lint
 
 setup:
 	./scripts/ensure-deps.sh
@@ -11,6 +11,11 @@ setup:
 # The test suite (debug build, Swift Testing).
 test: setup
 	$(SWIFT) test
+
+# The allocation suites (0 allocations per frame once warm) count only in an optimised build.
+test-allocations: setup
+	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release-tests \
+	  --filter AllocationTests
 
 # The main job: the benchmark executable on the standard `stack` workload (release build).
 bench: setup

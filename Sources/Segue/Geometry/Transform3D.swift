@@ -78,6 +78,36 @@ public struct Transform3D: Hashable, Sendable {
       m41: f[12], m42: f[13], m43: f[14], m44: f[15])
   }
 
+  /// Whether all sixteen fields are finite (no allocation, unlike testing ``fields``).
+  @inlinable
+  package var hasFiniteFields: Bool {
+    m11.isFinite && m12.isFinite && m13.isFinite && m14.isFinite && m21.isFinite
+      && m22.isFinite && m23.isFinite && m24.isFinite && m31.isFinite && m32.isFinite
+      && m33.isFinite && m34.isFinite && m41.isFinite && m42.isFinite && m43.isFinite
+      && m44.isFinite
+  }
+
+  /// Multiplies every field by `k` in place (no allocation).
+  @inlinable
+  package mutating func scaleFields(by k: Double) {
+    m11 *= k
+    m12 *= k
+    m13 *= k
+    m14 *= k
+    m21 *= k
+    m22 *= k
+    m23 *= k
+    m24 *= k
+    m31 *= k
+    m32 *= k
+    m33 *= k
+    m34 *= k
+    m41 *= k
+    m42 *= k
+    m43 *= k
+    m44 *= k
+  }
+
   /// The sixteen fields in `CATransform3D` order: `m11, m12, m13, m14, m21, …, m44`.
   @inlinable
   public var fields: [Double] {

@@ -10,7 +10,14 @@ extension Transform3D: Interpolatable {
   /// - Precondition: `channels.count == 16`.
   public init(channels: ArraySlice<Double>) {
     precondition(channels.count == 16, "Transform3D has 16 channels")
-    self.init(unchecked: Array(channels))
+    // Read the slice in place: a copy into an Array would allocate on every keyframe sample.
+    let i = channels.startIndex
+    let f = channels
+    self.init(
+      m11: f[i], m12: f[i + 1], m13: f[i + 2], m14: f[i + 3],
+      m21: f[i + 4], m22: f[i + 5], m23: f[i + 6], m24: f[i + 7],
+      m31: f[i + 8], m32: f[i + 9], m33: f[i + 10], m34: f[i + 11],
+      m41: f[i + 12], m42: f[i + 13], m43: f[i + 14], m44: f[i + 15])
   }
 
   /// Interpolation by decomposition (Decision 3, ``TransformInterpolation``): exact ends at 0

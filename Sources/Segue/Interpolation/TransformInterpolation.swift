@@ -134,11 +134,12 @@ public struct TransformInterpolator: Hashable, Sendable {
     var value = recomposed
     if recomposed.m44 != 0 && recomposed.m44 != 1 {
       let k = 1 / recomposed.m44
-      var normalised = Transform3D(unchecked: recomposed.fields.map { $0 * k })
+      var normalised = recomposed
+      normalised.scaleFields(by: k)
       normalised.m44 = 1
-      if normalised.fields.allSatisfy(\.isFinite) { value = normalised }
+      if normalised.hasFiniteFields { value = normalised }
     }
-    guard value.fields.allSatisfy(\.isFinite) else {
+    guard value.hasFiniteFields else {
       throw ValidationError(
         field: "fraction",
         reason: .invalidState("extrapolating to \(f) overflows the transform"))
