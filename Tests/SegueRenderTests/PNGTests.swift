@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueRender
 import Testing
 
@@ -20,6 +21,7 @@ private let python3: String? = {
 /// `PX x y r g b a` for each requested pixel.
 private let decoderScript = """
   import sys, zlib, struct
+  \(PNGFilterPython.definitions)
   data = open(sys.argv[1], 'rb').read()
   if data[:8] != b'\\x89PNG\\r\\n\\x1a\\n':
       print('BADSIGNATURE'); sys.exit(1)
@@ -45,20 +47,9 @@ private let decoderScript = """
   for y in range(h):
       f = raw[y * (stride + 1)]
       line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-      for i in range(stride):
-          a = line[i - 4] if i >= 4 else 0
-          b = prev[i]
-          c = prev[i - 4] if i >= 4 else 0
-          if f == 1: line[i] = (line[i] + a) & 255
-          elif f == 2: line[i] = (line[i] + b) & 255
-          elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-          elif f == 4:
-              p = a + b - c
-              pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-              pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-              line[i] = (line[i] + pr) & 255
-          elif f != 0:
-              print('BADFILTER'); sys.exit(1)
+      if f > 4:
+          print('BADFILTER'); sys.exit(1)
+      unfilter(f, line, prev)
       out += line
       prev = line
   if len(sys.argv) > 2 and sys.argv[2] != '-':
@@ -263,20 +254,11 @@ struct PNGTests {
           if t == b'IDAT': idat += b
           pos += 12 + n
       raw, s = zlib.decompress(idat), 4 * w
-      def predict(f, line, prev, i):
-          a = line[i - 4] if i >= 4 else 0
-          b = prev[i]
-          c = prev[i - 4] if i >= 4 else 0
-          if f == 0: return 0
-          if f == 1: return a
-          if f == 2: return b
-          if f == 3: return (a + b) // 2
-          p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-          return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+      \(PNGFilterPython.definitions)
       rows, prev = [], bytearray(s)
       for y in range(h):
           f = raw[y * (s + 1)]; line = bytearray(raw[y * (s + 1) + 1:(y + 1) * (s + 1)])
-          for i in range(s): line[i] = (line[i] + predict(f, line, prev, i)) & 255
+          unfilter(f, line, prev)
           rows.append(line); prev = line
       sizes = []
       for f in range(5):

@@ -20,6 +20,7 @@ public enum APNGReading {
   /// The reader's program.
   static let program = #"""
     import sys, zlib, struct
+    \#(PNGFilterPython.definitions)
     data = open(sys.argv[1], 'rb').read()
     assert data[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
     pos, chunks = 8, []
@@ -58,17 +59,7 @@ public enum APNGReading {
         prev, i = bytearray(stride), 0
         for row in range(h):
             f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-            for j in range(stride):
-                a = line[j - 4] if j >= 4 else 0
-                b = prev[j]
-                c = prev[j - 4] if j >= 4 else 0
-                if f == 1: line[j] = (line[j] + a) & 255
-                elif f == 2: line[j] = (line[j] + b) & 255
-                elif f == 3: line[j] = (line[j] + (a + b) // 2) & 255
-                elif f == 4:
-                    p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                    line[j] = (line[j] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-                else: assert f == 0
+            unfilter(f, line, prev)
             start = 4 * ((y + row) * W + x)
             canvas[start:start + stride] = line
             prev = line
