@@ -1,7 +1,7 @@
 import Foundation
 import Segue
-import SegueTestSupport
 import SegueRender
+import SegueTestSupport
 import Testing
 
 /// The path of a `python3` executable on `PATH`, or nil.
