@@ -61,11 +61,13 @@ public enum StackKernelPath: String, Hashable, Sendable, CaseIterable {
 /// Per layer (as the workload defines it), in `Float`:
 /// 1. `x = clamp((t − s_j)/d_j, 0, 1)`;
 /// 2. timing curve (the shared `CubicBezierBatch.solveUnit`, Bernstein form): first guess `s`
-///    from the curve's inverse table (``StackCurveTables``, linear interpolation), two Newton
-///    steps on `X(s) − x` (a step is skipped where `|X'(s)| < 1e-7`; `s` is clamped to
-///    `[0, 1]`), then — only for lanes whose residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` — a
-///    safeguarded Newton iteration on the table cell's bracket (at most 32 steps) that keeps the
-///    best point seen; `y = Y(s)`.
+///    from the curve's inverse table (``StackCurveTables``, 512 cells, linear interpolation),
+///    one Newton step on `X(s) − x` (skipped where `|X'(s)| < 1e-7`; `s` is clamped to
+///    `[0, 1]`), the acceptance test with a polishing Newton step for the lanes that pass, and —
+///    only for lanes whose residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` — a restart at a flat
+///    curve end and a safeguarded Newton iteration on the table cell's bracket (at most 32 steps)
+///    that keeps the best point seen; `y = Y(s)`. (The scalar path has the fallback but neither
+///    the restart nor the polishing step.)
 ///    Measured in `Double`, the residual `|X(s) − x|` stays below 3.5e-7 (what the tests
 ///    require; float32 cannot certify 1e-7: see fine point 1 of the workload);
 /// 3. segment `i = [y ≥ 0.3] + [y ≥ 0.7]`, `v = (y − keyTimes[i]) · (1/span_i)`;

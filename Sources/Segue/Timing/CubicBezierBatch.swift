@@ -6,9 +6,10 @@ import SegueSIMDSupport
 ///
 /// The table holds ``segments`` + 1 samples of the inverse `s(x)` at `x = i / segments`, computed
 /// once in `Double` by ``CubicBezier/parameter(forX:)`` (so `X(s(x)) = x` to about 1e-12 before
-/// rounding to `Float`). Linear interpolation in it is within about 1e-3 of the root on the smooth
-/// parts of a curve (worse next to a flat end such as `easeIn` at `x = 1`, where `X'(1) = 0`); the
-/// Newton steps of ``CubicBezierEvaluationJob`` do the rest. A uniform grid in `x` needs no search
+/// rounding to `Float`). Linear interpolation in it is within `h²/8·|s''(x)|` of the root, with
+/// `h = 1/512`: about 1e-6 to 1e-5 on the smooth parts of a curve (worse next to a flat end such as
+/// `easeIn` at `x = 1`, where `X'(1) = 0`); one Newton step of ``CubicBezierEvaluationJob`` squares
+/// that. The table costs 2 052 bytes per curve (four curves fit in an eighth of a 32 KB L1 cache). A uniform grid in `x` needs no search
 /// (WebKit's `UnitBezier` samples `X(i/10)` instead and searches).
 ///
 /// The kernels evaluate the curve in Bernstein form from the control points,
@@ -21,8 +22,11 @@ import SegueSIMDSupport
 /// `[3x1, 3x2, 3y1, 3y2, startGradient, endGradient, 0, 0]` at `8·c …`; ``inverse`` at
 /// `c·(segments + 1) + i`.
 public struct CubicBezierBatch: Sendable {
-  /// Number of table intervals per curve (64); each curve has `segments + 1` entries.
-  public static let segments = 64
+  /// Number of table intervals per curve (512); each curve has `segments + 1` entries (2 052
+  /// bytes). Measured on the `bezier` workload: 512 intervals and one Newton step are 1.4× faster
+  /// than 64 intervals and two steps, with fewer lanes left for the fallback (3 % of 16-lane blocks
+  /// of the `stack` workload instead of 7 %).
+  public static let segments = 512
   /// Floats per curve in ``coefficients`` (8).
   public static let coefficientsPerCurve = 8
 
@@ -108,8 +112,13 @@ extension CubicBezierBatch {
   @usableFromInline package static let slopeToleranceSquared: Float = 3.6e-15
   /// `X'(s)²` below which a Newton step is skipped (`|X'| < 1e-7`).
   @usableFromInline package static let flatSquared: Float = 1e-14
-  /// Newton steps after the table guess.
-  @usableFromInline package static let newtonSteps = 2
+  /// Newton steps after the table guess (one: the guess is within about 1e-5 on the smooth
+  /// parts of a curve, and a Newton step squares that), before the acceptance test and its
+  /// polishing step (``solveUnit(x:lanes:table:)``).
+  @usableFromInline package static let newtonSteps = 1
+  /// Newton steps after the second-order restart at a flat end (``restartAtFlatEnds``), where
+  /// Newton converges only linearly.
+  @usableFromInline package static let restartNewtonSteps = 2
   /// Most iterations of the safeguarded fallback (each one a Newton step or a halving of the
   /// bracket; after 24 halvings a bracket is below `Float` resolution).
   @usableFromInline package static let fallbackSteps = 32
@@ -209,65 +218,63 @@ extension CubicBezierBatch {
   /// 1. First guess from the curve's inverse table: cell `⌊x·segments⌋` (truncation, `x ≥ 0`),
   ///    both ends fetched as one pair per lane (``SIMDMath/gatherPair(_:_:)``), linear
   ///    interpolation.
-  /// 2. ``newtonSteps`` Newton steps `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
-  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`; each step multiplies by an approximate
-  ///    reciprocal of `X'` (``SIMDMath/approximateReciprocal(_:)``, 2⁻¹⁴ or 2⁻¹² relative)
-  ///    instead of dividing: a step `δ` computed to relative error ε leaves an error `ε·|δ|`,
-  ///    which after the first step (`|δ| ≲ 1e-3` from the table guess) the second step removes
-  ///    quadratically, and after the second (`|δ| ≲ 1e-7`) is below 1e-11.
-  /// 3. Only if some lane's residual is still `≥ max(1e-7, 6e-8·|X'(s)|)` (the second bound is
-  ///    the resolution of `s` in `Float` carried through the slope; about 7 % of 16-lane blocks
-  ///    of the `stack` workload): failing lanes in an end cell of a curve that is flat there
-  ///    restart from a second-order guess (``restartAtFlatEnds``, inline); lanes still failing
-  ///    then (a fraction of a per cent of blocks) go through a safeguarded Newton iteration, out
-  ///    of line (``fallback(x:s:lanes:table:)``); the best point seen is used in the failing
-  ///    lanes only.
+  /// 2. ``newtonSteps`` Newton step `s ← s − (X(s) − x)/X'(s)`, skipped in lanes where
+  ///    `|X'(s)| < 1e-7`, `s` clamped to `[0, 1]`; it multiplies by an approximate reciprocal of
+  ///    `X'` (``SIMDMath/approximateReciprocal(_:)``, 2⁻¹⁴ or 2⁻¹² relative) instead of
+  ///    dividing: a step `δ` computed to relative error ε leaves an error `ε·|δ|`, below 1e-9
+  ///    for the `|δ| ≲ 1e-5` of a table guess.
+  /// 3. The acceptance test: the residual `e` at `s` must be below `max(1e-7, 6e-8·|X'(s)|)`
+  ///    (the second bound is the resolution of `s` in `Float` carried through the slope). The
+  ///    same `e` and `X'(s)` give one more Newton step for the price of a reciprocal, taken in
+  ///    every lane that passes (it halves the worst output error of the `bezier` workload's
+  ///    accepted lanes, from 2.2e-7 to 1.9e-7).
+  /// 4. Only if some lane fails (about 3 % of 16-lane blocks of the `stack` workload), out of line
+  ///    (``repair(x:s:lanes:table:)``): failing lanes in an end cell of a curve that is flat there
+  ///    restart from a second-order guess (``restartAtFlatEnds``); lanes still failing then go
+  ///    through a safeguarded Newton iteration; the best point seen is used in the failing lanes
+  ///    only.
   ///
   /// `X` and `Y` are evaluated in Bernstein form (see the type's description), `X'` in power form
   /// (``slope(_:_:)``), with fused multiply-adds where the build targets FMA. `table` is
-  /// ``inverse``. About 50 vector instructions per 16 lanes with FMA and AVX-512.
+  /// ``inverse``.
   @inlinable @inline(__always)
   package static func solveUnit<V: LaneVector>(
     x: V, lanes: BezierLanes<V>, table: UnsafePointer<Float>
   ) -> (s: V, y: V) {
     let zero = V(repeating: 0)
-    let one = V(repeating: 1)
     // First guess from the inverse table (max maps NaN to 0, so no index leaves the table).
     let f = V.maximum(V.mul(x, V(repeating: Float(segments))), zero)
     let cell = V.minimum(V.truncate(f), V(repeating: Float(segments - 1)))
     let (lo, hi) = V.gatherPair(table, V.add(lanes.tableBase, cell))
     var s = V.fma(V.sub(hi, lo), V.sub(f, cell), lo)
     for _ in 0..<newtonSteps {
-      let e = residual(s, x, lanes)
-      let d = slope(s, lanes)
-      let flat = V.less(V.mul(d, d), V(repeating: flatSquared))
-      let delta = V.mul(e, V.approximateReciprocal(d))
-      s = V.sub(s, V.select(flat, zero, delta))
-      s = V.minimum(V.maximum(s, zero), one)
+      s = newtonStep(s, residual: residual(s, x, lanes), slope: slope(s, lanes))
     }
-    // Acceptance test; Y(s) shares u·s and s³ with the last residual.
-    // (The residual's operations, as in residual(_:_:_:).)
-    var u = V.sub(one, s)
-    var us = V.mul(u, s)
-    var ss = V.mul(s, s)
-    let e = V.fma(us, V.fma(lanes.p2, s, V.mul(lanes.p1, u)), V.fma(ss, s, V.neg(x)))
-    let e2 = V.mul(e, e)
+    // Acceptance test on the residual at s, which also gives a last Newton step for free (its
+    // residual and slope are computed here anyway); the step goes through the approximate
+    // reciprocal: its relative error (≤ 2⁻¹²) on a step below 1e-7/|X'| costs nothing visible.
+    let e = residual(s, x, lanes)
     let d = slope(s, lanes)
-    let fail = failing(e2: e2, slope: d)
+    let fail = failing(e2: V.mul(e, e), slope: d)
+    var polished = newtonStep(s, residual: e, slope: d)
     if V.any(fail) {
-      s = restartAtFlatEnds(x: x, s: s, fail: fail, cell: cell, lo: lo, hi: hi, lanes: lanes)
-      if V.any(failing(s, x: x, lanes: lanes)) {
-        // The curves go by address (stored here, on the cold path): passed by value, the large
-        // struct would be written to memory on every call of the hot loop.
-        var curves = lanes
-        s = fallback(x: x, s: s, lanes: &curves, table: table)
-      }
-      u = V.sub(one, s)
-      us = V.mul(u, s)
-      ss = V.mul(s, s)
+      // The curves go by address (stored here, on the cold path): passed by value, the large
+      // struct would be written to memory on every call of the hot loop.
+      var curves = lanes
+      polished = V.select(fail, repair(x: x, s: s, lanes: &curves, table: table), polished)
     }
-    let y = V.fma(us, V.fma(lanes.q2, s, V.mul(lanes.q1, u)), V.mul(ss, s))
-    return (s, y)
+    return (polished, bernstein(polished, lanes.q1, lanes.q2))
+  }
+
+  /// One Newton step `s − e/X'(s)` from the residual `e` and slope `d` at `s`, through the
+  /// approximate reciprocal of `d` (``SIMDMath/approximateReciprocal(_:)``), skipped in lanes
+  /// where `|d| < 1e-7`, clamped to `[0, 1]`.
+  @inlinable @inline(__always)
+  package static func newtonStep<V: LaneVector>(_ s: V, residual e: V, slope d: V) -> V {
+    let flat = V.less(V.mul(d, d), V(repeating: flatSquared))
+    let step = V.mul(e, V.approximateReciprocal(d))
+    let stepped = V.sub(s, V.select(flat, V(repeating: 0), step))
+    return V.minimum(V.maximum(stepped, V(repeating: 0)), V(repeating: 1))
   }
 
   /// The lanes whose residual `e` (squared: `e2`) is not accepted: `|e| ≥ 1e-7` and
@@ -286,8 +293,8 @@ extension CubicBezierBatch {
     return failing(e2: V.mul(e, e), slope: slope(s, lanes))
   }
 
-  /// The first remedy for lanes that the Newton steps did not bring within the tolerance, inline
-  /// in the solve's rarely taken branch (no call, so the hot loop's registers stay put).
+  /// The first remedy for lanes that the Newton step did not bring within the tolerance (part of
+  /// ``repair(x:s:lanes:table:)``, out of line).
   ///
   /// Most such lanes sit in the first or last table cell of a curve that is flat there
   /// (`X'(0) = 0` when `x1 = 0`, `X'(1) = 0` when `x2 = 1`, as `easeOut` and `easeIn`): the
@@ -319,7 +326,7 @@ extension CubicBezierBatch {
     let t = V.div(V.add(delta, delta), V.add(d, root))
     var guess = V.select(atEnd, V.sub(one, t), t)
     guess = V.minimum(V.maximum(guess, lo), hi)  // also maps NaN (0/0) to lo
-    for _ in 0..<newtonSteps {
+    for _ in 0..<restartNewtonSteps {
       let e = residual(guess, x, lanes)
       let slopeAt = slope(guess, lanes)
       let flat = V.less(V.mul(slopeAt, slopeAt), V(repeating: flatSquared))
@@ -329,30 +336,35 @@ extension CubicBezierBatch {
     return V.select(ends, guess, s)
   }
 
-  /// The last remedy, for lanes still above the tolerance after ``restartAtFlatEnds`` (a fraction
-  /// of a per cent: mostly lanes where `Float` rounding of the residual alone reaches 1e-7; out of
-  /// line to leave the hot loop's registers alone): a safeguarded Newton iteration on the table
-  /// cell's bracket (widened by the table's rounding): a Newton step when it stays inside the
-  /// bracket, else the midpoint; the bracket shrinks by the sign of the residual; the best point
-  /// seen wins; it stops as soon as every failing lane has converged (or its bracket is down to
-  /// `Float` resolution), after at most ``fallbackSteps`` iterations.
+  /// The rarely taken remedies for the lanes of a block that the Newton step left above the
+  /// tolerance, out of line so that the hot loop keeps neither the table cell nor its ends alive
+  /// (with AVX2's sixteen registers they would be spilled on every block): the cell again, then
+  /// ``restartAtFlatEnds``, then, for lanes still failing (a fraction of a per cent: mostly lanes
+  /// where `Float` rounding of the residual alone reaches 1e-7), a safeguarded Newton iteration on
+  /// the table cell's bracket (widened by the table's rounding): a Newton step when it stays
+  /// inside the bracket, else the midpoint; the bracket shrinks by the sign of the residual; the
+  /// best point seen wins; it stops as soon as every failing lane has converged (or its bracket
+  /// is down to `Float` resolution), after at most ``fallbackSteps`` iterations. Returns `s` in
+  /// the lanes that passed.
   @inline(never)
   @inlinable
-  package static func fallback<V: LaneVector>(
+  package static func repair<V: LaneVector>(
     x: V, s: V, lanes: inout BezierLanes<V>, table: UnsafePointer<Float>
   ) -> V {
-    // The table cell and the residual again (cheaper to recompute here than to keep alive
-    // across the call in the hot loop).
     let f = V.maximum(V.mul(x, V(repeating: Float(segments))), V(repeating: 0))
     let cell = V.minimum(V.truncate(f), V(repeating: Float(segments - 1)))
     let (lo, hi) = V.gatherPair(table, V.add(lanes.tableBase, cell))
-    let e = residual(s, x, lanes)
+    let fail = failing(s, x: x, lanes: lanes)
+    let restarted = restartAtFlatEnds(
+      x: x, s: s, fail: fail, cell: cell, lo: lo, hi: hi, lanes: lanes)
+    let e = residual(restarted, x, lanes)
     let e2 = V.mul(e, e)
-    let fail = failing(e2: e2, slope: slope(s, lanes))
-    return fallback(x: x, s: s, e2: e2, fail: fail, lo: lo, hi: hi, lanes: lanes)
+    let still = failing(e2: e2, slope: slope(restarted, lanes))
+    guard V.any(still) else { return restarted }
+    return fallback(x: x, s: restarted, e2: e2, fail: still, lo: lo, hi: hi, lanes: lanes)
   }
 
-  /// The safeguarded iteration of ``fallback(x:s:lanes:table:)`` for the lanes in `fail`.
+  /// The safeguarded iteration of ``repair(x:s:lanes:table:)`` for the lanes in `fail`.
   @inlinable @inline(__always)
   package static func fallback<V: LaneVector>(
     x: V, s: V, e2: V, fail: V.Mask, lo: V, hi: V, lanes: BezierLanes<V>
@@ -429,8 +441,9 @@ extension CubicBezierBatch {
 /// jobs: `output[j] = curves.curves[curveIndices[j]].solve(input[j])` in `Float`, sixteen lanes
 /// at a time, with no allocation.
 ///
-/// Per lane: the branch-free solve of ``CubicBezierBatch`` (table guess, two Newton steps,
-/// a safeguarded Newton fallback only when a lane of the block has not converged), then the
+/// Per lane: the branch-free solve of ``CubicBezierBatch`` (table guess, a Newton step, the
+/// acceptance test with a polishing step, a safeguarded Newton fallback only when a lane of the
+/// block has not converged), then the
 /// extrapolation of ``CubicBezier/solve(_:)`` outside `[0, 1]`.
 ///
 /// Accuracy, measured against ``CubicBezier/solve(_:)`` in `Double` at the same (`Float`) `x`

@@ -210,17 +210,37 @@ static inline __attribute__((always_inline)) float segue_fma_f32(float a, float 
 #endif
 }
 
+/// Joins two 8-lane results (an AVX operation on the low and the high half of a 16-lane vector).
+#define SEGUE_ON_HALVES(lo, hi) \
+  __builtin_shufflevector((lo), (hi), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
 /// `a > b ? a : b` lane by lane: one `vmaxps` on x86, which returns `b` when either lane is NaN
-/// (so `segue_max_f32x16(x, 0)` maps NaN to 0).
+/// (so `segue_max_f32x16(x, 0)` maps NaN to 0). With AVX and AVX-512 the instruction is named
+/// (an x86 builtin): written as a select, `max(x, 0)` would compile to a compare and a mask.
 static inline __attribute__((always_inline)) segue_f32x16 segue_max_f32x16(segue_f32x16 a,
                                                                            segue_f32x16 b) {
+#if defined(__AVX512F__)
+  return __builtin_ia32_maxps512(a, b, 4 /* _MM_FROUND_CUR_DIRECTION */);
+#elif defined(__AVX__)
+  return SEGUE_ON_HALVES(__builtin_ia32_maxps256(a.lo, b.lo),
+                         __builtin_ia32_maxps256(a.hi, b.hi));
+#else
   return a > b ? a : b;
+#endif
 }
 
-/// `a < b ? a : b` lane by lane: one `vminps` on x86 (`b` when either lane is NaN).
+/// `a < b ? a : b` lane by lane: one `vminps` on x86 (`b` when either lane is NaN), named as
+/// ``segue_max_f32x16`` is.
 static inline __attribute__((always_inline)) segue_f32x16 segue_min_f32x16(segue_f32x16 a,
                                                                            segue_f32x16 b) {
+#if defined(__AVX512F__)
+  return __builtin_ia32_minps512(a, b, 4 /* _MM_FROUND_CUR_DIRECTION */);
+#elif defined(__AVX__)
+  return SEGUE_ON_HALVES(__builtin_ia32_minps256(a.lo, b.lo),
+                         __builtin_ia32_minps256(a.hi, b.hi));
+#else
   return a < b ? a : b;
+#endif
 }
 
 /// `√x` lane by lane, correctly rounded (`vsqrtps`; NaN for negative lanes).
@@ -242,10 +262,7 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_rcp_f32x16(segue
   segue_f32x16 zero = {0};
   return (segue_f32x16)__builtin_ia32_rcp14ps512_mask(x, zero, (unsigned short)0xFFFF);
 #elif defined(__AVX__)
-  typedef float segue_f32x8_ __attribute__((ext_vector_type(8)));
-  segue_f32x8_ lo = __builtin_ia32_rcpps256(x.lo);
-  segue_f32x8_ hi = __builtin_ia32_rcpps256(x.hi);
-  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  return SEGUE_ON_HALVES(__builtin_ia32_rcpps256(x.lo), __builtin_ia32_rcpps256(x.hi));
 #else
   return 1.0f / x;
 #endif
