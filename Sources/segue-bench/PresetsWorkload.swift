@@ -105,7 +105,7 @@ extension SegueBench {
             batch: frozen, context: context, times: times, matrices: matrices,
             opacities: opacities)
           job.streamingStores = choice
-          try job.run(threads: threads)
+          try job.run(threads: threads, chunkSize: chunkSize)
         }
       }
       summarise = {

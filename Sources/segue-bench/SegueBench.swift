@@ -81,6 +81,12 @@ struct SegueBench: ParsableCommand {
       """)
   var threads: Int = 1
 
+  @Option(
+    help: """
+      Chunk size of a multi-threaded run (stack: layers; presets: lane groups of 16 layers);       default: the job's (about a quarter of an even share).
+      """)
+  var chunkSize: Int?
+
   @Option(help: "Evaluation path: \(BenchPath.allCases.map(\.rawValue).joined(separator: "|")).")
   var path: BenchPath = .simd
 
@@ -147,6 +153,9 @@ struct SegueBench: ParsableCommand {
     }
     guard threads >= 1 && threads <= 1024 else {
       throw ValidationError("--threads must be in 1…1024 (got \(threads))")
+    }
+    if let chunkSize, chunkSize < 1 {
+      throw ValidationError("--chunk-size must be at least 1 (got \(chunkSize))")
     }
     if batchWorkload != nil {
       try validateBatchWorkload()

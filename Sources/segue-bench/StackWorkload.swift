@@ -50,7 +50,7 @@ extension SegueBench {
         let job = StackEvaluationJob(
           batch: batch, time: Float(t), output: floatOut, layout: floatLayout,
           path: path == .simd ? .simd : .scalar, streamingStores: useStreaming)
-        try job.run(threads: threads)
+        try job.run(threads: threads, chunkSize: chunkSize)
       case .naive:
         let box = scene!
         let out = Unchecked(floatOut)

@@ -28,6 +28,28 @@ struct SegueBenchTests {
     #expect((rate ?? 0) > 0, "\(arguments)")
   }
 
+  /// `--chunk-size` splits a two-thread run into that many layers (stack) or lane groups
+  /// (presets) per chunk; the checksum does not depend on the split. Below 1 it is a usage error
+  /// naming the option.
+  @Test func chunkSizeSplitsRunsAndIsChecked() throws {
+    for workload in ["stack", "presets"] {
+      var checksums: [Double] = []
+      for chunk in [nil, "1", "7"] as [String?] {
+        let result = try SegueProcess.runBench(
+          ["--workload", workload, "--n", "1000", "--repeats", "1", "--threads", "2"]
+            + (chunk.map { ["--chunk-size", $0] } ?? []) + ["--format", "json"])
+        #expect(result.status == 0, "\(workload) \(chunk ?? "default"): \(result.stderr)")
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        checksums.append(try #require(object["checksum"] as? Double))
+      }
+      #expect(Set(checksums).count == 1, "\(workload): \(checksums)")
+    }
+    let result = try SegueProcess.runBench(["--chunk-size", "0", "--repeats", "1"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--chunk-size must be at least 1 (got 0)"), "\(result.stderr)")
+  }
+
   /// The issue's example: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about 14.6
   /// TB of output), every option in range: exit 64 with the size in the message, before any
   /// allocation.
