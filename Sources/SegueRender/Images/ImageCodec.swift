@@ -33,7 +33,8 @@ struct ImageCodec {
     try check(status, &result)
     let width = Int(result.width)
     let height = Int(result.height)
-    guard width.multipliedReportingOverflow(by: height).partialValue <= pixelBudget,
+    let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+    guard !overflow, pixelCount <= pixelBudget,
       var pixels = try? PixelBufferRGBA8(width: width, height: height)
     else { throw .tooLarge(width: width, height: height, pixelBudget: pixelBudget) }
     let decoded = bytes.withUnsafeBufferPointer { source in

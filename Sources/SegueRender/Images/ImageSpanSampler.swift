@@ -15,9 +15,12 @@ extension ImageSampler {
       return
     }
     mipmaps.storage.withUnsafeBytes { storage in
-      let kernel = SpanKernel(
-        sampler: self, storage: storage, span: span, target: UnsafeMutableRawPointer(out))
-      kernel.run(count)
+      mipmaps.levelGeometry.withUnsafeBufferPointer { levels in
+        let kernel = SpanKernel(
+          sampler: self, storage: storage, levels: levels, span: span,
+          target: UnsafeMutableRawPointer(out))
+        kernel.run(count)
+      }
     }
   }
 }
@@ -26,29 +29,19 @@ extension ImageSampler {
 struct SpanKernel {
   let storage: UnsafeRawBufferPointer
   let target: UnsafeMutableRawPointer
-  let levels: Int
-  let offsets: [Int]
-  let widths: [Int]
-  let heights: [Int]
-  /// Each level's size over level 0's.
-  let scales: [SIMD2<Float>]
+  let levels: UnsafeBufferPointer<Mipmaps.LevelGeometry>
   let minification: ContentsFilter
   let magnification: ContentsFilter
   let x0, y0, w0, dx, dy, dw, rdx, rdy, rdw: Float
 
   init(
-    sampler: ImageSampler, storage: UnsafeRawBufferPointer, span: ProjectiveSpan,
+    sampler: ImageSampler, storage: UnsafeRawBufferPointer,
+    levels: UnsafeBufferPointer<Mipmaps.LevelGeometry>, span: ProjectiveSpan,
     target: UnsafeMutableRawPointer
   ) {
-    let m = sampler.mipmaps
     self.storage = storage
     self.target = target
-    levels = m.levelCount
-    offsets = m.offsets
-    widths = m.sizes.map(\.x)
-    heights = m.sizes.map(\.y)
-    let base = SIMD2<Float>(Float(m.sizes[0].x), Float(m.sizes[0].y))
-    scales = m.sizes.map { SIMD2(Float($0.x), Float($0.y)) / base }
+    self.levels = levels
     minification = sampler.minificationFilter
     magnification = sampler.magnificationFilter
     (x0, y0, w0) = (Float(span.x), Float(span.y), Float(span.w))
@@ -87,9 +80,8 @@ struct SpanKernel {
   }
 
   @inline(__always)
-  func load(_ level: Int, _ i: Int, _ j: Int) -> UInt32 {
-    storage.loadUnaligned(
-      fromByteOffset: offsets[level] + 4 * (j * widths[level] + i), as: UInt32.self)
+  func load(_ level: Mipmaps.LevelGeometry, _ i: Int, _ j: Int) -> UInt32 {
+    storage.loadUnaligned(fromByteOffset: level.offset + 4 * (j * level.width + i), as: UInt32.self)
   }
 
   /// `⌊v⌋` clamped to `0…n − 1` (NaN to 0).
@@ -101,19 +93,21 @@ struct SpanKernel {
 
   @inline(__always)
   func nearest(_ s: Float, _ t: Float) -> UInt32 {
-    load(0, Self.index(s, widths[0]), Self.index(t, heights[0]))
+    let level = levels[0]
+    return load(level, Self.index(s, level.width), Self.index(t, level.height))
   }
 
   @inline(__always)
-  func bilinear(_ level: Int, _ s: Float, _ t: Float) -> UInt32 {
-    let x = s * scales[level].x - 0.5
-    let y = t * scales[level].y - 0.5
+  func bilinear(_ k: Int, _ s: Float, _ t: Float) -> UInt32 {
+    let level = levels[k]
+    let x = s * level.scale.x - 0.5
+    let y = t * level.scale.y - 0.5
     let xf = x.rounded(.down)
     let yf = y.rounded(.down)
     let wx = UInt32(Swift.min(Swift.max((x - xf) * 256 + 0.5, 0), 256))
     let wy = UInt32(Swift.min(Swift.max((y - yf) * 256 + 0.5, 0), 256))
-    let w = widths[level]
-    let h = heights[level]
+    let w = level.width
+    let h = level.height
     let i0 = Self.index(xf, w)
     let i1 = Self.index(xf + 1, w)
     let j0 = Self.index(yf, h)
@@ -125,12 +119,12 @@ struct SpanKernel {
 
   @inline(__always)
   func trilinear(_ lod: Float, _ s: Float, _ t: Float) -> UInt32 {
-    let level = Swift.min(lod, Float(levels - 1))
+    let level = Swift.min(lod, Float(levels.count - 1))
     guard level > 0 else { return bilinear(0, s, t) }
     let k = Int(level)
     let f = UInt32((level - Float(k)) * 256 + 0.5)
     let a = bilinear(k, s, t)
-    guard f > 0, k + 1 < levels else { return a }
+    guard f > 0, k + 1 < levels.count else { return a }
     return Self.lerp(a, bilinear(k + 1, s, t), f)
   }
 

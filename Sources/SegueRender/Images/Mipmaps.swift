@@ -15,6 +15,19 @@ public struct Mipmaps: Hashable, Sendable {
   let offsets: [Int]
   /// Each level's width and height.
   let sizes: [SIMD2<Int>]
+  /// Each level's geometry for the span kernel.
+  let levelGeometry: [LevelGeometry]
+
+  /// Where a level is and how big, for the span kernel.
+  struct LevelGeometry: Hashable, Sendable {
+    /// Byte offset in the storage.
+    var offset: Int
+    /// Width and height in texels.
+    var width: Int
+    var height: Int
+    /// The level's size over level 0's, per axis.
+    var scale: SIMD2<Float>
+  }
 
   /// The levels of `image`.
   public init(_ image: PixelBufferRGBA8) {
@@ -34,6 +47,12 @@ public struct Mipmaps: Hashable, Sendable {
     self.storage = storage
     self.offsets = offsets
     self.sizes = sizes
+    let base = SIMD2(Float(Swift.max(sizes[0].x, 1)), Float(Swift.max(sizes[0].y, 1)))
+    levelGeometry = zip(offsets, sizes).map { offset, size in
+      LevelGeometry(
+        offset: offset, width: size.x, height: size.y,
+        scale: SIMD2(Float(size.x), Float(size.y)) / base)
+    }
   }
 
   /// How many levels there are (`1 + ⌊log₂ max(w, h)⌋`; 1 for an empty image).
