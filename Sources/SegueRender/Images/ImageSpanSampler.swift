@@ -32,6 +32,8 @@ struct SpanKernel {
   let levels: UnsafeBufferPointer<Mipmaps.LevelGeometry>
   let minification: ContentsFilter
   let magnification: ContentsFilter
+  /// Level 0 is at most ``fixedLimit`` texels a side.
+  let small: Bool
   let x0, y0, w0, dx, dy, dw, rdx, rdy, rdw: Float
 
   init(
@@ -44,6 +46,7 @@ struct SpanKernel {
     self.levels = levels
     minification = sampler.minificationFilter
     magnification = sampler.magnificationFilter
+    small = Float(levels[0].width) <= Self.fixedLimit && Float(levels[0].height) <= Self.fixedLimit
     (x0, y0, w0) = (Float(span.x), Float(span.y), Float(span.w))
     (dx, dy, dw) = (Float(span.dx), Float(span.dy), Float(span.dw))
     (rdx, rdy, rdw) = (Float(span.rowDX), Float(span.rowDY), Float(span.rowDW))
@@ -51,9 +54,11 @@ struct SpanKernel {
 
   func run(_ count: Int) {
     let needsFootprint = minification != magnification
+    let affine = dw == 0
+    let inverseW0 = 1 / w0
     for k in 0..<count {
       let kf = Float(k)
-      let inverse = 1 / (w0 + kf * dw)
+      let inverse = affine ? inverseW0 : 1 / (w0 + kf * dw)
       let s = (x0 + kf * dx) * inverse
       let t = (y0 + kf * dy) * inverse
       var filter = magnification
@@ -81,37 +86,61 @@ struct SpanKernel {
 
   @inline(__always)
   func load(_ level: Mipmaps.LevelGeometry, _ i: Int, _ j: Int) -> UInt32 {
-    storage.loadUnaligned(fromByteOffset: level.offset + 4 * (j * level.width + i), as: UInt32.self)
+    storage.loadUnaligned(
+      fromByteOffset: level.offset &+ 4 &* (j &* level.width &+ i), as: UInt32.self)
   }
 
-  /// `⌊v⌋` clamped to `0…n − 1` (NaN to 0).
+  /// The largest texel coordinate of the fixed-point path: `round(256·v)` must stay below
+  /// `2²²` for the rounding constant below.
+  static let fixedLimit: Float = 16_000
+
+  /// `round(256·v)` for `v` clamped to `±fixedLimit` (NaN to `−fixedLimit`), without a
+  /// conversion check: adding `1.5·2²³` leaves the rounded integer in the low mantissa bits.
   @inline(__always)
-  static func index(_ v: Float, _ n: Int) -> Int {
-    let top = Float(n - 1)
-    return v > 0 ? Int(Swift.min(v.rounded(.down), top)) : 0
+  static func fixed(_ v: Float) -> Int32 {
+    let c = v > -fixedLimit ? (v < fixedLimit ? v : fixedLimit) : -fixedLimit
+    return Int32(bitPattern: (c * 256 + 12_582_912).bitPattern) &- 0x4B40_0000
   }
+
+  /// `⌊v⌋` and the fraction in 1/256 (rounded) for `v` in texels: by ``fixed(_:)`` when the
+  /// image is at most `fixedLimit` texels a side, else by a checked conversion (`v` clamped to
+  /// `±2³⁰`).
+  @inline(__always)
+  func split(_ v: Float) -> (index: Int, weight: UInt32) {
+    if small {
+      let n = Self.fixed(v)
+      return (Int(n >> 8), UInt32(truncatingIfNeeded: n & 255))
+    }
+    let limit: Float = 1_073_741_824
+    let c = v > -limit ? Swift.min(v, limit) : -limit
+    var i = Int32(c)
+    if Float(i) > c { i -= 1 }
+    let w = Swift.min(UInt32((c - Float(i)) * 256 + 0.5), 256)
+    return w == 256 ? (Int(i) + 1, 0) : (Int(i), w)
+  }
+
+  /// `i` clamped to `0…n − 1`.
+  @inline(__always)
+  static func clamp(_ i: Int, _ n: Int) -> Int { Swift.min(Swift.max(i, 0), n &- 1) }
 
   @inline(__always)
   func nearest(_ s: Float, _ t: Float) -> UInt32 {
     let level = levels[0]
-    return load(level, Self.index(s, level.width), Self.index(t, level.height))
+    // ⌊v⌋ = split(v − 1/512).index: the rounding in `split` is half a 1/256 step.
+    let i = Self.clamp(split(s - 1.0 / 512).index, level.width)
+    let j = Self.clamp(split(t - 1.0 / 512).index, level.height)
+    return load(level, i, j)
   }
 
   @inline(__always)
   func bilinear(_ k: Int, _ s: Float, _ t: Float) -> UInt32 {
     let level = levels[k]
-    let x = s * level.scale.x - 0.5
-    let y = t * level.scale.y - 0.5
-    let xf = x.rounded(.down)
-    let yf = y.rounded(.down)
-    let wx = UInt32(Swift.min(Swift.max((x - xf) * 256 + 0.5, 0), 256))
-    let wy = UInt32(Swift.min(Swift.max((y - yf) * 256 + 0.5, 0), 256))
-    let w = level.width
-    let h = level.height
-    let i0 = Self.index(xf, w)
-    let i1 = Self.index(xf + 1, w)
-    let j0 = Self.index(yf, h)
-    let j1 = Self.index(yf + 1, h)
+    let (xi, wx) = split(s * level.scaleX - 0.5)
+    let (yi, wy) = split(t * level.scaleY - 0.5)
+    let i0 = Self.clamp(xi, level.width)
+    let i1 = Self.clamp(xi &+ 1, level.width)
+    let j0 = Self.clamp(yi, level.height)
+    let j1 = Self.clamp(yi &+ 1, level.height)
     let top = Self.lerp(load(level, i0, j0), load(level, i1, j0), wx)
     let bottom = Self.lerp(load(level, i0, j1), load(level, i1, j1), wx)
     return Self.lerp(top, bottom, wy)

@@ -25,8 +25,9 @@ public struct Mipmaps: Hashable, Sendable {
     /// Width and height in texels.
     var width: Int
     var height: Int
-    /// The level's size over level 0's, per axis.
-    var scale: SIMD2<Float>
+    /// The level's size over level 0's, along x and y.
+    var scaleX: Float
+    var scaleY: Float
   }
 
   /// The levels of `image`.
@@ -47,11 +48,12 @@ public struct Mipmaps: Hashable, Sendable {
     self.storage = storage
     self.offsets = offsets
     self.sizes = sizes
-    let base = SIMD2(Float(Swift.max(sizes[0].x, 1)), Float(Swift.max(sizes[0].y, 1)))
+    let baseWidth = Float(Swift.max(sizes[0].x, 1))
+    let baseHeight = Float(Swift.max(sizes[0].y, 1))
     levelGeometry = zip(offsets, sizes).map { offset, size in
       LevelGeometry(
-        offset: offset, width: size.x, height: size.y,
-        scale: SIMD2(Float(size.x), Float(size.y)) / base)
+        offset: offset, width: size.x, height: size.y, scaleX: Float(size.x) / baseWidth,
+        scaleY: Float(size.y) / baseHeight)
     }
   }
 

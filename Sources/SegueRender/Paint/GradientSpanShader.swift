@@ -75,9 +75,11 @@ public struct GradientSpanShader: Sendable {
         let dx = Float(span.dx)
         let dy = Float(span.dy)
         let dw = Float(span.dw)
+        let affine = dw == 0
+        let inverseW0 = 1 / w0
         for k in 0..<count {
           let kf = Float(k)
-          let inverse = 1 / (w0 + kf * dw)
+          let inverse = affine ? inverseW0 : 1 / (w0 + kf * dw)
           let p = SIMD2((x0 + kf * dx) * inverse, (y0 + kf * dy) * inverse)
           let c = stops.premultiplied(at: parameter(p), hint: &hint)
           Self.store(c, out + 4 * k)
@@ -98,19 +100,22 @@ public struct GradientSpanShader: Sendable {
       let q = d * axis
       return (q.x * q.x + q.y * q.y).squareRoot()
     case .conic:
+      // Both angles are in (−½, ½] turns: the difference is in (−1, 1).
       let turns = FastMath.turns(y: d.y, x: d.x) - referenceTurns
-      let t = turns - turns.rounded(.down)
+      let t = turns < 0 ? turns + 1 : turns
       return t < 1 ? t : 0
     }
   }
 
+  /// Stores `round(255·c)` per channel (`c` in `[0, 1]`): adding `1.5·2²³` leaves the rounded
+  /// integer in the low mantissa bits (no conversion check).
   @inline(__always)
   static func store(_ c: SIMD4<Float>, _ out: UnsafeMutablePointer<UInt8>) {
-    let scaled = c * 255 + 0.5
-    out[0] = UInt8(truncatingIfNeeded: Int32(scaled.x))
-    out[1] = UInt8(truncatingIfNeeded: Int32(scaled.y))
-    out[2] = UInt8(truncatingIfNeeded: Int32(scaled.z))
-    out[3] = UInt8(truncatingIfNeeded: Int32(scaled.w))
+    let v = c * 255 + 12_582_912
+    out[0] = UInt8(truncatingIfNeeded: v.x.bitPattern)
+    out[1] = UInt8(truncatingIfNeeded: v.y.bitPattern)
+    out[2] = UInt8(truncatingIfNeeded: v.z.bitPattern)
+    out[3] = UInt8(truncatingIfNeeded: v.w.bitPattern)
   }
 
   /// The sorted stops, looked up from the interval of the previous pixel.

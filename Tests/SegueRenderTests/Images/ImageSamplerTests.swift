@@ -187,4 +187,23 @@ struct ImageSpanSamplerTests {
       }
     }
   }
+
+  @Test("images wider than the fixed-point range take the checked path, to the same values")
+  func wideImage() throws {
+    let width = 16_001
+    var bytes: [UInt8] = []
+    for y in 0..<2 {
+      for x in 0..<width { bytes += [UInt8(x % 251), UInt8((x / 7) % 256), UInt8(y * 100), 255] }
+    }
+    let sampler = ImageSampler(
+      Mipmaps(try PixelBufferRGBA8(width: width, height: 2, components: bytes)))
+    let span = ProjectiveSpan(x: 15_990.3, y: 0.8, dx: 0.61, dy: 0.01, rowDX: 0, rowDY: 1)
+    var out = [UInt8](repeating: 0, count: 4 * 20)
+    out.withUnsafeMutableBufferPointer { sampler.fill(span, count: 20, into: $0.baseAddress!) }
+    for k in 0..<20 {
+      let (x, y) = span.point(k)
+      let reference = sampler.sample(at: Point(x: x, y: y), footprint: footprint(0.61)) * 255
+      for c in 0..<4 { #expect(abs(Double(out[4 * k + c]) - reference[c]) <= 2) }
+    }
+  }
 }
