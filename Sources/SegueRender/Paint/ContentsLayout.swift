@@ -9,8 +9,8 @@ import Segue
 ///    edge pixels (samplers clamp). A negative width or height counts as its absolute value
 ///    (*chosen*); an empty `contentsRect` draws nothing (*chosen*; Apple: undefined).
 /// 2. That part's natural size in points is its pixel size divided by `contentsScale`.
-/// 3. `contentsGravity` places it (see ``ContentsGravity``; `top` is the smallest y): the nine
-///    positional values at the natural size (free space split by ``ContentsGravity/alignment``;
+/// 3. `contentsGravity` places it (see ``/Segue/ContentsGravity``; `top` is the smallest y): the nine
+///    positional values at the natural size (free space split by ``/Segue/ContentsGravity/alignment``;
 ///    larger than the bounds it overhangs on both sides), `resize` onto the bounds,
 ///    `resizeAspect` / `resizeAspectFill` scaled uniformly to fit / cover, centred.
 /// 4. With a resizing gravity, `contentsCenter` (unit space of the `contentsRect` part,

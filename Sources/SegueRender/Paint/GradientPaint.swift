@@ -5,7 +5,7 @@ import Segue
 ///
 /// **Parameter.** `startPoint` and `endPoint` are in the unit space of `bounds` (`(0, 0)` its
 /// top-left, `(1, 1)` its bottom-right, y-down) and mapped to points `S` and `E` first; then
-/// ``parameter(at:)`` is, for ``GradientType``:
+/// ``parameter(at:)`` is, for ``/Segue/GradientType``:
 /// - `axial`: `t = (p − S)·(E − S) / |E − S|²`;
 /// - `radial`: `t = √((Δx/rx)² + (Δy/ry)²)` with `Δ = p − S`, `rx = |E.x − S.x|`,
 ///   `ry = |E.y − S.y|` (Core Animation's ellipse centred at `startPoint`);

@@ -20,6 +20,7 @@ public enum PathFlattening {
   /// The polylines of `path`.
   ///
   /// - Parameters:
+  ///   - path: the path, in layer points.
   ///   - tolerance: the largest distance from the curve in device pixels (`> 0`).
   ///   - scale: device pixels per layer point, the matrix's largest stretch (`> 0`).
   ///   - budget: the most points in the result.
