@@ -56,7 +56,8 @@ struct SpanKernel {
     let needsFootprint = minification != magnification
     let affine = dw == 0
     let inverseW0 = 1 / w0
-    for k in 0..<count {
+    let first = small && minification == .linear && magnification == .linear ? bilinear4(count) : 0
+    for k in first..<count {
       let kf = Float(k)
       let inverse = affine ? inverseW0 : 1 / (w0 + kf * dw)
       let s = (x0 + kf * dx) * inverse
@@ -144,6 +145,53 @@ struct SpanKernel {
     let top = Self.lerp(load(level, i0, j0), load(level, i1, j0), wx)
     let bottom = Self.lerp(load(level, i0, j1), load(level, i1, j1), wx)
     return Self.lerp(top, bottom, wy)
+  }
+
+  /// Bilinear on level 0 for pixels `0..<4⌊count/4⌋`, four at a time: the coordinates, the
+  /// perspective divide and the fixed-point split in vectors, the texel loads and blends per
+  /// pixel. Returns how many pixels it wrote. Needs ``small``.
+  func bilinear4(_ count: Int) -> Int {
+    let level = levels[0]
+    let lanes = SIMD4<Float>(0, 1, 2, 3)
+    let lowest = SIMD4<Int32>(repeating: 0)
+    let right = SIMD4<Int32>(repeating: Int32(level.width - 1))
+    let bottom = SIMD4<Int32>(repeating: Int32(level.height - 1))
+    var k = 0
+    while k + 4 <= count {
+      let kf = SIMD4<Float>(repeating: Float(k)) + lanes
+      let inverse = 1 / (w0 + kf * dw)
+      let x = Self.fixed4((x0 + kf * dx) * inverse * level.scaleX - 0.5)
+      let y = Self.fixed4((y0 + kf * dy) * inverse * level.scaleY - 0.5)
+      let xi = x &>> 8
+      let yi = y &>> 8
+      let i0 = xi.clamped(lowerBound: lowest, upperBound: right)
+      let i1 = (xi &+ 1).clamped(lowerBound: lowest, upperBound: right)
+      let j0 = yi.clamped(lowerBound: lowest, upperBound: bottom)
+      let j1 = (yi &+ 1).clamped(lowerBound: lowest, upperBound: bottom)
+      let wx = SIMD4<UInt32>(truncatingIfNeeded: x & 255)
+      let wy = SIMD4<UInt32>(truncatingIfNeeded: y & 255)
+      for lane in 0..<4 {
+        let a = Int(i0[lane])
+        let b = Int(i1[lane])
+        let c = Int(j0[lane])
+        let d = Int(j1[lane])
+        let top = Self.lerp(load(level, a, c), load(level, b, c), wx[lane])
+        let under = Self.lerp(load(level, a, d), load(level, b, d), wx[lane])
+        target.storeBytes(
+          of: Self.lerp(top, under, wy[lane]), toByteOffset: 4 &* (k &+ lane), as: UInt32.self)
+      }
+      k += 4
+    }
+    return k
+  }
+
+  /// ``fixed(_:)`` on four lanes (NaN lanes give some index, which the callers clamp).
+  @inline(__always)
+  static func fixed4(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+    let limit = SIMD4<Float>(repeating: fixedLimit)
+    let c = v.clamped(lowerBound: -limit, upperBound: limit)
+    let biased = c * 256 + 12_582_912
+    return unsafeBitCast(biased, to: SIMD4<Int32>.self) &- 0x4B40_0000
   }
 
   @inline(__always)
