@@ -10,6 +10,9 @@ if ! { pkg-config --exists blas 2>/dev/null \
   missing+=(libblas-dev)
 fi
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+# SegueRender's image decoding.
+pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
+pkg-config --exists libjpeg 2>/dev/null || missing+=(libjpeg62-turbo-dev)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "segue: installing ${missing[*]}" >&2
