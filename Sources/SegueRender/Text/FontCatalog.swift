@@ -54,7 +54,7 @@ public struct InstalledFont: Hashable, Sendable {
   }
 }
 
-/// The installed fonts and the rules that turn a ``FontDescriptor`` into a font file.
+/// The installed fonts and the rules that turn a ``/Segue/FontDescriptor`` into a font file.
 ///
 /// A name is matched, without regard to case, against PostScript names, then full names, then
 /// family names (the regular upright face); then as `Family-Style` (`"DejaVuSans-Bold"`,
@@ -148,7 +148,7 @@ public struct FontCatalog: Sendable {
     throw .noDefaultFont(tried: Self.defaultFamilies)
   }
 
-  /// The family's face nearest to `weight` and the slant (see ``FontDescriptor/family(_:weight:isItalic:)``),
+  /// The family's face nearest to `weight` and the slant (see ``/Segue/FontDescriptor/family(_:weight:isItalic:)``),
   /// then nearest to the normal width, then by path; `nil` when no face has the family.
   func nearest(inFamily key: String, weight: FontWeight, isItalic: Bool) -> InstalledFont? {
     let members = fonts.filter { $0.families.contains { Self.normalized($0) == key } }

@@ -26,6 +26,20 @@ extension FontFace {
   /// whole graphemes (HarfBuzz's default cluster level) and count scalars from the start of
   /// `codepoints`.
   func shape(_ codepoints: [UInt32], range: Range<Int>) -> ShapedRun {
+    Self.shape(codepoints, range: range, font: shapingFont)
+  }
+
+  /// The ellipsis "…" shaped alone, or three full stops when the font has no "…".
+  static func shapeEllipsis(_ font: OpaquePointer) -> [ShapedGlyph] {
+    var glyph: hb_codepoint_t = 0
+    let text: [UInt32] =
+      hb_font_get_nominal_glyph(font, 0x2026, &glyph) != 0 ? [0x2026] : [0x2E, 0x2E, 0x2E]
+    return shape(text, range: 0..<text.count, font: font).glyphs
+  }
+
+  private static func shape(_ codepoints: [UInt32], range: Range<Int>, font: OpaquePointer)
+    -> ShapedRun
+  {
     guard !range.isEmpty, let buffer = hb_buffer_create() else {
       return ShapedRun(glyphs: [], isRightToLeft: false)
     }
@@ -36,7 +50,7 @@ extension FontFace {
         Int32(range.count))
     }
     hb_buffer_guess_segment_properties(buffer)
-    hb_shape(shapingFont, buffer, nil, 0)
+    hb_shape(font, buffer, nil, 0)
     let isRightToLeft = hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
     var count: UInt32 = 0
     guard let infos = hb_buffer_get_glyph_infos(buffer, &count),

@@ -31,6 +31,9 @@ public final class FontFace: @unchecked Sendable {
   /// The number of glyphs.
   public let glyphCount: Int
 
+  /// The ellipsis "…" shaped alone (three full stops when the font has no "…"), in font units.
+  let ellipsis: [ShapedGlyph]
+
   /// The file's bytes; FreeType and HarfBuzz read from them for the face's lifetime.
   private let bytes: UnsafeMutableRawBufferPointer
   /// Immutable after `init`; positions in font units.
@@ -67,6 +70,7 @@ public final class FontFace: @unchecked Sendable {
     shapingFont = shaping
     freeType = Mutex(face)
     ownsBytes = false
+    ellipsis = Self.shapeEllipsis(shaping)
   }
 
   deinit {

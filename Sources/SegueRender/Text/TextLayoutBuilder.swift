@@ -136,7 +136,7 @@ struct TextLayoutBuilder {
 
   /// The finished layout.
   ///
-  /// - Throws: ``ValidationError`` if a placed point is not finite (it cannot be: sizes and
+  /// - Throws: ``/Segue/ValidationError`` if a placed point is not finite (it cannot be: sizes and
   ///   outlines are finite).
   func layout() throws(ValidationError) -> TextLayout {
     TextLayout(

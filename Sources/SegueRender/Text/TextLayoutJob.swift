@@ -34,7 +34,7 @@ public struct TextLayoutJob: Sendable {
 
   /// The layout.
   ///
-  /// - Throws: ``ValidationError`` from ``validate()``.
+  /// - Throws: ``/Segue/ValidationError`` from ``validate()``.
   public func run() throws(ValidationError) -> TextLayout {
     try validate()
     let metrics = face.metrics(fontSize: request.fontSize)
@@ -48,7 +48,7 @@ public struct TextLayoutJob: Sendable {
       dropLinesBelowBounds(&plans, paragraphs: paragraphs, metrics: metrics)
     }
     var builder = TextLayoutBuilder(
-      face: face, metrics: metrics, request: request, ellipsis: Self.ellipsis(face))
+      face: face, metrics: metrics, request: request, ellipsis: face.ellipsis)
     for (index, plan) in plans.enumerated() {
       let paragraph = paragraphs[plan.paragraph]
       let cut = LineTruncation.truncate(
@@ -135,11 +135,5 @@ public struct TextLayoutJob: Sendable {
     }
     if start < codepoints.count { ranges.append(start..<codepoints.count) }
     return ranges
-  }
-
-  /// The ellipsis "…" shaped alone, or three full stops when the font has no "…".
-  static func ellipsis(_ face: FontFace) -> [ShapedGlyph] {
-    let text: [UInt32] = face.glyph(for: "\u{2026}") != nil ? [0x2026] : [0x2E, 0x2E, 0x2E]
-    return face.shape(text, range: 0..<text.count).glyphs
   }
 }

@@ -50,7 +50,7 @@ public struct TextLayoutRequest: Hashable, Sendable {
   /// `string` longer than ``maximumScalarCount`` scalars. (A font that cannot be found or
   /// loaded is the font library's ``FontError``.)
   ///
-  /// - Throws: ``ValidationError`` naming the property.
+  /// - Throws: ``/Segue/ValidationError`` naming the property.
   public func validate() throws(ValidationError) {
     try Self.nonNegative(fontSize, "fontSize")
     guard fontSize <= Self.maximumFontSize else {
