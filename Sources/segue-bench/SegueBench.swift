@@ -52,7 +52,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); or render (frames of presets, see --preset)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); or text (text layer layouts)."
   )
   var workload: String = "stack"
 
@@ -132,11 +132,11 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || workload == "render" || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || workload == "text" || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, text, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -211,6 +211,7 @@ struct SegueBench: ParsableCommand {
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
+    if workload == "text" { return try runTextWorkload() }
     return try runStackWorkload()
   }
 }
