@@ -48,7 +48,8 @@ public struct TextLayoutJob: Sendable {
       dropLinesBelowBounds(&plans, paragraphs: paragraphs, metrics: metrics)
     }
     var builder = TextLayoutBuilder(
-      face: face, metrics: metrics, request: request, ellipsis: face.ellipsis)
+      face: face, metrics: metrics, request: request, ellipsis: face.ellipsis,
+      glyphCount: paragraphs.reduce(0) { $0 + $1.glyphs.count })
     for (index, plan) in plans.enumerated() {
       let paragraph = paragraphs[plan.paragraph]
       let cut = LineTruncation.truncate(

@@ -263,6 +263,11 @@ import Testing
     #expect(last.isTruncated && last.width <= limit)
     #expect(last.characterRange.upperBound == text.unicodeScalars.count)
     #expect(result.glyphs.last?.glyph == face.glyph(for: "…"))
+    // Cut at its start, the last line's ellipsis stands for the start of that line.
+    let start = try layout(text, face: face, bounds: bounds, wrapped: true, truncation: .start)
+    let ellipsis = try #require(start.glyphs.first { $0.glyph == face.glyph(for: "…") })
+    #expect(ellipsis.characterIndex == start.lines[1].characterRange.lowerBound)
+    #expect(start.lines[1].characterRange.lowerBound > 0)
     // Without truncation every line is kept (nothing is clipped).
     let all = try layout(text, face: face, bounds: bounds, wrapped: true)
     #expect(all.lines.count > 2)
