@@ -5,10 +5,10 @@ import Segue
 /// 1. The string is cut into paragraphs at line separators; each is shaped as one HarfBuzz run
 ///    (direction and script guessed from its text; no bidirectional reordering inside it).
 /// 2. With `isWrapped`, paragraphs break into lines that fit the bounds' width
-///    (``LineBreaker``); otherwise each paragraph is one line.
+///    (see <doc:TextLayers>); otherwise each paragraph is one line.
 /// 3. With a truncation mode, lines that would end below the bounds are dropped (one is always
 ///    kept) and the last kept line takes the rest of its paragraph; then every line wider than
-///    the bounds is cut with an ellipsis (``LineTruncation``).
+///    the bounds is cut with an ellipsis.
 /// 4. Line `i`'s baseline is `ascent + i · lineHeight` below the bounds' top (CATextLayer draws
 ///    from the top); each line is placed by the alignment mode; glyph outlines are scaled by
 ///    `fontSize / unitsPerEm`, flipped to y-down and moved to their pen positions.
