@@ -52,7 +52,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); or paint (image sampling and gradient kernels, see --paint)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); or text (text layer layouts)."
   )
   var workload: String = "stack"
 
@@ -135,11 +135,12 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || workload == "render" || workload == "paint" || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || workload == "paint" || workload == "text"
+        || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, text, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -217,6 +218,7 @@ struct SegueBench: ParsableCommand {
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
     if workload == "paint" { return try runPaintWorkload() }
+    if workload == "text" { return try runTextWorkload() }
     return try runStackWorkload()
   }
 }
