@@ -106,8 +106,3 @@ public struct LayerAnimation: Equatable, Sendable {
     }
   }
 }
-
-/// Deprecated: use ``LayerAnimation`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `Animation` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "LayerAnimation")
-public typealias Animation = LayerAnimation

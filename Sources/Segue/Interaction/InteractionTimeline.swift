@@ -69,24 +69,6 @@ public struct InteractionState: Hashable, Sendable {
     self.completionTime = completionTime
   }
 
-  /// Deprecated: use ``isFinished``.
-  @available(*, deprecated, renamed: "isFinished")
-  public var finished: Bool? {
-    get { isFinished }
-    set { isFinished = newValue }
-  }
-
-  /// Deprecated: use ``isCompleted``.
-  @available(*, deprecated, renamed: "isCompleted")
-  @inlinable public var completed: Bool { isCompleted }
-
-  /// Deprecated: use ``init(position:phase:isFinished:completionTime:)``.
-  @available(*, deprecated, renamed: "init(position:phase:isFinished:completionTime:)")
-  @inlinable
-  public init(position: Double, phase: Phase, finished: Bool?, completionTime: Double?) {
-    self.init(
-      position: position, phase: phase, isFinished: finished, completionTime: completionTime)
-  }
 }
 
 /// The event history of a percent-driven interactive transition and the pure function from that

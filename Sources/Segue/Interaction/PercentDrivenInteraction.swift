@@ -11,18 +11,6 @@ public struct TransitionCompletionEvent: Hashable, Sendable {
     self.time = time
   }
 
-  /// Deprecated: use ``isFinished``.
-  @available(*, deprecated, renamed: "isFinished")
-  public var finished: Bool {
-    get { isFinished }
-    set { isFinished = newValue }
-  }
-
-  /// Deprecated: use ``init(isFinished:time:)``.
-  @available(*, deprecated, renamed: "init(isFinished:time:)")
-  @inlinable public init(finished: Bool, time: Double) {
-    self.init(isFinished: finished, time: time)
-  }
 }
 
 /// `UIPercentDrivenInteractiveTransition` as a value: the calls a gesture handler makes, each at a

@@ -39,19 +39,6 @@ public struct AnimationBlock: Sendable {
     model[id: id].map { property.value(in: $0) }
   }
 
-  /// Deprecated: use ``set(_:of:to:)``.
-  @available(*, deprecated, renamed: "set(_:of:to:)")
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
-    throws(ValidationError)
-  {
-    try set(property, of: id, to: value)
-  }
-
-  /// Deprecated: use ``value(_:of:)``.
-  @available(*, deprecated, renamed: "value(_:of:)")
-  public func value(of id: String, _ property: LayerProperty) -> AnimationValue? {
-    value(property, of: id)
-  }
 }
 
 /// `UIViewPropertyAnimator`: animation blocks paced by a ``PropertyAnimator``, with explicit

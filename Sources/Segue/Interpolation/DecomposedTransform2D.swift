@@ -167,13 +167,3 @@ public struct DecomposedTransform2D: Hashable, Sendable {
     return a.lerped(to: b, fraction: t)
   }
 }
-
-extension DecomposedTransform2D {
-  /// Deprecated: use ``aligned(from:to:)``.
-  @available(*, deprecated, renamed: "aligned(from:to:)")
-  public static func aligned(_ a: DecomposedTransform2D, _ b: DecomposedTransform2D)
-    -> (from: DecomposedTransform2D, to: DecomposedTransform2D)
-  {
-    aligned(from: a, to: b)
-  }
-}

@@ -207,11 +207,3 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
   /// `"(x, y, z, w)"`.
   public var description: String { "(\(x), \(y), \(z), \(w))" }
 }
-
-extension Quaternion {
-  /// Deprecated: use ``init(angle:x:y:z:)``.
-  @available(*, deprecated, renamed: "init(angle:x:y:z:)")
-  public init(angle: Double, axis x: Double, _ y: Double, _ z: Double) {
-    self.init(angle: angle, x: x, y: y, z: z)
-  }
-}

@@ -340,8 +340,3 @@ extension DampedSpring {
     self.allowsOverdamping = false
   }
 }
-
-/// Deprecated: use ``DampedSpring`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `Spring` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "DampedSpring")
-public typealias Spring = DampedSpring

@@ -208,19 +208,3 @@ extension LayerSample {
     return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
   }
 }
-
-extension TransitionSample {
-  /// Deprecated: use ``isCompleted``.
-  @available(*, deprecated, renamed: "isCompleted")
-  public var completed: Bool {
-    get { isCompleted }
-    set { isCompleted = newValue }
-  }
-
-  /// Deprecated: use ``isCancelled``.
-  @available(*, deprecated, renamed: "isCancelled")
-  public var cancelled: Bool {
-    get { isCancelled }
-    set { isCancelled = newValue }
-  }
-}

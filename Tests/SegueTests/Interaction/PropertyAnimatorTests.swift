@@ -571,21 +571,4 @@ struct PropertyAnimatorSpringTests {
       try animator.progress(at: -1, startingAt: 0)
     }
   }
-
-  /// The deprecated TimingFunction forms still build the same animator.
-  @available(*, deprecated)
-  @Test func deprecatedForms() throws {
-    let a = try PropertyAnimator(duration: 1, timingParameters: TimingFunction.easeIn)
-    #expect(a.timingCurve == .easeIn && a.timingParameters == .easeIn)
-    var b = try PropertyAnimator(duration: 1)
-    try b.pauseAnimation(at: 0)
-    let f: TimingFunction? = .easeOut
-    try b.continueAnimation(withTimingParameters: f, durationFactor: 1, at: 0)
-    #expect(
-      b.events.last
-        == AnimatorEvent.continueAnimation(time: 0, timing: f, durationFactor: 1))
-    let c = try PropertyAnimator(
-      duration: 1, timingParameters: TimingFunction.easeOut, events: [.start(time: 0)])
-    #expect(c.timingCurve == .easeOut && c.isRunning)
-  }
 }
