@@ -151,8 +151,8 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 public struct PropertyAnimator: Hashable, Sendable {
   /// `duration` `D`, seconds, `> 0`: as given, or a physical spring's settling duration.
   public let duration: Double
-  /// The timing curve the animator was created with (`timingParameters`).
-  public let timingCurve: TimingCurveProvider
+  /// `timingParameters`: the timing curve the animator was created with.
+  public let timingParameters: TimingCurveProvider
   /// The calls recorded so far, in order.
   public private(set) var events: [AnimatorEvent]
   /// The clock: the time of the latest call or ``advance(to:)``, in seconds.
@@ -181,7 +181,7 @@ public struct PropertyAnimator: Hashable, Sendable {
     let length = timingParameters.runLength(forDuration: duration)
     try Validate.positive(length, "duration")
     self.duration = length
-    self.timingCurve = timingParameters
+    self.timingParameters = timingParameters
     events = []
     currentTime = 0
     completionCount = 0

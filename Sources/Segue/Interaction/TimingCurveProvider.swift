@@ -173,14 +173,36 @@ public struct SpringTimingParameters: Hashable, Sendable {
   }
 }
 
-/// UIKit's `UITimingCurveProvider`: what paces a property animator, a cubic curve
-/// (`UICubicTimingParameters`) or a spring (`UISpringTimingParameters`).
+/// The timing curve of an animation or an animator, UIKit's `UITimingCurveProvider`: a cubic
+/// curve (`UICubicTimingParameters`, Core Animation's `CAMediaTimingFunction`) or a spring.
+///
+/// ``SceneBuilder``'s `animate`, ``PropertyAnimator`` and ``ViewPropertyAnimator`` all take it as
+/// `timingParameters`. A run it paces lasts ``runLength(forDuration:)`` seconds and shows
+/// ``progress(atElapsed:runLength:)``.
+///
+/// The two spring cases differ in how long a run lasts, and are kept apart for that reason:
+///
+/// * ``spring(_:)`` follows `UISpringTimingParameters`: a duration-based spring is fitted to the
+///   duration it is given, while a physical spring ignores that duration and runs for its own
+///   settling duration (UIKit's documented behaviour for property animators).
+/// * ``springAnimation(_:)`` follows `CASpringAnimation`: any ``DampedSpring`` (undamped or truly
+///   overdamped ones included) runs on its own clock and is shown for exactly the duration it is
+///   given, then the end value, settled or not. UIKit's default push is such an animation: the
+///   system spring shown for 0.5 s although it settles in 0.578 s.
+///
+/// A duration-based `spring(_:)` over `D` seconds and a `springAnimation(_:)` of the spring it is
+/// fitted to (``DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)`` with the same
+/// `D`) show the same values.
 public enum TimingCurveProvider: Hashable, Sendable {
   /// `UICubicTimingParameters`: any ``TimingFunction`` (UIKit's are cubic Béziers; steps and
   /// `linear(…)` functions work the same way here).
   case cubic(TimingFunction)
-  /// `UISpringTimingParameters`.
+  /// `UISpringTimingParameters`: fitted to the run (damping ratio), or on its own clock for its
+  /// settling duration (mass, stiffness, damping).
   case spring(SpringTimingParameters)
+  /// `CASpringAnimation`: the spring's progress `x(t)` on its own clock for exactly the duration
+  /// given, then 1.
+  case springAnimation(DampedSpring)
 
   /// `UICubicTimingParameters(animationCurve:)`.
   public static func cubic(animationCurve curve: ViewAnimationCurve) -> TimingCurveProvider {
@@ -208,20 +230,27 @@ public enum TimingCurveProvider: Hashable, Sendable {
   public static let systemDefault = TimingCurveProvider.cubic(.systemDefault)
 
   /// The progress at the elapsed fraction `s` of a run of `length` seconds: the timing
-  /// function's `transform(s)`, or the spring's
-  /// ``SpringTimingParameters/progress(atElapsed:runLength:)``.
+  /// function's `transform(s)`; the spring's
+  /// ``SpringTimingParameters/progress(atElapsed:runLength:)``; for a spring animation 0 for
+  /// `s ≤ 0`, `x(s·length)` for `0 < s < 1` and exactly 1 for `s ≥ 1` (NaN counts as 0, a value
+  /// that is not finite as 1).
   public func progress(atElapsed s: Double, runLength length: Double) -> Double {
     switch self {
-    case .cubic(let function): function.transform(s)
-    case .spring(let spring): spring.progress(atElapsed: s, runLength: length)
+    case .cubic(let function): return function.transform(s)
+    case .spring(let spring): return spring.progress(atElapsed: s, runLength: length)
+    case .springAnimation(let spring):
+      guard s > 0 else { return 0 }
+      guard s < 1 else { return 1 }
+      let x = spring.value(at: s * length)
+      return x.isFinite ? x : 1
     }
   }
 
-  /// How long a run lasts when the animator asks for `duration` seconds: `duration`, except for
-  /// a physical spring, which takes its own settling duration.
+  /// How long a run lasts when it is asked to take `duration` seconds: `duration`, except for a
+  /// physical ``spring(_:)``, which takes its own settling duration.
   public func runLength(forDuration duration: Double) -> Double {
     switch self {
-    case .cubic: duration
+    case .cubic, .springAnimation: duration
     case .spring(let spring): spring.runLength(forDuration: duration)
     }
   }

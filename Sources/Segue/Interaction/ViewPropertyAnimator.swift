@@ -175,7 +175,7 @@ public struct ViewPropertyAnimator: Sendable {
   /// `duration`, seconds.
   public var duration: Double { timing.duration }
   /// `timingParameters`.
-  public var timingParameters: TimingCurveProvider { timing.timingCurve }
+  public var timingParameters: TimingCurveProvider { timing.timingParameters }
   /// `state` now (at ``currentTime``).
   public var state: AnimatingState { timing.state }
   /// `isRunning` now.
@@ -421,7 +421,7 @@ public struct ViewPropertyAnimator: Sendable {
 
   /// The scene of a plain run started at time 0 and never interrupted: each block's properties
   /// as animations over `[start·D, D)` (fill backwards), with the animator's curve (a cubic curve
-  /// as their timing function, a spring as spring content fitted to the block's length), the
+  /// as their timing function, a spring as spring content over the block's length), the
   /// completion handlers' changes at `.end` as ``TransitionScene/finishChanges`` and at `.start` as
   /// ``TransitionScene/cancelChanges``. Sampling it at `t` gives the same layers as
   /// ``sample(at:)`` after `startAnimation(at: 0)` (this is what `animateTransition(using:)` returns
@@ -464,6 +464,10 @@ public struct ViewPropertyAnimator: Sendable {
               throw ValidationError(
                 field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
             }
+            animation = try LayerAnimation(
+              property: entry.property,
+              content: .spring(spring, from: entry.from, to: entry.to), timing: timing)
+          case .springAnimation(let spring):
             animation = try LayerAnimation(
               property: entry.property,
               content: .spring(spring, from: entry.from, to: entry.to), timing: timing)

@@ -430,7 +430,7 @@ struct PropertyAnimatorSpringTests {
     let animator = try PropertyAnimator(
       duration: 40, timingParameters: .spring(SpringTimingParameters()))
     #expect(animator.duration == DampedSpring.systemCurve7.settlingDuration)
-    if case .spring = animator.timingCurve {} else { Issue.record("not a spring") }
+    if case .spring = animator.timingParameters {} else { Issue.record("not a spring") }
   }
 
   /// The release of a pan: easeInEaseOut, D = 1, paused half way (q₀ = 0.5), continued with a

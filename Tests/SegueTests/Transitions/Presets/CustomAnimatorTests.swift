@@ -19,7 +19,7 @@ import Testing
 // - `v.frame = r` before the animation block → `b.set(id, .position, …)` with the frame's centre
 //   (a full-container view keeps its bounds; the anchor point is the centre).
 // - `UIView.animate(withDuration: d) { v.frame = r }` → `b.animate(id, .position, to: …,
-//   duration: d, curve: .timing(.easeInEaseOut))`: UIView's default curve is ease-in-ease-out
+//   duration: d, timingParameters: .easeInEaseOut)`: UIView's default curve is ease-in-ease-out
 //   (Decision 9). `animate` sets the model value at once and adds an animation from the old
 //   value, exactly like a UIView animation block.
 // - `completion: { transitionContext.completeTransition(…) }` → `finishChanges` /
@@ -67,7 +67,7 @@ struct SimpleOverAnimator: TransitionAnimator {
     //                animations: { tz.view.frame = f },
     try b.animate(
       .position, of: tz, to: .point(Point(x: f.midX, y: f.midY)),
-      duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
+      duration: transitionDuration(using: context), timingParameters: .easeInEaseOut)
 
     //                completion: { _ in transitionContext.completeTransition(true) })
     // The seed always reports `true`; Segue reports `!cancelled`, and UIKit's container then
@@ -100,7 +100,7 @@ struct SimpleOverAnimator: TransitionAnimator {
     //                animations: { fz.view.frame = fOffPop },
     try b.animate(
       .position, of: fz, to: .point(Point(x: fOffPop.midX, y: fOffPop.midY)),
-      duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
+      duration: transitionDuration(using: context), timingParameters: .easeInEaseOut)
 
     //                completion: { _ in transitionContext.completeTransition(true) })
     b.finishChanges = [.remove(layerID: fz)]
