@@ -139,7 +139,7 @@ import Testing
       let p = raw.bindMemory(to: Float.self, capacity: 17 * n)
       p.initialize(repeating: .nan, count: 17 * n)
       try [0.2].withUnsafeBufferPointer { t in
-        var job = SceneBatchEvaluationJob(
+        var job = SceneEvaluationJob(
           batch: batch, context: context, times: t,
           matrices: UnsafeMutableBufferPointer(start: p, count: 16 * n),
           opacities: UnsafeMutableBufferPointer(start: p + 16 * n, count: n))

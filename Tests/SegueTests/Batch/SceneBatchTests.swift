@@ -7,7 +7,7 @@ import Testing
 /// ``TransitionScene/sample(at:interaction:)``), which is the independent reference: it shares only
 /// the scene description with the batch, none of the `Float` stage kernels.
 ///
-/// Tolerance (see ``SceneBatchEvaluationJob``): each matrix field within
+/// Tolerance (see ``SceneEvaluationJob``): each matrix field within
 /// `1e-5·(1 + max |mᵢⱼ|)` of the reference matrix (relative to the matrix magnitude because the
 /// translation row holds positions of hundreds of points whose `Float` spacing is about `3e-5`, while
 /// the rotation/scale fields are of order 1: one `Float` rounding of the largest field is
@@ -113,7 +113,7 @@ import Testing
         try opacities.withUnsafeMutableBufferPointer { o in
           try corners.withUnsafeMutableBufferPointer { c in
             try presence.withUnsafeMutableBufferPointer { p in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o, corners: c,
                 presence: p)
               if threads == 1 && chunkSize == nil {
@@ -551,7 +551,7 @@ import Testing
         try o.withUnsafeMutableBufferPointer { o in
           try c.withUnsafeMutableBufferPointer { c in
             try p.withUnsafeMutableBufferPointer { p in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o,
                 corners: corners == nil ? nil : c, presence: presence == nil ? nil : p)
               if let threads {
