@@ -33,7 +33,8 @@ public struct LayerAnimation: Equatable, Sendable {
   public var content: Content
   /// `beginTime`, `duration`, `speed`, `timeOffset`, repeats, `autoreverses`, `fillMode`.
   public var timing: MediaTiming
-  /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation (Decision 9).
+  /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation
+  /// (<doc:TransitionCatalog#Default-timing-curves>).
   public var timingFunction: TimingFunction?
 
   /// Creates an animation and checks it.

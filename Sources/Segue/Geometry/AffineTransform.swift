@@ -124,7 +124,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
   /// The inverse, or `nil` when the linear part is singular or a field is not finite.
   ///
-  /// Singular follows Decision 4 with n = 2 on the linear part:
+  /// Singular follows <doc:TransitionCatalog#Singular-matrices> with n = 2 on the linear part:
   /// `Transform3D.isSingular(determinant: a·d − b·c, maxMagnitude: max(|a|, |b|, |c|, |d|), order: 2)`.
   /// Otherwise, with `det = a·d − b·c`:
   ///

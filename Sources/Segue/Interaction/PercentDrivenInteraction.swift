@@ -14,8 +14,8 @@ public struct TransitionCompletionEvent: Hashable, Sendable {
 }
 
 /// `UIPercentDrivenInteractiveTransition` as a value: the calls a gesture handler makes, each at a
-/// wall-clock time, and the completion delivered exactly once (decision 7 of
-/// <doc:TransitionCatalog>).
+/// wall-clock time, and the completion delivered exactly once
+/// (<doc:TransitionCatalog#Interactive-transitions>).
 ///
 /// The object keeps a clock, ``currentTime`` (seconds since the transition began, starting at 0):
 /// every call takes the time it is made at, which must be finite, `≥ 0` and not before the clock;

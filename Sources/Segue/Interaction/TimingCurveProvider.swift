@@ -1,7 +1,8 @@
 /// UIKit's `UIView.AnimationCurve`: the four named curves of UIView animations and of
 /// `UIViewPropertyAnimator(duration:curve:animations:)`.
 public enum ViewAnimationCurve: String, Hashable, Sendable, CaseIterable {
-  /// `.easeInOut`, the Bézier `(0.42, 0), (0.58, 1)` (UIView's default, Decision 9).
+  /// `.easeInOut`, the Bézier `(0.42, 0), (0.58, 1)` (UIView's default,
+  /// <doc:TransitionCatalog#Default-timing-curves>).
   case easeInOut
   /// `.easeIn`, the Bézier `(0.42, 0), (1, 1)`.
   case easeIn
@@ -42,7 +43,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// `UISpringTimingParameters`: a spring as a property animator's timing curve
-/// (decisions 5 and 6 of <doc:TransitionCatalog>).
+/// (<doc:TransitionCatalog#Spring-damping-and-settling>, <doc:TransitionCatalog#Duration-based-springs>).
 ///
 /// Two families, as in UIKit:
 ///
@@ -53,7 +54,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 ///   takes.
 /// * **Physical** (`init(mass:stiffness:damping:initialVelocity:)` and `init()`): the spring runs
 ///   on its own clock and the animator's duration is **ignored** (UIKit's documented behaviour);
-///   a run it paces lasts the spring's ``DampedSpring/settlingDuration`` (Decision 5).
+///   a run it paces lasts the spring's ``DampedSpring/settlingDuration`` (<doc:TransitionCatalog#Spring-damping-and-settling>).
 ///
 /// Either way a run of length `L` seconds shows the progress `x(s·L)` at the elapsed fraction
 /// `s ∈ [0, 1)` of the run and exactly 1 at its end (`x` may overshoot 1 before).
@@ -90,7 +91,8 @@ public struct SpringTimingParameters: Hashable, Sendable {
   /// `UISpringTimingParameters(dampingRatio:initialVelocity:)`.
   ///
   /// - Parameters:
-  ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 run critically damped (Decision 6).
+  ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 run critically damped
+  ///     (<doc:TransitionCatalog#Duration-based-springs>).
   ///   - initialVelocity: fractions of the remaining distance per second; each component finite
   ///     and within `±1e100`.
   /// - Throws: ``ValidationError``: `"dampingRatio"` not finite or `≤ 0`;

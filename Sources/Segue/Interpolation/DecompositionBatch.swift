@@ -311,7 +311,7 @@ public struct DecompositionInterpolationJob: @unchecked Sendable {
         qz *= k
         qw *= k
       }
-      // Rotation rows (Decision 3).
+      // Rotation rows (the quaternion's matrix in Core Animation storage).
       let (xx, yy, zz) = (qx * qx, qy * qy, qz * qz)
       let (xy, xz, yz) = (qx * qy, qx * qz, qy * qz)
       let (xw, yw, zw) = (qx * qw, qy * qw, qz * qw)

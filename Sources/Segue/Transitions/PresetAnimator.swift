@@ -153,7 +153,8 @@ public struct PresetAnimator: TransitionAnimator {
     return try b.scene(duration: duration, containerSize: size)
   }
 
-  /// seed 000: Decision 11's per-property tracks, cubic mode, linear overall pacing.
+  /// `fade-slide`'s keyframes: the UIView keyframe rule's per-property tracks, cubic mode, linear
+  /// overall pacing.
   private func addFadeSlideKeyframes(
     _ b: inout SceneBuilder, from: String, to: String, width w: Double, forward: Bool
   ) throws(ValidationError) {
@@ -184,7 +185,7 @@ public struct PresetAnimator: TransitionAnimator {
     }
   }
 
-  /// seed 002.
+  /// `hero`: the spring phase, the second phase and the cascade on push; one ease on pop.
   private func addHero(_ b: inout SceneBuilder, context: TransitionContext, forward: Bool)
     throws(ValidationError)
   {
@@ -271,7 +272,7 @@ public struct PresetAnimator: TransitionAnimator {
     }
   }
 
-  /// seed 004's CATransition presets: q is the eased progress.
+  /// The CATransition presets: q is the eased progress.
   private func addCATransition(
     _ b: inout SceneBuilder, context: TransitionContext, duration: Double
   ) throws(ValidationError) {

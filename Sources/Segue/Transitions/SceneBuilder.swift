@@ -123,12 +123,17 @@ public struct SceneBuilder: Sendable {
     try property.set(value, in: &model.storage[index])
   }
 
-  /// Animates `property` of layer `id` from `from` (default: its current model value) to `to`
-  /// over `[beginTime, beginTime + duration)` seconds paced by `timingParameters`, and sets the
-  /// model value to `to`:
+  /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime +
+  /// duration)` seconds paced by `timingParameters`, and sets the model value to `to`:
   /// `try builder.animate(.opacity, of: "to", to: .number(1), duration: 0.3, timingParameters: .easeInEaseOut)`.
   ///
   /// - Parameters:
+  ///   - property: the animated property.
+  ///   - id: the layer.
+  ///   - from: the start value; `nil` (the default) starts from the current model value.
+  ///   - to: the end value, which becomes the model value at once.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
   ///   - timingParameters: the curve (``TimingCurveProvider``). `nil` is no timing function, so
   ///     linear pacing, as a `CAAnimation` without one; a UIView animation's default curve is
   ///     ``TimingCurveProvider/easeInEaseOut``. A physical ``TimingCurveProvider/spring(_:)``
@@ -186,9 +191,17 @@ public struct SceneBuilder: Sendable {
   /// Adds a keyframe animation of `property` on layer `id` and sets the model value to the
   /// track's last value.
   ///
-  /// - Parameter timingParameters: the overall pacing, a timing function (a keyframe animation
-  ///   has no spring form); `nil`, the default, paces linearly, as UIView keyframe animations
-  ///   and `CAKeyframeAnimation` do.
+  /// - Parameters:
+  ///   - property: the animated property.
+  ///   - id: the layer.
+  ///   - keyframes: the keyframe track.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
+  ///   - timingParameters: the overall pacing, a timing function (a keyframe animation has no
+  ///     spring form); `nil`, the default, paces linearly, as UIView keyframe animations and
+  ///     `CAKeyframeAnimation` do.
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (values
+  ///   of another kind than the property's, the timing's).
   public mutating func animate(
     _ property: LayerProperty, of id: String, keyframes: KeyframeValues, beginTime: Double = 0,
     duration: Double, timingParameters: TimingFunction? = nil
@@ -208,8 +221,14 @@ public struct SceneBuilder: Sendable {
   /// property `property` (`position` usually) on layer `id`, and sets the model value to the
   /// path's end point (its last vertex).
   ///
-  /// - Parameter timingParameters: the overall pacing, as for keyframes: a timing function, or
-  ///   `nil` (the default) for linear pacing.
+  /// - Parameters:
+  ///   - property: the animated point property.
+  ///   - id: the layer.
+  ///   - path: the path track.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
+  ///   - timingParameters: the overall pacing, as for keyframes: a timing function, or `nil` (the
+  ///     default) for linear pacing.
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (`path`
   ///   on a property that is not a point, the timing's).
   public mutating func animate(

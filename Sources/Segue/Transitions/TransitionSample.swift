@@ -154,7 +154,8 @@ extension TransitionScene {
   }
 
   /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
-  /// event history (updates, pause, finish, cancel with their times; Decision 7).
+  /// event history (updates, pause, finish, cancel with their times;
+  /// <doc:TransitionCatalog#Interactive-transitions>).
   ///
   /// The layers are the scene at animation time `p · duration`, where `p` is the timeline
   /// position ``InteractionState/position`` at `time`; once the completion has fired, the

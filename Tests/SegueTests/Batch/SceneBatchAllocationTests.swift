@@ -9,7 +9,7 @@ import Testing
   let sceneBatchAllocationTestsEnabled = true
 #endif
 
-/// ``SceneEvaluationJob/run()`` allocates nothing once warm (issue 4): the allocation calls
+/// ``SceneEvaluationJob/run()`` allocates nothing once warm: the allocation calls
 /// the calling thread makes during a run are counted by the malloc interposer of
 /// `SegueBenchSupport` (a thread-local counter, so tests running in parallel on other threads do
 /// not disturb the count; `run()` evaluates on the calling thread). The outputs and the context are
