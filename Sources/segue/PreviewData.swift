@@ -93,7 +93,8 @@ struct PreviewFrameStream {
   }
 
   /// Whether the rasteriser skips a layer with this homography: singular by the transition
-  /// catalog's relative test (`|det| ≤ 1e-12·max|hᵢⱼ|³`), as ``Rasterizer`` tests it before drawing.
+  /// catalog's relative test (`|det| ≤ 1e-12·max|hᵢⱼ|³`), as ``Rasterizer`` tests it before
+  /// drawing.
   static func isSingular(_ h: [Double]) -> Bool {
     let det =
       h[0] * (h[4] * h[8] - h[5] * h[7]) + h[1] * (h[5] * h[6] - h[3] * h[8])

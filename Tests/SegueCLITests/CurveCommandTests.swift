@@ -138,7 +138,8 @@ final class SVGElements: NSObject, XMLParserDelegate {
   }
 
   @Test func systemSpringSettlesWithoutOvershoot() throws {
-    // UIKit's curve 7 is critically damped (transition catalog: Spring damping and settling): 0.578 s, no peak above 1.
+    // UIKit's curve 7 is critically damped (transition catalog: Spring damping and settling):
+    // 0.578 s, no peak above 1.
     let result = try SegueProcess.run(["curve", "--spring", "system"])
     #expect(result.status == 0, "\(result.stderr)")
     let svg = try SVGElements.parse(result.stdout)

@@ -127,8 +127,8 @@ import Testing
     #expect(html.components(separatedBy: "<script").count == 4)
   }
 
-  /// The page's gesture rules are the preset's own (depth), or fade-slide's edge swipe for a
-  /// preset without a gesture of its own (hero); the completion table is ease-in-ease-out at i/1024.
+  /// The page's gesture rules are the preset's own (depth), or fade-slide's edge swipe for a preset
+  /// without a gesture of its own (hero); the completion table is ease-in-ease-out at i/1024.
   @Test func gestureAndCompletionData() throws {
     let depth = try Self.page(["--preset", "depth", "--fps", "10", "--container", "320,480"])
     let gesture = try #require(depth.data["gesture"] as? [String: Any])

@@ -52,9 +52,9 @@ struct PreviewScriptTests {
       + "'"
   }
 
-  /// For the three interactive presets, a grid of samples (locations, translations, velocities around the
-  /// thresholds): begins, percent and the release under both rules, ended and cancelled, equal
-  /// the library driver's.
+  /// For the three interactive presets, a grid of samples (locations, translations, velocities
+  /// around the thresholds): begins, percent and the release under both rules, ended and cancelled,
+  /// equal the library driver's.
   @Test(arguments: ["fade-slide", "cross-dissolve", "depth"]) func gestureRulesEqualTheDriver(
     preset: String
   ) throws {

@@ -325,17 +325,17 @@ public struct Transform3D: Hashable, Sendable {
   }
 
   /// Whether this matrix counts as singular: its determinant is not finite, or
-  /// `|det| ≤ 1e-12 · (max |mᵢⱼ|)⁴` (<doc:TransitionCatalog#Singular-matrices>). The test is relative, so uniformly scaling a
-  /// matrix by any non-zero factor does not change the verdict (a `S(0.05)` scale is invertible,
-  /// unlike under GNUstep's absolute 1e-4).
+  /// `|det| ≤ 1e-12 · (max |mᵢⱼ|)⁴` (<doc:TransitionCatalog#Singular-matrices>). The test is
+  /// relative, so uniformly scaling a matrix by any non-zero factor does not change the verdict (a
+  /// `S(0.05)` scale is invertible, unlike under GNUstep's absolute 1e-4).
   @inlinable
   public var isSingular: Bool {
     Transform3D.isSingular(determinant: determinant, maxMagnitude: maxMagnitude, order: 4)
   }
 
-  /// The singular test of <doc:TransitionCatalog#Singular-matrices> for an n×n matrix with determinant `det` and
-  /// largest absolute entry `max`:
-  /// singular when `det` is not finite or `|det| ≤ 1e-12 · maxⁿ` (a zero matrix is singular).
+  /// The singular test of <doc:TransitionCatalog#Singular-matrices> for an n×n matrix with
+  /// determinant `det` and largest absolute entry `max`: singular when `det` is not finite or
+  /// `|det| ≤ 1e-12 · maxⁿ` (a zero matrix is singular).
   @inlinable
   public static func isSingular(determinant det: Double, maxMagnitude max: Double, order n: Int)
     -> Bool

@@ -95,8 +95,8 @@ private func checkedWidth(_ width: Double) throws(ValidationError) -> Double {
   return width
 }
 
-/// An interactive preset's gesture rules as data: which coordinate drives the percent, its divisor and cap,
-/// where a gesture may begin, and how a release is decided.
+/// An interactive preset's gesture rules as data: which coordinate drives the percent, its divisor
+/// and cap, where a gesture may begin, and how a release is decided.
 ///
 /// - percent `= clamp(v / span, 0, cap)`, `v` = `translation.x` or `location.x` (``input``);
 /// - begins: always, or only when the first sample's `location.x ≤ edgeLimit`;

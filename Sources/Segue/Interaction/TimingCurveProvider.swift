@@ -43,7 +43,8 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// `UISpringTimingParameters`: a spring as a property animator's timing curve
-/// (<doc:TransitionCatalog#Spring-damping-and-settling>, <doc:TransitionCatalog#Duration-based-springs>).
+/// (<doc:TransitionCatalog#Spring-damping-and-settling>,
+/// <doc:TransitionCatalog#Duration-based-springs>).
 ///
 /// Two families, as in UIKit:
 ///

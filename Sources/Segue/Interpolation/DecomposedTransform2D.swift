@@ -63,7 +63,8 @@ public struct DecomposedTransform2D: Hashable, Sendable {
   /// - `Residual = R(−angle) · rows`.
   ///
   /// Returns `nil` when one of those six fields is not finite or the 2×2 linear part is singular by
-  /// <doc:TransitionCatalog#Singular-matrices> with n = 2 (`|ad − bc| ≤ 1e-12 · max(|a|, |b|, |c|, |d|)²`).
+  /// <doc:TransitionCatalog#Singular-matrices> with n = 2:
+  /// `|ad − bc| ≤ 1e-12 · max(|a|, |b|, |c|, |d|)²`.
   public init?(_ m: Transform3D) {
     let (a, b, c, d) = (m.m11, m.m12, m.m21, m.m22)
     for v in [a, b, c, d, m.m41, m.m42] where !v.isFinite { return nil }

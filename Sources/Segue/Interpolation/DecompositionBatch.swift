@@ -1,8 +1,8 @@
-/// Decomposition-based transform interpolation for many layers, compiled once: each
-/// `(from, to)` pair is decomposed in `Double` with the library's ``DecomposedTransform2D`` /
-/// ``DecomposedTransform3D`` exactly as ``TransformInterpolator`` does, and the components are stored
-/// as `Float` planes (structure of arrays) for ``DecompositionInterpolationJob``, which interpolates and
-/// recomposes sixteen layers per `SIMD16<Float>` step.
+/// Decomposition-based transform interpolation for many layers, compiled once: each `(from, to)`
+/// pair is decomposed in `Double` with the library's ``DecomposedTransform2D`` /
+/// ``DecomposedTransform3D`` exactly as ``TransformInterpolator`` does, and the components are
+/// stored as `Float` planes (structure of arrays) for ``DecompositionInterpolationJob``, which
+/// interpolates and recomposes sixteen layers per `SIMD16<Float>` step.
 ///
 /// Per layer the path is the scalar one (``TransformInterpolation/Path``):
 /// ``TransformInterpolation/Path/affine2D`` when both ends are affine (the ends stored after the

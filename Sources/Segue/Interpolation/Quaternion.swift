@@ -3,9 +3,10 @@ import RealModule
 /// A rotation quaternion `(x, y, z, w)`: vector part `(x, y, z)`, scalar part `w`.
 ///
 /// The unit quaternion `(sin(θ/2)·u, cos(θ/2))` is the rotation by `θ` radians about the unit axis
-/// `u`, the same rotation as `Transform3D.makeRotation(θ, u.x, u.y, u.z)`. `q` and `−q` are the same
-/// rotation. Matrices use Core Animation storage (row vectors, `p' = p · M`); the quaternion-to-matrix
-/// step is the one fixed by <doc:TransitionCatalog#Transform-interpolation> (see ``rotationMatrix``).
+/// `u`, the same rotation as `Transform3D.makeRotation(by: θ, x: u.x, y: u.y, z: u.z)`. `q` and
+/// `−q` are the same rotation. Matrices use Core Animation storage (row vectors, `p' = p · M`); the
+/// quaternion-to-matrix step is the one fixed by <doc:TransitionCatalog#Transform-interpolation>
+/// (see ``rotationMatrix``).
 ///
 /// Equality (`==`) compares the four components exactly, so `q != −q` even though both describe the
 /// same rotation.

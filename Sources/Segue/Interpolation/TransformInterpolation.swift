@@ -1,5 +1,6 @@
 /// One value of a transform animation interpolated by decomposition, as Core Animation animates
-/// `transform` (<doc:TransitionCatalog#Transform-interpolation> and the sampling rules of <doc:TransitionCatalog>).
+/// `transform` (<doc:TransitionCatalog#Transform-interpolation> and the sampling rules of
+/// <doc:TransitionCatalog>).
 ///
 /// - Both ends affine (`CATransform3DIsAffine`) → the 2D decomposition of CSS Transforms 1
 ///   (``DecomposedTransform2D``), path ``Path/affine2D``.

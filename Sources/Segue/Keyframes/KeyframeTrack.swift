@@ -278,8 +278,8 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
 
   /// Validates and compiles a track.
   ///
-  /// Key-time forms accepted (<doc:TransitionCatalog#Invalid-keyframes>: invalid input throws, there is no silent
-  /// fallback):
+  /// Key-time forms accepted (<doc:TransitionCatalog#Invalid-keyframes>: invalid input throws,
+  /// there is no silent fallback):
   /// * linear and cubic: `n` key times, first exactly 0, last exactly 1.
   /// * discrete: `n + 1` key times (Apple's documented form: value `i` spans `[kᵢ, kᵢ₊₁)`,
   ///   first 0, last 1) **or** `n` key times (each the start of its value, first 0; the last value

@@ -13,8 +13,9 @@ import RealModule
 ///   `e(t) = A·exp(r₁t) + (1 − A)·exp(r₂t)` with `A = (−v0 − r₂)/(r₁ − r₂)`.
 ///
 /// Without ``allowsOverdamping`` a spring with `ζ > 1` runs critically damped at the same `ω0`
-/// (<doc:TransitionCatalog#Spring-damping-and-settling>), as Core Animation does. Damping ratios within `1e-9` of 1 use the critical form
-/// (the solutions differ by about `|ζ − 1|`, and the other forms lose precision there).
+/// (<doc:TransitionCatalog#Spring-damping-and-settling>), as Core Animation does. Damping ratios
+/// within `1e-9` of 1 use the critical form (the solutions differ by about `|ζ − 1|`, and the other
+/// forms lose precision there).
 ///
 /// ``value(at:)`` is `x(t) = 1 − e(t)`; the animated property is `from + (to − from)·x(t)`.
 public struct DampedSpring: Hashable, Sendable {
@@ -145,8 +146,8 @@ public struct DampedSpring: Hashable, Sendable {
   /// (<doc:TransitionCatalog#Spring-damping-and-settling>).
   public static let settlingVelocityThreshold = 5e-3
 
-  /// `CASpringAnimation.settlingDuration` in seconds (<doc:TransitionCatalog#Spring-damping-and-settling>): the earliest
-  /// time after which
+  /// `CASpringAnimation.settlingDuration` in seconds
+  /// (<doc:TransitionCatalog#Spring-damping-and-settling>): the earliest time after which
   /// `|e(t)| < 1e-3/√2` and `|velocity(t)| < 5e-3 /s` hold forever.
   ///
   /// This reproduces Apple's published examples with mass 1 and stiffness 100: damping 5 gives
@@ -227,8 +228,8 @@ extension DampedSpring {
 
   /// UIView's duration-based spring,
   /// `animate(withDuration:delay:usingSpringWithDamping:initialSpringVelocity:options:…)`
-  /// (<doc:TransitionCatalog#Duration-based-springs>): mass 1, `ζ' = min(ζ, 1)`, and `ω0` chosen so that the
-  /// oscillation envelope falls to `ε = 0.001` at `D`:
+  /// (<doc:TransitionCatalog#Duration-based-springs>): mass 1, `ζ' = min(ζ, 1)`, and `ω0` chosen so
+  /// that the oscillation envelope falls to `ε = 0.001` at `D`:
   ///
   ///     ω0 = ln(1 / (ε·√(1 − ζ'²))) / (ζ'·D)     for ζ' < 1
   ///     ω0 = x / D,  (1 + x)·e⁻ˣ = ε, x ≈ 9.2335  for ζ' = 1

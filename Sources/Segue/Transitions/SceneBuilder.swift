@@ -1,10 +1,10 @@
 /// Builds a ``TransitionScene`` the way an animator's `animateTransition(using:)` does with UIView
 /// animation blocks: add layers, then animate properties to new model values.
 ///
-/// ``animate(_:of:from:to:beginTime:duration:timingParameters:)`` sets the model value to the target at once
-/// (as a UIView animation block does) and adds an animation from the previous value that fills
-/// backwards, so the layer shows the old value until the animation begins, its curve while it
-/// runs, and the model value from its end on.
+/// ``animate(_:of:from:to:beginTime:duration:timingParameters:)`` sets the model value to the
+/// target at once (as a UIView animation block does) and adds an animation from the previous value
+/// that fills backwards, so the layer shows the old value until the animation begins, its curve
+/// while it runs, and the model value from its end on.
 public struct SceneBuilder: Sendable {
   /// The model tree built so far.
   public private(set) var model = LayerTree()
@@ -123,9 +123,11 @@ public struct SceneBuilder: Sendable {
     try property.set(value, in: &model.storage[index])
   }
 
-  /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime +
-  /// duration)` seconds paced by `timingParameters`, and sets the model value to `to`:
-  /// `try builder.animate(.opacity, of: "to", to: .number(1), duration: 0.3, timingParameters: .easeInEaseOut)`.
+  /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
+  /// seconds paced by `timingParameters`, and sets the model value to `to`:
+  ///
+  ///     try builder.animate(
+  ///       .opacity, of: "to", to: .number(1), duration: 0.3, timingParameters: .easeInEaseOut)
   ///
   /// - Parameters:
   ///   - property: the animated property.

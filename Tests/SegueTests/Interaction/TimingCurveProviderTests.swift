@@ -94,8 +94,8 @@ struct TimingCurveProviderTests {
   }
 
   /// `UISpringTimingParameters()` is the physical system spring: its run lasts its settling
-  /// duration (0.578 s, transition catalog: Spring damping and settling) whatever the duration asked, and it is critically damped at
-  /// ω0 = √(1000/3).
+  /// duration (0.578 s, transition catalog: Spring damping and settling) whatever the duration
+  /// asked, and it is critically damped at ω0 = √(1000/3).
   @Test func defaultSpringIsTheSystemSpring() {
     let p = SpringTimingParameters()
     #expect(p.model == .physical(mass: 3, stiffness: 1000, damping: 500))
@@ -110,7 +110,8 @@ struct TimingCurveProviderTests {
 
   @Test func physicalSpring() throws {
     let p = try SpringTimingParameters(mass: 1, stiffness: 100, damping: 15)
-    // Apple's example: "just over 1 second" (transition catalog, Spring damping and settling: 1.007 s).
+    // Apple's example: "just over 1 second" (1.007 s; transition catalog, Spring damping and
+    // settling).
     #expect(abs(p.runLength(forDuration: 0.1) - 1.007) < 1e-3)
   }
 

@@ -7,9 +7,10 @@ import Testing
 struct QuaternionTests {
   typealias Support = InterpolationTestSupport
 
-  /// Transform interpolation (transition catalog): the quaternion (0, 0, sin θ/2, cos θ/2) has the matrix Rz(θ). By hand, for
-  /// θ = π/3: sin θ/2 = 1/2, cos θ/2 = √3/2, so m11 = 1 − 2·(1/4) = 1/2, m12 = 2·(1/2)(√3/2) = √3/2,
-  /// m21 = −√3/2, m22 = 1/2, m33 = 1 — which is Rz(π/3) = (cos, sin, −sin, cos).
+  /// Transform interpolation (transition catalog): the quaternion (0, 0, sin θ/2, cos θ/2) has the
+  /// matrix Rz(θ). By hand, for θ = π/3: sin θ/2 = 1/2, cos θ/2 = √3/2, so m11 = 1 − 2·(1/4) = 1/2,
+  /// m12 = 2·(1/2)(√3/2) = √3/2, m21 = −√3/2, m22 = 1/2, m33 = 1 — which is Rz(π/3) = (cos, sin,
+  /// −sin, cos).
   @Test func rotationMatrixOfZQuaternionIsRz() {
     let q = Quaternion(x: 0, y: 0, z: 0.5, w: 3.0.squareRoot() / 2)
     let expected = Support.matrix([

@@ -71,8 +71,9 @@ struct SpringClosedFormTests {
       ])
   }
 
-  /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (transition catalog: Spring damping and settling),
-  /// matching the ODE with c = 2√3000; the closed form gives 0.9989 at 0.5 s.
+  /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (transition catalog:
+  /// Spring damping and settling), matching the ODE with c = 2√3000; the closed form gives 0.9989
+  /// at 0.5 s.
   @Test func systemSpringIsClampedToCritical() {
     let spring = DampedSpring.systemCurve7
     Self.check(

@@ -173,9 +173,10 @@ struct SceneBuilderTests {
   }
 
   /// A spring animation runs on its own clock and shows the target from the end of its duration
-  /// (transition catalog: Duration-based springs). Critical ω0 = 10: x(t) = 1 − e^{−10t}(1 + 10t); mpmath printed
-  /// x(0.1) = 0.26424111765711535681, x(0.25) = 0.71270250481635421691. position.x 50 → 150:
-  /// 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) = 145.96).
+  /// (transition catalog: Duration-based springs). Critical ω0 = 10: x(t) = 1 − e^{−10t}(1 + 10t);
+  /// mpmath printed x(0.1) = 0.26424111765711535681, x(0.25) = 0.71270250481635421691. position.x
+  /// 50 → 150: 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) =
+  /// 145.96).
   @Test func animateWithSpring() throws {
     var b = try Self.builder()
     let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)

@@ -2,10 +2,10 @@ import PropertyBased
 import Segue
 import Testing
 
-/// The CATransition presets (the "traditional" way beside `slide-over`, the transition catalog): layers **old**
-/// (content before) and **new** (content after); push and pop are the same. `q` is the eased
-/// progress: linear by default (a CAAnimation with no timing function, transition catalog: Default timing curves) over the
-/// default 0.25 s, so `q = t / 0.25`.
+/// The CATransition presets (the "traditional" way beside `slide-over`, the transition catalog):
+/// layers **old** (content before) and **new** (content after); push and pop are the same. `q` is
+/// the eased progress: linear by default (a CAAnimation with no timing function, transition
+/// catalog: Default timing curves) over the default 0.25 s, so `q = t / 0.25`.
 ///
 /// With the subtype's incoming direction `d` (on screen, y-down): from-right `(W, 0)`, from-left
 /// `(−W, 0)`, from-top `(0, −H)` (enters from the top edge), from-bottom `(0, H)`:

@@ -2,9 +2,9 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `cross-dissolve` (the transition catalog): 0.35 s, UIView default curve
-/// ease-in-ease-out = cubic Bézier (0.42, 0, 0.58, 1) (transition catalog: Default timing curves). Push and pop are the same:
-/// **from** stays at x = 0, opacity 1, drawn first; **to** is added on top at opacity 0 and
+/// `cross-dissolve` (the transition catalog): 0.35 s, UIView default curve ease-in-ease-out = cubic
+/// Bézier (0.42, 0, 0.58, 1) (transition catalog: Default timing curves). Push and pop are the
+/// same: **from** stays at x = 0, opacity 1, drawn first; **to** is added on top at opacity 0 and
 /// fades to 1: opacity e(t / 0.35).
 ///
 /// Reference e(x): an independent mpmath bisection (200 halvings at 40 digits) of the Bézier's

@@ -4,25 +4,24 @@ import Testing
 
 // Porting a UIKit animator to Segue, line by line.
 //
-// This file doubles as documentation. It ports the "slide over" animator of the article
-// "Modern Implementation of Custom Push and Pop Animations" (the transition catalog,
-// `slide-over`) as a user would: a struct conforming to
-// `TransitionAnimator` whose `animateTransition(using:)` describes, with a `SceneBuilder`, what
-// the UIKit version does with views and `UIView.animate`. The article's UIKit lines are quoted in
-// the comments next to each ported line (as the transition catalog restates them: 0.20 s, `to`
-// inserted above `from` on push and below it on pop, frames offset by the view's width, the
-// default UIView curve, `completeTransition(true)`). The tests then check that the port samples like the
-// built-in `slide-over` preset.
+// This file doubles as documentation. It ports the "slide over" animator of the article "Modern
+// Implementation of Custom Push and Pop Animations" (the transition catalog, `slide-over`) as a
+// user would: a struct conforming to `TransitionAnimator` whose `animateTransition(using:)`
+// describes, with a `SceneBuilder`, what the UIKit version does with views and `UIView.animate`.
+// The article's UIKit lines are quoted in the comments next to each ported line (as the transition
+// catalog restates them: 0.20 s, `to` inserted above `from` on push and below it on pop, frames
+// offset by the view's width, the default UIView curve, `completeTransition(true)`). The tests
+// then check that the port samples like the built-in `slide-over` preset.
 //
 // The translation rules used:
 // - `containerView.addSubview(v)` / `insertSubview(v, aboveSubview: w)` → `b.add(view:)` in
 //   bottom-to-top order (later adds are drawn on top).
-// - `v.frame = r` before the animation block → `b.set(id, .position, …)` with the frame's centre
-//   (a full-container view keeps its bounds; the anchor point is the centre).
-// - `UIView.animate(withDuration: d) { v.frame = r }` → `b.animate(id, .position, to: …,
+// - `v.frame = r` before the animation block → `b.set(.position, of: id, to: …)` with the frame's
+//   centre (a full-container view keeps its bounds; the anchor point is the centre).
+// - `UIView.animate(withDuration: d) { v.frame = r }` → `b.animate(.position, of: id, to: …,
 //   duration: d, timingParameters: .easeInEaseOut)`: UIView's default curve is ease-in-ease-out
-//   (transition catalog: Default timing curves). `animate` sets the model value at once and adds an animation from the old
-//   value, exactly like a UIView animation block.
+//   (transition catalog: Default timing curves). `animate` sets the model value at once and adds
+//   an animation from the old value, exactly like a UIView animation block.
 // - `completion: { transitionContext.completeTransition(…) }` → `finishChanges` /
 //   `cancelChanges`: what UIKit does to the container when the transition finishes (removes the
 //   view that was left) or is cancelled (removes the view that was being shown).
@@ -71,8 +70,8 @@ struct SimpleOverAnimator: TransitionAnimator {
       duration: transitionDuration(using: context), timingParameters: .easeInEaseOut)
 
     //                completion: { _ in transitionContext.completeTransition(true) })
-    // The article's animator always reports `true`; Segue reports `!cancelled`, and UIKit's container then
-    // removes the view that is no longer shown.
+    // The article's animator always reports `true`; Segue reports `!cancelled`, and UIKit's
+    // container then removes the view that is no longer shown.
     b.finishChanges = [.remove(layerID: fz)]
     b.cancelChanges = [.remove(layerID: tz)]
     return try b.scene(

@@ -12,7 +12,8 @@ import Testing
 /// - x tracks and pop **from** opacity: two keys at `[0, 1]`.
 ///
 /// Cubic = Kochanek–Bartels with t = c = b = 0 (Catmull–Rom) by key index, end keys duplicated
-/// (transition catalog: Cubic keyframes), so on segment i → i+1 with local s, tangents `m_i = (p_{i+1} − p_{i−1})/2`,
+/// (transition catalog: Cubic keyframes), so on segment i → i+1 with local s, tangents
+/// `m_i = (p_{i+1} − p_{i−1})/2`,
 ///
 ///     p(s) = h00·p_i + h10·m_i + h01·p_{i+1} + h11·m_{i+1}
 ///     h00 = 2s³ − 3s² + 1, h10 = s³ − 2s² + s, h01 = −2s³ + 3s², h11 = s³ − s².

@@ -4,9 +4,9 @@ import Testing
 // Reference values for the hero preset, derived from the transition catalog, never from
 // the code under test.
 //
-// Phase 1 of the push is UIView's duration-based spring (transition catalog: Duration-based springs): ζ = 0.75, D = 0.5 s,
-// v0 = 1.0 /s, mass 1, ω0 = ln(1/(ε·√(1 − ζ²)))/(ζ·D) with ε = 0.001, ωd = ω0·√(1 − ζ²), and the
-// underdamped closed form
+// Phase 1 of the push is UIView's duration-based spring (transition catalog: Duration-based
+// springs): ζ = 0.75, D = 0.5 s, v0 = 1.0 /s, mass 1, ω0 = ln(1/(ε·√(1 − ζ²)))/(ζ·D) with ε =
+// 0.001, ωd = ω0·√(1 − ζ²), and the underdamped closed form
 //
 //     x(t) = 1 − e^(−ζω0t)·[cos ωd·t + ((ζω0 − v0)/ωd)·sin ωd·t]
 //

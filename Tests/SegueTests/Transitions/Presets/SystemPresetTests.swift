@@ -3,7 +3,8 @@ import Segue
 import Testing
 
 /// `system` (the transition catalog): 0.5 s, curve-7 spring (mass 3, stiffness 1000, damping 500)
-/// run critically damped at ω0 = √(1000/3) (transition catalog: Spring damping and settling), initial velocity 0, so the progress is
+/// run critically damped at ω0 = √(1000/3) (transition catalog: Spring damping and settling),
+/// initial velocity 0, so the progress is
 ///
 ///     x(t) = 1 − e^(−ω0·t)·(1 + ω0·t),   ω0 = 18.257418583505537…
 ///
