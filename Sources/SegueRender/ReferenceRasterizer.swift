@@ -14,7 +14,8 @@ public enum ReferenceRasterizer {
   /// Draws one layer into `buffer` (the rules are in <doc:Rendering>).
   ///
   /// A matrix whose plane homography `H` is singular (the layer is seen edge-on, or scaled to
-  /// zero) draws nothing, by the test of Decision 4 for a 3×3 matrix.
+  /// zero) draws nothing, by Segue's relative singular test for a 3×3 matrix
+  /// (`|det| ≤ 1e-12·(max |hᵢⱼ|)³`).
   ///
   /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `matrix` (with the field index
   ///   0…15, row-major) for a NaN or infinite field; the errors of

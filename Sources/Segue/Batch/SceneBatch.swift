@@ -14,7 +14,7 @@ public enum SceneClock: Hashable, Sendable {
 }
 
 /// Many ``TransitionScene`` instances, each with its own ``SceneClock``, evaluated in `Float` by
-/// ``SceneBatchEvaluationJob`` into caller-owned buffers.
+/// ``SceneEvaluationJob`` into caller-owned buffers.
 ///
 /// Each distinct scene is compiled once into a ``SceneTemplate`` shared by its instances; an
 /// instance is only a template and a clock, so ``add(_:clock:)`` and ``remove(_:)`` cost about a

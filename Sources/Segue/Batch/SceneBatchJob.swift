@@ -1,14 +1,14 @@
 import SegueSIMDSupport
 import Synchronization
 
-/// The scratch memory of ``SceneBatchEvaluationJob``: one slot per thread, each sized for the
+/// The scratch memory of ``SceneEvaluationJob``: one slot per thread, each sized for the
 /// largest template of the batch it was made for (a lane group's dynamic planes, matrices of
 /// parents, masks). Allocated once by the caller, reused by every run, so a run allocates nothing
 /// of its own. A context must not be used by two runs at once.
 ///
 /// The size depends on the templates only, not on the number of instances: adding or removing
 /// instances of templates the context already covers keeps it valid; a batch that gained a
-/// larger template needs a new context (``SceneBatchEvaluationJob/validate()`` says so).
+/// larger template needs a new context (``SceneEvaluationJob/validate()`` says so).
 ///
 /// A running chunk claims a free slot (an atomic flag per slot) and frees it when done, so no two
 /// chunks running at the same time share scratch, whichever threads run them.
@@ -120,7 +120,7 @@ struct SceneBatchSlot: @unchecked Sendable {
 /// `presence[f·N + i]` its projected corners and presence. Every matrix field is within
 /// `1e-5·(1 + max |mᵢⱼ|)` of ``TransitionScene/sample(at:)`` and every opacity within `1e-5`. The
 /// steps of an evaluation and the error budget are in <doc:SceneBatchInternals>.
-public struct SceneBatchEvaluationJob: @unchecked Sendable {
+public struct SceneEvaluationJob: @unchecked Sendable {
   /// The compiled batch (read only).
   public var batch: SceneBatch
   /// The scratch.
@@ -235,7 +235,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
       BatchContext.shared(threads: threads).run(
         range: 0..<items, chunkSize: size,
         invoke: { job, lower, upper in
-          let job = job.assumingMemoryBound(to: SceneBatchEvaluationJob.self)
+          let job = job.assumingMemoryBound(to: SceneEvaluationJob.self)
           let context = job.pointee.context
           let s = context.claimSlot()
           job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
@@ -543,9 +543,9 @@ struct SceneLaneGroup {
         put(c, v)
       }
     case .transform:
-      let limit = DecompositionBatchJob.maximumFraction
+      let limit = DecompositionInterpolationJob.maximumFraction
       let f = SIMDMath.clamp(SIMDMath.select(active, fraction, Lanes()), -limit, limit)
-      let m = DecompositionBatchJob.evaluateBlock(t: f) { Lanes(repeating: values[$0]) }
+      let m = DecompositionInterpolationJob.evaluateBlock(t: f) { Lanes(repeating: values[$0]) }
       for c in 0..<16 { put(c, m.field(c)) }
     case .keyframes:
       for c in 0..<channels {
@@ -688,7 +688,7 @@ func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
   }
 }
 
-/// How far ``SceneBatchEvaluationJob`` evaluates each lane group, for profiling (`segue profile
+/// How far ``SceneEvaluationJob`` evaluates each lane group, for profiling (`segue profile
 /// --workload presets` times every prefix; the differences are the stages' costs). Each stage
 /// includes the ones before it.
 package enum SceneBatchStage: Int, Comparable, CaseIterable, Sendable {

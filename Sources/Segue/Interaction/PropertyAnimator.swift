@@ -44,17 +44,6 @@ public enum AnimatorEvent: Hashable, Sendable {
   /// current curve.
   case continueAnimation(time: Double, timing: TimingCurveProvider?, durationFactor: Double)
 
-  /// The event of `continueAnimation(withTimingParameters:durationFactor:)` with a
-  /// ``TimingFunction`` (the form before springs were supported).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public static func continueAnimation(
-    time: Double, timing: TimingFunction?, durationFactor: Double
-  ) -> AnimatorEvent {
-    .continueAnimation(
-      time: time, timing: timing.map { .cubic($0) }, durationFactor: durationFactor)
-  }
-
   /// The wall-clock time of the call, in seconds.
   public var time: Double {
     switch self {
@@ -115,8 +104,8 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
 public struct PropertyAnimator: Hashable, Sendable {
   /// `duration` `D`, seconds, `> 0`: as given, or a physical spring's settling duration.
   public let duration: Double
-  /// The timing curve the animator was created with (`timingParameters`).
-  public let timingCurve: TimingCurveProvider
+  /// `timingParameters`: the timing curve the animator was created with.
+  public let timingParameters: TimingCurveProvider
   /// The calls recorded so far, in order.
   public private(set) var events: [AnimatorEvent]
   /// The clock: the time of the latest call or ``advance(to:)``, in seconds.
@@ -125,14 +114,6 @@ public struct PropertyAnimator: Hashable, Sendable {
   public private(set) var completionCount: Int
   /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
   private var checkpoints: [Machine]
-
-  /// The timing curve as a ``TimingFunction``: the cubic curve, or `.linear` for a spring (which
-  /// has no such form).
-  @available(*, deprecated, message: "Use timingCurve, which can also hold a spring")
-  public var timingParameters: TimingFunction {
-    if case .cubic(let function) = timingCurve { return function }
-    return .linear
-  }
 
   /// Creates an inactive animator.
   ///
@@ -153,7 +134,7 @@ public struct PropertyAnimator: Hashable, Sendable {
     let length = timingParameters.runLength(forDuration: duration)
     try Validate.positive(length, "duration")
     self.duration = length
-    self.timingCurve = timingParameters
+    self.timingParameters = timingParameters
     events = []
     currentTime = 0
     completionCount = 0
@@ -162,20 +143,6 @@ public struct PropertyAnimator: Hashable, Sendable {
         duration: length, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
         scrubsLinearly: scrubsLinearly)
     ]
-  }
-
-  /// Creates an inactive animator with a ``TimingFunction`` curve (the form before springs).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public init(
-    duration: Double,
-    timingParameters: TimingFunction,
-    pausesOnCompletion: Bool = false,
-    scrubsLinearly: Bool = true
-  ) throws(ValidationError) {
-    try self.init(
-      duration: duration, timingParameters: .cubic(timingParameters),
-      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly)
   }
 
   /// Creates an animator and applies `events` in order.
@@ -201,22 +168,6 @@ public struct PropertyAnimator: Hashable, Sendable {
         throw indexed
       }
     }
-  }
-
-  /// Creates an animator with a ``TimingFunction`` curve and applies `events` (the form before
-  /// springs).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public init(
-    duration: Double,
-    timingParameters: TimingFunction,
-    pausesOnCompletion: Bool = false,
-    scrubsLinearly: Bool = true,
-    events: [AnimatorEvent]
-  ) throws(ValidationError) {
-    try self.init(
-      duration: duration, timingParameters: .cubic(timingParameters),
-      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly, events: events)
   }
 
   // MARK: Current state
@@ -387,16 +338,6 @@ public struct PropertyAnimator: Hashable, Sendable {
     withTimingParameters timing: TimingCurveProvider?, durationFactor: Double, at time: Double
   ) throws(ValidationError) {
     try apply(.continueAnimation(time: time, timing: timing, durationFactor: durationFactor))
-  }
-
-  /// `continueAnimation(withTimingParameters:durationFactor:)` with a ``TimingFunction``.
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public mutating func continueAnimation(
-    withTimingParameters timing: TimingFunction?, durationFactor: Double, at time: Double
-  ) throws(ValidationError) {
-    try continueAnimation(
-      withTimingParameters: timing.map { .cubic($0) }, durationFactor: durationFactor, at: time)
   }
 
   /// Validates `event` against the state at its time, records it and moves the clock there.

@@ -39,19 +39,6 @@ public struct AnimationBlock: Sendable {
     model[id: id].map { property.value(in: $0) }
   }
 
-  /// Deprecated: use ``set(_:of:to:)``.
-  @available(*, deprecated, renamed: "set(_:of:to:)")
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
-    throws(ValidationError)
-  {
-    try set(property, of: id, to: value)
-  }
-
-  /// Deprecated: use ``value(_:of:)``.
-  @available(*, deprecated, renamed: "value(_:of:)")
-  public func value(of id: String, _ property: LayerProperty) -> AnimationValue? {
-    value(property, of: id)
-  }
 }
 
 /// `UIViewPropertyAnimator`: animation blocks paced by a ``PropertyAnimator`` (``timing``), with
@@ -164,7 +151,7 @@ public struct ViewPropertyAnimator: Sendable {
   /// `duration`, seconds.
   public var duration: Double { timing.duration }
   /// `timingParameters`.
-  public var timingParameters: TimingCurveProvider { timing.timingCurve }
+  public var timingParameters: TimingCurveProvider { timing.timingParameters }
   /// `state` now (at ``currentTime``).
   public var state: AnimatingState { timing.state }
   /// `isRunning` now.
@@ -410,7 +397,7 @@ public struct ViewPropertyAnimator: Sendable {
 
   /// The scene of a plain run started at time 0 and never interrupted: each block's properties
   /// as animations over `[start·D, D)` (fill backwards), with the animator's curve (a cubic curve
-  /// as their timing function, a spring as spring content fitted to the block's length), the
+  /// as their timing function, a spring as spring content over the block's length), the
   /// completion handlers' changes at `.end` as ``TransitionScene/finishChanges`` and at `.start` as
   /// ``TransitionScene/cancelChanges``. Sampling it at `t` gives the same layers as
   /// ``sample(at:)`` after `startAnimation(at: 0)` (this is what `animateTransition(using:)` returns
@@ -453,6 +440,10 @@ public struct ViewPropertyAnimator: Sendable {
               throw ValidationError(
                 field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
             }
+            animation = try LayerAnimation(
+              property: entry.property,
+              content: .spring(spring, from: entry.from, to: entry.to), timing: timing)
+          case .springAnimation(let spring):
             animation = try LayerAnimation(
               property: entry.property,
               content: .spring(spring, from: entry.from, to: entry.to), timing: timing)

@@ -53,7 +53,7 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   /// Per segment: index into ``timingFunctions``, or −1 for linear pacing.
   public let segmentTimingFunctionIndices: [Int]
   /// The animation's own timing function, applied to `u` before the keys are searched (`nil`
-  /// means linear, Decision 9).
+  /// means linear, <doc:TransitionCatalog#Default-timing-curves>).
   public let timingFunction: TimingFunction?
   /// Normalised cumulative arc-length table for ``CalculationMode/cubicPaced``, else empty.
   public let arcLengths: [Double]
@@ -278,7 +278,8 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
 
   /// Validates and compiles a track.
   ///
-  /// Key-time forms accepted (Decision 2; invalid input throws, there is no silent fallback):
+  /// Key-time forms accepted (<doc:TransitionCatalog#Invalid-keyframes>: invalid input throws,
+  /// there is no silent fallback):
   /// * linear and cubic: `n` key times, first exactly 0, last exactly 1.
   /// * discrete: `n + 1` key times (Apple's documented form: value `i` spans `[kᵢ, kᵢ₊₁)`,
   ///   first 0, last 1) **or** `n` key times (each the start of its value, first 0; the last value
