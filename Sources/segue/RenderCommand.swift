@@ -238,6 +238,9 @@ struct RenderCommand: ParsableCommand {
       return try sheet.layout(frameCount: count, containerSize: container)
     } catch {
       if error.field == "columns" { throw CLIError.data("--columns", error) }
+      if error.field == "frameCount" {
+        throw CLIError(.dataError, input.timesArgument, "a contact sheet needs at least one time")
+      }
       let frame = (try? sheet.renderer.outputSize(for: container)) ?? (width: 0, height: 0)
       let c = min(columns, count)
       let r = (count + c - 1) / c

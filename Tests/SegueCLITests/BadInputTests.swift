@@ -135,6 +135,33 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       files: ["events.json": #"[{"time": 0, "update": 0.5}]"#], status: usage,
       mentions: ["--filmstrip", "interactive"]),
     BadInput(
+      name: "render empty sampleTimes into an SVG filmstrip",
+      arguments: [
+        "render", "--spec", "$DIR/spec.json", "--no-frames", "--filmstrip", "$DIR/s.svg",
+      ],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["segue render: --spec: $.sampleTimes", "at least one time"]),
+    BadInput(
+      name: "render empty sampleTimes into a PNG filmstrip",
+      arguments: [
+        "render", "--spec", "$DIR/spec.json", "--no-frames", "--filmstrip", "$DIR/s.png",
+      ],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["$.sampleTimes"]),
+    BadInput(
+      name: "render empty sampleTimes into frames",
+      arguments: ["render", "--spec", "$DIR/spec.json", "--output-dir", "$DIR"],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["$.sampleTimes"]),
+    BadInput(
+      name: "preview of empty sampleTimes",
+      arguments: ["preview", "--spec", "$DIR/spec.json", "--output", "$DIR/p.html"],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["segue preview: --spec: $.sampleTimes"]),
+    spec(
+      "sample of empty sampleTimes", specText(extra: #", "sampleTimes": []"#),
+      ["$.sampleTimes", "at least one time"]),
+    BadInput(
       name: "render bad spec",
       arguments: ["render", "--spec", "$DIR/spec.json", "--output-dir", "$DIR"],
       files: ["spec.json": specText(layers: #"{"id": "a"}, {"id": "a"}"#)], status: data,
