@@ -1,15 +1,19 @@
 # Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev and pkg-config
-# first when they are missing (scripts/ensure-deps.sh).
+# first when they are missing; `make test` also what the test suite runs: python3 with
+# jsonschema, node, ffmpeg, chromium (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 
-.PHONY: setup test test-allocations bench build docs format lint
+.PHONY: setup setup-test test test-allocations bench build docs format lint
 
 setup:
 	./scripts/ensure-deps.sh
 
+setup-test:
+	./scripts/ensure-deps.sh test
+
 # The test suite (debug build, Swift Testing).
-test: setup
+test: setup-test
 	$(SWIFT) test
 
 # The allocation suites (0 allocations per frame once warm) count only in an optimised build.
