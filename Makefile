@@ -1,6 +1,6 @@
-# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev and pkg-config
-# first when they are missing; `make test` also what the test suite runs: python3 with
-# jsonschema, node, ffmpeg, chromium (scripts/ensure-deps.sh).
+# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev, libpng-dev,
+# libjpeg62-turbo-dev and pkg-config first when they are missing; `make test` also what the test
+# suite runs: python3 with jsonschema, node, ffmpeg, chromium (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 

@@ -5,7 +5,8 @@ import PackageDescription
 // * `Segue` (the engine) and `SegueSpec` (spec files): the Swift toolchain only. With the `BLAS`
 //   trait (on by default) `Segue` also links Debian's CBLAS (`libblas-dev`) for the BLAS paths of
 //   its matrix-product jobs; a consumer without BLAS depends on Segue with `traits: []`.
-// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers): zlib (`zlib1g-dev`).
+// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers, image decoding): zlib (`zlib1g-dev`),
+//   libpng (`libpng-dev`) and libjpeg-turbo (`libjpeg62-turbo-dev`).
 // * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
 // * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
@@ -49,6 +50,24 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    .systemLibrary(
+      name: "CPNG",
+      path: "Sources/CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    .systemLibrary(
+      name: "CJPEG",
+      path: "Sources/CJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]
+    ),
+    // The C side of image decoding: libpng's and libjpeg's error jumps stay in C frames.
+    .target(
+      name: "SegueImageCodecs",
+      dependencies: ["CPNG", "CJPEG"],
+      path: "Sources/SegueImageCodecs"
+    ),
     .target(
       name: "SegueSIMDSupport",
       path: "Sources/SegueSIMDSupport"
@@ -72,7 +91,7 @@ let package = Package(
     .target(
       name: "SegueRender",
       dependencies: [
-        "Segue", "SegueSIMDSupport", "CZlib",
+        "Segue", "SegueSIMDSupport", "CZlib", "SegueImageCodecs",
         .product(name: "RealModule", package: "swift-numerics"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

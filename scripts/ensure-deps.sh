@@ -2,7 +2,8 @@
 # Installs from Debian what Segue's builds and its test suite use, when it is missing:
 #
 #   scripts/ensure-deps.sh         the build: pkg-config, the CBLAS headers and library
-#                                  (libblas-dev, for the default `BLAS` trait), zlib (SegueRender)
+#                                  (libblas-dev, for the default `BLAS` trait), zlib, libpng and
+#                                  libjpeg (SegueRender)
 #   scripts/ensure-deps.sh test    the build and the programs the test suite runs: python3 with
 #                                  jsonschema (the spec schema checks, the PNG and APNG readers),
 #                                  node (the preview page's scripts), ffmpeg and ffprobe (the MP4
@@ -20,6 +21,8 @@ packages='
 build|pkg-config|command -v pkg-config
 build|libblas-dev|pkg-config --exists blas && { [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ]; }
 build|zlib1g-dev|pkg-config --exists zlib
+build|libpng-dev|pkg-config --exists libpng
+build|libjpeg62-turbo-dev|pkg-config --exists libjpeg
 test|python3|command -v python3
 test|python3-jsonschema|python3 -c "import jsonschema"
 test|nodejs|command -v node || command -v nodejs
