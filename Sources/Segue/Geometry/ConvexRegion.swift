@@ -85,12 +85,17 @@ public struct ConvexRegion: Hashable, Sendable {
     return true
   }
 
-  /// The part of `rect` inside the region: the rectangle's corners top-left, top-right,
-  /// bottom-right, bottom-left, clipped by each half-plane in turn (Sutherland–Hodgman, the line
-  /// itself kept), as a convex polygon in the same order; empty when nothing is left. Zero-length
-  /// edges are dropped.
+  /// The part of `rect` inside the region: ``polygon(clipping:)-([Point])`` of the rectangle's
+  /// corners top-left, top-right, bottom-right, bottom-left.
   public func polygon(clipping rect: Rect) -> [Point] {
-    var points = Quad(rect).points
+    polygon(clipping: Quad(rect).points)
+  }
+
+  /// The part of the convex `polygon` inside the region, clipped by each half-plane in turn
+  /// (Sutherland–Hodgman, the points on a line kept), in the same vertex order; empty when fewer
+  /// than three vertices are left. Repeated consecutive vertices are dropped.
+  public func polygon(clipping polygon: [Point]) -> [Point] {
+    var points = polygon.count >= 3 ? polygon : []
     for h in halfPlanes {
       points = Self.clip(points, h)
       if points.isEmpty { break }
