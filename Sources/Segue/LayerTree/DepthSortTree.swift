@@ -50,30 +50,15 @@ struct DepthPolygon: Sendable {
   /// The cuts made so far, as half-planes of the member's own plane.
   var cuts: [HalfPlane]
 
-  /// The visible part of `rect` (in the plane `z = 0` of a layer) through `matrix`: the corners'
-  /// homogeneous images clipped against `W ≥ minimumW` (Sutherland–Hodgman, interpolating all four
-  /// coordinates, exact for a projective map), then divided. `nil` when fewer than three
-  /// vertices remain or a number is not finite.
+  /// The visible part of `rect` (in the plane `z = 0` of a layer) through `matrix`
+  /// (``Transform3D/visibleImage(of:)``: clipped against `W ≥ minimumW`), divided. `nil` when
+  /// fewer than three vertices remain or a number is not finite.
   init?(member: Int, rect: Rect, matrix: Transform3D) {
-    let minimumW = Transform3D.minimumW
-    let corners = Quad(rect).points.map { matrix.apply(to: Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
     var points: [Vector3] = []
     points.reserveCapacity(5)
-    func keep(_ v: Vector4) {
-      let w = Swift.max(v.w, minimumW)
-      let p = Vector3(x: v.x / w, y: v.y / w, z: v.z / w)
+    for v in matrix.visibleImage(of: Quad(rect).points) {
+      let p = Vector3(x: v.x / v.w, y: v.y / v.w, z: v.z / v.w)
       if points.last != p { points.append(p) }
-    }
-    for i in 0..<4 {
-      let (a, b) = (corners[i], corners[(i + 1) & 3])
-      if a.w >= minimumW { keep(a) }
-      if (a.w >= minimumW) != (b.w >= minimumW) {
-        let t = (minimumW - a.w) / (b.w - a.w)
-        keep(
-          Vector4(
-            x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y), z: a.z + t * (b.z - a.z),
-            w: minimumW))
-      }
     }
     if points.count > 1, points[0] == points[points.count - 1] { points.removeLast() }
     guard points.count >= 3, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
