@@ -120,3 +120,32 @@ struct DepthOrderRenderTests {
     #expect(throws: expected) { try Rasterizer.draw(layer, into: &buffer) }
   }
 }
+
+extension DepthOrderRenderTests {
+  /// The SVG filmstrip draws each piece of a cut layer as its own polygon, in draw order: `b`'s
+  /// far piece, `a`, `b`'s near piece (blue, red, blue), the pieces' vertices the library's
+  /// polygons through `b`'s matrix.
+  @Test func svgFilmstripDrawsThePieces() throws {
+    let scene = try Self.crossing()
+    let text = try Filmstrip(renderer: SceneRenderer(), captions: false).svg(scene, times: [0]).text
+    let fills = text.split(separator: "\n").filter { $0.hasPrefix("<polygon") }.map { line in
+      line.contains("#0000ff") ? "b" : (line.contains("#ff0000") ? "a" : "?")
+    }
+    #expect(fills == ["b", "a", "b"])
+    let sample = try scene.sample(at: 0)
+    let b = try #require(sample["b"])
+    let first = b.matrix.mapPolygon(b.pieces[0].polygon)
+    let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("<polygon") })
+    let listed = "\(SVGDocumentNumbers.text(first[0].x)),\(SVGDocumentNumbers.text(first[0].y))"
+    #expect(line.contains("points=\"" + listed))
+  }
+}
+
+/// Numbers as the SVG writer prints them (shortest round-trip, no trailing `.0`).
+enum SVGDocumentNumbers {
+  static func text(_ v: Double) -> String {
+    var s = v.description
+    if s.hasSuffix(".0") { s.removeLast(2) }
+    return s
+  }
+}
