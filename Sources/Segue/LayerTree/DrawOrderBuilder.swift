@@ -47,17 +47,59 @@ struct DrawOrderBuilder {
   /// Vertex classifications spent so far.
   private var work = 0
 
-  init(layers: [Layer], parents: [Int?], locals: [Transform3D]) {
+  init(layers: [Layer], parents: [Int?], children: [[Int]], locals: [Transform3D]) {
     self.layers = layers
     self.parents = parents
     self.locals = locals
+    self.children = children
+    plannedSteps = layers.count
+  }
+
+  /// The draw order of the layers `layers` with parents `parents`, `local(i)` being layer `i`'s
+  /// matrix into its parent: ``plainOrder(_:children:local:)`` when no context needs sorting (no
+  /// allocation beyond the children lists and the result), else the full walk.
+  static func drawOrder(layers: [Layer], parents: [Int?], local: (Int) -> Transform3D)
+    -> [DrawStep]
+  {
     var children = [[Int]](repeating: [], count: layers.count + 1)
     for i in layers.indices { children[parents[i] ?? layers.count].append(i) }
     for k in children.indices where children[k].count > 1 {
       children[k].sort { (layers[$0].zPosition, $0) < (layers[$1].zPosition, $1) }
     }
-    self.children = children
-    plannedSteps = layers.count
+    if let plain = plainOrder(layers, children: children, local: local) { return plain }
+    var builder = DrawOrderBuilder(
+      layers: layers, parents: parents, children: children, locals: layers.indices.map(local))
+    return builder.steps()
+  }
+
+  /// The draw order when every context keeps its input order — no transform layer has
+  /// sublayers, and in every group of siblings each member is parallel to the parent's plane at
+  /// a depth no smaller than the one before (``parallelOrder(_:)``'s test) — as the walk: each
+  /// layer before its sublayers, siblings in `children` order. `nil` otherwise.
+  static func plainOrder(_ layers: [Layer], children: [[Int]], local: (Int) -> Transform3D)
+    -> [DrawStep]?
+  {
+    for i in layers.indices where layers[i].isTransformLayer && !children[i].isEmpty {
+      return nil
+    }
+    for group in children where group.count > 1 {
+      var previous = -Double.infinity
+      for m in group {
+        let g = local(m)
+        guard g.m13 == 0 && g.m23 == 0 && g.m14 == 0 && g.m24 == 0 else { return nil }
+        guard let depth = depth(g) else { continue }
+        guard depth >= previous else { return nil }
+        previous = depth
+      }
+    }
+    var out: [DrawStep] = []
+    out.reserveCapacity(layers.count)
+    var stack: [Int] = children[layers.count].reversed()
+    while let next = stack.popLast() {
+      out.append(DrawStep(layer: next))
+      stack.append(contentsOf: children[next].reversed())
+    }
+    return out
   }
 
   /// The draw order: one step per layer, more for layers drawn in pieces.
@@ -164,7 +206,7 @@ struct DrawOrderBuilder {
 
   /// The depth `m43/m44` of a member parallel to the context's plane, `nil` when it is behind
   /// the eye or the depth is not finite.
-  private static func depth(_ g: Transform3D) -> Double? {
+  static func depth(_ g: Transform3D) -> Double? {
     guard g.m44 > Transform3D.minimumW else { return nil }
     let d = g.m43 / g.m44
     return d.isFinite ? d : nil

@@ -232,9 +232,7 @@ public struct LayerTree: Equatable, Sendable {
   /// is drawn once per piece, and so is every layer flattened into it, each step with the region
   /// of the layer's plane it draws (``DrawStep/region``).
   public func drawOrder() -> [DrawStep] {
-    var builder = DrawOrderBuilder(
-      layers: storage, parents: parents, locals: storage.indices.map(local))
-    return builder.steps()
+    DrawOrderBuilder.drawOrder(layers: storage, parents: parents, local: local)
   }
 
   /// Every layer's geometry in one forward pass (parents before children), in ``layers`` order:
@@ -260,9 +258,9 @@ public struct LayerTree: Equatable, Sendable {
           id: storage[i].id, parent: parents[i], localMatrix: localMatrix, matrix: matrix,
           opacity: opacity, corners: corners(of: storage[i], matrix: matrix), drawIndex: -1))
     }
-    var builder = DrawOrderBuilder(
-      layers: storage, parents: parents, locals: result.map(\.localMatrix))
-    let steps = builder.steps()
+    let steps = DrawOrderBuilder.drawOrder(layers: storage, parents: parents) {
+      result[$0].localMatrix
+    }
     var pieced = false
     for (position, step) in steps.enumerated() {
       if result[step.layer].drawIndex < 0 {
