@@ -101,6 +101,30 @@ struct DepthOrderTests {
     #expect(Self.ids(tree) == ["P", "Y", "W", "Z"])
   }
 
+  /// A page turn (half-page snapshots under a perspective of 800): `turning` (added first, so
+  /// below both halves in insertion order) turns about the spine, its anchor on the left edge.
+  /// Turned by 0 < θ < 90° it rises over the right half, by 90° < θ < 180° over the left half:
+  /// it is drawn after the half it covers, never cut (it only touches them at the spine).
+  @Test func pageTurnIsDrawnOverThePageItCovers() throws {
+    for degrees in [10.0, 45, 80, 100, 135, 170] {
+      var tree = LayerTree()
+      var stage = box("P", 400, 300, at: 200, 150)
+      stage.sublayerTransform = .makePerspective(distance: 800)
+      try tree.add(stage)
+      var turning = box("turning", 200, 300, at: 200, 150)
+      turning.anchorPoint = Point(x: 0, y: 0.5)
+      turning.transform = .makeRotation(by: -degrees * Double.pi / 180, x: 0, y: 1, z: 0)
+      try tree.add(turning, parent: "P")
+      try tree.add(box("left", 200, 300, at: 100, 150), parent: "P")
+      try tree.add(box("right", 200, 300, at: 300, 150), parent: "P")
+      let ids = Self.ids(tree)
+      let covered = degrees < 90 ? "right" : "left"
+      #expect(ids.count == 4, "\(degrees)°")
+      #expect(ids.firstIndex(of: covered)! < ids.firstIndex(of: "turning")!, "\(degrees)°")
+      try Self.expectPaintersOrder(tree, context: "P")
+    }
+  }
+
   // MARK: Cuts
 
   /// Two 200×200 layers crossing like an X seen from above (turned ±0.5 rad about y, one centre):
