@@ -6,6 +6,8 @@ import PackageDescription
 //   trait (on by default) `Segue` also links Debian's CBLAS (`libblas-dev`) for the BLAS paths of
 //   its matrix-product jobs; a consumer without BLAS depends on Segue with `traits: []`.
 // * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers): zlib (`zlib1g-dev`).
+// * `SegueTesting` (snapshot and continuity assertions for Swift Testing and XCTest): what
+//   `SegueRender` needs; its engine `SegueSnapshot` also serves `segue snapshot`.
 // * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
 // * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
@@ -14,6 +16,7 @@ let package = Package(
     .library(name: "Segue", targets: ["Segue"]),
     .library(name: "SegueSpec", targets: ["SegueSpec"]),
     .library(name: "SegueRender", targets: ["SegueRender"]),
+    .library(name: "SegueTesting", targets: ["SegueTesting"]),
     // The benchmark workloads (the `stack` workload, its naive and reference implementations and
     // its kernel), shared by segue-bench, the tests and the package-benchmark suite; not for apps.
     .library(name: "SegueBenchSupport", targets: ["SegueBenchSupport"]),
@@ -78,6 +81,19 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
+      name: "SegueSnapshot",
+      dependencies: [
+        "Segue", "SegueSpec", "SegueRender", "CZlib",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .target(
+      name: "SegueTesting",
+      dependencies: ["Segue", "SegueSnapshot"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .target(
       name: "SegueSpec",
       dependencies: ["Segue"],
       exclude: ["Schema", "Examples"],
@@ -93,6 +109,7 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueRender",
+        "SegueSnapshot",
         "SegueSIMDSupport",
         "SegueBenchSupport",
         "SegueMallocCounter",
@@ -106,6 +123,7 @@ let package = Package(
         "Segue",
         "SegueSpec",
         "SegueRender",
+        "SegueSnapshot",
         "SegueBenchSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -121,8 +139,8 @@ let package = Package(
     .testTarget(
       name: "SegueCLITests",
       dependencies: [
-        "segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport",
-        "CZlib",
+        "segue", "segue-bench", "Segue", "SegueSpec", "SegueSnapshot", "SegueBenchSupport",
+        "SegueTestSupport",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -151,6 +169,22 @@ let package = Package(
         "SegueTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueSnapshotTests",
+      dependencies: [
+        "Segue", "SegueRender", "SegueSnapshot", "SegueTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueTestingTests",
+      dependencies: [
+        "Segue", "SegueRender", "SegueSnapshot", "SegueTesting", "SegueTestSupport",
+      ],
+      exclude: ["__Snapshots__"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(

@@ -7,7 +7,7 @@
 # (Segue.doccarchive is the combined one). Usage: scripts/build-docs.sh [extra docc options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(Segue SegueSpec SegueRender SegueBenchSupport)
+TARGETS=(Segue SegueSpec SegueRender SegueSnapshot SegueTesting SegueBenchSupport)
 args=()
 for t in "${TARGETS[@]}"; do args+=(--target "$t"); done
 # The documentation is self-contained: nothing in it (README, articles, doc comments) points at

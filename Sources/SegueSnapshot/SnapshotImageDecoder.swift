@@ -1,0 +1,399 @@
+import CZlib
+import Segue
+import SegueRender
+
+/// Why a snapshot image could not be read.
+public enum SnapshotImageError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The bytes do not start with the PNG signature.
+  case notPNG
+  /// The file ends inside a chunk, or before `IEND`.
+  case truncated
+  /// A chunk's CRC-32 does not match its type and data.
+  case checksum(chunk: String)
+  /// A well-formed file this reader does not read (bit depth, colour type, interlacing, APNG
+  /// disposal or blending other than the encoder's).
+  case unsupported(String)
+  /// Inconsistent content: a missing or repeated chunk, a size or sequence number that does not
+  /// add up, image data that does not inflate to the expected length.
+  case corrupt(String)
+  /// Wider or taller than `2²⁴` pixels, or more than the pixel budget in all.
+  case tooLarge(width: Int, height: Int)
+
+  /// In words, for a failure message.
+  public var description: String {
+    switch self {
+    case .notPNG: "not a PNG file (no PNG signature)"
+    case .truncated: "truncated PNG file"
+    case .checksum(let chunk): "corrupt PNG file (the CRC of a \(chunk) chunk does not match)"
+    case .unsupported(let what): "unsupported PNG: \(what)"
+    case .corrupt(let what): "corrupt PNG file: \(what)"
+    case .tooLarge(let w, let h): "PNG of \(w)×\(h) pixels is larger than a snapshot may be"
+    }
+  }
+}
+
+/// The frames of an animated PNG, composed onto its canvas.
+public struct SnapshotAnimation: Hashable, Sendable {
+  /// Each frame as shown: the canvas after the frame was drawn (premultiplied RGBA8).
+  public var frames: [PixelBufferRGBA8]
+  /// How long each frame shows, seconds (`delay_num / delay_den`; a zero denominator is 1/100 s).
+  public var delays: [Double]
+
+  /// Creates an animation from its frames and delays.
+  public init(frames: [PixelBufferRGBA8], delays: [Double]) {
+    self.frames = frames
+    self.delays = delays
+  }
+}
+
+/// Reads the PNG and APNG files ``PNG`` and ``APNGEncoder`` write — 8-bit RGBA (and RGB),
+/// not interlaced, APNG frames with `dispose_op` NONE and `blend_op` SOURCE — into premultiplied
+/// RGBA8, with zlib's `inflate`.
+///
+/// The one place snapshot images are decoded; a general decoder of the rendering library
+/// (libpng) can replace it: ``decode(_:)`` returns premultiplied pixels as such a decoder does.
+/// Every chunk's CRC is checked, the image data must inflate to exactly the size the header
+/// gives, and an image above `2²⁴` pixels (``SceneRenderer/maximumPixelCount``) is refused
+/// before anything is allocated for it.
+public enum SnapshotImageDecoder {
+  /// Decodes a still PNG (an APNG's default image, its first frame).
+  ///
+  /// - Throws: ``SnapshotImageError``.
+  public static func decode(_ bytes: [UInt8]) throws(SnapshotImageError) -> PixelBufferRGBA8 {
+    let file = try PNGChunks(bytes)
+    let header = try file.header()
+    var data: [UInt8] = []
+    for chunk in file.chunks where chunk.type == "IDAT" { data += chunk.data }
+    guard !data.isEmpty else { throw .corrupt("no IDAT chunk") }
+    return try header.image(fromZlib: data, width: header.width, height: header.height)
+  }
+
+  /// Decodes an animated PNG into the canvas after each frame; a still PNG is one frame.
+  ///
+  /// - Throws: ``SnapshotImageError``.
+  public static func decodeAnimation(_ bytes: [UInt8]) throws(SnapshotImageError)
+    -> SnapshotAnimation
+  {
+    let file = try PNGChunks(bytes)
+    let header = try file.header()
+    guard let control = file.chunks.first(where: { $0.type == "acTL" }) else {
+      return SnapshotAnimation(frames: [try decode(bytes)], delays: [0.1])
+    }
+    guard control.data.count == 8 else { throw .corrupt("acTL of \(control.data.count) bytes") }
+    let declared = Int(Array(control.data).bigEndianUInt32(at: 0))
+    let frames = try APNGFrames(file.chunks)
+    guard frames.regions.count == declared else {
+      throw .corrupt("acTL declares \(declared) frames, the file holds \(frames.regions.count)")
+    }
+    var canvas = try header.blankCanvas()
+    var result = SnapshotAnimation(frames: [], delays: [])
+    for region in frames.regions {
+      guard region.x + region.width <= header.width, region.y + region.height <= header.height
+      else { throw .corrupt("a frame region lies outside the canvas") }
+      let image = try header.image(
+        fromZlib: region.data, width: region.width, height: region.height)
+      canvas.copy(image, x: region.x, y: region.y)
+      result.frames.append(canvas)
+      result.delays.append(region.delay)
+    }
+    return result
+  }
+}
+
+/// A PNG file split into its chunks (signature, lengths and CRCs checked).
+private struct PNGChunks {
+  struct Chunk {
+    var type: String
+    var data: ArraySlice<UInt8>
+  }
+
+  var chunks: [Chunk] = []
+
+  init(_ bytes: [UInt8]) throws(SnapshotImageError) {
+    guard bytes.count >= 8, Array(bytes[0..<8]) == PNG.signature else { throw .notPNG }
+    var position = 8
+    while true {
+      guard position + 12 <= bytes.count else { throw .truncated }
+      let length = Int(bytes.bigEndianUInt32(at: position))
+      guard length <= bytes.count - position - 12 else { throw .truncated }
+      let typeBytes = bytes[(position + 4)..<(position + 8)]
+      let type = String(decoding: typeBytes, as: UTF8.self)
+      let end = position + 8 + length
+      let stored = bytes.bigEndianUInt32(at: end)
+      guard PNG.crc32(bytes[(position + 4)..<end]) == stored else { throw .checksum(chunk: type) }
+      chunks.append(Chunk(type: type, data: bytes[(position + 8)..<end]))
+      position = end + 4
+      if type == "IEND" { return }
+    }
+  }
+
+  /// The checked `IHDR`.
+  func header() throws(SnapshotImageError) -> PNGHeader {
+    guard let first = chunks.first, first.type == "IHDR", first.data.count == 13 else {
+      throw .corrupt("the first chunk is not a 13-byte IHDR")
+    }
+    let d = Array(first.data)
+    let width = Int(d.bigEndianUInt32(at: 0))
+    let height = Int(d.bigEndianUInt32(at: 4))
+    guard width > 0, height > 0 else { throw .corrupt("an image of \(width)×\(height) pixels") }
+    guard width <= PixelBufferLimits.maximumSide, height <= PixelBufferLimits.maximumSide,
+      width * height <= SceneRenderer.maximumPixelCount
+    else { throw .tooLarge(width: width, height: height) }
+    guard d[8] == 8 else { throw .unsupported("bit depth \(d[8]) (8 is read)") }
+    let channels: Int
+    switch d[9] {
+    case 6: channels = 4
+    case 2: channels = 3
+    default: throw .unsupported("colour type \(d[9]) (RGBA and RGB are read)")
+    }
+    guard d[10] == 0, d[11] == 0 else { throw .corrupt("compression or filter method not 0") }
+    guard d[12] == 0 else { throw .unsupported("interlaced image") }
+    return PNGHeader(width: width, height: height, channels: channels)
+  }
+}
+
+/// The image format of an `IHDR`.
+private struct PNGHeader {
+  var width: Int
+  var height: Int
+  /// 4 (RGBA) or 3 (RGB).
+  var channels: Int
+
+  /// A transparent image of the canvas size.
+  func blankCanvas() throws(SnapshotImageError) -> PixelBufferRGBA8 {
+    do { return try PixelBufferRGBA8(width: width, height: height) } catch {
+      throw .tooLarge(width: width, height: height)
+    }
+  }
+
+  /// Inflates and unfilters a `width × height` image (the whole image or an APNG frame region)
+  /// into premultiplied RGBA8.
+  func image(fromZlib data: [UInt8], width: Int, height: Int) throws(SnapshotImageError)
+    -> PixelBufferRGBA8
+  {
+    let rowBytes = channels * width
+    let raw = try Inflate.exactly((rowBytes + 1) * height, from: data)
+    var image: PixelBufferRGBA8
+    do { image = try PixelBufferRGBA8(width: width, height: height) } catch {
+      throw .tooLarge(width: width, height: height)
+    }
+    try ScanlineFilters.unfilter(raw, rowBytes: rowBytes, channels: channels, into: &image)
+    return image
+  }
+}
+
+/// The `fcTL`/`fdAT` sequence of an APNG.
+private struct APNGFrames {
+  struct Region {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+    var delay: Double
+    var data: [UInt8] = []
+  }
+
+  var regions: [Region] = []
+
+  init(_ chunks: [PNGChunks.Chunk]) throws(SnapshotImageError) {
+    var sequence: UInt32 = 0
+    for chunk in chunks {
+      switch chunk.type {
+      case "fcTL":
+        let d = Array(chunk.data)
+        guard d.count == 26 else { throw .corrupt("fcTL of \(d.count) bytes") }
+        try Self.expect(d.bigEndianUInt32(at: 0), &sequence)
+        guard d[24] == 0, d[25] == 0 else {
+          throw .unsupported(
+            "APNG dispose_op \(d[24]), blend_op \(d[25]) (NONE and SOURCE are read)")
+        }
+        let numerator = Double(UInt16(d[20]) << 8 | UInt16(d[21]))
+        let denominator = Double(UInt16(d[22]) << 8 | UInt16(d[23]))
+        regions.append(
+          Region(
+            x: Int(d.bigEndianUInt32(at: 12)), y: Int(d.bigEndianUInt32(at: 16)),
+            width: Int(d.bigEndianUInt32(at: 4)), height: Int(d.bigEndianUInt32(at: 8)),
+            delay: numerator / (denominator == 0 ? 100 : denominator)))
+        guard regions[regions.count - 1].width > 0, regions[regions.count - 1].height > 0 else {
+          throw .corrupt("an empty frame region")
+        }
+      case "IDAT" where !regions.isEmpty:
+        guard regions.count == 1 else { throw .corrupt("IDAT after the first frame") }
+        regions[0].data += chunk.data
+      case "fdAT":
+        guard !regions.isEmpty, chunk.data.count >= 4 else { throw .corrupt("fdAT before fcTL") }
+        let d = chunk.data
+        try Self.expect(d.bigEndianUInt32(at: d.startIndex), &sequence)
+        regions[regions.count - 1].data += d.dropFirst(4)
+      default:
+        continue
+      }
+    }
+    guard regions.allSatisfy({ !$0.data.isEmpty }) else { throw .corrupt("a frame without data") }
+  }
+
+  private static func expect(_ value: UInt32, _ sequence: inout UInt32)
+    throws(SnapshotImageError)
+  {
+    guard value == sequence else {
+      throw .corrupt("sequence number \(value) where \(sequence) was expected")
+    }
+    sequence += 1
+  }
+}
+
+/// zlib's `inflate` into a buffer of known size.
+private enum Inflate {
+  /// Inflates the zlib stream `data`, which must hold exactly `count` bytes.
+  static func exactly(_ count: Int, from data: [UInt8]) throws(SnapshotImageError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: count + 1)
+    var stream = z_stream()
+    guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+      throw .corrupt("zlib could not start")
+    }
+    defer { inflateEnd(&stream) }
+    let status = data.withUnsafeBufferPointer { input in
+      output.withUnsafeMutableBufferPointer { out in
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = uInt(input.count)
+        stream.next_out = out.baseAddress
+        stream.avail_out = uInt(out.count)
+        return inflate(&stream, Z_FINISH)
+      }
+    }
+    guard status == Z_STREAM_END else {
+      throw .corrupt(status == Z_BUF_ERROR ? "more image data than the size" : "bad zlib data")
+    }
+    guard Int(stream.total_out) == count else {
+      throw .corrupt("image data of \(stream.total_out) bytes where \(count) were expected")
+    }
+    output.removeLast()
+    return output
+  }
+}
+
+/// PNG's scanline filters undone (PNG specification §9).
+private enum ScanlineFilters {
+  /// Unfilters `raw` (rows of a filter byte and `rowBytes` bytes) into `image`, converting to
+  /// premultiplied RGBA8 (RGB becomes opaque).
+  static func unfilter(
+    _ raw: [UInt8], rowBytes: Int, channels: Int, into image: inout PixelBufferRGBA8
+  ) throws(SnapshotImageError) {
+    let width = image.width
+    var previous = [UInt8](repeating: 0, count: rowBytes + channels)
+    var current = [UInt8](repeating: 0, count: rowBytes + channels)
+    for row in 0..<image.height {
+      let start = row * (rowBytes + 1)
+      let filter = raw[start]
+      guard filter <= 4 else { throw .corrupt("scanline filter type \(filter)") }
+      raw.withUnsafeBufferPointer { source in
+        current.withUnsafeMutableBufferPointer { line in
+          previous.withUnsafeBufferPointer { above in
+            // Both rows carry `channels` zero bytes in front: the left of the first pixel.
+            let x = line.baseAddress! + channels
+            let b = above.baseAddress! + channels
+            let s = source.baseAddress! + start + 1
+            reconstruct(filter, s, x, b, count: rowBytes, bpp: channels)
+          }
+        }
+      }
+      image.components.withUnsafeMutableBufferPointer { pixels in
+        current.withUnsafeBufferPointer { line in
+          store(
+            line.baseAddress! + channels, channels: channels, width: width,
+            into: pixels.baseAddress! + row * image.stride)
+        }
+      }
+      swap(&previous, &current)
+    }
+  }
+
+  /// Writes the reconstructed bytes of one row into `x` (`x[-bpp..<0]` and `b[-bpp..<0]` are 0).
+  @inline(__always)
+  private static func reconstruct(
+    _ filter: UInt8, _ s: UnsafePointer<UInt8>, _ x: UnsafeMutablePointer<UInt8>,
+    _ b: UnsafePointer<UInt8>, count: Int, bpp: Int
+  ) {
+    switch filter {
+    case 0:
+      x.update(from: s, count: count)
+    case 1:
+      for i in 0..<count { x[i] = s[i] &+ x[i - bpp] }
+    case 2:
+      var i = 0
+      while i + 16 <= count {
+        let v =
+          UnsafeRawPointer(s + i).loadUnaligned(as: SIMD16<UInt8>.self)
+          &+ UnsafeRawPointer(b + i).loadUnaligned(as: SIMD16<UInt8>.self)
+        UnsafeMutableRawPointer(x + i).storeBytes(of: v, as: SIMD16<UInt8>.self)
+        i += 16
+      }
+      while i < count {
+        x[i] = s[i] &+ b[i]
+        i += 1
+      }
+    case 3:
+      for i in 0..<count {
+        x[i] = s[i] &+ UInt8((UInt16(x[i - bpp]) + UInt16(b[i])) >> 1)
+      }
+    default:
+      for i in 0..<count {
+        let a = Int(x[i - bpp])
+        let up = Int(b[i])
+        let c = Int(b[i - bpp])
+        let pa = abs(up - c)
+        let pb = abs(a - c)
+        let pc = abs(a + up - 2 * c)
+        let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? up : c)
+        x[i] = s[i] &+ UInt8(truncatingIfNeeded: predictor)
+      }
+    }
+  }
+
+  /// Straight RGBA or RGB → premultiplied RGBA8 (`round(c·a/255)`, which undoes ``PNG``'s
+  /// un-premultiplying exactly for every pixel the renderer produces).
+  @inline(__always)
+  private static func store(
+    _ line: UnsafePointer<UInt8>, channels: Int, width: Int,
+    into target: UnsafeMutablePointer<UInt8>
+  ) {
+    if channels == 3 {
+      for p in 0..<width {
+        target[4 * p] = line[3 * p]
+        target[4 * p + 1] = line[3 * p + 1]
+        target[4 * p + 2] = line[3 * p + 2]
+        target[4 * p + 3] = 255
+      }
+      return
+    }
+    target.update(from: line, count: 4 * width)
+    for p in 0..<width where target[4 * p + 3] != 255 {
+      let a = UInt32(target[4 * p + 3])
+      for c in 0..<3 {
+        let product = UInt32(target[4 * p + c]) * a + 128
+        target[4 * p + c] = UInt8((product + (product >> 8)) >> 8)
+      }
+    }
+  }
+}
+
+extension PixelBufferRGBA8 {
+  /// Copies `image` into this buffer with its top-left corner at `(x, y)` (it must fit).
+  mutating func copy(_ image: PixelBufferRGBA8, x: Int, y: Int) {
+    let rowBytes = 4 * image.width
+    for row in 0..<image.height {
+      let source = row * image.stride
+      let target = (y + row) * stride + 4 * x
+      components.replaceSubrange(
+        target..<(target + rowBytes), with: image.components[source..<(source + rowBytes)])
+    }
+  }
+}
+
+extension Collection where Element == UInt8, Index == Int {
+  /// The big-endian 32-bit number at `index`.
+  func bigEndianUInt32(at index: Int) -> UInt32 {
+    UInt32(self[index]) << 24 | UInt32(self[index + 1]) << 16 | UInt32(self[index + 2]) << 8
+      | UInt32(self[index + 3])
+  }
+}
