@@ -52,7 +52,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); or render (frames of presets, see --preset)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
   )
   var workload: String = "stack"
 
@@ -112,6 +112,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Render workload")
   var renderOptions: RenderOptions
 
+  @OptionGroup(title: "Snapshot workload")
+  var snapshotOptions: SnapshotWorkloadOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -132,11 +135,13 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || workload == "render" || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || workload == "snapshot"
+        || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
         "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, "
+          + "snapshot, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -163,6 +168,8 @@ struct SegueBench: ParsableCommand {
       try validateBlendWorkload()
     } else if workload == "render" {
       try validateRenderWorkload()
+    } else if workload == "snapshot" {
+      try validateSnapshotWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -211,6 +218,7 @@ struct SegueBench: ParsableCommand {
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
+    if workload == "snapshot" { return try runSnapshotWorkload() }
     return try runStackWorkload()
   }
 }
