@@ -82,10 +82,7 @@ let package = Package(
     ),
     .target(
       name: "SegueSnapshot",
-      dependencies: [
-        "Segue", "SegueSpec", "SegueRender", "CZlib",
-        .product(name: "RealModule", package: "swift-numerics"),
-      ],
+      dependencies: ["Segue", "SegueSpec", "SegueRender", "CZlib"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(

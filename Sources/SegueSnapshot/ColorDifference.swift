@@ -1,4 +1,10 @@
-import RealModule
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A colour in CIELAB (D65 white): lightness `L` in `[0, 100]`, and the opponent axes `a`
 /// (green–red) and `b` (blue–yellow), unbounded but within about ±128 for sRGB colours.
@@ -35,13 +41,13 @@ public struct LabColor: Hashable, Sendable {
   /// `((c + 0.055)/1.055)^2.4` above (`c = v/255`).
   private static let linear: [Double] = (0..<256).map { v in
     let c = Double(v) / 255
-    return c <= 0.040_45 ? c / 12.92 : Double.pow((c + 0.055) / 1.055, 2.4)
+    return c <= 0.040_45 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
   }
 
   /// CIELAB's `f(t)`: `∛t` above `(6/29)³`, the linear segment `t/(3·(6/29)²) + 4/29` below.
   private static func f(_ t: Double) -> Double {
     let delta = 6.0 / 29
-    return t > delta * delta * delta ? Double.root(t, 3) : t / (3 * delta * delta) + 4.0 / 29
+    return t > delta * delta * delta ? cbrt(t) : t / (3 * delta * delta) + 4.0 / 29
   }
 
   /// The CIEDE2000 colour difference `ΔE₀₀` between two colours (Sharma, Wu and Dalal, "The
@@ -50,7 +56,7 @@ public struct LabColor: Hashable, Sendable {
   public static func deltaE2000(_ first: LabColor, _ second: LabColor) -> Double {
     let c1 = (first.a * first.a + first.b * first.b).squareRoot()
     let c2 = (second.a * second.a + second.b * second.b).squareRoot()
-    let cBar7 = Double.pow((c1 + c2) / 2, 7)
+    let cBar7 = seventhPower((c1 + c2) / 2)
     let g = 0.5 * (1 - (cBar7 / (cBar7 + twentyFive7)).squareRoot())
     let a1 = (1 + g) * first.a
     let a2 = (1 + g) * second.a
@@ -66,7 +72,7 @@ public struct LabColor: Hashable, Sendable {
     }
     let dL = second.l - first.l
     let dC = c2p - c1p
-    let dH = 2 * product.squareRoot() * Double.sin(radians(dh / 2))
+    let dH = 2 * product.squareRoot() * sin(radians(dh / 2))
     let lBar = (first.l + second.l) / 2
     let cBarP = (c1p + c2p) / 2
     var hBar = h1 + h2
@@ -78,27 +84,34 @@ public struct LabColor: Hashable, Sendable {
       }
     }
     let t =
-      1 - 0.17 * Double.cos(radians(hBar - 30)) + 0.24 * Double.cos(radians(2 * hBar))
-      + 0.32 * Double.cos(radians(3 * hBar + 6)) - 0.20 * Double.cos(radians(4 * hBar - 63))
-    let dTheta = 30 * Double.exp(-Double.pow((hBar - 275) / 25, 2))
-    let cBarP7 = Double.pow(cBarP, 7)
+      1 - 0.17 * cos(radians(hBar - 30)) + 0.24 * cos(radians(2 * hBar))
+      + 0.32 * cos(radians(3 * hBar + 6)) - 0.20 * cos(radians(4 * hBar - 63))
+    let z = (hBar - 275) / 25
+    let dTheta = 30 * exp(-z * z)
+    let cBarP7 = seventhPower(cBarP)
     let rC = 2 * (cBarP7 / (cBarP7 + twentyFive7)).squareRoot()
     let lShift = (lBar - 50) * (lBar - 50)
     let sL = 1 + 0.015 * lShift / (20 + lShift).squareRoot()
     let sC = 1 + 0.045 * cBarP
     let sH = 1 + 0.015 * cBarP * t
-    let rT = -Double.sin(radians(2 * dTheta)) * rC
+    let rT = -sin(radians(2 * dTheta)) * rC
     let (l, c, h) = (dL / sL, dC / sC, dH / sH)
     return Swift.max(0, l * l + c * c + h * h + rT * c * h).squareRoot()
   }
 
   /// `25⁷`.
-  private static let twentyFive7 = Double.pow(25, 7)
+  private static let twentyFive7 = 6_103_515_625.0
+
+  /// `x⁷`.
+  private static func seventhPower(_ x: Double) -> Double {
+    let x2 = x * x
+    return x2 * x2 * x2 * x
+  }
 
   /// `atan2(b, a)` in degrees in `[0, 360)`; 0 for the neutral axis.
   private static func hueDegrees(_ b: Double, _ a: Double) -> Double {
     guard a != 0 || b != 0 else { return 0 }
-    let h = Double.atan2(y: b, x: a) * 180 / Double.pi
+    let h = atan2(b, a) * 180 / Double.pi
     return h < 0 ? h + 360 : h
   }
 

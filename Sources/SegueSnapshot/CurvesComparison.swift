@@ -1,3 +1,4 @@
+import Foundation
 import Segue
 
 /// How closely a ``CurvesTable`` must match its snapshot.
@@ -90,18 +91,20 @@ public struct CurvesTolerance: Hashable, Sendable {
       if x.order != y.order { what.append("draw order \(x.order) → \(y.order)") }
       let dOpacity = abs(x.opacity - y.opacity)
       result.largestOpacity = max(result.largestOpacity, dOpacity)
-      if !(dOpacity <= opacity) { what.append("opacity Δ \(dOpacity)") }
+      if !(dOpacity <= opacity) { what.append("opacity Δ \(CurvesDifference.short(dOpacity))") }
       var dPoints = 0.0
       for (p, q) in zip(x.corners, y.corners) {
         dPoints = max(dPoints, abs(p.x - q.x), abs(p.y - q.y))
       }
       result.largestPoints = max(result.largestPoints, dPoints)
-      if !(dPoints <= points) { what.append("corners Δ \(dPoints) pt") }
+      if !(dPoints <= points) { what.append("corners Δ \(CurvesDifference.short(dPoints)) pt") }
       let scale = max(1, x.matrix.fields.map(abs).max() ?? 0)
       let dMatrix =
         zip(x.matrix.fields, y.matrix.fields).map { abs($0 - $1) }.max().map { $0 / scale } ?? 0
       result.largestMatrix = max(result.largestMatrix, dMatrix)
-      if !(dMatrix <= matrix) { what.append("matrix Δ \(dMatrix) relative") }
+      if !(dMatrix <= matrix) {
+        what.append("matrix Δ \(CurvesDifference.short(dMatrix)) relative")
+      }
       return what.isEmpty ? nil : what.joined(separator: ", ")
     }
   }
@@ -136,6 +139,9 @@ public struct CurvesDifference: Sendable {
 
   mutating func add(_ row: Row) { rows.append(row) }
 
+  /// `v` with six significant digits.
+  static func short(_ v: Double) -> String { String(format: "%.6g", v) }
+
   /// Whether the table matches its snapshot.
   public var matches: Bool { structure == nil && rows.isEmpty }
 
@@ -145,7 +151,8 @@ public struct CurvesDifference: Sendable {
     if let structure { return "curves differ from the snapshot: \(structure)" }
     var out =
       "\(rows.count) of \(rowCount) curve rows differ (largest differences: corners "
-      + "\(largestPoints) pt, opacity \(largestOpacity), matrix \(largestMatrix) relative)"
+      + "\(Self.short(largestPoints)) pt, opacity \(Self.short(largestOpacity)), matrix "
+      + "\(Self.short(largestMatrix)) relative)"
     for row in rows.prefix(limit) {
       let any = row.expected ?? row.actual
       out += "\n  t = \(CurvesTable.number(any?.time ?? 0)) \"\(any?.layerID ?? "")\": \(row.what)"

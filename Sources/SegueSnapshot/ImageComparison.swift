@@ -59,6 +59,8 @@ public struct ImageTolerance: Hashable, Sendable {
     }
     let rowBytes = 4 * expected.width
     let threshold = deltaEThreshold
+    // The last pair of differing pixels and its colour difference: flat areas repeat it.
+    var last: (UInt32, UInt32, Double) = (0, 0, 0)
     expected.components.withUnsafeBufferPointer { e in
       actual.components.withUnsafeBufferPointer { a in
         for y in 0..<expected.height {
@@ -72,7 +74,11 @@ public struct ImageTolerance: Hashable, Sendable {
             guard ve != va else { continue }
             result.differingPixels += 1
             if result.firstDifference == nil { result.firstDifference = (x, y) }
-            let delta = threshold < 0 ? 0 : Self.deltaE(pe + i, pa + i)
+            var delta = 0.0
+            if threshold >= 0 {
+              if (ve, va) != (last.0, last.1) { last = (ve, va, Self.deltaE(pe + i, pa + i)) }
+              delta = last.2
+            }
             result.maximumDeltaE = Swift.max(result.maximumDeltaE, delta)
             if !(delta <= threshold) { result.failingPixels += 1 }
           }

@@ -275,50 +275,72 @@ private enum Inflate {
 /// PNG's scanline filters undone (PNG specification §9).
 private enum ScanlineFilters {
   /// Unfilters `raw` (rows of a filter byte and `rowBytes` bytes) into `image`, converting to
-  /// premultiplied RGBA8 (RGB becomes opaque).
+  /// premultiplied RGBA8 (RGB becomes opaque). RGBA rows are reconstructed in place in the
+  /// image (the row above is the image's previous row), then the pixels that are not opaque are
+  /// premultiplied in a second pass.
   static func unfilter(
     _ raw: [UInt8], rowBytes: Int, channels: Int, into image: inout PixelBufferRGBA8
   ) throws(SnapshotImageError) {
+    let height = image.height
     let width = image.width
-    var previous = [UInt8](repeating: 0, count: rowBytes + channels)
-    var current = [UInt8](repeating: 0, count: rowBytes + channels)
-    for row in 0..<image.height {
-      let start = row * (rowBytes + 1)
-      let filter = raw[start]
-      guard filter <= 4 else { throw .corrupt("scanline filter type \(filter)") }
-      raw.withUnsafeBufferPointer { source in
-        current.withUnsafeMutableBufferPointer { line in
-          previous.withUnsafeBufferPointer { above in
-            // Both rows carry `channels` zero bytes in front: the left of the first pixel.
-            let x = line.baseAddress! + channels
-            let b = above.baseAddress! + channels
-            let s = source.baseAddress! + start + 1
-            reconstruct(filter, s, x, b, count: rowBytes, bpp: channels)
+    let stride = image.stride
+    // Zero rows: the row above the first, and the RGB path's lines (with `channels` zero bytes
+    // in front: the left of the first pixel).
+    var zeros = [UInt8](repeating: 0, count: rowBytes + 2 * channels)
+    var lines = [UInt8](repeating: 0, count: 2 * (rowBytes + channels))
+    let failed: UInt8? = raw.withUnsafeBufferPointer { source in
+      image.components.withUnsafeMutableBufferPointer { pixels in
+        zeros.withUnsafeMutableBufferPointer { zero in
+          lines.withUnsafeMutableBufferPointer { line in
+            for row in 0..<height {
+              let s = source.baseAddress! + row * (rowBytes + 1)
+              let filter = s[0]
+              guard filter <= 4 else { return filter }
+              if channels == 4 {
+                let x = pixels.baseAddress! + row * stride
+                let b = row == 0 ? UnsafePointer(zero.baseAddress! + 4) : UnsafePointer(x - stride)
+                reconstructRGBA(filter, s + 1, x, b, count: rowBytes)
+              } else {
+                let x = line.baseAddress! + channels + (row & 1) * (rowBytes + channels)
+                let above = line.baseAddress! + channels + ((row + 1) & 1) * (rowBytes + channels)
+                let b =
+                  row == 0 ? UnsafePointer(zero.baseAddress! + channels) : UnsafePointer(above)
+                reconstruct(filter, s + 1, x, b, count: rowBytes, bpp: channels)
+                expandRGB(x, width: width, into: pixels.baseAddress! + row * stride)
+              }
+            }
+            return nil
           }
         }
       }
-      image.components.withUnsafeMutableBufferPointer { pixels in
-        current.withUnsafeBufferPointer { line in
-          store(
-            line.baseAddress! + channels, channels: channels, width: width,
-            into: pixels.baseAddress! + row * image.stride)
-        }
-      }
-      swap(&previous, &current)
     }
+    if let failed { throw .corrupt("scanline filter type \(failed)") }
+    if channels == 4 { premultiply(&image) }
   }
 
-  /// Writes the reconstructed bytes of one row into `x` (`x[-bpp..<0]` and `b[-bpp..<0]` are 0).
+  /// One RGBA row: `x[i] = s[i] + prediction`, four bytes per pixel, the left neighbour of the
+  /// first pixel and the pixels above `b` (the previous row, or zeros) as the specification says.
   @inline(__always)
-  private static func reconstruct(
+  private static func reconstructRGBA(
     _ filter: UInt8, _ s: UnsafePointer<UInt8>, _ x: UnsafeMutablePointer<UInt8>,
-    _ b: UnsafePointer<UInt8>, count: Int, bpp: Int
+    _ b: UnsafePointer<UInt8>, count: Int
   ) {
+    let pixels = count / 4
+    func load(_ p: UnsafePointer<UInt8>, _ i: Int) -> SIMD4<UInt8> {
+      UnsafeRawPointer(p + 4 * i).loadUnaligned(as: SIMD4<UInt8>.self)
+    }
+    func store(_ v: SIMD4<UInt8>, _ i: Int) {
+      UnsafeMutableRawPointer(x + 4 * i).storeBytes(of: v, as: SIMD4<UInt8>.self)
+    }
     switch filter {
     case 0:
       x.update(from: s, count: count)
     case 1:
-      for i in 0..<count { x[i] = s[i] &+ x[i - bpp] }
+      var left = SIMD4<UInt8>.zero
+      for i in 0..<pixels {
+        left = load(s, i) &+ left
+        store(left, i)
+      }
     case 2:
       var i = 0
       while i + 16 <= count {
@@ -333,45 +355,106 @@ private enum ScanlineFilters {
         i += 1
       }
     case 3:
-      for i in 0..<count {
-        x[i] = s[i] &+ UInt8((UInt16(x[i - bpp]) + UInt16(b[i])) >> 1)
+      var left = SIMD4<UInt16>.zero
+      for i in 0..<pixels {
+        let up = SIMD4<UInt16>(truncatingIfNeeded: load(b, i))
+        let v = SIMD4<UInt16>(truncatingIfNeeded: load(s, i)) &+ ((left &+ up) &>> 1)
+        left = v & 0xFF
+        store(SIMD4<UInt8>(truncatingIfNeeded: v), i)
       }
     default:
-      for i in 0..<count {
-        let a = Int(x[i - bpp])
-        let up = Int(b[i])
-        let c = Int(b[i - bpp])
-        let pa = abs(up - c)
-        let pb = abs(a - c)
-        let pc = abs(a + up - 2 * c)
-        let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? up : c)
-        x[i] = s[i] &+ UInt8(truncatingIfNeeded: predictor)
+      var a = SIMD4<Int16>.zero
+      var c = SIMD4<Int16>.zero
+      for i in 0..<pixels {
+        let up = SIMD4<Int16>(truncatingIfNeeded: load(b, i))
+        let pa = magnitude(up &- c)
+        let pb = magnitude(a &- c)
+        let pc = magnitude(a &+ up &- c &- c)
+        let useA = (pa .<= pb) .& (pa .<= pc)
+        let useB = (.!useA) .& (pb .<= pc)
+        var predictor = c
+        predictor.replace(with: up, where: useB)
+        predictor.replace(with: a, where: useA)
+        let v = SIMD4<UInt8>(truncatingIfNeeded: predictor) &+ load(s, i)
+        store(v, i)
+        a = SIMD4<Int16>(truncatingIfNeeded: v)
+        c = up
       }
     }
   }
 
-  /// Straight RGBA or RGB → premultiplied RGBA8 (`round(c·a/255)`, which undoes ``PNG``'s
-  /// un-premultiplying exactly for every pixel the renderer produces).
+  /// `|v|` lane by lane.
   @inline(__always)
-  private static func store(
-    _ line: UnsafePointer<UInt8>, channels: Int, width: Int,
-    into target: UnsafeMutablePointer<UInt8>
+  private static func magnitude(_ v: SIMD4<Int16>) -> SIMD4<Int16> {
+    pointwiseMax(v, SIMD4<Int16>.zero &- v)
+  }
+
+  /// Writes the reconstructed bytes of one row into `x` (`x[-bpp..<0]` and `b[-bpp..<0]` are 0).
+  @inline(__always)
+  private static func reconstruct(
+    _ filter: UInt8, _ s: UnsafePointer<UInt8>, _ x: UnsafeMutablePointer<UInt8>,
+    _ b: UnsafePointer<UInt8>, count: Int, bpp: Int
   ) {
-    if channels == 3 {
-      for p in 0..<width {
-        target[4 * p] = line[3 * p]
-        target[4 * p + 1] = line[3 * p + 1]
-        target[4 * p + 2] = line[3 * p + 2]
-        target[4 * p + 3] = 255
+    for i in 0..<count {
+      let a = Int(x[i - bpp])
+      let up = Int(b[i])
+      let c = Int(b[i - bpp])
+      let predictor: Int
+      switch filter {
+      case 0: predictor = 0
+      case 1: predictor = a
+      case 2: predictor = up
+      case 3: predictor = (a + up) >> 1
+      default:
+        let pa = abs(up - c)
+        let pb = abs(a - c)
+        let pc = abs(a + up - 2 * c)
+        predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? up : c)
       }
-      return
+      x[i] = s[i] &+ UInt8(truncatingIfNeeded: predictor)
     }
-    target.update(from: line, count: 4 * width)
-    for p in 0..<width where target[4 * p + 3] != 255 {
-      let a = UInt32(target[4 * p + 3])
-      for c in 0..<3 {
-        let product = UInt32(target[4 * p + c]) * a + 128
-        target[4 * p + c] = UInt8((product + (product >> 8)) >> 8)
+  }
+
+  /// RGB → opaque RGBA.
+  @inline(__always)
+  private static func expandRGB(
+    _ line: UnsafePointer<UInt8>, width: Int, into target: UnsafeMutablePointer<UInt8>
+  ) {
+    for p in 0..<width {
+      target[4 * p] = line[3 * p]
+      target[4 * p + 1] = line[3 * p + 1]
+      target[4 * p + 2] = line[3 * p + 2]
+      target[4 * p + 3] = 255
+    }
+  }
+
+  /// Straight → premultiplied, `round(c·a/255)`, for the pixels that are not opaque (which
+  /// undoes ``PNG``'s un-premultiplying exactly for every pixel the renderer produces). Two
+  /// opaque pixels are passed over with one 64-bit test.
+  private static func premultiply(_ image: inout PixelBufferRGBA8) {
+    let width = image.width
+    let stride = image.stride
+    let opaque: UInt64 = 0xFF00_0000_FF00_0000
+    image.components.withUnsafeMutableBufferPointer { pixels in
+      for row in 0..<image.height {
+        let p = pixels.baseAddress! + row * stride
+        var x = 0
+        while x < width {
+          if x + 2 <= width,
+            UnsafeRawPointer(p + 4 * x).loadUnaligned(as: UInt64.self) & opaque == opaque
+          {
+            x += 2
+            continue
+          }
+          let a = UInt32(p[4 * x + 3])
+          if a != 255 {
+            for c in 0..<3 {
+              let product = UInt32(p[4 * x + c]) * a + 128
+              p[4 * x + c] = UInt8((product + (product >> 8)) >> 8)
+            }
+          }
+          x += 1
+        }
       }
     }
   }

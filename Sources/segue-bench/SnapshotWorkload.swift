@@ -114,21 +114,21 @@ extension SegueBench {
       decoded = try files.map { try SnapshotImageDecoder.decode([UInt8](Data(contentsOf: $0))) }
     }
     try decode()
-    let (decodeWall, _) = try timedWithCPU(decode)
+    let decodeTimes = try timedWithCPU(decode)
     let render: () throws -> Void = {
       for k in scenes.indices { _ = try strategy(scenes[k].scene).snapshot(of: scenes[k].scene) }
     }
-    let (renderWall, _) = try timedWithCPU(render)
+    let renderTimes = try timedWithCPU(render)
     let pixels = Double(frames.reduce(0) { $0 + $1.width * $1.height })
     func comparePass(_ tolerance: ImageTolerance, _ a: [PixelBufferRGBA8], _ b: [PixelBufferRGBA8])
-      throws -> Double
+      throws -> (wall: Double, cpu: Double)
     {
       var failing = 0
       let pass: () throws -> Void = {
         for (x, y) in zip(a, b) { failing += tolerance.compare(x, y).failingPixels }
       }
       try pass()
-      return try timedWithCPU(pass).wall
+      return try timedWithCPU(pass)
     }
     let exact = try comparePass(.exact, decoded, frames)
     let perceptual = try comparePass(ImageTolerance(perceptualPrecision: 0.98), decoded, frames)
@@ -144,33 +144,33 @@ extension SegueBench {
     let somePixels = Double(some.reduce(0) { $0 + $1.width * $1.height })
     let worst = try comparePass(ImageTolerance(perceptualPrecision: 0.98), some, brighter)
     printSnapshotReport(
-      scenes.count, frames.count, pixels, verifyWall, verifyCPU, decodeWall, renderWall,
+      scenes.count, frames.count, pixels, (verifyWall, verifyCPU), decodeTimes, renderTimes,
       (exact, perceptual, worst, somePixels))
   }
 
+  /// A timing: median wall seconds of a pass, CPU seconds per pass.
+  typealias PassTime = (wall: Double, cpu: Double)
+
   private func printSnapshotReport(
-    _ transitions: Int, _ frameCount: Int, _ pixels: Double, _ verify: Double, _ cpu: Double,
-    _ decode: Double, _ render: Double,
-    _ compare: (exact: Double, perceptual: Double, worst: Double, worstPixels: Double)
+    _ transitions: Int, _ frameCount: Int, _ pixels: Double, _ verify: PassTime,
+    _ decode: PassTime, _ render: PassTime,
+    _ compare: (exact: PassTime, perceptual: PassTime, worst: PassTime, worstPixels: Double)
   ) {
     let o = snapshotOptions
+    func line(_ name: String, _ t: PassTime, _ count: Double = pixels) -> String {
+      name.padding(44) + "\(fixed(t.wall, 3)) s wall  \(fixed(t.cpu, 3)) s CPU  "
+        + "\(fixed(count / t.cpu / 1e6, 1)) Mpixel per CPU-s"
+    }
     print(
       "workload snapshot  transitions \(transitions)  frames \(frameCount)  scale "
         + "\(o.snapshotScale)  \(fixed(pixels / 1e6, 1)) Mpixel per pass  threads 1")
     print("CPU \(cpuModelName())  (\(CPUFeatures.runtime.description))")
-    print(
-      "verify (read, decode, render, compare)  \(fixed(verify, 3)) s  CPU \(fixed(cpu, 3)) s  "
-        + "\(fixed(pixels / verify / 1e6, 1)) Mpixel/s")
-    print(
-      "  read + decode  \(fixed(decode, 3)) s  \(fixed(pixels / decode / 1e6, 1)) Mpixel/s")
-    print("  render         \(fixed(render, 3)) s  \(fixed(pixels / render / 1e6, 1)) Mpixel/s")
-    print(
-      "  compare exact  \(fixed(compare.exact, 4)) s  "
-        + "\(fixed(pixels / compare.exact / 1e6, 1)) Mpixel/s;  perceptual 0.98 "
-        + "\(fixed(pixels / compare.perceptual / 1e6, 1)) Mpixel/s (equal images)")
-    print(
-      "  compare perceptual 0.98, every pixel differing: "
-        + "\(fixed(compare.worstPixels / compare.worst / 1e6, 1)) Mpixel/s")
+    print(line("verify (read, decode, render, compare)", verify))
+    print(line("  read + decode", decode))
+    print(line("  render", render))
+    print(line("  compare, exact", compare.exact))
+    print(line("  compare, perceptual 0.98 (equal images)", compare.perceptual))
+    print(line("  compare, perceptual 0.98, every pixel +1", compare.worst, compare.worstPixels))
   }
 
   /// The median wall seconds of the timed passes and the CPU seconds of the process over them,

@@ -116,8 +116,8 @@ struct CurvesTableTests {
     #expect(CurvesTolerance(points: 3.5, matrix: 0.1).compare(expected, moved).matches)
     #expect(!CurvesTolerance(points: 3.5).compare(expected, moved).matches)
     let message = difference.message(limit: 2)
-    #expect(message.hasPrefix("3 of 8 curve rows differ (largest differences: corners 3.0 pt"))
-    #expect(message.contains("t = 0.25 \"box\": corners Δ 1.0 pt"))
+    #expect(message.hasPrefix("3 of 8 curve rows differ (largest differences: corners 3 pt"))
+    #expect(message.contains("t = 0.25 \"box\": corners Δ 1 pt"))
     #expect(message.contains("… and 1 more"))
   }
 

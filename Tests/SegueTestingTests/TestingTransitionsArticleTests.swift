@@ -24,7 +24,7 @@ struct TestingTransitionsArticleTests {
       of: scene, as: .curves(times: [0, 0.05, 0.125, 0.2, 0.25]), named: "push",
       record: record, snapshotDirectory: folder)
     assertTransitionSnapshot(
-      of: scene, as: .frames(times: [0.125], scale: 0.25), named: "push", record: record,
+      of: scene, as: .frames(times: [0.05], scale: 0.25), named: "push", record: record,
       snapshotDirectory: folder)
   }
 
