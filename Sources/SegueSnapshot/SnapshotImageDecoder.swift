@@ -172,12 +172,24 @@ private struct PNGHeader {
     -> PixelBufferRGBA8
   {
     let rowBytes = channels * width
-    let raw = try Inflate.exactly((rowBytes + 1) * height, from: data)
+    let count = 4 * width * height
+    // Every byte is written by the rows, so the storage starts uninitialised.
+    let components = try [UInt8](unsafeUninitializedCapacity: count) {
+      (pixels, initialized) throws(SnapshotImageError) in
+      initialized = 0
+      var rows = ScanlineFilters(width: width, channels: channels)
+      try Inflate.rows(of: data, rowBytes: rowBytes, count: height) {
+        (row, line) throws(SnapshotImageError) in
+        try rows.reconstruct(row, line, into: pixels.baseAddress!)
+      }
+      initialized = count
+    }
     var image: PixelBufferRGBA8
-    do { image = try PixelBufferRGBA8(width: width, height: height) } catch {
+    do { image = try PixelBufferRGBA8(width: width, height: height, components: components) } catch
+    {
       throw .tooLarge(width: width, height: height)
     }
-    try ScanlineFilters.unfilter(raw, rowBytes: rowBytes, channels: channels, into: &image)
+    if channels == 4 { ScanlineFilters.premultiply(&image) }
     return image
   }
 }
@@ -242,80 +254,123 @@ private struct APNGFrames {
   }
 }
 
-/// zlib's `inflate` into a buffer of known size.
+/// zlib's raw `inflate` of a PNG's zlib stream, row by row.
 private enum Inflate {
-  /// Inflates the zlib stream `data`, which must hold exactly `count` bytes.
-  static func exactly(_ count: Int, from data: [UInt8]) throws(SnapshotImageError) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: count + 1)
-    var stream = z_stream()
-    guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      throw .corrupt("zlib could not start")
-    }
-    defer { inflateEnd(&stream) }
-    let status = data.withUnsafeBufferPointer { input in
-      output.withUnsafeMutableBufferPointer { out in
-        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-        stream.avail_in = uInt(input.count)
-        stream.next_out = out.baseAddress
-        stream.avail_out = uInt(out.count)
-        return inflate(&stream, Z_FINISH)
-      }
-    }
-    guard status == Z_STREAM_END else {
-      throw .corrupt(status == Z_BUF_ERROR ? "more image data than the size" : "bad zlib data")
-    }
-    guard Int(stream.total_out) == count else {
-      throw .corrupt("image data of \(stream.total_out) bytes where \(count) were expected")
-    }
-    output.removeLast()
-    return output
-  }
-}
-
-/// PNG's scanline filters undone (PNG specification §9).
-private enum ScanlineFilters {
-  /// Unfilters `raw` (rows of a filter byte and `rowBytes` bytes) into `image`, converting to
-  /// premultiplied RGBA8 (RGB becomes opaque). RGBA rows are reconstructed in place in the
-  /// image (the row above is the image's previous row), then the pixels that are not opaque are
-  /// premultiplied in a second pass.
-  static func unfilter(
-    _ raw: [UInt8], rowBytes: Int, channels: Int, into image: inout PixelBufferRGBA8
+  /// Inflates `data` (a zlib stream: header, deflate data; its Adler-32 is not checked, as the
+  /// chunks' CRC-32s already cover every byte) into `count` rows of `rowBytes + 1` bytes, handing
+  /// each to `body` as soon as it is complete.
+  ///
+  /// - Throws: ``SnapshotImageError/corrupt(_:)`` for a bad header or deflate data, too little
+  ///   or too much data, and what `body` throws.
+  static func rows(
+    of data: [UInt8], rowBytes: Int, count: Int,
+    _ body: (Int, UnsafePointer<UInt8>) throws(SnapshotImageError) -> Void
   ) throws(SnapshotImageError) {
-    let height = image.height
-    let width = image.width
-    let stride = image.stride
-    // Zero rows: the row above the first, and the RGB path's lines (with `channels` zero bytes
-    // in front: the left of the first pixel).
-    var zeros = [UInt8](repeating: 0, count: rowBytes + 2 * channels)
-    var lines = [UInt8](repeating: 0, count: 2 * (rowBytes + channels))
-    let failed: UInt8? = raw.withUnsafeBufferPointer { source in
-      image.components.withUnsafeMutableBufferPointer { pixels in
-        zeros.withUnsafeMutableBufferPointer { zero in
-          lines.withUnsafeMutableBufferPointer { line in
-            for row in 0..<height {
-              let s = source.baseAddress! + row * (rowBytes + 1)
-              let filter = s[0]
-              guard filter <= 4 else { return filter }
-              if channels == 4 {
-                let x = pixels.baseAddress! + row * stride
-                let b = row == 0 ? UnsafePointer(zero.baseAddress! + 4) : UnsafePointer(x - stride)
-                reconstructRGBA(filter, s + 1, x, b, count: rowBytes)
-              } else {
-                let x = line.baseAddress! + channels + (row & 1) * (rowBytes + channels)
-                let above = line.baseAddress! + channels + ((row + 1) & 1) * (rowBytes + channels)
-                let b =
-                  row == 0 ? UnsafePointer(zero.baseAddress! + channels) : UnsafePointer(above)
-                reconstruct(filter, s + 1, x, b, count: rowBytes, bpp: channels)
-                expandRGB(x, width: width, into: pixels.baseAddress! + row * stride)
-              }
-            }
-            return nil
+    guard data.count >= 2, data[0] & 0x0F == 8, data[0] >> 4 <= 7, data[1] & 0x20 == 0,
+      (Int(data[0]) << 8 | Int(data[1])) % 31 == 0
+    else { throw .corrupt("bad zlib data") }
+    var line = [UInt8](repeating: 0, count: rowBytes + 2)
+    try withUnsafeTemporaryAllocation(of: z_stream.self, capacity: 1) {
+      (buffer) throws(SnapshotImageError) in
+      // The stream stays at one address (zlib checks it).
+      let stream = buffer.baseAddress!
+      stream.initialize(to: z_stream())
+      guard inflateInit2_(stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+      else { throw .corrupt("zlib could not start") }
+      defer { inflateEnd(stream) }
+      try data.withUnsafeBufferPointer { input throws(SnapshotImageError) in
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + 2)
+        stream.pointee.avail_in = uInt(input.count - 2)
+        try line.withUnsafeMutableBufferPointer { out throws(SnapshotImageError) in
+          for row in 0..<count {
+            try fill(
+              stream, out.baseAddress!, rowBytes + 1, produced: row * (rowBytes + 1),
+              expected: count * (rowBytes + 1))
+            try body(row, out.baseAddress!)
+          }
+          // Nothing may follow the last row.
+          stream.pointee.next_out = out.baseAddress!
+          stream.pointee.avail_out = 1
+          let status = inflate(stream, Z_FINISH)
+          guard status == Z_STREAM_END, stream.pointee.avail_out == 1 else {
+            throw .corrupt(
+              status == Z_STREAM_END || status == Z_OK || status == Z_BUF_ERROR
+                ? "more image data than the size" : "bad zlib data")
           }
         }
       }
     }
-    if let failed { throw .corrupt("scanline filter type \(failed)") }
-    if channels == 4 { premultiply(&image) }
+  }
+
+  /// Inflates exactly `size` bytes into `out`; `produced` (the bytes before) and `expected`
+  /// (all of them) name the shortfall of a stream that ends early.
+  private static func fill(
+    _ stream: UnsafeMutablePointer<z_stream>, _ out: UnsafeMutablePointer<UInt8>, _ size: Int,
+    produced: Int, expected: Int
+  ) throws(SnapshotImageError) {
+    stream.pointee.next_out = out
+    stream.pointee.avail_out = uInt(size)
+    while stream.pointee.avail_out > 0 {
+      let status = inflate(stream, Z_NO_FLUSH)
+      if status == Z_STREAM_END || status == Z_BUF_ERROR {
+        guard stream.pointee.avail_out == 0 else {
+          let total = produced + size - Int(stream.pointee.avail_out)
+          throw .corrupt(
+            status == Z_STREAM_END
+              ? "image data of \(total) bytes where \(expected) were expected"
+              : "truncated image data")
+        }
+        return
+      }
+      guard status == Z_OK else { throw .corrupt("bad zlib data") }
+    }
+  }
+}
+
+/// PNG's scanline filters undone (PNG specification §9), one row at a time, into premultiplied
+/// RGBA8 rows (RGB becomes opaque). RGBA rows are reconstructed in place in the image (the row
+/// above is the image's previous row); ``premultiply(_:)`` then converts the pixels that are not
+/// opaque.
+private struct ScanlineFilters {
+  let width: Int
+  let channels: Int
+  /// The RGB path's two lines, each after `channels` zero bytes (the left of the first pixel).
+  private var lines: [UInt8]
+  /// A zero row (the row above the first), after `channels` zero bytes.
+  private let zeros: [UInt8]
+
+  init(width: Int, channels: Int) {
+    self.width = width
+    self.channels = channels
+    lines = channels == 4 ? [] : [UInt8](repeating: 0, count: 2 * (channels * width + channels))
+    zeros = [UInt8](repeating: 0, count: channels * width + 2 * channels)
+  }
+
+  /// Reconstructs row `row` from `source` (its filter byte and data) into `pixels` (tightly
+  /// packed RGBA rows).
+  mutating func reconstruct(
+    _ row: Int, _ source: UnsafePointer<UInt8>, into pixels: UnsafeMutablePointer<UInt8>
+  ) throws(SnapshotImageError) {
+    let filter = source[0]
+    guard filter <= 4 else { throw .corrupt("scanline filter type \(filter)") }
+    let rowBytes = channels * width
+    let stride = 4 * width
+    let target = pixels + row * stride
+    zeros.withUnsafeBufferPointer { zero in
+      if channels == 4 {
+        let above = row == 0 ? zero.baseAddress! + 4 : UnsafePointer(target - stride)
+        Self.reconstructRGBA(filter, source + 1, target, above, count: rowBytes)
+        return
+      }
+      let c = channels
+      lines.withUnsafeMutableBufferPointer { line in
+        let x = line.baseAddress! + c + (row & 1) * (rowBytes + c)
+        let previous = line.baseAddress! + c + ((row + 1) & 1) * (rowBytes + c)
+        let above = row == 0 ? zero.baseAddress! + c : UnsafePointer(previous)
+        Self.reconstruct(filter, source + 1, x, above, count: rowBytes, bpp: c)
+        Self.expandRGB(x, width: width, into: target)
+      }
+    }
   }
 
   /// One RGBA row: `x[i] = s[i] + prediction`, four bytes per pixel, the left neighbour of the
@@ -431,7 +486,7 @@ private enum ScanlineFilters {
   /// Straight → premultiplied, `round(c·a/255)`, for the pixels that are not opaque (which
   /// undoes ``PNG``'s un-premultiplying exactly for every pixel the renderer produces). Two
   /// opaque pixels are passed over with one 64-bit test.
-  private static func premultiply(_ image: inout PixelBufferRGBA8) {
+  static func premultiply(_ image: inout PixelBufferRGBA8) {
     let width = image.width
     let stride = image.stride
     let opaque: UInt64 = 0xFF00_0000_FF00_0000

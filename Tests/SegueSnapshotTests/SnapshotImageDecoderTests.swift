@@ -123,6 +123,17 @@ struct SnapshotImageDecoderTests {
         [("IHDR", ihdr(1, 1)), ("IDAT", [1, 2, 3, 4]), ("IEND", [])],
         .corrupt("bad zlib data")
       ),
+      (
+        [("IHDR", ihdr(1, 1)), ("IDAT", try PNG.zlib([0, 1, 2, 3, 4, 5])), ("IEND", [])],
+        .corrupt("more image data than the size")
+      ),
+      (
+        [
+          ("IHDR", ihdr(1, 1)), ("IDAT", Array(try PNG.zlib([0, 1, 2, 3, 4], level: 0).prefix(8))),
+          ("IEND", []),
+        ],
+        .corrupt("truncated image data")
+      ),
       ([("IEND", [])], .corrupt("the first chunk is not a 13-byte IHDR")),
     ]
     for (chunks, error) in cases {
