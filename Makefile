@@ -1,5 +1,5 @@
-# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev and pkg-config
-# first when they are missing (scripts/ensure-deps.sh).
+# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev, libdeflate-dev
+# and pkg-config first when they are missing (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 

@@ -52,6 +52,12 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    .systemLibrary(
+      name: "CDeflate",
+      path: "Sources/CDeflate",
+      pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"])]
+    ),
     .target(
       name: "SegueSIMDSupport",
       path: "Sources/SegueSIMDSupport"
@@ -82,7 +88,7 @@ let package = Package(
     ),
     .target(
       name: "SegueSnapshot",
-      dependencies: ["Segue", "SegueSpec", "SegueRender", "CZlib"],
+      dependencies: ["Segue", "SegueSpec", "SegueRender", "CDeflate"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Segue's own builds need from Debian when it is missing: pkg-config, the CBLAS
-# headers and library (libblas-dev, for the default `BLAS` trait) and zlib (zlib1g-dev, for the
-# SegueRender product). Works as root or through sudo; does nothing when all are present.
+# headers and library (libblas-dev, for the default `BLAS` trait), zlib (zlib1g-dev, for the
+# SegueRender product) and libdeflate (libdeflate-dev, for SegueTesting's snapshot reader). Works
+# as root or through sudo; does nothing when all are present.
 set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
@@ -10,6 +11,7 @@ if ! { pkg-config --exists blas 2>/dev/null \
   missing+=(libblas-dev)
 fi
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+pkg-config --exists libdeflate 2>/dev/null || missing+=(libdeflate-dev)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "segue: installing ${missing[*]}" >&2

@@ -1,4 +1,4 @@
-import CZlib
+import CDeflate
 import Segue
 import SegueRender
 
@@ -60,12 +60,28 @@ public enum SnapshotImageDecoder {
   ///
   /// - Throws: ``SnapshotImageError``.
   public static func decode(_ bytes: [UInt8]) throws(SnapshotImageError) -> PixelBufferRGBA8 {
+    var image = PixelBufferRGBA8.empty
+    try decode(bytes, into: &image)
+    return image
+  }
+
+  /// Decodes a still PNG into `image`, reusing its storage (a loop decoding one snapshot after
+  /// another allocates once); on failure `image` is left empty.
+  ///
+  /// - Throws: ``SnapshotImageError``.
+  public static func decode(_ bytes: [UInt8], into image: inout PixelBufferRGBA8)
+    throws(SnapshotImageError)
+  {
+    var storage: [UInt8] = []
+    swap(&storage, &image.components)
+    image = .empty
     let file = try PNGChunks(bytes)
     let header = try file.header()
     var data: [UInt8] = []
     for chunk in file.chunks where chunk.type == "IDAT" { data += chunk.data }
     guard !data.isEmpty else { throw .corrupt("no IDAT chunk") }
-    return try header.image(fromZlib: data, width: header.width, height: header.height)
+    image = try header.image(
+      fromZlib: data, width: header.width, height: header.height, reusing: storage)
   }
 
   /// Decodes an animated PNG into the canvas after each frame; a still PNG is one frame.
@@ -168,28 +184,41 @@ private struct PNGHeader {
 
   /// Inflates and unfilters a `width × height` image (the whole image or an APNG frame region)
   /// into premultiplied RGBA8.
-  func image(fromZlib data: [UInt8], width: Int, height: Int) throws(SnapshotImageError)
-    -> PixelBufferRGBA8
-  {
+  func image(
+    fromZlib data: [UInt8], width: Int, height: Int, reusing storage: [UInt8] = []
+  ) throws(SnapshotImageError) -> PixelBufferRGBA8 {
     let rowBytes = channels * width
-    let count = 4 * width * height
-    // Every byte is written by the rows, so the storage starts uninitialised.
-    let components = try [UInt8](unsafeUninitializedCapacity: count) {
-      (pixels, initialized) throws(SnapshotImageError) in
-      initialized = 0
-      var rows = ScanlineFilters(width: width, channels: channels)
-      try Inflate.rows(of: data, rowBytes: rowBytes, count: height) {
-        (row, line) throws(SnapshotImageError) in
-        try rows.reconstruct(row, line, into: pixels.baseAddress!)
+    let rawCount = (rowBytes + 1) * height
+    var components: [UInt8]
+    if channels == 4 {
+      // Inflated into the image's own storage, then unfiltered in place: row `r` moves `r + 1`
+      // bytes towards the start (its filter bytes drop out), never over bytes not yet read.
+      // Every byte is overwritten: the reused storage only grows or shrinks to the size.
+      components = storage
+      if components.count > rawCount {
+        components.removeLast(components.count - rawCount)
+      } else {
+        components.append(contentsOf: repeatElement(0, count: rawCount - components.count))
       }
-      initialized = count
+      try components.withUnsafeMutableBufferPointer { buffer throws(SnapshotImageError) in
+        try Inflate.zlib(data, into: buffer.baseAddress!, count: rawCount)
+        try ScanlineFilters.unfilterRGBAInPlace(buffer.baseAddress!, width: width, height: height)
+      }
+      components.removeLast(height)
+    } else {
+      let raw = try [UInt8](unsafeUninitializedCapacity: rawCount) {
+        (buffer, initialized) throws(SnapshotImageError) in
+        initialized = 0
+        try Inflate.zlib(data, into: buffer.baseAddress!, count: rawCount)
+        initialized = rawCount
+      }
+      components = try ScanlineFilters.unfilterRGB(raw, width: width, height: height)
     }
     var image: PixelBufferRGBA8
     do { image = try PixelBufferRGBA8(width: width, height: height, components: components) } catch
     {
       throw .tooLarge(width: width, height: height)
     }
-    if channels == 4 { ScanlineFilters.premultiply(&image) }
     return image
   }
 }
@@ -254,123 +283,85 @@ private struct APNGFrames {
   }
 }
 
-/// zlib's raw `inflate` of a PNG's zlib stream, row by row.
+/// libdeflate's zlib decompressor into a buffer of known size.
 private enum Inflate {
-  /// Inflates `data` (a zlib stream: header, deflate data; its Adler-32 is not checked, as the
-  /// chunks' CRC-32s already cover every byte) into `count` rows of `rowBytes + 1` bytes, handing
-  /// each to `body` as soon as it is complete.
+  /// Inflates the zlib stream `data` (its Adler-32 checked) into `out`, which it must fill
+  /// exactly: `count` bytes.
   ///
-  /// - Throws: ``SnapshotImageError/corrupt(_:)`` for a bad header or deflate data, too little
-  ///   or too much data, and what `body` throws.
-  static func rows(
-    of data: [UInt8], rowBytes: Int, count: Int,
-    _ body: (Int, UnsafePointer<UInt8>) throws(SnapshotImageError) -> Void
-  ) throws(SnapshotImageError) {
-    guard data.count >= 2, data[0] & 0x0F == 8, data[0] >> 4 <= 7, data[1] & 0x20 == 0,
-      (Int(data[0]) << 8 | Int(data[1])) % 31 == 0
-    else { throw .corrupt("bad zlib data") }
-    var line = [UInt8](repeating: 0, count: rowBytes + 2)
-    try withUnsafeTemporaryAllocation(of: z_stream.self, capacity: 1) {
-      (buffer) throws(SnapshotImageError) in
-      // The stream stays at one address (zlib checks it).
-      let stream = buffer.baseAddress!
-      stream.initialize(to: z_stream())
-      guard inflateInit2_(stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
-      else { throw .corrupt("zlib could not start") }
-      defer { inflateEnd(stream) }
-      try data.withUnsafeBufferPointer { input throws(SnapshotImageError) in
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + 2)
-        stream.pointee.avail_in = uInt(input.count - 2)
-        try line.withUnsafeMutableBufferPointer { out throws(SnapshotImageError) in
-          for row in 0..<count {
-            try fill(
-              stream, out.baseAddress!, rowBytes + 1, produced: row * (rowBytes + 1),
-              expected: count * (rowBytes + 1))
-            try body(row, out.baseAddress!)
-          }
-          // Nothing may follow the last row.
-          stream.pointee.next_out = out.baseAddress!
-          stream.pointee.avail_out = 1
-          let status = inflate(stream, Z_FINISH)
-          guard status == Z_STREAM_END, stream.pointee.avail_out == 1 else {
-            throw .corrupt(
-              status == Z_STREAM_END || status == Z_OK || status == Z_BUF_ERROR
-                ? "more image data than the size" : "bad zlib data")
-          }
-        }
-      }
+  /// - Throws: ``SnapshotImageError/corrupt(_:)`` for bad data, too little or too much.
+  static func zlib(_ data: [UInt8], into out: UnsafeMutablePointer<UInt8>, count: Int)
+    throws(SnapshotImageError)
+  {
+    guard let decompressor = libdeflate_alloc_decompressor() else {
+      throw .corrupt("libdeflate could not start")
     }
-  }
-
-  /// Inflates exactly `size` bytes into `out`; `produced` (the bytes before) and `expected`
-  /// (all of them) name the shortfall of a stream that ends early.
-  private static func fill(
-    _ stream: UnsafeMutablePointer<z_stream>, _ out: UnsafeMutablePointer<UInt8>, _ size: Int,
-    produced: Int, expected: Int
-  ) throws(SnapshotImageError) {
-    stream.pointee.next_out = out
-    stream.pointee.avail_out = uInt(size)
-    while stream.pointee.avail_out > 0 {
-      let status = inflate(stream, Z_NO_FLUSH)
-      if status == Z_STREAM_END || status == Z_BUF_ERROR {
-        guard stream.pointee.avail_out == 0 else {
-          let total = produced + size - Int(stream.pointee.avail_out)
-          throw .corrupt(
-            status == Z_STREAM_END
-              ? "image data of \(total) bytes where \(expected) were expected"
-              : "truncated image data")
-        }
-        return
+    defer { libdeflate_free_decompressor(decompressor) }
+    var produced = 0
+    let result = data.withUnsafeBufferPointer { input in
+      libdeflate_zlib_decompress(
+        decompressor, input.baseAddress, input.count, out, count, &produced)
+    }
+    switch result {
+    case LIBDEFLATE_SUCCESS:
+      guard produced == count else {
+        throw .corrupt("image data of \(produced) bytes where \(count) were expected")
       }
-      guard status == Z_OK else { throw .corrupt("bad zlib data") }
+    case LIBDEFLATE_INSUFFICIENT_SPACE: throw .corrupt("more image data than the size")
+    default: throw .corrupt("bad zlib data")
     }
   }
 }
 
-/// PNG's scanline filters undone (PNG specification §9), one row at a time, into premultiplied
-/// RGBA8 rows (RGB becomes opaque). RGBA rows are reconstructed in place in the image (the row
-/// above is the image's previous row); ``premultiply(_:)`` then converts the pixels that are not
-/// opaque.
-private struct ScanlineFilters {
-  let width: Int
-  let channels: Int
-  /// The RGB path's two lines, each after `channels` zero bytes (the left of the first pixel).
-  private var lines: [UInt8]
-  /// A zero row (the row above the first), after `channels` zero bytes.
-  private let zeros: [UInt8]
-
-  init(width: Int, channels: Int) {
-    self.width = width
-    self.channels = channels
-    lines = channels == 4 ? [] : [UInt8](repeating: 0, count: 2 * (channels * width + channels))
-    zeros = [UInt8](repeating: 0, count: channels * width + 2 * channels)
+/// PNG's scanline filters undone (PNG specification §9) into premultiplied RGBA8 rows (RGB
+/// becomes opaque); ``premultiplyRow(_:width:)`` converts the pixels that are not opaque.
+private enum ScanlineFilters {
+  /// Unfilters the inflated rows of an RGBA image in place: `buffer` holds `height` rows of a
+  /// filter byte and `4·width` bytes and ends holding the `4·width·height` image bytes. Each
+  /// row's predictions read the row above, already reconstructed.
+  static func unfilterRGBAInPlace(_ buffer: UnsafeMutablePointer<UInt8>, width: Int, height: Int)
+    throws(SnapshotImageError)
+  {
+    let rowBytes = 4 * width
+    let zeros = [UInt8](repeating: 0, count: rowBytes)
+    try zeros.withUnsafeBufferPointer { zero throws(SnapshotImageError) in
+      for row in 0..<height {
+        let source = buffer + row * (rowBytes + 1)
+        let filter = source[0]
+        guard filter <= 4 else { throw .corrupt("scanline filter type \(filter)") }
+        let target = buffer + row * rowBytes
+        let above = row == 0 ? zero.baseAddress! : UnsafePointer(target - rowBytes)
+        reconstructRGBA(filter, source + 1, target, above, count: rowBytes)
+        // The row above has served its last prediction: premultiplied while in the cache.
+        if row > 0 { premultiplyRow(target - rowBytes, width: width) }
+      }
+      if height > 0 { premultiplyRow(buffer + (height - 1) * rowBytes, width: width) }
+    }
   }
 
-  /// Reconstructs row `row` from `source` (its filter byte and data) into `pixels` (tightly
-  /// packed RGBA rows).
-  mutating func reconstruct(
-    _ row: Int, _ source: UnsafePointer<UInt8>, into pixels: UnsafeMutablePointer<UInt8>
-  ) throws(SnapshotImageError) {
-    let filter = source[0]
-    guard filter <= 4 else { throw .corrupt("scanline filter type \(filter)") }
-    let rowBytes = channels * width
-    let stride = 4 * width
-    let target = pixels + row * stride
-    zeros.withUnsafeBufferPointer { zero in
-      if channels == 4 {
-        let above = row == 0 ? zero.baseAddress! + 4 : UnsafePointer(target - stride)
-        Self.reconstructRGBA(filter, source + 1, target, above, count: rowBytes)
-        return
-      }
-      let c = channels
-      lines.withUnsafeMutableBufferPointer { line in
-        let x = line.baseAddress! + c + (row & 1) * (rowBytes + c)
-        let previous = line.baseAddress! + c + ((row + 1) & 1) * (rowBytes + c)
-        let above = row == 0 ? zero.baseAddress! + c : UnsafePointer(previous)
-        Self.reconstruct(filter, source + 1, x, above, count: rowBytes, bpp: c)
-        Self.expandRGB(x, width: width, into: target)
+  /// Unfilters the inflated rows of an RGB image into opaque RGBA8 bytes.
+  static func unfilterRGB(_ raw: [UInt8], width: Int, height: Int) throws(SnapshotImageError)
+    -> [UInt8]
+  {
+    let rowBytes = 3 * width
+    var out = [UInt8](repeating: 0, count: 4 * width * height)
+    // Two lines and a zero row, each after 3 zero bytes (the left of the first pixel).
+    var lines = [UInt8](repeating: 0, count: 3 * (rowBytes + 3))
+    try raw.withUnsafeBufferPointer { source throws(SnapshotImageError) in
+      try lines.withUnsafeMutableBufferPointer { line throws(SnapshotImageError) in
+        try out.withUnsafeMutableBufferPointer { pixels throws(SnapshotImageError) in
+          for row in 0..<height {
+            let s = source.baseAddress! + row * (rowBytes + 1)
+            guard s[0] <= 4 else { throw .corrupt("scanline filter type \(s[0])") }
+            let x = line.baseAddress! + 3 + (row & 1) * (rowBytes + 3)
+            let previous = line.baseAddress! + 3 + ((row + 1) & 1) * (rowBytes + 3)
+            let zero = line.baseAddress! + 3 + 2 * (rowBytes + 3)
+            reconstruct(s[0], s + 1, x, row == 0 ? zero : previous, count: rowBytes, bpp: 3)
+            expandRGB(x, width: width, into: pixels.baseAddress! + row * 4 * width)
+          }
+        }
       }
     }
+    return out
   }
 
   /// One RGBA row: `x[i] = s[i] + prediction`, four bytes per pixel, the left neighbour of the
@@ -483,39 +474,40 @@ private struct ScanlineFilters {
     }
   }
 
-  /// Straight → premultiplied, `round(c·a/255)`, for the pixels that are not opaque (which
-  /// undoes ``PNG``'s un-premultiplying exactly for every pixel the renderer produces). Two
-  /// opaque pixels are passed over with one 64-bit test.
-  static func premultiply(_ image: inout PixelBufferRGBA8) {
-    let width = image.width
-    let stride = image.stride
+  /// Straight → premultiplied, `round(c·a/255)`, for the pixels of a row that are not opaque
+  /// (which undoes ``PNG``'s un-premultiplying exactly for every pixel the renderer produces).
+  static func premultiplyRow(_ p: UnsafeMutablePointer<UInt8>, width: Int) {
     let opaque: UInt64 = 0xFF00_0000_FF00_0000
-    image.components.withUnsafeMutableBufferPointer { pixels in
-      for row in 0..<image.height {
-        let p = pixels.baseAddress! + row * stride
-        var x = 0
-        while x < width {
-          if x + 2 <= width,
-            UnsafeRawPointer(p + 4 * x).loadUnaligned(as: UInt64.self) & opaque == opaque
-          {
-            x += 2
-            continue
-          }
-          let a = UInt32(p[4 * x + 3])
-          if a != 255 {
-            for c in 0..<3 {
-              let product = UInt32(p[4 * x + c]) * a + 128
-              p[4 * x + c] = UInt8((product + (product >> 8)) >> 8)
-            }
-          }
-          x += 1
+    var x = 0
+    while x < width {
+      // Four opaque pixels at a time are passed over.
+      if x + 4 <= width {
+        let pair = UnsafeRawPointer(p + 4 * x).loadUnaligned(as: UInt64.self)
+        let next = UnsafeRawPointer(p + 4 * x + 8).loadUnaligned(as: UInt64.self)
+        if pair & next & opaque == opaque {
+          x += 4
+          continue
         }
       }
+      let a = UInt32(p[4 * x + 3])
+      if a != 255 {
+        for c in 0..<3 {
+          let product = UInt32(p[4 * x + c]) * a + 128
+          p[4 * x + c] = UInt8((product + (product >> 8)) >> 8)
+        }
+      }
+      x += 1
     }
   }
 }
 
 extension PixelBufferRGBA8 {
+  /// A 0 × 0 buffer.
+  static var empty: PixelBufferRGBA8 {
+    // 0 × 0 is within every limit, so this cannot throw.
+    (try? PixelBufferRGBA8(width: 0, height: 0))!
+  }
+
   /// Copies `image` into this buffer with its top-left corner at `(x, y)` (it must fit).
   mutating func copy(_ image: PixelBufferRGBA8, x: Int, y: Int) {
     let rowBytes = 4 * image.width

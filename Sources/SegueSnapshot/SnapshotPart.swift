@@ -60,51 +60,65 @@ extension TransitionSnapshotting {
   public func snapshot(of scene: TransitionScene, interaction: InteractionTimeline? = nil)
     throws(ValidationError) -> [SnapshotPart]
   {
+    var parts: [SnapshotPart] = []
+    try forEachPart(of: scene, interaction: interaction) { parts.append($0) }
+    return parts
+  }
+
+  /// Renders the snapshot part by part and hands each to `body` as soon as it is complete: the
+  /// frames of ``Format/frames(times:renderer:tolerance:)`` share one image buffer, so a
+  /// verification holds one frame at a time (a part kept beyond `body` is copied when the next
+  /// frame is drawn).
+  ///
+  /// - Throws: as ``snapshot(of:interaction:)``.
+  func forEachPart(
+    of scene: TransitionScene, interaction: InteractionTimeline?,
+    _ body: (SnapshotPart) -> Void
+  ) throws(ValidationError) {
     try validate()
     switch format {
     case .curves(let times, _):
       let table = try CurvesTable(scene: scene, interaction: interaction, times: times)
-      return [SnapshotPart(suffix: "txt", content: .curves(table))]
+      body(SnapshotPart(suffix: "txt", content: .curves(table)))
     case .frames(let times, let renderer, _):
-      let frames = try Self.render(scene, interaction, times: times, renderer: renderer)
-      return frames.enumerated().map { k, frame in
-        SnapshotPart(suffix: "frame-\(k).png", content: .image(frame))
+      try Self.renderFrames(scene, interaction, times: times, renderer: renderer) { k, frame in
+        body(SnapshotPart(suffix: "frame-\(k).png", content: .image(frame)))
       }
     case .filmstrip(let times, let renderer, let columns, _):
       let sheet = Filmstrip(renderer: renderer, columns: columns)
       let layout = try sheet.layout(frameCount: times.count, containerSize: scene.containerSize)
       var image = try sheet.blankSheet(layout)
-      let frames = try Self.render(scene, interaction, times: times, renderer: renderer)
-      for (k, frame) in frames.enumerated() {
+      try Self.renderFrames(scene, interaction, times: times, renderer: renderer) {
+        (k, frame) throws(ValidationError) in
         try sheet.place(frame, at: k, time: times[k], layout: layout, into: &image)
       }
-      return [SnapshotPart(suffix: "png", content: .image(image))]
+      body(SnapshotPart(suffix: "png", content: .image(image)))
     case .animation(let fps, let renderer, _):
       let times = try TransitionScene.frameTimes(
         fps: fps, end: scene.endTime(interaction: interaction), maximum: Self.maximumFrames)
-      let frames = try Self.render(scene, interaction, times: times, renderer: renderer)
+      var frames: [PixelBufferRGBA8] = []
+      try Self.renderFrames(scene, interaction, times: times, renderer: renderer) {
+        frames.append($1)
+      }
       // The delays as the file stores them (APNG's 16-bit fractions), so a decoded snapshot
       // compares equal.
       let delays = try FrameTiming.delays(for: times).map { d in
         let (n, q) = APNGEncoder.delayFraction(d)
         return Double(n) / Double(q)
       }
-      return [
+      body(
         SnapshotPart(
-          suffix: "png", content: .animation(SnapshotAnimation(frames: frames, delays: delays)))
-      ]
+          suffix: "png", content: .animation(SnapshotAnimation(frames: frames, delays: delays))))
     }
   }
 
-  /// The frames at `times`, each as its own buffer, rendered with one context.
-  static func render(
+  /// Renders the frames at `times` into one buffer with one context, handing each to `body`.
+  static func renderFrames(
     _ scene: TransitionScene, _ interaction: InteractionTimeline?, times: [Double],
-    renderer: SceneRenderer
-  ) throws(ValidationError) -> [PixelBufferRGBA8] {
+    renderer: SceneRenderer, _ body: (Int, PixelBufferRGBA8) throws(ValidationError) -> Void
+  ) throws(ValidationError) {
     let context = try RenderContext()
     var image = try PixelBufferRGBA8(width: 0, height: 0)
-    var frames: [PixelBufferRGBA8] = []
-    frames.reserveCapacity(times.count)
     for (k, time) in times.enumerated() {
       do {
         if let interaction {
@@ -117,8 +131,7 @@ extension TransitionSnapshotting {
         throw error.field == "time"
           ? ValidationError(field: "times", index: k, reason: error.reason) : error
       }
-      frames.append(image)
+      try body(k, image)
     }
-    return frames
   }
 }

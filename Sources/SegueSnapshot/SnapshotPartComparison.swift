@@ -21,6 +21,16 @@ extension SnapshotPart {
   public func compare(
     toRecorded bytes: [UInt8], images tolerance: ImageTolerance, curves: CurvesTolerance
   ) -> SnapshotPartComparison {
+    var scratch = PixelBufferRGBA8.empty
+    return compare(toRecorded: bytes, images: tolerance, curves: curves, scratch: &scratch)
+  }
+
+  /// ``compare(toRecorded:images:curves:)``, decoding an image into `scratch` (its storage
+  /// reused).
+  func compare(
+    toRecorded bytes: [UInt8], images tolerance: ImageTolerance, curves: CurvesTolerance,
+    scratch: inout PixelBufferRGBA8
+  ) -> SnapshotPartComparison {
     switch content {
     case .curves(let table):
       guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -34,10 +44,10 @@ extension SnapshotPart {
       return difference.matches
         ? .match : .mismatch(summary: difference.message(), expected: nil, diff: nil)
     case .image(let image):
-      let recorded: PixelBufferRGBA8
-      do { recorded = try SnapshotImageDecoder.decode(bytes) } catch {
+      do { try SnapshotImageDecoder.decode(bytes, into: &scratch) } catch {
         return .unreadable("\(error)")
       }
+      let recorded = scratch
       let difference = tolerance.compare(recorded, image)
       guard !difference.matches else { return .match }
       let diff = try? PNG.encode(

@@ -155,15 +155,21 @@ public struct SnapshotVerification: Sendable {
 
   /// Renders the snapshot and checks (or records) each of its files.
   public func run() -> SnapshotOutcome {
-    let parts: [SnapshotPart]
-    do { parts = try strategy.snapshot(of: scene, interaction: interaction) } catch {
+    var files: [SnapshotFileResult] = []
+    // Decoded snapshots reuse one buffer, as the rendered frames do.
+    var scratch = PixelBufferRGBA8.empty
+    do {
+      try strategy.forEachPart(of: scene, interaction: interaction) { part in
+        files.append(check(part, scratch: &scratch))
+      }
+    } catch {
       return SnapshotOutcome(error: "Cannot take the snapshot \(reference.baseName): \(error)")
     }
-    return SnapshotOutcome(files: parts.map(check))
+    return SnapshotOutcome(files: files)
   }
 
   /// Checks one part against its file.
-  func check(_ part: SnapshotPart) -> SnapshotFileResult {
+  func check(_ part: SnapshotPart, scratch: inout PixelBufferRGBA8) -> SnapshotFileResult {
     let url = reference.url(suffix: part.suffix)
     var result = SnapshotFileResult(reference: url, status: .matched)
     let recorded: [UInt8]
@@ -182,7 +188,9 @@ public struct SnapshotVerification: Sendable {
     let tolerance = strategy.imageTolerance ?? .exact
     var curves = CurvesTolerance()
     if case .curves(_, let t) = strategy.format { curves = t }
-    switch part.compare(toRecorded: recorded, images: tolerance, curves: curves) {
+    switch part.compare(
+      toRecorded: recorded, images: tolerance, curves: curves, scratch: &scratch)
+    {
     case .match:
       return record == .all ? write(part, to: url, status: .rerecorded, result) : result
     case .unreadable(let reason):

@@ -132,7 +132,7 @@ struct SnapshotImageDecoderTests {
           ("IHDR", ihdr(1, 1)), ("IDAT", Array(try PNG.zlib([0, 1, 2, 3, 4], level: 0).prefix(8))),
           ("IEND", []),
         ],
-        .corrupt("truncated image data")
+        .corrupt("bad zlib data")
       ),
       ([("IEND", [])], .corrupt("the first chunk is not a 13-byte IHDR")),
     ]
