@@ -48,7 +48,7 @@ public struct SnapshotAnimation: Hashable, Sendable {
 
 /// Reads the PNG and APNG files ``PNG`` and ``APNGEncoder`` write — 8-bit RGBA (and RGB),
 /// not interlaced, APNG frames with `dispose_op` NONE and `blend_op` SOURCE — into premultiplied
-/// RGBA8, with zlib's `inflate`.
+/// RGBA8, with libdeflate's zlib decompressor.
 ///
 /// The one place snapshot images are decoded; a general decoder of the rendering library
 /// (libpng) can replace it: ``decode(_:)`` returns premultiplied pixels as such a decoder does.

@@ -139,8 +139,8 @@ struct SnapshotOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The snapshot folder.", valueName: "dir"))
   var snapshots: String
 
-  @Option(help: "frames, filmstrip, animation or curves (default frames).")
-  var strategy: SnapshotStrategyName = .frames
+  @Option(help: "What to record (default frames).")
+  var strategy: SnapshotStrategyName?
 
   @Option(
     help: ArgumentHelp(
@@ -158,19 +158,19 @@ struct SnapshotOptions: ParsableArguments {
   var fps: Double?
 
   @Option(help: ArgumentHelp("Pixels per point, > 0 (default 0.5).", valueName: "scale"))
-  var scale: Double = 0.5
+  var scale: Double?
 
   @Option(help: ArgumentHelp("filmstrip: frames per row, ≥ 1 (default 6).", valueName: "n"))
-  var columns: Int = 6
+  var columns: Int?
 
   @Option(help: ArgumentHelp("Share of pixels that must match, 0…1 (default 1).", valueName: "p"))
-  var precision: Double = 1
+  var precision: Double?
 
   @Option(
     help: ArgumentHelp(
       "How much a pixel's colour may differ, 0…1: (1 − p)·100 CIEDE2000 units (default 1).",
       valueName: "p"))
-  var perceptualPrecision: Double = 1
+  var perceptualPrecision: Double?
 
   @Option(
     help: ArgumentHelp(
@@ -248,25 +248,27 @@ struct SnapshotOptions: ParsableArguments {
     if times != nil && frames != nil {
       throw CLIError(.usage, "--times", "give either --times or --frames, not both")
     }
+    let scale = scale ?? 0.5
     try requirePositive(scale, "--scale")
-    for (value, name) in [
-      (precision, "--precision"), (perceptualPrecision, "--perceptual-precision"),
-    ]
+    let precision = precision ?? 1
+    let perceptual = perceptualPrecision ?? 1
+    for (value, name) in [(precision, "--precision"), (perceptual, "--perceptual-precision")]
     where !(value >= 0 && value <= 1) {
       throw CLIError(.dataError, name, "must be in [0, 1] (got \(value))")
     }
+    let columns = columns ?? 6
     guard columns >= 1 else { throw CLIError(.dataError, "--columns", "must be at least 1") }
     if let frames, !(1...TransitionSnapshotting.maximumFrames).contains(frames) {
       throw CLIError(.dataError, "--frames", "must be in 1…10000 (got \(frames))")
     }
-    let tolerance = ImageTolerance(precision: precision, perceptualPrecision: perceptualPrecision)
+    let tolerance = ImageTolerance(precision: precision, perceptualPrecision: perceptual)
     let renderer = SceneRenderer(scale: scale)
     var list: [Double] = []
     if let times {
       list = try parseNumberList(times, argument: "--times")
       for (i, t) in list.enumerated() { try requireNonNegative(t, "--times", index: i) }
     }
-    switch strategy {
+    switch strategy ?? .frames {
     case .frames: return .frames(times: list, renderer: renderer, tolerance: tolerance)
     case .filmstrip:
       return .filmstrip(times: list, renderer: renderer, columns: columns, tolerance: tolerance)
