@@ -46,15 +46,16 @@ public struct SnapshotAnimation: Hashable, Sendable {
   }
 }
 
-/// Reads the PNG and APNG files ``PNG`` and ``APNGEncoder`` write — 8-bit RGBA (and RGB),
-/// not interlaced, APNG frames with `dispose_op` NONE and `blend_op` SOURCE — into premultiplied
-/// RGBA8, with libdeflate's zlib decompressor.
+/// Reads the PNG and APNG files `PNG` and `APNGEncoder` (SegueRender) write
+/// — 8-bit RGBA (and RGB), not interlaced, APNG frames with `dispose_op` NONE and `blend_op`
+/// SOURCE — into premultiplied RGBA8, with libdeflate's zlib decompressor.
 ///
 /// The one place snapshot images are decoded; a general decoder of the rendering library
 /// (libpng) can replace it: ``decode(_:)`` returns premultiplied pixels as such a decoder does.
 /// Every chunk's CRC is checked, the image data must inflate to exactly the size the header
-/// gives, and an image above `2²⁴` pixels (``SceneRenderer/maximumPixelCount``) is refused
-/// before anything is allocated for it.
+/// gives, and an image above `2²⁴` pixels
+/// (`SceneRenderer.maximumPixelCount`) is refused before anything is allocated
+/// for it.
 public enum SnapshotImageDecoder {
   /// Decodes a still PNG (an APNG's default image, its first frame).
   ///

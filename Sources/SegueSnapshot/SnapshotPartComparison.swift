@@ -17,7 +17,10 @@ public enum SnapshotPartComparison: Sendable {
 extension SnapshotPart {
   /// Compares this part with the recorded file's `bytes`.
   ///
-  /// - Parameter tolerance: the images' tolerance; curves use the tolerance of `curves`.
+  /// - Parameters:
+  ///   - bytes: the recorded file.
+  ///   - tolerance: how closely an image (or each frame of an animation) must match.
+  ///   - curves: how closely a curves table must match.
   public func compare(
     toRecorded bytes: [UInt8], images tolerance: ImageTolerance, curves: CurvesTolerance
   ) -> SnapshotPartComparison {
