@@ -402,7 +402,7 @@ struct SceneBuilderSubviewTests {
   }
 
   static func order(_ b: SceneBuilder) -> [String] {
-    b.model.drawOrder().map { b.model.layers[$0].id }
+    b.model.drawOrder().map { b.model.layers[$0.layer].id }
   }
 
   @Test func insertAboveAndBelow() throws {

@@ -18,7 +18,7 @@ struct SceneBuilderViewHierarchyTests {
   }
 
   static func order(_ b: SceneBuilder) -> [String] {
-    b.model.drawOrder().map { b.model.layers[$0].id }
+    b.model.drawOrder().map { b.model.layers[$0.layer].id }
   }
 
   @Test func superviewAndSubviews() throws {
