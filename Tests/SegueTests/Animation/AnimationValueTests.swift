@@ -8,16 +8,17 @@ import Testing
 struct AnimationValueTests {
   static let r2 = 0.5.squareRoot()
 
-  /// Every case reports its kind; the six kinds are listed in declaration order.
+  /// Every case reports its kind; the nine kinds are listed in declaration order.
   @Test func kinds() throws {
     let values: [AnimationValue] = [
       .number(1), .point(Point(x: 1, y: 2)), .size(Size(width: 3, height: 4)),
       .rect(Rect(x: 1, y: 2, width: 3, height: 4)), .transform(.identity), .color(.black),
+      .path(BezierPath()), .colorList([.black]), .numberList([0]),
     ]
     #expect(values.map(\.kind) == AnimationValue.Kind.allCases)
     #expect(
       AnimationValue.Kind.allCases.map(\.rawValue) == [
-        "number", "point", "size", "rect", "transform", "color",
+        "number", "point", "size", "rect", "transform", "color", "path", "colorList", "numberList",
       ])
   }
 
