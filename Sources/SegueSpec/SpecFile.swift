@@ -7,10 +7,10 @@ public struct SpecDocument: Sendable {
   /// The percent-driven history of `"interaction"`, whose duration is the scene's; `nil` for a
   /// non-interactive transition.
   public var interaction: InteractionTimeline?
-  /// The spec's `"sampleTimes"` (seconds, non-decreasing), or the default: seven evenly spaced
-  /// times from 0 to the end, where the end is the scene's duration without interaction, or
-  /// with interaction the moment its completion fires (when the history decides it) or the last
-  /// event time plus the duration (when it does not).
+  /// The spec's `"sampleTimes"` (seconds, at least one, non-decreasing), or the default: seven
+  /// evenly spaced times from 0 to the end, where the end is the scene's duration without
+  /// interaction, or with interaction the moment its completion fires (when the history decides
+  /// it) or the last event time plus the duration (when it does not).
   public var sampleTimes: [Double]
 
   /// The image and font files the layers name, in the order of the spec's `layers` list, each
@@ -331,8 +331,14 @@ struct SpecDecoder {
 
     var sampleTimes: [Double] = []
     if let s = top["sampleTimes"] {
+      let nodes = try s.array()
+      // Every command that reads the times draws or prints one frame per time: a list with no
+      // time asks for nothing (a contact sheet of no frames has no columns).
+      guard !nodes.isEmpty else {
+        throw s.fail("must hold at least one time (leave it out for the default times)")
+      }
       var previous = 0.0
-      for node in try s.array() {
+      for node in nodes {
         let t = try node.number()
         guard t >= 0 else { throw node.fail("must not be negative (seconds)") }
         guard t >= previous else {
