@@ -128,13 +128,15 @@ extension SpecDocument {
     var document = self
     let folder = directory.isEmpty ? "." : directory
     let root = SpecFileSystem.canonicalPath(folder)
-    var sizes: [String: Int] = [:]
+    var counted: Set<String> = []
+    var total = 0
     for (i, reference) in files.enumerated() {
       let location = folder.hasSuffix("/") ? folder + reference.path : folder + "/" + reference.path
       let size = try SpecFileSystem.checkFile(
         location, root: root, limit: maximumFileSize, reference: reference)
-      sizes[SpecFileSystem.canonicalPath(location) ?? location] = size
-      let total = sizes.values.reduce(0, +)
+      if counted.insert(SpecFileSystem.canonicalPath(location) ?? location).inserted {
+        total += size
+      }
       guard total <= maximumTotalSize else {
         throw SpecError(
           path: reference.jsonPath,

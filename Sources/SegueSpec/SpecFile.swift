@@ -441,7 +441,12 @@ struct SpecDecoder {
       throw typeNode.fail("unknown animation type '\(type)' (known: basic, keyframe, spring)")
     }
     try o.check(allowed: allowed, context: "for a \(type) animation")
-    let property = try readProperty(try o.required("keyPath"))
+    let keyPathNode = try o.required("keyPath")
+    let property = try readProperty(keyPathNode)
+    do { try property.checkApplies(to: layer) } catch {
+      if case .invalidState(let why) = error.reason { throw keyPathNode.fail(why) }
+      throw SpecError(wrapping: error, at: keyPathNode.path)
+    }
     let kind = property.valueKind
     let timing = try readTiming(o)
     let model = property.value(in: layer)

@@ -59,6 +59,23 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     spec("malformed spec JSON", #"{"version": 1, "layers": [}"#, ["malformed JSON", "line 1"]),
     spec("NaN in a spec", specText(extra: #", "sampleTimes": [NaN]"#), ["malformed JSON"]),
     spec(
+      "missing image", specText(layers: #"{"id": "a", "contents": "shots/none.png"}"#),
+      ["$.layers[0].contents", "no such file"], status: noInput),
+    spec(
+      "font file is a directory",
+      specText(layers: #"{"id": "a", "text": {"font": {"file": "."}}}"#),
+      ["$.layers[0].text.font.file", "directory"], status: noInput),
+    spec(
+      "image outside the spec's folder",
+      specText(layers: #"{"id": "a", "contents": "../elsewhere.png"}"#),
+      ["$.layers[0].contents", "leaves the spec's folder"]),
+    spec(
+      "strokeEnd of a plain layer",
+      specText(
+        layers:
+          #"{"id": "a", "animations": [{"keyPath": "strokeEnd", "type": "basic", "toValue": 1}]}"#
+      ), ["$.layers[0].animations[0].keyPath", "CAShapeLayer"]),
+    spec(
       "unknown spec key", specText(extra: #", "colour": 1"#), ["$.colour", "unknown key 'colour'"]),
     spec(
       "unknown key path",
