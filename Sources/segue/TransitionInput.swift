@@ -95,7 +95,8 @@ struct TransitionInput: ParsableArguments {
   ///   unreadable file, and for an image or font file the spec names that is missing or
   ///   unreadable (relative to the spec's folder, the working directory for standard input);
   ///   data error (65) naming `--spec` or `--events` and the JSON path for a file whose content
-  ///   is wrong or that is too large.
+  ///   is wrong or that is too large, and for an image or font the spec names that cannot be
+  ///   decoded.
   func load() throws(CLIError) -> LoadedTransition {
     if times != nil && fps != nil {
       throw CLIError(.usage, "--times", "give either --times or --fps, not both")
@@ -114,6 +115,7 @@ struct TransitionInput: ParsableArguments {
       do { document = try SpecFile.decode(text: text, directory: Self.folder(of: spec)) } catch {
         throw CLIError.spec("--spec", error)
       }
+      try document.checkFileContents(argument: "--spec")
       loaded = LoadedTransition(
         scene: document.scene, interaction: document.interaction, spec: spec,
         specTimes: document.sampleTimes)
