@@ -13,11 +13,19 @@ public struct SpecDocument: Sendable {
   /// it) or the last event time plus the duration (when it does not).
   public var sampleTimes: [Double]
 
+  /// The image and font files the layers name, in the order of the spec's `layers` list, each
+  /// with the JSON path that names it (``SpecFileReference``).
+  public var files: [SpecFileReference]
+
   /// Creates a document.
-  public init(scene: TransitionScene, interaction: InteractionTimeline?, sampleTimes: [Double]) {
+  public init(
+    scene: TransitionScene, interaction: InteractionTimeline?, sampleTimes: [Double],
+    files: [SpecFileReference] = []
+  ) {
     self.scene = scene
     self.interaction = interaction
     self.sampleTimes = sampleTimes
+    self.files = files
   }
 
   /// Samples the transition at `time` seconds: with ``interaction`` through
@@ -84,7 +92,9 @@ public enum SpecFile {
   ///   object being built).
   public static func decode(_ json: JSONValue) throws(SpecError) -> SpecDocument {
     var decoder = SpecDecoder()
-    return try decoder.document(Node(value: json, path: "$"))
+    var document = try decoder.document(Node(value: json, path: "$"))
+    document.files = fileReferences(in: document.scene.model, json: json)
+    return document
   }
 
   /// Parses `text` as the value of a spec's `"interaction"` on its own (<doc:SpecFormat>):
@@ -123,12 +133,14 @@ struct SpecDecoder {
     "version", "description", "duration", "container", "layers", "events", "finish", "cancel",
     "blendModes", "interaction", "sampleTimes",
   ]
-  static let layerKeys = [
-    "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
-    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
-    "masksToBounds", "maskedCorners", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
-    "shadowOffset", "shadowColor", "animations",
-  ]
+  static let layerKeys =
+    [
+      "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
+      "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
+      "masksToBounds", "maskedCorners", "borderWidth", "borderColor", "shadowOpacity",
+      "shadowRadius",
+      "shadowOffset", "shadowColor", "animations",
+    ] + contentKeys
   static let timingKeys = [
     "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
     "repeatDuration", "autoreverses", "fillMode",
@@ -399,6 +411,7 @@ struct SpecDecoder {
     if let v = o["transform"] { layer.transform = try SpecFile.readTransform(v) }
     if let v = o["sublayerTransform"] { layer.sublayerTransform = try SpecFile.readTransform(v) }
     if let v = o["animations"] { _ = try v.array() }
+    try readContent(o, into: &layer)
     try building(node.path) { () throws(ValidationError) in try layer.validate() }
     return (layer, parent)
   }
@@ -412,7 +425,7 @@ struct SpecDecoder {
     } catch {
       if case .invalidState(let why) = error.reason { throw node.fail(why) }
       throw node.fail(
-        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor, transform.rotation/scale/translation sub-paths, and in model changes masksToBounds and maskedCorners)"
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor, contentsRect, contentsCenter, contentsScale, fontSize, foregroundColor, path, fillColor, strokeColor, lineWidth, miterLimit, lineDashPhase, strokeStart, strokeEnd, colors, locations, startPoint, endPoint, transform.rotation/scale/translation sub-paths, and in model changes masksToBounds and maskedCorners)"
       )
     }
   }
@@ -435,6 +448,10 @@ struct SpecDecoder {
     guard property.isAnimatable else {
       throw keyPathNode.fail(
         "\(property.keyPath) is not animatable (set it on the layer, or change it with an event)")
+    }
+    do { try property.checkApplies(to: layer) } catch {
+      if case .invalidState(let why) = error.reason { throw keyPathNode.fail(why) }
+      throw SpecError(wrapping: error, at: keyPathNode.path)
     }
     let kind = property.valueKind
     let timing = try readTiming(o)
@@ -577,48 +594,7 @@ struct SpecDecoder {
       throw pathNode.fail(
         "a path moves a point property (position, anchorPoint), not a \(kind.rawValue)")
     }
-    var path = BezierPath()
-    for node in try pathNode.array() {
-      let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
-      guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
-        throw node.fail(
-          "a path element has exactly one of move, line, quadCurve, curve, close")
-      }
-      func point(_ n: Node) throws(SpecError) -> Point {
-        let p = try n.numbers(count: [2], what: "a point [x, y]")
-        return Point(x: p[0], y: p[1])
-      }
-      let element: BezierPath.Element
-      switch key {
-      case "move": element = .move(to: try point(v))
-      case "line": element = .line(to: try point(v))
-      case "quadCurve":
-        let c = try v.object(allowed: ["to", "control"])
-        element = .quadCurve(
-          to: try point(try c.required("to")), control: try point(try c.required("control")))
-      case "curve":
-        let c = try v.object(allowed: ["to", "control1", "control2"])
-        element = .curve(
-          to: try point(try c.required("to")), control1: try point(try c.required("control1")),
-          control2: try point(try c.required("control2")))
-      default:
-        guard try v.bool() else { throw v.fail("expected true") }
-        element = .closeSubpath
-      }
-      var extended = path
-      do throws(ValidationError) {
-        switch element {
-        case .move(let p): try extended.move(to: p)
-        case .line(let p): try extended.addLine(to: p)
-        case .quadCurve(let p, let c): try extended.addQuadCurve(to: p, control: c)
-        case .curve(let p, let c1, let c2): try extended.addCurve(to: p, control1: c1, control2: c2)
-        case .closeSubpath: try extended.closeSubpath()
-        }
-      } catch {
-        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: node.path)
-      }
-      path = extended
-    }
+    let path = try SpecFile.readPath(pathNode)
     let (keyTimes, mode, functions) = try readKeyframeTiming(o)
     var rotation: RotationMode?
     if let r = o["rotationMode"] {

@@ -72,10 +72,18 @@ public struct AnimationSet: Sendable {
   }
 
   /// Throws ``ValidationError/Reason/unknown(_:)`` on field `"animations.layer"` (with the entry
-  /// index) for an animation whose layer id is not in `tree`.
+  /// index) for an animation whose layer id is not in `tree`, and
+  /// ``ValidationError/Reason/invalidState(_:)`` on `"animations.keyPath"` for one that animates
+  /// a property of another layer class (``LayerProperty/checkApplies(to:)``: `strokeEnd` of a
+  /// text layer).
   public func validate(against tree: LayerTree) throws(ValidationError) {
-    for (i, entry) in entries.enumerated() where tree.index(of: entry.layerID) == nil {
-      throw ValidationError(field: "animations.layer", index: i, reason: .unknown(entry.layerID))
+    for (i, entry) in entries.enumerated() {
+      guard let index = tree.index(of: entry.layerID) else {
+        throw ValidationError(field: "animations.layer", index: i, reason: .unknown(entry.layerID))
+      }
+      do { try entry.animation.property.checkApplies(to: tree.storage[index]) } catch {
+        throw ValidationError(field: "animations.keyPath", index: i, reason: error.reason)
+      }
     }
   }
 

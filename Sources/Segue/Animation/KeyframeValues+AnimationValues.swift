@@ -23,6 +23,14 @@ extension KeyframeValues {
         timingFunctions: timingFunctions, timingFunction: timingFunction,
         tensionValues: tensionValues, continuityValues: continuityValues, biasValues: biasValues)
     }
+    func listTrack<V: InterpolatableList>(_ keys: [V]) throws(ValidationError)
+      -> KeyframeListTrack<V>
+    {
+      try KeyframeListTrack(
+        values: keys, keyTimes: keyTimes, calculationMode: calculationMode,
+        timingFunctions: timingFunctions, timingFunction: timingFunction,
+        tensionValues: tensionValues, continuityValues: continuityValues, biasValues: biasValues)
+    }
     switch kind {
     case .number: self = .numbers(try track(values.compactMap(\.number)))
     case .point: self = .points(try track(values.compactMap(\.point)))
@@ -30,6 +38,9 @@ extension KeyframeValues {
     case .rect: self = .rects(try track(values.compactMap(\.rect)))
     case .transform: self = .transforms(try track(values.compactMap(\.transform)))
     case .color: self = .colors(try track(values.compactMap(\.color)))
+    case .path: self = .paths(try listTrack(values.compactMap(\.path)))
+    case .colorList: self = .colorLists(try listTrack(values.compactMap(\.colorList)))
+    case .numberList: self = .numberLists(try listTrack(values.compactMap(\.numberList)))
     case .boolean, .cornerMask:
       throw ValidationError(
         field: "values", reason: .invalidState("\(kind.rawValue) values do not animate"))
@@ -50,4 +61,10 @@ extension AnimationValue {
   var transform: Transform3D? { if case .transform(let v) = self { v } else { nil } }
   /// The payload of ``color(_:)``, else `nil`.
   var color: RGBAColor? { if case .color(let v) = self { v } else { nil } }
+  /// The payload of ``path(_:)``, else `nil`.
+  var path: BezierPath? { if case .path(let v) = self { v } else { nil } }
+  /// The payload of ``colorList(_:)``, else `nil`.
+  var colorList: [RGBAColor]? { if case .colorList(let v) = self { v } else { nil } }
+  /// The payload of ``numberList(_:)``, else `nil`.
+  var numberList: [Double]? { if case .numberList(let v) = self { v } else { nil } }
 }

@@ -317,8 +317,8 @@ func sameScene(_ a: TransitionScene, _ b: TransitionScene) -> Bool {
 
 /// The compiled track of `values` when the keyframe kernel takes it, or `nil` when it stays on
 /// the scalar path: transforms in the linear and paced modes (interpolated by decomposition, not
-/// channel-wise), colours, and tracks with a steps or `linear(…)` timing function (only cubic
-/// Béziers are batched).
+/// channel-wise), colours, paths and lists, and tracks with a steps or `linear(…)` timing function
+/// (only cubic Béziers are batched).
 func batchableTrack(_ values: KeyframeValues) -> CompiledKeyframeTrack? {
   let track: CompiledKeyframeTrack
   switch values {
@@ -329,7 +329,7 @@ func batchableTrack(_ values: KeyframeValues) -> CompiledKeyframeTrack? {
   case .transforms(let t):
     guard t.calculationMode != .linear, t.calculationMode != .paced else { return nil }
     track = t.compiled
-  case .colors: return nil
+  case .colors, .paths, .colorLists, .numberLists: return nil
   }
   for function in track.timingFunctions + (track.timingFunction.map { [$0] } ?? []) {
     guard case .cubicBezier = function else { return nil }
@@ -349,8 +349,21 @@ func rawPlanes(of layer: Layer) -> [Double] {
   ] + layer.transform.fields + layer.sublayerTransform.fields
 }
 
+/// Whether the batch skips animations and changes of `property`: it changes only what is drawn
+/// (`backgroundColor`, `contentsRect`, `contentsCenter`, `contentsScale` and the properties of text,
+/// shape and gradient layers), never a matrix or an opacity.
+func isSkippedByBatch(_ property: LayerProperty) -> Bool {
+  switch property {
+  case .backgroundColor, .contentsRect, .contentsCenter, .contentsScale, .fontSize,
+    .foregroundColor, .path, .fillColor, .strokeColor, .lineWidth, .miterLimit, .lineDashPhase,
+    .strokeStart, .strokeEnd, .colors, .locations, .startPoint, .endPoint:
+    true
+  default: false
+  }
+}
+
 /// The planes a property writes: first plane and channel count; `nil` for properties the batch
-/// does not write (`backgroundColor`, transform sub-paths).
+/// does not write (``isSkippedByBatch(_:)``, transform sub-paths, the appearance properties).
 func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   switch property {
   case .opacity: (LayerPlanes.opacity, 1)
@@ -364,21 +377,10 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
   case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
-    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .masksToBounds, .maskedCorners:
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .contentsRect, .contentsCenter,
+    .contentsScale, .fontSize, .foregroundColor, .path, .fillColor, .strokeColor, .lineWidth,
+    .miterLimit, .lineDashPhase, .strokeStart, .strokeEnd, .colors, .locations, .startPoint,
+    .endPoint, .masksToBounds, .maskedCorners:
     nil
-  }
-}
-
-/// The channels of `value` in plane order (rectangles as origin x, y, width, height).
-func channels(_ value: AnimationValue) -> [Double] {
-  switch value {
-  case .number(let v): [v]
-  case .point(let p): [p.x, p.y]
-  case .size(let s): [s.width, s.height]
-  case .rect(let r): [r.origin.x, r.origin.y, r.size.width, r.size.height]
-  case .transform(let t): t.fields
-  case .color(let c): c.channels
-  case .boolean(let b): [b ? 1 : 0]
-  case .cornerMask(let m): [Double(m.rawValue)]
   }
 }

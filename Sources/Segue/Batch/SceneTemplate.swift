@@ -35,8 +35,8 @@ public final class SceneTemplate: @unchecked Sendable {
   ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path for animations
   ///   and model changes of transform sub-paths (`transform.rotation.z`, …), which the batch does
   ///   not support, and for a transform animation whose decomposition does not fit in `Float`.
-  ///   `backgroundColor` animations and changes are skipped (they change neither matrices nor
-  ///   opacities).
+  ///   Animations and changes of `backgroundColor` and of the content properties (`contentsRect`,
+  ///   `strokeEnd`, `colors`, …) are skipped: they change neither matrices nor opacities.
   public init(_ scene: TransitionScene) throws(ValidationError) {
     let compiled = try SceneTemplateCompiler(scene).compile()
     self.scene = scene
@@ -313,11 +313,11 @@ struct SceneTemplateCompiler {
       case .set(let id, let property, let value):
         guard let i = scene.model.index(of: id) else { continue }
         guard let target = planeTarget(property) else {
-          if case .backgroundColor = property { continue }
+          if isSkippedByBatch(property) { continue }
           throw fail(.invalidState("\(id): changes of \(property.keyPath) are not supported"))
         }
         var values: [Float] = []
-        for v in channels(value) { values.append(try float(v)) }
+        for v in value.channels { values.append(try float(v)) }
         mark(i, target.plane, target.channels)
         pendingEvents.append((i, target.plane, values, event.time))
       }
@@ -354,7 +354,7 @@ struct SceneTemplateCompiler {
     for entry in scene.animations.entries {
       guard let i = scene.model.index(of: entry.layerID) else { continue }
       guard let target = planeTarget(entry.animation.property) else {
-        if case .backgroundColor = entry.animation.property { continue }
+        if isSkippedByBatch(entry.animation.property) { continue }
         throw fail(
           .invalidState(
             "\(entry.layerID): animations of \(entry.animation.property.keyPath) are not supported"
@@ -475,8 +475,8 @@ struct SceneTemplateCompiler {
         } else {
           op.content = .lerp
           var ends: [Float] = []
-          for v in channels(from) { ends.append(try float(v)) }
-          for v in channels(to) { ends.append(try float(v)) }
+          for v in from.channels { ends.append(try float(v)) }
+          for v in to.channels { ends.append(try float(v)) }
           values.append(contentsOf: ends)
         }
         if let spring {

@@ -19,7 +19,8 @@ public struct AnimationBlock: Sendable {
   ///
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; the value's ``AnimationValue/validate(field:)`` error on the key path;
-  ///   `"keyPath"` when the value's kind is not the property's.
+  ///   `"keyPath"` when the value's kind is not the property's or the property belongs to
+  ///   another layer class; the layer's ``Layer/validate()`` error on the result.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -28,7 +29,7 @@ public struct AnimationBlock: Sendable {
     }
     try value.validate(field: property.keyPath)
     let before = property.value(in: model.layers[index])
-    try property.set(value, in: &model.storage[index])
+    try model.set(property, to: value, at: index)
     if !changed.contains(where: { $0.layerID == id && $0.property == property }) {
       changed.append((id, property, before))
     }
@@ -403,14 +404,14 @@ public struct ViewPropertyAnimator: Sendable {
   static func additive(
     model: AnimationValue, contributions: [(AnimationValue, AnimationValue, Double)]
   ) -> AnimationValue {
-    var channels = model.channelValues
+    var channels = model.channels
     for (from, to, q) in contributions where q != 1 {
-      let a = from.channelValues
-      let b = to.channelValues
+      let a = from.channels
+      let b = to.channels
       guard a.count == channels.count, b.count == channels.count else { continue }
       for i in channels.indices { channels[i] += (a[i] - b[i]) * (1 - q) }
     }
-    return model.withChannelValues(channels)
+    return model.withChannels(channels)
   }
 
   // MARK: The plain run as a scene
@@ -506,38 +507,5 @@ public struct ViewPropertyAnimator: Sendable {
       field: "animator",
       reason: .invalidState(
         "has been driven beyond a start at time 0; the scene describes a plain run"))
-  }
-}
-
-extension AnimationValue {
-  /// The value's numbers: a number's one, a point's `x, y`, a size's `width, height`, a
-  /// rectangle's `x, y, width, height`, a transform's 16 fields, a colour's `r, g, b, a`.
-  var channelValues: [Double] {
-    switch self {
-    case .number(let v): [v]
-    case .point(let p): p.channels
-    case .size(let s): s.channels
-    case .rect(let r): r.channels
-    case .transform(let t): t.fields
-    case .color(let c): c.channels
-    case .boolean(let b): [b ? 1 : 0]
-    case .cornerMask(let m): [Double(m.rawValue)]
-    }
-  }
-
-  /// A value of this kind from `channels` (in ``channelValues``' layout; a colour is clamped).
-  func withChannelValues(_ channels: [Double]) -> AnimationValue {
-    switch self {
-    case .number: .number(channels[0])
-    case .point: .point(Point(channels: channels[...]))
-    case .size: .size(Size(channels: channels[...]))
-    case .rect: .rect(Rect(channels: channels[...]))
-    case .transform: .transform((try? Transform3D(fields: channels)) ?? .identity)
-    case .color: .color(RGBAColor(channels: channels[...]))
-    case .boolean: .boolean(channels[0] != 0)
-    case .cornerMask:
-      .cornerMask(
-        CornerMask(rawValue: channels[0] >= 0 && channels[0] <= 15 ? UInt(channels[0]) : 0))
-    }
   }
 }

@@ -159,21 +159,29 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     }
     switch calculationMode {
     case .cubic, .cubicPaced:
-      let s2 = s * s
-      let s3 = s2 * s
-      let h00 = 2 * s3 - 3 * s2 + 1
-      let h10 = s3 - 2 * s2 + s
-      let h01 = -2 * s3 + 3 * s2
-      let h11 = s3 - s2
-      for k in 0..<c {
-        out[offset + k] =
-          h00 * values[i * c + k] + h10 * outgoingTangents[i * c + k] + h01
-          * values[(i + 1) * c + k] + h11 * incomingTangents[(i + 1) * c + k]
-      }
+      hermite(segment: i, s: s, into: &out, offset: offset)
     default:
       for k in 0..<c {
         out[offset + k] = values[i * c + k] * (1 - s) + values[(i + 1) * c + k] * s
       }
+    }
+  }
+
+  /// Writes the Hermite curve of segment `i` at `s`,
+  /// `h00(s)·pᵢ + h10(s)·DDᵢ + h01(s)·pᵢ₊₁ + h11(s)·DSᵢ₊₁`, into `out[offset ..< offset + C]`
+  /// (cubic modes).
+  func hermite(segment i: Int, s: Double, into out: inout [Double], offset: Int = 0) {
+    let c = channelCount
+    let s2 = s * s
+    let s3 = s2 * s
+    let h00 = 2 * s3 - 3 * s2 + 1
+    let h10 = s3 - 2 * s2 + s
+    let h01 = -2 * s3 + 3 * s2
+    let h11 = s3 - s2
+    for k in 0..<c {
+      out[offset + k] =
+        h00 * values[i * c + k] + h10 * outgoingTangents[i * c + k] + h01
+        * values[(i + 1) * c + k] + h11 * incomingTangents[(i + 1) * c + k]
     }
   }
 
@@ -220,27 +228,6 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
       if table[mid] <= x { lo = mid } else { hi = mid - 1 }
     }
     return lo
-  }
-
-  /// Memberwise initializer for the compiler below.
-  fileprivate init(
-    calculationMode: CalculationMode, channelCount: Int, keyCount: Int, keyTimes: [Double],
-    values: [Double], outgoingTangents: [Double], incomingTangents: [Double],
-    timingFunctions: [TimingFunction], segmentTimingFunctionIndices: [Int],
-    timingFunction: TimingFunction?, arcLengths: [Double], samplesPerSegment: Int
-  ) {
-    self.calculationMode = calculationMode
-    self.channelCount = channelCount
-    self.keyCount = keyCount
-    self.keyTimes = keyTimes
-    self.values = values
-    self.outgoingTangents = outgoingTangents
-    self.incomingTangents = incomingTangents
-    self.timingFunctions = timingFunctions
-    self.segmentTimingFunctionIndices = segmentTimingFunctionIndices
-    self.timingFunction = timingFunction
-    self.arcLengths = arcLengths
-    self.samplesPerSegment = samplesPerSegment
   }
 }
 
@@ -311,32 +298,14 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
     timingFunctions: [TimingFunction]? = nil, timingFunction: TimingFunction? = nil,
     tensionValues: [Double]? = nil, continuityValues: [Double]? = nil, biasValues: [Double]? = nil
   ) throws(ValidationError) {
-    let n = values.count
-    let minimum = calculationMode == .discrete ? 1 : 2
-    guard n >= minimum else {
-      throw ValidationError(field: "values", reason: .tooFew(minimum: minimum, actual: n))
-    }
+    try KeyframeParameters.validateCount(values.count, calculationMode: calculationMode)
     for (i, v) in values.enumerated() {
       for c in v.channels { try Validate.finite(c, "values", index: i) }
     }
-    if let keyTimes {
-      try Self.validateKeyTimes(keyTimes, valueCount: n, mode: calculationMode)
-    }
-    if let timingFunctions, timingFunctions.count != n - 1 {
-      throw ValidationError(
-        field: "timingFunctions",
-        reason: .countMismatch(expected: n - 1, actual: timingFunctions.count))
-    }
-    for (list, field) in [
-      (tensionValues, "tensionValues"), (continuityValues, "continuityValues"),
-      (biasValues, "biasValues"),
-    ] {
-      guard let list else { continue }
-      guard list.count == n else {
-        throw ValidationError(field: field, reason: .countMismatch(expected: n, actual: list.count))
-      }
-      for (i, x) in list.enumerated() { try Validate.inRange(x, -1, 1, field, index: i) }
-    }
+    try KeyframeParameters.validate(
+      valueCount: values.count, keyTimes: keyTimes, calculationMode: calculationMode,
+      timingFunctions: timingFunctions, tensionValues: tensionValues,
+      continuityValues: continuityValues, biasValues: biasValues)
     self.values = values
     self.keyTimes = keyTimes
     self.calculationMode = calculationMode
@@ -345,10 +314,15 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
     self.tensionValues = tensionValues
     self.continuityValues = continuityValues
     self.biasValues = biasValues
-    self.compiled = Self.compile(
-      values: values, keyTimes: keyTimes, mode: calculationMode,
+    var flat = [Double]()
+    flat.reserveCapacity(values.count * Value.channelCount)
+    for v in values { flat.append(contentsOf: v.channels) }
+    self.compiled = CompiledKeyframeTrack.compile(
+      flat: flat, channelCount: Value.channelCount, keyCount: values.count, keyTimes: keyTimes,
+      mode: calculationMode,
       timingFunctions: timingFunctions, timingFunction: timingFunction,
-      tension: tensionValues, continuity: continuityValues, bias: biasValues)
+      tension: tensionValues, continuity: continuityValues, bias: biasValues
+    ) { a, b in Value.distance(Value(channels: a), Value(channels: b)) }
   }
 
   /// The value at animation progress `u` (unitless, normally in `[0, 1]`; NaN counts as 0),
@@ -361,183 +335,5 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   ///     lower value at a jump.
   public func value(at u: Double, beforeFlag: Bool = false) -> Value {
     compiled.value(at: u, as: Value.self, beforeFlag: beforeFlag)
-  }
-
-  // MARK: Validation
-
-  private static func validateKeyTimes(_ k: [Double], valueCount n: Int, mode: CalculationMode)
-    throws(ValidationError)
-  {
-    switch mode {
-    case .linear, .cubic:
-      guard k.count == n else {
-        throw ValidationError(
-          field: "keyTimes", reason: .countMismatch(expected: n, actual: k.count))
-      }
-    case .discrete:
-      guard k.count == n || k.count == n + 1 else {
-        throw ValidationError(
-          field: "keyTimes", reason: .countMismatch(expected: n + 1, actual: k.count))
-      }
-    case .paced, .cubicPaced:
-      break
-    }
-    for (i, t) in k.enumerated() {
-      try Validate.inRange(t, 0, 1, "keyTimes", index: i)
-      if i > 0, t < k[i - 1] {
-        throw ValidationError(field: "keyTimes", index: i, reason: .decreasing)
-      }
-    }
-    guard mode != .paced, mode != .cubicPaced, !k.isEmpty else { return }
-    if k[0] != 0 { throw ValidationError(field: "keyTimes", index: 0, reason: .mustEqual(0)) }
-    let lastMustBeOne = mode != .discrete || k.count == n + 1
-    if lastMustBeOne, k[k.count - 1] != 1 {
-      throw ValidationError(field: "keyTimes", index: k.count - 1, reason: .mustEqual(1))
-    }
-  }
-
-  // MARK: Compilation
-
-  private static func compile(
-    values: [Value], keyTimes: [Double]?, mode: CalculationMode,
-    timingFunctions: [TimingFunction]?, timingFunction: TimingFunction?,
-    tension: [Double]?, continuity: [Double]?, bias: [Double]?
-  ) -> CompiledKeyframeTrack {
-    let n = values.count
-    let c = Value.channelCount
-    var flat = [Double]()
-    flat.reserveCapacity(n * c)
-    for v in values { flat.append(contentsOf: v.channels) }
-    let even = (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
-
-    var times: [Double]
-    switch mode {
-    case .linear, .cubic:
-      times = keyTimes ?? even
-    case .discrete:
-      times = keyTimes.map { Array($0.prefix(n)) } ?? (0..<n).map { Double($0) / Double(n) }
-    case .paced:
-      times = pacedKeyTimes(values) ?? even
-    case .cubicPaced:
-      times = even
-    }
-    if n > 1, mode != .discrete { times[n - 1] = 1 }
-
-    var table = [TimingFunction]()
-    var indices = [Int]()
-    if let timingFunctions, mode != .paced, mode != .cubicPaced {
-      for f in timingFunctions {
-        if f == .linear {
-          indices.append(-1)
-        } else if let j = table.firstIndex(of: f) {
-          indices.append(j)
-        } else {
-          table.append(f)
-          indices.append(table.count - 1)
-        }
-      }
-    } else if mode != .paced, mode != .cubicPaced {
-      indices = [Int](repeating: -1, count: Swift.max(n - 1, 0))
-    }
-
-    var outgoing = [Double]()
-    var incoming = [Double]()
-    if mode == .cubic || mode == .cubicPaced {
-      (outgoing, incoming) = kochanekBartelsTangents(
-        flat, keys: n, channels: c, tension: tension, continuity: continuity, bias: bias)
-    }
-
-    var draft = CompiledKeyframeTrack(
-      calculationMode: mode, channelCount: c, keyCount: n, keyTimes: times, values: flat,
-      outgoingTangents: outgoing, incomingTangents: incoming, timingFunctions: table,
-      segmentTimingFunctionIndices: indices, timingFunction: timingFunction, arcLengths: [],
-      samplesPerSegment: samplesPerSegment)
-    if mode == .cubicPaced {
-      let arc = arcLengthTable(of: draft)
-      draft = CompiledKeyframeTrack(
-        calculationMode: mode, channelCount: c, keyCount: n, keyTimes: times, values: flat,
-        outgoingTangents: outgoing, incomingTangents: incoming, timingFunctions: table,
-        segmentTimingFunctionIndices: indices, timingFunction: timingFunction, arcLengths: arc,
-        samplesPerSegment: samplesPerSegment)
-    }
-    return draft
-  }
-
-  /// `kᵢ = Σⱼ<ᵢ Lⱼ / Σ Lⱼ`, or `nil` when the total is 0 or not finite.
-  private static func pacedKeyTimes(_ values: [Value]) -> [Double]? {
-    var cumulative = [0.0]
-    for i in 1..<values.count {
-      cumulative.append(cumulative[i - 1] + Value.distance(values[i - 1], values[i]))
-    }
-    let total = cumulative[cumulative.count - 1]
-    guard total > 0, total.isFinite else { return nil }
-    return cumulative.map { Swift.min($0 / total, 1) }
-  }
-
-  /// Kochanek–Bartels tangents `(DD, DS)` per key and channel, end keys duplicated.
-  private static func kochanekBartelsTangents(
-    _ p: [Double], keys n: Int, channels c: Int, tension: [Double]?, continuity: [Double]?,
-    bias: [Double]?
-  ) -> (outgoing: [Double], incoming: [Double]) {
-    var dd = [Double](repeating: 0, count: n * c)
-    var ds = [Double](repeating: 0, count: n * c)
-    for i in 0..<n {
-      let t = tension?[i] ?? 0
-      let cont = continuity?[i] ?? 0
-      let b = bias?[i] ?? 0
-      let inA = (1 - t) * (1 + b) * (1 - cont) / 2
-      let inB = (1 - t) * (1 - b) * (1 + cont) / 2
-      let outA = (1 - t) * (1 + b) * (1 + cont) / 2
-      let outB = (1 - t) * (1 - b) * (1 - cont) / 2
-      let prev = Swift.max(i - 1, 0)
-      let next = Swift.min(i + 1, n - 1)
-      for k in 0..<c {
-        let back = p[i * c + k] - p[prev * c + k]
-        let ahead = p[next * c + k] - p[i * c + k]
-        ds[i * c + k] = inA * back + inB * ahead
-        dd[i * c + k] = outA * back + outB * ahead
-      }
-    }
-    return (dd, ds)
-  }
-
-  /// Normalised cumulative chord lengths at the spline parameters `j / S`, or empty when the
-  /// curve has zero (or non-finite) length.
-  private static func arcLengthTable(of track: CompiledKeyframeTrack) -> [Double] {
-    let n = track.keyCount
-    let samples = track.samplesPerSegment
-    let count = samples * (n - 1)
-    var cumulative = [Double](repeating: 0, count: count + 1)
-    var previous = hermite(track, segment: 0, s: 0)
-    for j in 1...count {
-      let segment = Swift.min((j - 1) / samples, n - 2)
-      let s = Double(j - segment * samples) / Double(samples)
-      let point = hermite(track, segment: segment, s: s)
-      cumulative[j] = cumulative[j - 1] + Value.distance(previous, point)
-      previous = point
-    }
-    let total = cumulative[count]
-    guard total > 0, total.isFinite else { return [] }
-    for j in 0...count { cumulative[j] = Swift.min(cumulative[j] / total, 1) }
-    cumulative[count] = 1
-    return cumulative
-  }
-
-  /// The Hermite point of `segment` at spline parameter `s`, as `Value`.
-  private static func hermite(_ track: CompiledKeyframeTrack, segment i: Int, s: Double) -> Value {
-    let c = track.channelCount
-    let s2 = s * s
-    let s3 = s2 * s
-    let h00 = 2 * s3 - 3 * s2 + 1
-    let h10 = s3 - 2 * s2 + s
-    let h01 = -2 * s3 + 3 * s2
-    let h11 = s3 - s2
-    var out = [Double](repeating: 0, count: c)
-    for k in 0..<c {
-      out[k] =
-        h00 * track.values[i * c + k] + h10 * track.outgoingTangents[i * c + k] + h01
-        * track.values[(i + 1) * c + k] + h11 * track.incomingTangents[(i + 1) * c + k]
-    }
-    return Value(channels: out[...])
   }
 }

@@ -103,7 +103,13 @@ public struct SceneBuilder: Sendable {
   }
 
   /// Sets `property` of layer `id` to `value` now, with no animation (what a line before the
-  /// animation block does): `try builder.set(.opacity, of: "to", to: .scalar(0))`.
+  /// animation block does): `try builder.set(.opacity, of: "to", to: .number(0))`.
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the value's errors (named by
+  ///   the key path); the property's (``LayerProperty/set(_:in:)``: a value of another kind, a
+  ///   property of another layer class); the layer's own checks on the result
+  ///   (``Layer/validate()``: a `contentsScale` of 0, gradient `locations` of another length
+  ///   than its `colors`).
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -111,7 +117,7 @@ public struct SceneBuilder: Sendable {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     try value.validate(field: property.keyPath)
-    try property.set(value, in: &model.storage[index])
+    try model.set(property, to: value, at: index)
   }
 
   /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
@@ -134,7 +140,9 @@ public struct SceneBuilder: Sendable {
   ///     ``TimingCurveProvider/springAnimation(_:)`` is shown for `duration` whatever its settling
   ///     duration, as a `CASpringAnimation`.
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"duration"` when no spring fits
-  ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``).
+  ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``: a
+  ///   path or list whose layout differs from `from`'s); the errors of
+  ///   ``set(_:of:to:)`` for the new model value.
   public mutating func animate(
     _ property: LayerProperty, of id: String, from: AnimationValue? = nil, to: AnimationValue,
     beginTime: Double = 0, duration: Double, timingParameters: TimingCurveProvider?
@@ -146,7 +154,7 @@ public struct SceneBuilder: Sendable {
     let animation = try Self.animation(
       property, from: start, to: to, beginTime: beginTime, duration: duration,
       timingParameters: timingParameters)
-    try property.set(to, in: &model.storage[index])
+    try model.set(property, to: to, at: index)
     animations.add(animation, to: id)
   }
 
@@ -206,7 +214,7 @@ public struct SceneBuilder: Sendable {
     let animation = try LayerAnimation(
       property: property, content: .keyframes(keyframes), timing: timing,
       timingFunction: timingParameters)
-    try property.set(keyframes.value(at: 1), in: &model.storage[index])
+    try model.set(property, to: keyframes.value(at: 1), at: index)
     animations.add(animation, to: id)
   }
 
@@ -234,7 +242,7 @@ public struct SceneBuilder: Sendable {
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
     let animation = try LayerAnimation(
       property: property, content: .path(path), timing: timing, timingFunction: timingParameters)
-    try property.set(.point(path.position(at: 1)), in: &model.storage[index])
+    try model.set(property, to: .point(path.position(at: 1)), at: index)
     animations.add(animation, to: id)
   }
 

@@ -39,6 +39,28 @@ public struct LayerSample: Hashable, Sendable {
   public var shadowOffset: Size
   /// The presented `shadowColor`.
   public var shadowColor: RGBAColor
+  /// The presented `bounds`: the layer's own coordinate space (points), which ``matrix`` maps to
+  /// the container; contents, text, shapes and gradients are laid out in it.
+  public var bounds: Rect
+  /// `contents`: the image the layer shows, or `nil`.
+  public var contents: ContentsImage?
+  /// `contentsGravity`.
+  public var contentsGravity: ContentsGravity
+  /// The presented `contentsRect`.
+  public var contentsRect: Rect
+  /// The presented `contentsCenter`.
+  public var contentsCenter: Rect
+  /// The presented `contentsScale`, `≥ 0` (a value `≤ 0`, from a spring overshooting for example,
+  /// is presented as 0: no contents are drawn).
+  public var contentsScale: Double
+  /// `minificationFilter`.
+  public var minificationFilter: ContentsFilter
+  /// `magnificationFilter`.
+  public var magnificationFilter: ContentsFilter
+  /// The layer's class with its presented properties (animated values written, then clamped:
+  /// `fontSize` and `lineWidth` at least 0, `strokeStart` and `strokeEnd` in `[0, 1]`, gradient
+  /// `locations` dropped when their count is not the colours').
+  public var kind: LayerKind
 }
 
 /// A transition sampled at one moment.
@@ -76,7 +98,11 @@ public struct TransitionSample: Hashable, Sendable {
         borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,
         shadowOpacity: Swift.min(Swift.max(layer.shadowOpacity, 0), 1),
         shadowRadius: Swift.max(layer.shadowRadius, 0), shadowOffset: layer.shadowOffset,
-        shadowColor: layer.shadowColor)
+        shadowColor: layer.shadowColor, bounds: layer.bounds, contents: layer.contents,
+        contentsGravity: layer.contentsGravity, contentsRect: layer.contentsRect,
+        contentsCenter: layer.contentsCenter, contentsScale: Swift.max(layer.contentsScale, 0),
+        minificationFilter: layer.minificationFilter,
+        magnificationFilter: layer.magnificationFilter, kind: layer.kind.presented)
     }
   }
 
@@ -200,19 +226,44 @@ extension TransitionScene {
 }
 
 extension LayerSample {
-  /// The name of the first appearance number (corner radius, border, shadow, colours) that is
-  /// not finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
+  /// The name of the first appearance or content number (corner radius, border, shadow,
+  /// colours, contents rectangles and scale, text, shape and gradient numbers) that is not
+  /// finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
   package var nonFiniteAppearance: String? {
-    let values: [(String, Double)] = [
-      ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
-      ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
-      ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
-    ]
+    let values: [(String, Double)] =
+      [
+        ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
+        ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
+        ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
+        ("contentsScale", contentsScale),
+      ] + contentsRect.channels.map { ("contentsRect", $0) }
+      + contentsCenter.channels.map { ("contentsCenter", $0) } + kind.numbersToCheck
     if let name = values.first(where: { !$0.1.isFinite })?.0 { return name }
     let colors = [
       ("backgroundColor", backgroundColor), ("borderColor", borderColor),
       ("shadowColor", shadowColor),
     ]
     return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
+  }
+}
+
+extension LayerKind {
+  /// The animatable numbers of the kind, by key path, for the overflow check.
+  fileprivate var numbersToCheck: [(String, Double)] {
+    switch self {
+    case .plain: return []
+    case .text(let text): return [("fontSize", text.fontSize)]
+    case .shape(let shape):
+      return [
+        ("lineWidth", shape.lineWidth), ("miterLimit", shape.miterLimit),
+        ("lineDashPhase", shape.lineDashPhase), ("strokeStart", shape.strokeStart),
+        ("strokeEnd", shape.strokeEnd),
+      ]
+    case .gradient(let gradient):
+      return [
+        ("startPoint", gradient.startPoint.x), ("startPoint", gradient.startPoint.y),
+        ("endPoint", gradient.endPoint.x), ("endPoint", gradient.endPoint.y),
+      ] + (gradient.locations ?? []).map { ("locations", $0) }
+    }
   }
 }

@@ -8,17 +8,19 @@ import Testing
 struct AnimationValueTests {
   static let r2 = 0.5.squareRoot()
 
-  /// Every case reports its kind; the eight kinds are listed in declaration order.
+  /// Every case reports its kind; the eleven kinds are listed in declaration order.
   @Test func kinds() throws {
     let values: [AnimationValue] = [
       .number(1), .point(Point(x: 1, y: 2)), .size(Size(width: 3, height: 4)),
       .rect(Rect(x: 1, y: 2, width: 3, height: 4)), .transform(.identity), .color(.black),
+      .path(BezierPath()), .colorList([.black]), .numberList([0]),
       .boolean(true), .cornerMask(.all),
     ]
     #expect(values.map(\.kind) == AnimationValue.Kind.allCases)
     #expect(
       AnimationValue.Kind.allCases.map(\.rawValue) == [
-        "number", "point", "size", "rect", "transform", "color", "boolean", "cornerMask",
+        "number", "point", "size", "rect", "transform", "color", "path", "colorList", "numberList",
+        "boolean", "cornerMask",
       ])
   }
 

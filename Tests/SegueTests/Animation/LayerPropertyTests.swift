@@ -25,6 +25,23 @@ struct LayerPropertyTests {
     ("shadowRadius", .shadowRadius, .number),
     ("shadowOffset", .shadowOffset, .size),
     ("shadowColor", .shadowColor, .color),
+    ("contentsRect", .contentsRect, .rect),
+    ("contentsCenter", .contentsCenter, .rect),
+    ("contentsScale", .contentsScale, .number),
+    ("fontSize", .fontSize, .number),
+    ("foregroundColor", .foregroundColor, .color),
+    ("path", .path, .path),
+    ("fillColor", .fillColor, .color),
+    ("strokeColor", .strokeColor, .color),
+    ("lineWidth", .lineWidth, .number),
+    ("miterLimit", .miterLimit, .number),
+    ("lineDashPhase", .lineDashPhase, .number),
+    ("strokeStart", .strokeStart, .number),
+    ("strokeEnd", .strokeEnd, .number),
+    ("colors", .colors, .colorList),
+    ("locations", .locations, .numberList),
+    ("startPoint", .startPoint, .point),
+    ("endPoint", .endPoint, .point),
     ("transform.rotation.x", .transformComponent(.rotationX), .number),
     ("transform.rotation.y", .transformComponent(.rotationY), .number),
     ("transform.rotation.z", .transformComponent(.rotationZ), .number),
@@ -63,10 +80,29 @@ struct LayerPropertyTests {
     }
   }
 
-  /// An unknown key path is rejected on field "keyPath".
+  /// An unknown key path is rejected on field "keyPath"; properties Core Animation does not
+  /// animate and Segue does not model (``modelOnlyProperties()`` has the two it does) are
+  /// rejected as such, and `contents` with the advice to cross-fade two layers.
   @Test func rejectsUnknownKeyPath() {
-    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsRect"))) {
-      try LayerProperty(keyPath: "contentsRect")
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsSize"))) {
+      try LayerProperty(keyPath: "contentsSize")
+    }
+    for name in [
+      "contentsGravity", "minificationFilter", "magnificationFilter", "string", "font",
+      "alignmentMode", "isWrapped", "truncationMode", "fillRule", "lineCap", "lineJoin",
+      "lineDashPattern", "type",
+    ] {
+      #expect(
+        throws: ValidationError(
+          field: "keyPath", reason: .invalidState("\(name) is not animatable"))
+      ) { try LayerProperty(keyPath: name) }
+    }
+    #expect {
+      try LayerProperty(keyPath: "contents")
+    } throws: { error in
+      guard let error = error as? ValidationError, case .invalidState(let why) = error.reason
+      else { return false }
+      return error.field == "keyPath" && why.contains("cross-fade")
     }
   }
 
