@@ -98,8 +98,9 @@ public enum LiveWorkload {
       } else {
         let v = state.running ? velocity : 0
         if state.running { events.append(.pause(time: t)) }
-        let spring = (try? SpringTimingParameters(
-          dampingRatio: 0.8, initialVelocity: Vector2(dx: v, dy: 0)))
+        let spring =
+          (try? SpringTimingParameters(
+            dampingRatio: 0.8, initialVelocity: Vector2(dx: v, dy: 0)))
         events.append(
           .continueAnimation(time: t, timing: spring.map { .spring($0) }, durationFactor: 1))
         state.running = true

@@ -125,7 +125,8 @@ extension SegueBench {
     let worst = r.frameSeconds.max() ?? .nan
     let control50 = Self.quantile(r.controlSeconds, 0.5)
     let call50 = Self.quantile(r.perCall, 0.5)
-    let callsPerSecond = r.callsPerFrame / max(r.controlSeconds.reduce(0, +) / Double(r.frames), 1e-12)
+    let callsPerSecond =
+      r.callsPerFrame / max(r.controlSeconds.reduce(0, +) / Double(r.frames), 1e-12)
     let scalar50 = Self.quantile(r.scalarSeconds, 0.5)
     let counted = segue_allocation_counting_available() != 0
     let allocationsMax = r.allocations.max() ?? 0

@@ -171,7 +171,8 @@ struct SegueBench: ParsableCommand {
     }
     if workload == "live" {
       guard path == .simd, frames >= 1 else {
-        throw ValidationError("'live' runs the batch (--path simd) and its scalar baseline in one run; --frames ≥ 1")
+        throw ValidationError(
+          "'live' runs the batch (--path simd) and its scalar baseline in one run; --frames ≥ 1")
       }
     }
     if workload == "presets" {

@@ -144,7 +144,8 @@ struct InteractionMachine: Hashable, Sendable {
       let h = 1e-6
       let slope =
         (completionCurve.transform(Swift.min(s + h, 1))
-          - completionCurve.transform(Swift.max(s - h, 0))) / (Swift.min(s + h, 1) - Swift.max(s - h, 0))
+          - completionCurve.transform(Swift.max(s - h, 0)))
+        / (Swift.min(s + h, 1) - Swift.max(s - h, 0))
       return finishing ? (1 - position) * slope / length : -position * slope / length
     }
     if !wantsInteractiveStart && !hasEvents { return time < duration ? 1 / duration : 0 }

@@ -102,16 +102,18 @@ import Testing
   static func both(
     _ batch: inout SceneBatch, _ id: Int, _ reference: inout Reference,
     scalar: (inout Reference) throws -> Void, batchCall: (inout SceneBatch) throws -> Void
-  ) {
+  ) -> Bool {
     let before = snapshot(batch)
     var scalarError: (any Error)?
     do { try scalar(&reference) } catch { scalarError = error }
     do {
       try batchCall(&batch)
       #expect(scalarError == nil, "instance \(id): the batch accepted what the scalar rejected")
+      return true
     } catch {
       #expect(scalarError != nil, "instance \(id): the batch rejected \(error)")
       #expect(equal(before, snapshot(batch)), "instance \(id): a rejected call changed the batch")
+      return false
     }
   }
 
@@ -126,7 +128,32 @@ import Testing
     }
   }
 
-  static func runScript(scenes: [TransitionScene], seed: UInt64) throws {
+  /// What a script did: calls accepted and rejected, completions delivered.
+  struct ScriptStats {
+    var accepted = 0
+    var rejected = 0
+    var completions = 0
+  }
+
+  /// Over twenty fixed seeds the scripts accept and reject calls and deliver completions (so the
+  /// random test above exercises all three).
+  @Test func scriptsExerciseCallsRejectionsAndCompletions() throws {
+    let scenes = try SceneBatchTests.allPresetScenes()
+    var total = ScriptStats()
+    for seed in 1...20 {
+      let stats = try Self.runScript(scenes: scenes, seed: UInt64(seed))
+      total.accepted += stats.accepted
+      total.rejected += stats.rejected
+      total.completions += stats.completions
+    }
+    #expect(total.accepted > 200)
+    #expect(total.rejected > 20)
+    #expect(total.completions > 10)
+  }
+
+  @discardableResult
+  static func runScript(scenes: [TransitionScene], seed: UInt64) throws -> ScriptStats {
+    var stats = ScriptStats()
     var rng = Xoshiro(seed: seed)
     var batch = SceneBatch()
     var references: [Reference] = []
@@ -177,10 +204,11 @@ import Testing
     for _ in 0..<30 {
       t += 0.12 * unit(&rng)
       let id = Int(rng.next() % UInt64(references.count))
+      var accepted = false
       switch references[id] {
       case .animator:
         let event = try animatorEvent(&rng, at: t)
-        both(
+        accepted = both(
           &batch, id, &references[id],
           scalar: { r in
             guard case .animator(var a) = r else { return }
@@ -189,7 +217,7 @@ import Testing
           }, batchCall: { try $0.apply(event, to: id) })
       case .percent(_, let start):
         let event = interactionEvent(&rng, at: t)
-        both(
+        accepted = both(
           &batch, id, &references[id],
           scalar: { r in
             guard case .percent(var timeline, _) = r else { return }
@@ -198,12 +226,13 @@ import Testing
           }, batchCall: { try $0.apply(event, to: id) })
       case .timed:
         let speed = 0.5 + unit(&rng)
-        both(
+        accepted = both(
           &batch, id, &references[id],
           scalar: { r in r = .timed(start: t, speed: speed) },
           batchCall: { try $0.setClock(.timed(start: t, speed: speed), of: id, at: t) })
         reported[id] = nil  // a new clock: its own completion
       }
+      if accepted { stats.accepted += 1 } else { stats.rejected += 1 }
       // Evaluate a little after the call and compare every instance.
       let at = t + 0.05 * unit(&rng)
       let output = try SceneBatchTests.evaluate(batch, at: [at])
@@ -218,18 +247,127 @@ import Testing
         }
       }
       // Completions: exactly once, with the reference's position and time.
-      let n = try buffer.withUnsafeMutableBufferPointer { try batch.advance(to: at, completions: $0) }
+      let n = try buffer.withUnsafeMutableBufferPointer {
+        try batch.advance(to: at, completions: $0)
+      }
       for event in buffer[..<n] {
         #expect(reported[event.instance] == nil, "instance \(event.instance) completed twice")
         let expected = try references[event.instance].completion(used[event.instance], by: at)
         #expect(expected?.0 == event.position, "instance \(event.instance)")
         #expect(abs((expected?.1 ?? .nan) - event.time) < 1e-9, "instance \(event.instance)")
         reported[event.instance] = (event.position, event.time)
+        stats.completions += 1
       }
       for (k, r) in references.enumerated() where reported[k] == nil {
         #expect(try r.completion(used[k], by: at) == nil, "instance \(k) completion not reported")
       }
       t = at
     }
+    return stats
+  }
+
+  /// One instance of each live kind and a timed one.
+  static func liveBatch() throws -> SceneBatch {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    return try SceneBatch([
+      .init(scene: scene, clock: .animator(timingParameters: .easeInEaseOut)),
+      .init(scene: scene, clock: .percentDriven(start: 0)),
+      .init(scene: scene, clock: .timed(start: 0, speed: 1)),
+    ])
+  }
+
+  /// Every bad call of the issue is a typed error that leaves the whole batch as it was.
+  @Test func rejectedCallsLeaveTheBatchUnchanged() throws {
+    var batch = try Self.liveBatch()
+    try batch.apply(AnimatorEvent.start(time: 0.1), to: 0)
+    try batch.apply(InteractionEvent.update(time: 0.1, percent: 0.4), to: 1)
+    try batch.remove(2)
+    let before = Self.snapshot(batch)
+    func rejects(_ field: String, _ call: (inout SceneBatch) throws -> Void) {
+      var copy = batch
+      do {
+        try call(&copy)
+        #expect(Bool(false), "accepted a bad call on \(field)")
+      } catch let error as ValidationError {
+        #expect(error.field == field, "\(error)")
+      } catch {
+        #expect(Bool(false), "\(error)")
+      }
+      #expect(Self.equal(before, Self.snapshot(copy)), "\(field): the batch changed")
+    }
+    // A removed id, an id never added.
+    rejects("instance") { try $0.apply(AnimatorEvent.pause(time: 0.2), to: 2) }
+    rejects("instance") { try $0.apply(AnimatorEvent.pause(time: 0.2), to: 99) }
+    rejects("instance") { try $0.setClock(.position(0.5), of: 2, at: 0.2) }
+    // NaN and infinite times.
+    rejects("time") { try $0.apply(AnimatorEvent.pause(time: .nan), to: 0) }
+    rejects("time") { try $0.apply(InteractionEvent.update(time: .infinity, percent: 0.5), to: 1) }
+    rejects("time") { try $0.setClock(.position(0.5), of: 0, at: -.infinity) }
+    // A time before the instance's latest call.
+    rejects("time") { try $0.apply(AnimatorEvent.pause(time: 0.05), to: 0) }
+    rejects("time") { try $0.apply(InteractionEvent.finish(time: 0.05), to: 1) }
+    // A fraction outside [0, 1] (paused first, so only the fraction is wrong).
+    var paused = batch
+    try paused.apply(AnimatorEvent.pause(time: 0.2), to: 0)
+    let pausedState = Self.snapshot(paused)
+    for bad in [-0.01, 1.01, Double.nan] {
+      var copy = paused
+      #expect(throws: ValidationError.self) {
+        try copy.apply(AnimatorEvent.setFractionComplete(time: 0.3, fraction: bad), to: 0)
+      }
+      #expect(Self.equal(pausedState, Self.snapshot(copy)))
+    }
+    // continueAnimation where UIKit rejects it: on a running animator.
+    rejects("animator") {
+      try $0.apply(
+        AnimatorEvent.continueAnimation(time: 0.2, timing: nil, durationFactor: 1), to: 0)
+    }
+    // The wrong kind of call for the instance.
+    rejects("instance") { try $0.apply(InteractionEvent.pause(time: 0.2), to: 0) }
+    rejects("instance") { try $0.apply(AnimatorEvent.pause(time: 0.2), to: 1) }
+    // A second finish of a percent-driven instance.
+    var finished = batch
+    try finished.apply(InteractionEvent.finish(time: 0.2), to: 1)
+    let finishedState = Self.snapshot(finished)
+    #expect(throws: ValidationError.self) {
+      try finished.apply(InteractionEvent.cancel(time: 0.3), to: 1)
+    }
+    #expect(Self.equal(finishedState, Self.snapshot(finished)))
+  }
+
+  /// A completion is delivered exactly once, whatever the buffer size (a full buffer leaves the
+  /// rest for the next call), with the time it fired.
+  @Test func completionsAreDeliveredOnceThroughASmallBuffer() throws {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    var batch = SceneBatch()
+    for k in 0..<5 {
+      try batch.add(.init(scene: scene, clock: .animator(timingParameters: .linear)))
+      try batch.apply(AnimatorEvent.start(time: 0.01 * Double(k)), to: k)
+    }
+    var buffer = [SceneCompletionEvent](
+      repeating: SceneCompletionEvent(instance: -1, position: .start, time: 0), count: 2)
+    var seen: [Int: Double] = [:]
+    for t in [scene.duration * 0.5, scene.duration + 1, scene.duration + 2, scene.duration + 3] {
+      let n = try buffer.withUnsafeMutableBufferPointer {
+        try batch.advance(to: t, completions: $0)
+      }
+      for event in buffer[..<n] {
+        #expect(seen[event.instance] == nil)
+        #expect(event.position == .end)
+        seen[event.instance] = event.time
+      }
+    }
+    #expect(seen.count == 5)
+    for (id, time) in seen { #expect(abs(time - (scene.duration + 0.01 * Double(id))) < 1e-12) }
+  }
+
+  /// `setClock` replaces a running timed clock in place: same id and rows, the new clock's scene.
+  @Test func replacingAClockKeepsTheIdAndRows() throws {
+    var batch = try Self.liveBatch()
+    let row = batch.layerIndex(instance: 2, layerID: "to")
+    try batch.setClock(.timed(start: 0.2, speed: 2), of: 2, at: 0.2)
+    #expect(batch.layerIndex(instance: 2, layerID: "to") == row)
+    let time = try batch.time(of: 2, at: 0.3)
+    #expect(abs(time.time - 0.2) < 1e-12 && time.rate == 2 && time.completion == nil)
   }
 }
