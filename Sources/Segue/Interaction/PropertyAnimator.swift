@@ -276,9 +276,12 @@ public struct PropertyAnimator: Hashable, Sendable {
     try apply(.finish(time: time, position: position))
   }
 
-  /// Sets `fractionComplete` at `time`; `fraction` is clamped to `[0, 1]`.
+  /// Sets `fractionComplete` at `time`; `fraction` must be in `[0, 1]` (UIKit clamps; Segue
+  /// rejects, in the scalar types and the batch alike, so a gesture's overshoot is caught where it
+  /// happens).
   ///
-  /// - Throws: ``ValidationError``: `"fractionComplete"` ``ValidationError/Reason/notFinite``;
+  /// - Throws: ``ValidationError``: `"fractionComplete"` ``ValidationError/Reason/notFinite`` or
+  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` `(0, 1)`;
   ///   `"fractionComplete"` ``ValidationError/Reason/invalidState(_:)`` unless active and paused;
   ///   the time errors of ``startAnimation(at:)``.
   public mutating func setFractionComplete(_ fraction: Double, at time: Double)
