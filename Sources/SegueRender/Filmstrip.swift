@@ -156,10 +156,7 @@ public struct Filmstrip: Hashable, Sendable {
   {
     try Self.checkTimes(times)
     let layout = try layout(frameCount: times.count, containerSize: scene.containerSize)
-    let premultiplied = SIMD4<Float>(LayerSnapshot.premultiplied(background))
-    var fill = SIMD4<UInt8>.zero
-    for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
-    var sheet = try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+    var sheet = try blankSheet(layout)
     let context = try RenderContext()
     var frame = try PixelBufferRGBA8(width: layout.frameWidth, height: layout.frameHeight)
     for (k, time) in times.enumerated() {
@@ -168,14 +165,50 @@ public struct Filmstrip: Hashable, Sendable {
           field: error.field == "time" ? "times" : error.field,
           index: error.field == "time" ? k : error.index, reason: error.reason)
       }
-      let (x, y) = layout.frameOrigin(k)
-      Self.copy(frame, into: &sheet, x: x, y: y)
-      if captions {
-        let strip = try captionStrip(Self.caption(for: time), width: layout.frameWidth)
-        Self.copy(strip, into: &sheet, x: x, y: y + layout.frameHeight)
-      }
+      try place(frame, at: k, time: time, layout: layout, into: &sheet)
     }
     return sheet
+  }
+
+  /// A sheet of `layout`'s size before any frame: ``background`` everywhere. With
+  /// ``place(_:at:time:layout:into:)`` it builds the sheet of frames rendered elsewhere (an
+  /// interactive run, frames already on hand).
+  ///
+  /// - Throws: the size errors of ``/Segue/PixelBufferRGBA8/init(width:height:stride:fill:)``.
+  public func blankSheet(_ layout: Layout) throws(ValidationError) -> PixelBufferRGBA8 {
+    let premultiplied = SIMD4<Float>(LayerSnapshot.premultiplied(background))
+    var fill = SIMD4<UInt8>.zero
+    for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
+    return try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+  }
+
+  /// Copies `frame` into cell `k` of `sheet` and, with ``captions``, draws the caption of `time`
+  /// below it, as ``render(_:times:)`` does.
+  ///
+  /// - Throws: ``/Segue/ValidationError`` naming `frame` (`.invalidState`) unless `frame` has
+  ///   `layout`'s frame size, `sheet` has `layout`'s size and `0 ≤ k < columns·rows`; the
+  ///   caption's rendering errors.
+  public func place(
+    _ frame: PixelBufferRGBA8, at k: Int, time: Double, layout: Layout,
+    into sheet: inout PixelBufferRGBA8
+  ) throws(ValidationError) {
+    guard frame.width == layout.frameWidth, frame.height == layout.frameHeight,
+      sheet.width == layout.width, sheet.height == layout.height,
+      k >= 0, k < layout.columns * layout.rows
+    else {
+      throw ValidationError(
+        field: "frame", index: k,
+        reason: .invalidState(
+          "a \(frame.width)×\(frame.height) frame does not fit cell \(k) of a "
+            + "\(layout.columns)×\(layout.rows) sheet of \(layout.frameWidth)×"
+            + "\(layout.frameHeight) frames (sheet \(sheet.width)×\(sheet.height))"))
+    }
+    let (x, y) = layout.frameOrigin(k)
+    Self.copy(frame, into: &sheet, x: x, y: y)
+    if captions {
+      let strip = try captionStrip(Self.caption(for: time), width: layout.frameWidth)
+      Self.copy(strip, into: &sheet, x: x, y: y + layout.frameHeight)
+    }
   }
 
   /// An SVG contact sheet with the layout of ``render(_:times:)`` (user units = pixels): per
@@ -183,7 +216,9 @@ public struct Filmstrip: Hashable, Sendable {
   /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
   /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
   /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; the eye-plane-clipped polygon
-  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye), filled with its colour (a
+  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye; for each piece of a
+  /// layer cut by depth sorting, the piece's polygon through
+  /// ``/Segue/Transform3D/mapPolygon(_:)``), filled with its colour (a
   /// gradient's mean of top and bottom) at alpha × opacity. A cross-dissolve's layers sit in an
   /// isolated nested viewport and blend with `plus-lighter` at alpha × weight (exact for
   /// one-layer snapshots such as CATransition `fade`'s; a snapshot's sublayers are added
@@ -250,7 +285,9 @@ public struct Filmstrip: Hashable, Sendable {
     guard p.parts.contains(.body) else { return }
     let corners = p.sample.corners
     let points: [Point]
-    if corners.count == 4, !corners.contains(where: \.isBehindEye) {
+    if !p.region.isWholePlane {
+      points = p.sample.matrix.mapPolygon(p.region.polygon(clipping: p.snapshot.bounds))
+    } else if corners.count == 4, !corners.contains(where: \.isBehindEye) {
       points = corners.map(\.point)
     } else {
       points = p.sample.matrix.mapQuad(Quad(p.snapshot.bounds))
