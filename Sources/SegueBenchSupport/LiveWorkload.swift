@@ -141,6 +141,8 @@ public struct LiveBatchDriver {
   /// Control calls made so far, and completions delivered.
   public private(set) var callCount = 0
   public private(set) var completionCount = 0
+  /// Calls the batch rejected (the driver's view of the slot was stale; the slot is replaced).
+  public private(set) var rejectedCount = 0
 
   public init(slots: Int) throws {
     let scenes = try PresetsWorkload.scenes()
@@ -183,8 +185,16 @@ public struct LiveBatchDriver {
       LiveWorkload.events(
         for: call, state: &states[call.slot], at: t, velocity: velocity, into: &events)
       for event in events {
-        try batch.apply(event, to: id)
         callCount += 1
+        do {
+          try batch.apply(event, to: id)
+        } catch {
+          // The toolkit's view was stale (the animator completed during this frame's calls, e.g.
+          // a continue with nothing left to run): replace the instance.
+          rejectedCount += 1
+          states[call.slot].over = true
+          break
+        }
       }
     }
     try replaceCompleted(at: t)
@@ -221,6 +231,7 @@ public struct LiveScalarDriver: Sendable {
   public let scenes: [TransitionScene]
   var events: [AnimatorEvent] = []
   public private(set) var callCount = 0
+  public private(set) var rejectedCount = 0
 
   public init(slots: Int) throws {
     let all = try PresetsWorkload.scenes()
@@ -249,8 +260,14 @@ public struct LiveScalarDriver: Sendable {
       events.removeAll(keepingCapacity: true)
       LiveWorkload.events(for: call, state: &states[s], at: t, velocity: velocity, into: &events)
       for event in events {
-        try animators[s].apply(event)
         callCount += 1
+        do {
+          try animators[s].apply(event)
+        } catch {
+          rejectedCount += 1
+          states[s].over = true
+          break
+        }
       }
     }
     try replaceCompleted(at: t)

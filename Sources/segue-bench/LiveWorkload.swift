@@ -95,7 +95,8 @@ extension SegueBench {
         instances: n, layers: rows, frames: frameCount, frameSeconds: frameSeconds,
         controlSeconds: controlSeconds, perCall: perCall,
         callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
-        completions: driver.completionCount, allocations: allocations,
+        completions: driver.completionCount, rejected: driver.rejectedCount,
+        allocations: allocations,
         scalarSeconds: scalarSeconds, checksum: checksum))
   }
 
@@ -108,6 +109,7 @@ extension SegueBench {
     var perCall: [Double]
     var callsPerFrame: Double
     var completions: Int
+    var rejected: Int
     var allocations: [UInt64]
     var scalarSeconds: [Double]
     var checksum: Double
@@ -139,6 +141,7 @@ extension SegueBench {
         ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
         ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
+        ("rejectedCalls", "\(r.rejected)"),
         ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
@@ -158,7 +161,7 @@ extension SegueBench {
       max \(fixed(worst * 1e3, 3)) ms
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
-      \(sci(callsPerSecond)) calls/s  completions \(r.completions)
+      \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
       allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
       scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
       batch \(fixed(scalar50 / p50, 1))× faster
