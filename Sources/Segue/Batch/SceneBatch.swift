@@ -11,6 +11,22 @@ public enum SceneClock: Hashable, Sendable {
   /// ``TransitionScene/sample(at:interaction:)`` at `max(t − start, 0)`, including its finished
   /// and cancelled completion states. The timeline's duration must equal the scene's.
   case interactive(InteractionTimeline, start: Double)
+  /// A live percent-driven instance (`UIPercentDrivenInteractiveTransition`) that began at wall
+  /// time `start` (seconds): driven by ``SceneBatch/apply(_:to:)-(InteractionEvent,_)`` calls as they
+  /// happen, with the rules of ``InteractionTimeline`` (event times are batch times; the
+  /// transition's time is `t − start`). `completionSpeed` finite and `> 0`.
+  case percentDriven(
+    start: Double, completionSpeed: Double = 1, completionCurve: TimingFunction = .easeInEaseOut,
+    wantsInteractiveStart: Bool = true)
+  /// A live animator-driven instance (`UIViewPropertyAnimator` with the scene's duration and
+  /// `timingParameters`), inactive until started: driven by
+  /// ``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` calls, with the rules of ``PropertyAnimator``
+  /// on the batch clock (times `≥ 0`). The instance shows the scene at `τ = clamp(q, 0, 1)·duration`
+  /// for the animator's eased progress `q`; completed at the end it shows the finished state, at
+  /// the start the cancelled state, at `.current` the scene where it stopped.
+  case animator(
+    timingParameters: TimingCurveProvider = .linear, pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true)
 }
 
 /// Many ``TransitionScene`` instances, each with its own ``SceneClock``, evaluated in `Float` by
@@ -220,7 +236,7 @@ public struct SceneBatch: Sendable {
     return s
   }
 
-  private static func validate(_ clock: SceneClock, duration: Double) throws(ValidationError) {
+  static func validate(_ clock: SceneClock, duration: Double) throws(ValidationError) {
     func fail(_ reason: ValidationError.Reason) -> ValidationError {
       ValidationError(field: "clock", reason: reason)
     }
@@ -234,42 +250,107 @@ public struct SceneBatch: Sendable {
     case .interactive(let timeline, let start):
       guard start.isFinite else { throw fail(.notFinite) }
       guard timeline.duration == duration else { throw fail(.mustEqual(duration)) }
+    case .percentDriven(let start, let speed, _, _):
+      guard start.isFinite, speed.isFinite else { throw fail(.notFinite) }
+      guard speed > 0 else { throw fail(.notPositive) }
+    case .animator(let timing, _, _):
+      let length = timing.runLength(forDuration: duration)
+      guard length.isFinite, length > 0 else {
+        throw fail(.invalidState("the timing parameters give a run length that is not > 0"))
+      }
     }
   }
+}
+
+/// How a lane finds its scene time (``SceneInstanceGroup/kinds``).
+enum SceneClockKind {
+  static let timed: UInt8 = 0
+  static let position: UInt8 = 1
+  static let interactive: UInt8 = 2
+  static let percentDriven: UInt8 = 3
+  static let animator: UInt8 = 4
+}
+
+/// The current state of a live instance's clock (only the state after its latest call).
+enum LiveClock: Hashable, Sendable {
+  case none
+  case percentDriven(InteractionMachine)
+  case animator(AnimatorMachine)
 }
 
 /// The instances of one template, structure of arrays in row order.
 struct SceneInstanceGroup: Sendable {
   /// Instance ids.
   var ids: [Int32] = []
-  /// 0 timed, 1 position (scene time in ``start``), 2 interactive (``clocks``).
+  /// ``SceneClockKind``.
   var kinds: [UInt8] = []
-  /// Timed: the start (seconds); position: the scene time `p·duration`.
+  /// Timed, percent-driven, interactive: the start (seconds); position: the scene time
+  /// `p·duration`.
   var start: [Double] = []
   /// Timed: the speed.
   var speed: [Double] = []
-  /// The clocks as given.
+  /// The clocks as last given (at add or ``SceneBatch/setClock(_:of:at:)``).
   var clocks: [SceneClock] = []
+  /// Live instances: the machine after the latest call.
+  var live: [LiveClock] = []
+  /// The wall time of the latest control call (`−∞` before any).
+  var lastCall: [Double] = []
+  /// The wall time the completion fires, while it is decided and not yet reported; `+∞` otherwise.
+  var pendingCompletion: [Double] = []
 
   var count: Int { ids.count }
 
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
     ids.append(Int32(id))
     clocks.append(clock)
+    kinds.append(0)
+    start.append(0)
+    speed.append(0)
+    live.append(.none)
+    lastCall.append(-.infinity)
+    pendingCompletion.append(.infinity)
+    set(count - 1, clock: clock, duration: duration)
+  }
+
+  /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
+  mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
+    clocks[slot] = clock
+    live[slot] = .none
+    var completion = Double.infinity
     switch clock {
     case .timed(let s, let v):
-      kinds.append(0)
-      start.append(s)
-      speed.append(v)
+      kinds[slot] = SceneClockKind.timed
+      start[slot] = s
+      speed[slot] = v
+      completion = s + duration / v
     case .position(let p):
-      kinds.append(1)
-      start.append(p * duration)
-      speed.append(0)
-    case .interactive(_, let s):
-      kinds.append(2)
-      start.append(s)
-      speed.append(0)
+      kinds[slot] = SceneClockKind.position
+      start[slot] = p * duration
+      speed[slot] = 0
+    case .interactive(let timeline, let s):
+      kinds[slot] = SceneClockKind.interactive
+      start[slot] = s
+      speed[slot] = 0
+      completion = timeline.replayed(upTo: .infinity).completionTime.map { $0 + s } ?? .infinity
+    case .percentDriven(let s, let k, let c, let interactiveStart):
+      kinds[slot] = SceneClockKind.percentDriven
+      start[slot] = s
+      speed[slot] = 0
+      let machine = InteractionMachine(
+        duration: duration, completionSpeed: k, completionCurve: c,
+        wantsInteractiveStart: interactiveStart)
+      live[slot] = .percentDriven(machine)
+      completion = machine.completionTime.map { $0 + s } ?? .infinity
+    case .animator(let timing, let pauses, let scrubs):
+      kinds[slot] = SceneClockKind.animator
+      start[slot] = 0
+      speed[slot] = 0
+      live[slot] = .animator(
+        AnimatorMachine(
+          duration: timing.runLength(forDuration: duration), curve: timing,
+          pausesOnCompletion: pauses, scrubsLinearly: scrubs, keepsHistory: false))
     }
+    pendingCompletion[slot] = completion.isNaN ? .infinity : completion
   }
 
   /// Removes position `slot` by moving the last instance into it; returns the moved id.
@@ -281,11 +362,17 @@ struct SceneInstanceGroup: Sendable {
     start.swapAt(slot, last)
     speed.swapAt(slot, last)
     clocks.swapAt(slot, last)
+    live.swapAt(slot, last)
+    lastCall.swapAt(slot, last)
+    pendingCompletion.swapAt(slot, last)
     ids.removeLast()
     kinds.removeLast()
     start.removeLast()
     speed.removeLast()
     clocks.removeLast()
+    live.removeLast()
+    lastCall.removeLast()
+    pendingCompletion.removeLast()
     return moved
   }
 }

@@ -71,8 +71,11 @@ public final class SceneBatchContext: @unchecked Sendable {
 /// Pointers into one slot of a ``SceneBatchContext`` (every region 64-byte aligned; a "vector"
 /// is 16 floats).
 struct SceneBatchSlot: @unchecked Sendable {
-  /// Scene times of the 16 lanes (`Double`).
+  /// Scene times `τ` of the 16 lanes (`Double`, seconds).
   let times: UnsafeMutablePointer<Double>
+  /// `dτ/dt` of the 16 lanes (`Double`, scene seconds per wall second; written when the job's
+  /// ``SceneEvaluationJob/computesTimeRates``): the clock stage's input to derivative kernels.
+  let timeRates: UnsafeMutablePointer<Double>
   let dynamic: UnsafeMutablePointer<Float>
   let written: UnsafeMutablePointer<Float>
   let alpha: UnsafeMutablePointer<Float>
@@ -85,7 +88,7 @@ struct SceneBatchSlot: @unchecked Sendable {
   let keyframeScratch: UnsafeMutablePointer<Float>
 
   static func floatCount(_ c: SceneScratchSize) -> Int {
-    16 * (2 + c.dynamic + c.written + c.alphas + c.removals + 16 * c.worlds + 16 * c.sublayers)
+    16 * (4 + c.dynamic + c.written + c.alphas + c.removals + 16 * c.worlds + 16 * c.sublayers)
       + 256 + 16 + 48
   }
 
@@ -96,6 +99,7 @@ struct SceneBatchSlot: @unchecked Sendable {
       return p
     }
     times = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
+    timeRates = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
     dynamic = take(c.dynamic)
     written = take(c.written)
     alpha = take(c.alphas)
@@ -144,6 +148,9 @@ public struct SceneEvaluationJob: @unchecked Sendable {
   public static let streamingThreshold = 4 << 20
   /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
   package var stage: SceneBatchStage = .output
+  /// Whether the clock stage also writes each lane's `dτ/dt` (``SceneInstanceTime/rate``) to the
+  /// slot's `timeRates`, for the derivative kernels (default `false`: replay needs none).
+  package var computesTimeRates = false
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
   public init(
@@ -303,7 +310,7 @@ public struct SceneEvaluationJob: @unchecked Sendable {
             let first = 16 * j
             SceneLaneGroup(
               program: template.program, template: template, slot: slot, first: first,
-              valid: min(16, group.count - first), stage: stage
+              valid: min(16, group.count - first), stage: stage, rates: computesTimeRates
             ).evaluate(at: t, clocks: clocks, out: out)
           }
         }
@@ -339,6 +346,8 @@ struct SceneLaneGroup {
   let first: Int
   let valid: Int
   let stage: SceneBatchStage
+  /// Whether the clock stage writes ``SceneBatchSlot/timeRates``.
+  let rates: Bool
 
   static let running: Float = 0
   static let finished: Float = 1
@@ -394,26 +403,28 @@ struct SceneLaneGroup {
     var state = Lanes(repeating: Self.running)
     for l in 0..<16 {
       var time = 0.0
+      var rate = 0.0
       if l < valid {
         let k = first + l
         switch clocks.kinds[k] {
-        case 0:
+        case SceneClockKind.timed where !rates:
           time = max((t - clocks.start[k]) * clocks.speed[k], 0)
           if time >= prog.duration { state[l] = Self.finished }
-        case 1:
+        case SceneClockKind.position:
           time = clocks.start[k]
         default:
-          if case .interactive(let timeline, let start) = clocks.group.clocks[k] {
-            let lane = try? timeline.state(at: max(t - start, 0))
-            if lane?.isCompleted == true {
-              state[l] = lane?.isFinished == true ? Self.finished : Self.cancelled
-            } else {
-              time = (lane?.position ?? 0) * prog.duration
-            }
+          let lane = clocks.group.time(k, at: t, duration: prog.duration)
+          switch lane.completion {
+          case .finished: state[l] = Self.finished
+          case .cancelled: state[l] = Self.cancelled
+          case nil: break
           }
+          time = lane.completion == nil || clocks.kinds[k] == SceneClockKind.timed ? lane.time : 0
+          rate = lane.rate
         }
       }
       tau[l] = time
+      if rates { s.timeRates[l] = rate }
     }
     if stage == .clocks { return }
     let finished = state .== Self.finished

@@ -267,3 +267,35 @@ extension LayerKind {
     }
   }
 }
+
+extension TransitionScene {
+  /// Samples the transition driven by `animator` (a ``PropertyAnimator`` of this scene's
+  /// duration; its calls are on the same clock as `time`, seconds, finite, `≥ 0`).
+  ///
+  /// The layers are the scene at `τ = clamp(q, 0, 1) · duration` for the animator's eased
+  /// progress `q` at `time`; once the animator has completed at `.end`, the finished state, at
+  /// `.start` the cancelled state (at `.current` the scene where it stopped). `progress` is
+  /// `clamp(q, 0, 1)`. ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``
+  /// instances of a ``SceneBatch`` equal this for the same calls.
+  ///
+  /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`); a layer's geometry
+  ///   overflows `Double` (`"layers"`).
+  public func sample(at time: Double, animator: PropertyAnimator) throws(ValidationError)
+    -> TransitionSample
+  {
+    let state = try animator.sample(at: time)
+    let completion: TransitionCompletion? =
+      switch state.completion {
+      case .end: .finished
+      case .start: .cancelled
+      case .current, nil: nil
+      }
+    let q = min(max(state.progress, 0), 1)
+    let sample = TransitionSample(
+      time: time, progress: q, completed: completion != nil, cancelled: completion == .cancelled,
+      tree: presentation(at: completion == nil ? q * duration : 0, completion: completion),
+      blendModes: completion == nil ? blendModes : [:])
+    try sample.checkFinite()
+    return sample
+  }
+}
