@@ -3,10 +3,10 @@
 public struct CompiledAnimation: Sendable {
   /// The description this was compiled from.
   public let animation: LayerAnimation
-  private let pair: Pair?
+  let pair: Pair?
 
   /// How a from/to pair interpolates.
-  private enum Pair: Sendable {
+  enum Pair: Sendable {
     case values(AnimationValue, AnimationValue)
     case transforms(TransformInterpolator)
   }
