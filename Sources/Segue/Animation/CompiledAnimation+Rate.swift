@@ -51,18 +51,7 @@ extension CompiledAnimation {
       return AnimationValue.difference(b, a)
     case nil:
       return AnimationValue.difference(
-        animation.content.rateTemplate, animation.content.rateTemplate)
-    }
-  }
-}
-
-extension LayerAnimation.Content {
-  /// A value of the content's kind (for a zero rate of the same kind).
-  fileprivate var rateTemplate: AnimationValue {
-    switch self {
-    case .basic(let from, _), .spring(_, let from, _): from
-    case .keyframes(let values): values.value(at: 0)
-    case .path(let track): .point(track.position(at: 0))
+        animation.content.firstValue, animation.content.firstValue)
     }
   }
 }

@@ -28,13 +28,7 @@ extension Quaternion {
   public static func slerpDerivative(_ a: Quaternion, _ b: Quaternion, fraction t: Double)
     -> Quaternion
   {
-    var d = Swift.min(Swift.max(a.dot(b), -1), 1)
-    if abs(d) == 1 { return Quaternion(x: 0, y: 0, z: 0, w: 0) }
-    var b = b
-    if d < 0 {
-      b = -b
-      d = -d
-    }
+    guard let (b, d) = shortestArc(a, b) else { return Quaternion(x: 0, y: 0, z: 0, w: 0) }
     let sinTheta = (1 - d * d).squareRoot()
     if sinTheta < 1e-6 {
       let u = 1 - t

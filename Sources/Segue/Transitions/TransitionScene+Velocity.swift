@@ -26,13 +26,7 @@ extension TransitionScene {
   public func velocity(at time: Double, interaction: InteractionTimeline)
     throws(ValidationError) -> [LayerVelocity]
   {
-    try Validate.nonNegative(time, "time")
-    guard interaction.duration == duration else {
-      throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
-    }
-    let state = try interaction.state(at: time)
-    let completion: TransitionCompletion? =
-      state.isCompleted ? (state.isFinished == true ? .finished : .cancelled) : nil
+    let (state, completion) = try interactionState(at: time, interaction: interaction)
     return try velocity(
       atSceneTime: state.position * duration,
       timeRate: try interaction.positionRate(at: time) * duration, completion: completion)

@@ -106,6 +106,39 @@ struct TransitionVelocityTests {
     return times
   }
 
+  /// Percent-driven: 0 while interacting; during the completion run the scene's velocity times
+  /// `duration · dp/dt`, against central differences of `sample(at:interaction:)`.
+  @Test(arguments: [true, false])
+  func interactionMatchesCentralDifferences(finishing: Bool) throws {
+    let animator = PresetAnimator(.fadeSlide)
+    let scene = try animator.animateTransition(using: try animator.defaultContext(operation: .push))
+    let end: InteractionEvent = finishing ? .finish(time: 0.5) : .cancel(time: 0.5)
+    let timeline = try InteractionTimeline(
+      duration: scene.duration, completionSpeed: 1.5,
+      events: [.update(time: 0.1, percent: 0.2), .update(time: 0.3, percent: 0.45), end])
+    for layer in try scene.velocity(at: 0.4, interaction: timeline) {
+      #expect(layer.matrix.fields.allSatisfy { $0 == 0 } && layer.opacity == 0)
+    }
+    let run = timeline.completionRunDuration(from: 0.45, finishing: finishing)
+    for fraction in [0.1, 0.37, 0.62, 0.9] {
+      let t = 0.5 + fraction * run
+      let velocity = try scene.velocity(at: t, interaction: timeline)
+      let before = try scene.sample(at: t - Self.h, interaction: timeline)
+      let after = try scene.sample(at: t + Self.h, interaction: timeline)
+      for (i, layer) in velocity.enumerated() {
+        let magnitude = after.layers[i].matrix.fields.map(abs).max() ?? 0
+        for k in 0..<16 {
+          let numeric =
+            (after.layers[i].matrix.fields[k] - before.layers[i].matrix.fields[k]) / (2 * Self.h)
+          let tolerance = 1e-5 * (Swift.max(magnitude, 1) / 0.2 + abs(numeric))
+          #expect(abs(layer.matrix.fields[k] - numeric) <= tolerance, "\(layer.id) m[\(k)] at \(t)")
+        }
+        let numeric = (after.layers[i].opacity - before.layers[i].opacity) / (2 * Self.h)
+        #expect(abs(layer.opacity - numeric) <= 1e-5 * (5 + abs(numeric)))
+      }
+    }
+  }
+
   @Test func completedAndHeldStatesDoNotMove() throws {
     let animator = PresetAnimator(.hero)
     let scene = try animator.animateTransition(using: try animator.defaultContext(operation: .push))
