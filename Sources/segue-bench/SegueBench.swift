@@ -52,7 +52,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); or text (text layer layouts)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
   )
   var workload: String = "stack"
 
@@ -115,6 +115,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Paint workload")
   var paintOptions: PaintOptions
 
+  @OptionGroup(title: "Snapshot workload")
+  var snapshotOptions: SnapshotWorkloadOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -136,11 +139,13 @@ struct SegueBench: ParsableCommand {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
         || workload == "render" || workload == "paint" || workload == "text"
+        || workload == "snapshot"
         || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
         "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, text, "
+          + "snapshot, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -185,8 +190,6 @@ struct SegueBench: ParsableCommand {
       try validateBlendWorkload()
     } else if workload == "render" {
       try validateRenderWorkload()
-    } else if workload == "paint" {
-      try validatePaintWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -235,8 +238,6 @@ struct SegueBench: ParsableCommand {
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
-    if workload == "paint" { return try runPaintWorkload() }
-    if workload == "text" { return try runTextWorkload() }
     return try runStackWorkload()
   }
 }
