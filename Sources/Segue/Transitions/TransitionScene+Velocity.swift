@@ -12,7 +12,8 @@ extension TransitionScene {
   /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`); a path animation
   ///   showing at `t`, a path's rotation mode, or a transform sub-path other than a translation
   ///   written over an animated transform (`"animations"`, with the animation's index), whose
-  ///   velocities are not computed.
+  ///   velocities are not computed; on `"layers"` (with the layer's index) when a velocity
+  ///   overflows `Double`.
   public func velocity(at t: Double) throws(ValidationError) -> [LayerVelocity] {
     try Validate.nonNegative(t, "time")
     return try velocity(atSceneTime: t, timeRate: 1, completion: t >= duration ? .finished : nil)
@@ -38,8 +39,9 @@ extension TransitionScene {
   /// through the layer tree (``LayerTree/velocities(rates:)``), times `timeRate`. With a
   /// `completion` the presented state is fixed and every velocity is 0.
   ///
-  /// - Throws: ``ValidationError`` on `"time"` for a non-finite `tau` or `timeRate`; on
-  ///   `"animations"` as ``velocity(at:)``.
+  /// - Throws: ``ValidationError``: `tau` not finite (`"time"`), `timeRate` not finite
+  ///   (`"timeRate"`); on `"animations"` as ``velocity(at:)``; on `"layers"` (with the layer's
+  ///   index) when a velocity overflows `Double`.
   public func velocity(
     atSceneTime tau: Double, timeRate: Double, completion: TransitionCompletion? = nil
   ) throws(ValidationError) -> [LayerVelocity] {
@@ -56,9 +58,16 @@ extension TransitionScene {
     var rates: PresentationRates? = PresentationRates(count: tree.count)
     let presented = animations.presentation(of: tree, at: time, rates: &rates)
     if let unsupported = rates?.unsupported { throw unsupported }
-    return presented.velocities(rates: rates?.layers ?? []).map {
+    let velocities = presented.velocities(rates: rates?.layers ?? []).map {
       LayerVelocity(
         id: $0.id, matrix: $0.matrix.multiplied(by: timeRate), opacity: $0.opacity * timeRate)
     }
+    for (i, v) in velocities.enumerated()
+    where !(v.opacity.isFinite && v.matrix.fields.allSatisfy(\.isFinite)) {
+      throw ValidationError(
+        field: "layers", index: i,
+        reason: .invalidState("layer '\(v.id)': its velocity overflows Double at t = \(tau) s"))
+    }
+    return velocities
   }
 }
