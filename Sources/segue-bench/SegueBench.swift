@@ -190,6 +190,10 @@ struct SegueBench: ParsableCommand {
       try validateBlendWorkload()
     } else if workload == "render" {
       try validateRenderWorkload()
+    } else if workload == "paint" {
+      try validatePaintWorkload()
+    } else if workload == "snapshot" {
+      try validateSnapshotWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -238,6 +242,9 @@ struct SegueBench: ParsableCommand {
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
+    if workload == "paint" { return try runPaintWorkload() }
+    if workload == "text" { return try runTextWorkload() }
+    if workload == "snapshot" { return try runSnapshotWorkload() }
     return try runStackWorkload()
   }
 }
