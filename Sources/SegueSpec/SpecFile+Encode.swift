@@ -81,6 +81,9 @@ extension SpecFile {
       o.append(("cornerRadius", .number(layer.cornerRadius)))
     }
     if layer.masksToBounds { o.append(("masksToBounds", .bool(true))) }
+    if layer.maskedCorners != defaults.maskedCorners {
+      o.append(("maskedCorners", SpecFile.writeValue(.cornerMask(layer.maskedCorners))))
+    }
     if layer.borderWidth != defaults.borderWidth {
       o.append(("borderWidth", .number(layer.borderWidth)))
     }

@@ -126,7 +126,7 @@ struct SpecDecoder {
   static let layerKeys = [
     "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
     "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
-    "masksToBounds", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
+    "masksToBounds", "maskedCorners", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
     "shadowOffset", "shadowColor", "animations",
   ]
   static let timingKeys = [
@@ -385,6 +385,7 @@ struct SpecDecoder {
     if let v = o["backgroundColor"] { layer.backgroundColor = try color(v) }
     if let v = o["cornerRadius"] { layer.cornerRadius = try v.number() }
     if let v = o["masksToBounds"] { layer.masksToBounds = try v.bool() }
+    if let v = o["maskedCorners"] { layer.maskedCorners = try SpecFile.readCornerMask(v) }
     if let v = o["borderWidth"] { layer.borderWidth = try v.number() }
     if let v = o["borderColor"] { layer.borderColor = try color(v) }
     if let v = o["shadowOpacity"] { layer.shadowOpacity = try v.number() }
@@ -411,7 +412,7 @@ struct SpecDecoder {
     } catch {
       if case .invalidState(let why) = error.reason { throw node.fail(why) }
       throw node.fail(
-        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor and transform.rotation/scale/translation sub-paths)"
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor, transform.rotation/scale/translation sub-paths, and in model changes masksToBounds and maskedCorners)"
       )
     }
   }
@@ -429,7 +430,12 @@ struct SpecDecoder {
       throw typeNode.fail("unknown animation type '\(type)' (known: basic, keyframe, spring)")
     }
     try o.check(allowed: allowed, context: "for a \(type) animation")
-    let property = try readProperty(try o.required("keyPath"))
+    let keyPathNode = try o.required("keyPath")
+    let property = try readProperty(keyPathNode)
+    guard property.isAnimatable else {
+      throw keyPathNode.fail(
+        "\(property.keyPath) is not animatable (set it on the layer, or change it with an event)")
+    }
     let kind = property.valueKind
     let timing = try readTiming(o)
     let model = property.value(in: layer)
@@ -549,28 +555,11 @@ struct SpecDecoder {
     let tension = try o["tensionValues"]?.numberList()
     let continuity = try o["continuityValues"]?.numberList()
     let bias = try o["biasValues"]?.numberList()
-    func track<V: Interpolatable>(_ vs: [V]) throws(ValidationError) -> KeyframeTrack<V> {
-      try KeyframeTrack(
-        values: vs, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
-        timingFunction: trackFunction, tensionValues: tension, continuityValues: continuity,
-        biasValues: bias)
-    }
     return try building(o.path) { () throws(ValidationError) in
-      switch kind {
-      case .number:
-        return .numbers(try track(values.map { if case .number(let x) = $0 { x } else { 0 } }))
-      case .point:
-        return .points(try track(values.map { if case .point(let x) = $0 { x } else { .zero } }))
-      case .size:
-        return .sizes(try track(values.map { if case .size(let x) = $0 { x } else { .zero } }))
-      case .rect:
-        return .rects(try track(values.map { if case .rect(let x) = $0 { x } else { .zero } }))
-      case .transform:
-        return .transforms(
-          try track(values.map { if case .transform(let x) = $0 { x } else { .identity } }))
-      case .color:
-        return .colors(try track(values.map { if case .color(let x) = $0 { x } else { .clear } }))
-      }
+      try KeyframeValues(
+        kind: kind, values: values, keyTimes: keyTimes, calculationMode: mode,
+        timingFunctions: functions, timingFunction: trackFunction, tensionValues: tension,
+        continuityValues: continuity, biasValues: bias)
     }
   }
 

@@ -30,7 +30,26 @@ extension SpecFile {
         try building(node.path) { () throws(ValidationError) in
           try RGBAColor(red: v[0], green: v[1], blue: v[2], alpha: v[3])
         })
+    case .boolean:
+      return .boolean(try node.bool())
+    case .cornerMask:
+      return .cornerMask(try readCornerMask(node))
     }
+  }
+
+  /// Reads a `maskedCorners` value: a list of `CACornerMask` names, each at most once.
+  static func readCornerMask(_ node: Node) throws(SpecError) -> CornerMask {
+    var mask: CornerMask = []
+    for item in try node.array() {
+      let name = try item.string()
+      guard let corner = CornerMask(name: name) else {
+        let known = CornerMask.named.map(\.name).joined(separator: ", ")
+        throw item.fail("unknown corner '\(name)' (known: \(known))")
+      }
+      guard !mask.contains(corner) else { throw item.fail("the corner '\(name)' is listed twice") }
+      mask.insert(corner)
+    }
+    return mask
   }
 
   /// Writes a value; transforms as 16 numbers.
@@ -42,6 +61,8 @@ extension SpecFile {
     case .rect(let r): numbers([r.origin.x, r.origin.y, r.size.width, r.size.height])
     case .transform(let t): numbers(t.fields)
     case .color(let c): numbers([c.red, c.green, c.blue, c.alpha])
+    case .boolean(let b): .bool(b)
+    case .cornerMask(let m): .array(m.names.map { .string($0) })
     }
   }
 

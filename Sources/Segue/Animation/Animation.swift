@@ -39,7 +39,8 @@ public struct LayerAnimation: Equatable, Sendable {
 
   /// Creates an animation and checks it.
   ///
-  /// - Throws: ``ValidationError`` when a value is not finite (`fromValue`, `toValue`), a value's
+  /// - Throws: ``ValidationError`` on `"keyPath"` for a property that is not animatable
+  ///   (``LayerProperty/isAnimatable``); when a value is not finite (`fromValue`, `toValue`), a value's
   ///   kind does not match the property (`fromValue`/`toValue`/`values`, or `path` on a property
   ///   that is not a point), or the media timing is
   ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive.
@@ -71,6 +72,10 @@ public struct LayerAnimation: Equatable, Sendable {
 
   /// Checks the fields; see ``init(property:content:timing:timingFunction:)``.
   public func validate() throws(ValidationError) {
+    guard property.isAnimatable else {
+      throw ValidationError(
+        field: "keyPath", reason: .invalidState("\(property.keyPath) is not animatable"))
+    }
     try timing.validate()
     try Validate.positive(timing.duration, "duration")
     let kind = property.valueKind

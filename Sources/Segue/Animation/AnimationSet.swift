@@ -40,6 +40,14 @@ public struct AnimationSet: Sendable {
     compiled.append(CompiledAnimation(animation))
   }
 
+  /// Removes every animation of the layers in `layerIDs` (CALayer `removeAllAnimations()` on
+  /// each), keeping the others in order.
+  public mutating func removeAll(ofLayers layerIDs: Set<String>) {
+    let keep = entries.indices.filter { !layerIDs.contains(entries[$0].layerID) }
+    entries = keep.map { entries[$0] }
+    compiled = keep.map { compiled[$0] }
+  }
+
   /// Appends every animation of `other`, after these.
   public mutating func append(contentsOf other: AnimationSet) {
     entries += other.entries

@@ -13,6 +13,10 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
   case transform(Transform3D)
   /// A colour: `backgroundColor`.
   case color(RGBAColor)
+  /// A flag: `masksToBounds`. Not animatable: a model change only.
+  case boolean(Bool)
+  /// Corners: `maskedCorners`. Not animatable: a model change only.
+  case cornerMask(CornerMask)
 
   /// The kind of value, without its payload.
   public var kind: Kind {
@@ -23,6 +27,8 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
     case .rect: .rect
     case .transform: .transform
     case .color: .color
+    case .boolean: .boolean
+    case .cornerMask: .cornerMask
     }
   }
 
@@ -30,6 +36,9 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     /// ``AnimationValue/number(_:)``, and so on for each case of the same name.
     case number, point, size, rect, transform, color
+    /// ``AnimationValue/boolean(_:)`` and ``AnimationValue/cornerMask(_:)``: the kinds of the
+    /// properties that change without animating.
+    case boolean, cornerMask
   }
 
   /// Throws ``ValidationError/Reason/notFinite`` (naming `field` and the channel index) when any
@@ -43,6 +52,7 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
     case .rect(let r): channels = r.channels
     case .transform(let t): channels = t.fields
     case .color(let c): channels = c.channels
+    case .boolean, .cornerMask: channels = []
     }
     for (i, v) in channels.enumerated() { try Validate.finite(v, field, index: i) }
   }
@@ -56,6 +66,8 @@ public enum AnimationValue: Hashable, Sendable, CustomStringConvertible {
     case .rect(let r): "\(r)"
     case .transform(let t): "\(t.fields)"
     case .color(let c): "\(c)"
+    case .boolean(let b): "\(b)"
+    case .cornerMask(let m): "\(m)"
     }
   }
 }

@@ -110,9 +110,10 @@ extension LayerAnimation.Content {
 
 extension AnimationValue {
   /// `a + (b − a)·f` channel by channel for two values of the same kind (transforms by
-  /// decomposition); `f` may lie outside [0, 1] (spring overshoot extrapolates). Values of
-  /// different kinds return `b` from `f ≥ 0.5` on, `a` before (never produced by a validated
-  /// ``LayerAnimation``).
+  /// decomposition); `f` may lie outside [0, 1] (spring overshoot extrapolates). The kinds that
+  /// do not animate (``Kind/boolean``, ``Kind/cornerMask``) are `b` at every `f`: the change
+  /// takes effect at once, as a UIView animation block applies it. Values of different kinds
+  /// return `b` from `f ≥ 0.5` on, `a` before (never produced by a validated ``LayerAnimation``).
   public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, fraction f: Double)
     -> AnimationValue
   {
@@ -124,6 +125,7 @@ extension AnimationValue {
     case (.color(let x), .color(let y)): .color(RGBAColor.interpolate(x, y, fraction: f))
     case (.transform(let x), .transform(let y)):
       .transform(Transform3D.interpolate(x, y, fraction: f))
+    case (.boolean, .boolean), (.cornerMask, .cornerMask): b
     default: f >= 0.5 ? b : a
     }
   }

@@ -6,6 +6,10 @@
 /// matrices and opacities, rejects animations and changes of them (as it does for the transform
 /// sub-paths it cannot batch) and ignores their static values.
 ///
+/// `masksToBounds` and `maskedCorners` are layer properties Core Animation does not animate: they
+/// can be set (``SceneBuilder/set(_:of:to:)``, model changes, inside animation blocks, where they
+/// take effect at once) but not animated (``isAnimatable``).
+///
 /// Every property holds one ``AnimationValue/Kind``. Sub-paths into a transform
 /// (`transform.rotation.z`, `transform.scale`, …) animate the **scalar** component: the
 /// presented transform is the model transform with that component replaced
@@ -49,12 +53,15 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
   case shadowOffset
   /// `shadowColor`, an RGBA colour.
   case shadowColor
+  /// `masksToBounds` (UIView's `clipsToBounds`), a boolean. Not animatable.
+  case masksToBounds
+  /// `maskedCorners`, a ``CornerMask``. Not animatable.
+  case maskedCorners
 
   /// Parses a Core Animation key path.
   ///
-  /// - Throws: ``ValidationError`` on field `"keyPath"`: ``ValidationError/Reason/unknown(_:)``
-  ///   for a key path this library does not animate; ``ValidationError/Reason/invalidState(_:)``
-  ///   for `masksToBounds`, a layer property Core Animation does not animate.
+  /// - Throws: ``ValidationError`` on field `"keyPath"` with ``ValidationError/Reason/unknown(_:)``
+  ///   for a key path this library does not know.
   public init(keyPath: String) throws(ValidationError) {
     switch keyPath {
     case "opacity": self = .opacity
@@ -75,9 +82,8 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case "shadowRadius": self = .shadowRadius
     case "shadowOffset": self = .shadowOffset
     case "shadowColor": self = .shadowColor
-    case "masksToBounds":
-      throw ValidationError(
-        field: "keyPath", reason: .invalidState("masksToBounds is not animatable"))
+    case "masksToBounds": self = .masksToBounds
+    case "maskedCorners": self = .maskedCorners
     default:
       guard let component = TransformKeyPath(rawValue: keyPath) else {
         throw ValidationError(field: "keyPath", reason: .unknown(keyPath))
@@ -108,6 +114,17 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .shadowRadius: "shadowRadius"
     case .shadowOffset: "shadowOffset"
     case .shadowColor: "shadowColor"
+    case .masksToBounds: "masksToBounds"
+    case .maskedCorners: "maskedCorners"
+    }
+  }
+
+  /// Whether Core Animation animates the property: `false` for ``masksToBounds`` and
+  /// ``maskedCorners``, whose changes take effect at once (an animation of them is rejected).
+  public var isAnimatable: Bool {
+    switch self {
+    case .masksToBounds, .maskedCorners: false
+    default: true
     }
   }
 
@@ -125,6 +142,8 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .boundsSize, .shadowOffset: .size
     case .transform, .sublayerTransform: .transform
     case .backgroundColor, .borderColor, .shadowColor: .color
+    case .masksToBounds: .boolean
+    case .maskedCorners: .cornerMask
     }
   }
 
@@ -151,6 +170,8 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case .shadowRadius: .number(layer.shadowRadius)
     case .shadowOffset: .size(layer.shadowOffset)
     case .shadowColor: .color(layer.shadowColor)
+    case .masksToBounds: .boolean(layer.masksToBounds)
+    case .maskedCorners: .cornerMask(layer.maskedCorners)
     }
   }
 
@@ -180,6 +201,8 @@ public enum LayerProperty: Hashable, Sendable, CustomStringConvertible {
     case (.shadowRadius, .number(let v)): layer.shadowRadius = v
     case (.shadowOffset, .size(let v)): layer.shadowOffset = v
     case (.shadowColor, .color(let c)): layer.shadowColor = c
+    case (.masksToBounds, .boolean(let b)): layer.masksToBounds = b
+    case (.maskedCorners, .cornerMask(let m)): layer.maskedCorners = m
     default:
       throw ValidationError(
         field: "keyPath",

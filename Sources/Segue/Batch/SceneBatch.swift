@@ -364,7 +364,7 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .transform: (LayerPlanes.transform, 16)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
   case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
-    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .masksToBounds, .maskedCorners:
     nil
   }
 }
@@ -378,5 +378,7 @@ func channels(_ value: AnimationValue) -> [Double] {
   case .rect(let r): [r.origin.x, r.origin.y, r.size.width, r.size.height]
   case .transform(let t): t.fields
   case .color(let c): c.channels
+  case .boolean(let b): [b ? 1 : 0]
+  case .cornerMask(let m): [Double(m.rawValue)]
   }
 }

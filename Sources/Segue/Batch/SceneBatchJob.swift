@@ -683,7 +683,7 @@ func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
     p[13] = Float(m.m42)
     p[14] = Float(m.m43)
     p[15] = Float(m.m44)
-  case .color:
+  case .color, .boolean, .cornerMask:
     break
   }
 }

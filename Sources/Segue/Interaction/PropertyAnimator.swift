@@ -118,19 +118,25 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// Creates an inactive animator.
   ///
   /// - Parameters:
-  ///   - duration: seconds, finite and `> 0` (ignored by a physical spring, whose settling
-  ///     duration becomes ``duration``).
+  ///   - duration: seconds, finite and `> 0`; with a physical spring, whose settling duration
+  ///     becomes ``duration``, it is ignored and may be 0 (`init(duration: 0, timingParameters:)`
+  ///     as UIKit code writes it), but not negative.
   ///   - timingParameters: the timing curve (default ease-in-ease-out, UIKit's `.easeInOut`).
   ///   - pausesOnCompletion: default `false`.
   ///   - scrubsLinearly: default `true`.
-  /// - Throws: ``ValidationError`` on `"duration"` (not finite, not positive).
+  /// - Throws: ``ValidationError`` on `"duration"` (not finite; not positive, or negative with a
+  ///   physical spring).
   public init(
     duration: Double,
     timingParameters: TimingCurveProvider = .easeInEaseOut,
     pausesOnCompletion: Bool = false,
     scrubsLinearly: Bool = true
   ) throws(ValidationError) {
-    try Validate.positive(duration, "duration")
+    if timingParameters.ignoresDuration {
+      try Validate.nonNegative(duration, "duration")
+    } else {
+      try Validate.positive(duration, "duration")
+    }
     let length = timingParameters.runLength(forDuration: duration)
     try Validate.positive(length, "duration")
     self.duration = length

@@ -38,9 +38,13 @@ public struct Layer: Hashable, Sendable {
   /// points of the layer's own space; default 0. Any finite value is stored; a negative one is
   /// presented as 0.
   public var cornerRadius: Double
-  /// `CALayer.masksToBounds`: whether sublayers are clipped to the (rounded) bounds; default
-  /// `false`. Not animatable.
+  /// `CALayer.masksToBounds` (UIView's `clipsToBounds`): whether sublayers are clipped to the
+  /// (rounded) bounds; default `false`. Not animatable: a change takes effect at once.
   public var masksToBounds: Bool
+  /// `CALayer.maskedCorners`: the corners `cornerRadius` rounds (for the background, the border
+  /// and the `masksToBounds` clip); default ``CornerMask/all``. Not animatable. Sampled and kept
+  /// in spec files; `SegueRender`'s rasterisers and the preview page still round every corner.
+  public var maskedCorners: CornerMask
   /// `CALayer.borderWidth`: the border's width in points, drawn inside the bounds; default 0.
   /// Presented at `max(0, borderWidth)`.
   public var borderWidth: Double
@@ -73,6 +77,7 @@ public struct Layer: Hashable, Sendable {
     backgroundColor: RGBAColor = .clear,
     cornerRadius: Double = 0,
     masksToBounds: Bool = false,
+    maskedCorners: CornerMask = .all,
     borderWidth: Double = 0,
     borderColor: RGBAColor = .black,
     shadowOpacity: Double = 0,
@@ -93,6 +98,7 @@ public struct Layer: Hashable, Sendable {
     self.backgroundColor = backgroundColor
     self.cornerRadius = cornerRadius
     self.masksToBounds = masksToBounds
+    self.maskedCorners = maskedCorners
     self.borderWidth = borderWidth
     self.borderColor = borderColor
     self.shadowOpacity = shadowOpacity

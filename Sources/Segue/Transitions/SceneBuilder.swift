@@ -7,9 +7,9 @@
 /// while it runs, and the model value from its end on.
 public struct SceneBuilder: Sendable {
   /// The model tree built so far.
-  public private(set) var model = LayerTree()
+  public internal(set) var model = LayerTree()
   /// The animations added so far, in order.
-  public private(set) var animations = AnimationSet()
+  public internal(set) var animations = AnimationSet()
   /// Timeline events added so far.
   public private(set) var events: [TimelineEvent] = []
   /// Changes applied when the transition finishes.
@@ -102,15 +102,6 @@ public struct SceneBuilder: Sendable {
     }
   }
 
-  /// Moves layer `id` above its siblings (`bringSubviewToFront`).
-  public mutating func bringToFront(_ id: String) throws(ValidationError) {
-    guard let index = model.index(of: id) else {
-      throw ValidationError(field: "layer", reason: .unknown(id))
-    }
-    let parent = try model.parentIndex(at: index).map { model.layers[$0].id }
-    try model.move(id, toParent: parent)
-  }
-
   /// Sets `property` of layer `id` to `value` now, with no animation (what a line before the
   /// animation block does): `try builder.set(.opacity, of: "to", to: .scalar(0))`.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
@@ -161,7 +152,7 @@ public struct SceneBuilder: Sendable {
 
   /// The animation of ``animate(_:of:from:to:beginTime:duration:timingParameters:)``: a basic
   /// animation with the cubic curve as its timing function, or spring content over the run.
-  private static func animation(
+  static func animation(
     _ property: LayerProperty, from: AnimationValue, to: AnimationValue, beginTime: Double,
     duration: Double, timingParameters: TimingCurveProvider?
   ) throws(ValidationError) -> LayerAnimation {

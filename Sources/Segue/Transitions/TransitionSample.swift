@@ -24,6 +24,8 @@ public struct LayerSample: Hashable, Sendable {
   public var cornerRadius: Double
   /// `masksToBounds`: whether the layer clips its sublayers to its (rounded) bounds.
   public var masksToBounds: Bool
+  /// `maskedCorners`: the corners ``cornerRadius`` rounds.
+  public var maskedCorners: CornerMask
   /// The presented `borderWidth`, points, `≥ 0`.
   public var borderWidth: Double
   /// The presented `borderColor`.
@@ -70,6 +72,7 @@ public struct TransitionSample: Hashable, Sendable {
         corners: geometry.corners, order: geometry.drawIndex, pieces: geometry.pieces,
         blend: blendModes[geometry.id] ?? .over, backgroundColor: layer.backgroundColor,
         cornerRadius: Swift.max(layer.cornerRadius, 0), masksToBounds: layer.masksToBounds,
+        maskedCorners: layer.maskedCorners,
         borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,
         shadowOpacity: Swift.min(Swift.max(layer.shadowOpacity, 0), 1),
         shadowRadius: Swift.max(layer.shadowRadius, 0), shadowOffset: layer.shadowOffset,

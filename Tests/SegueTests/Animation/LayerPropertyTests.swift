@@ -68,10 +68,35 @@ struct LayerPropertyTests {
     #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsRect"))) {
       try LayerProperty(keyPath: "contentsRect")
     }
-    #expect(
-      throws: ValidationError(
-        field: "keyPath", reason: .invalidState("masksToBounds is not animatable"))
-    ) { try LayerProperty(keyPath: "masksToBounds") }
+  }
+
+  /// `masksToBounds` and `maskedCorners` are known key paths that do not animate: they parse,
+  /// hold a boolean and a corner mask, and an animation of them is refused.
+  @Test func modelOnlyProperties() throws {
+    #expect(try LayerProperty(keyPath: "masksToBounds") == .masksToBounds)
+    #expect(try LayerProperty(keyPath: "maskedCorners") == .maskedCorners)
+    #expect(LayerProperty.masksToBounds.valueKind == .boolean)
+    #expect(LayerProperty.maskedCorners.valueKind == .cornerMask)
+    #expect(!LayerProperty.masksToBounds.isAnimatable && !LayerProperty.maskedCorners.isAnimatable)
+    #expect(LayerProperty.opacity.isAnimatable)
+    var layer = Layer(id: "v")
+    try LayerProperty.masksToBounds.set(.boolean(true), in: &layer)
+    try LayerProperty.maskedCorners.set(.cornerMask([.layerMinXMinYCorner]), in: &layer)
+    #expect(layer.masksToBounds && layer.maskedCorners == .layerMinXMinYCorner)
+    #expect(LayerProperty.maskedCorners.value(in: layer) == .cornerMask(.layerMinXMinYCorner))
+    for (property, value) in [
+      (LayerProperty.masksToBounds, AnimationValue.boolean(true)),
+      (.maskedCorners, .cornerMask(.all)),
+    ] {
+      #expect(
+        throws: ValidationError(
+          field: "keyPath", reason: .invalidState("\(property.keyPath) is not animatable"))
+      ) {
+        try LayerAnimation(
+          property: property, content: .basic(from: value, to: value),
+          timing: MediaTiming(duration: 1))
+      }
+    }
   }
 
   /// Key paths are case-sensitive, as in Core Animation.
