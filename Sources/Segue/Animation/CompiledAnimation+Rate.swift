@@ -75,8 +75,9 @@ extension AnimationValue {
     }
   }
 
-  /// Every channel multiplied by `k` (a rate times a chain-rule factor). Colours, whose
-  /// components are clamped on creation, are returned unchanged: their rates are not computed.
+  /// Every channel multiplied by `k` (a rate times a chain-rule factor). Colours (components
+  /// clamped on creation) and the discrete booleans and corner masks are returned unchanged:
+  /// their rates are not computed (they move no geometry).
   func scaled(by k: Double) -> AnimationValue {
     switch self {
     case .number(let v): .number(v * k)
@@ -88,7 +89,7 @@ extension AnimationValue {
           x: r.origin.x * k, y: r.origin.y * k, width: r.size.width * k,
           height: r.size.height * k))
     case .transform(let t): .transform(t.multiplied(by: k))
-    case .color: self
+    case .color, .boolean, .cornerMask: self
     }
   }
 }
