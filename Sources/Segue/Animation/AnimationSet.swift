@@ -95,10 +95,19 @@ public struct AnimationSet: Sendable {
   /// `Rz(θ)` about its anchor point (`transform · Rz(θ)`, row vectors), θ the path's angle; when
   /// several such animations show on one layer, the last one's angle is used.
   public func presentation(of model: LayerTree, at t: Double) -> LayerTree {
+    var rates: PresentationRates? = nil
+    return presentation(of: model, at: t, rates: &rates)
+  }
+
+  /// ``presentation(of:at:)``, and when `rates` is set, every written geometry property's time
+  /// derivative (``CompiledAnimation/rate(atParentTime:)``) recorded in it, per layer index.
+  func presentation(of model: LayerTree, at t: Double, rates: inout PresentationRates?)
+    -> LayerTree
+  {
     var tree = model
     var written = Set<Written>()
     var rotations: [(index: Int, angle: Double)] = []
-    for (entry, animation) in zip(entries, compiled) {
+    for (number, (entry, animation)) in zip(entries, compiled).enumerated() {
       guard let index = tree.index(of: entry.layerID),
         let (eased, phase) = animation.eased(atParentTime: t)
       else { continue }
@@ -110,9 +119,14 @@ public struct AnimationSet: Sendable {
       written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
       let before = phase == .before
+      let base = tree.storage[index]
       try? entry.animation.property.set(
         animation.value(atEased: eased, beforeFlag: before), in: &tree.storage[index])
+      if rates != nil {
+        rates?.record(animation, number: number, of: base, at: index, time: t)
+      }
       if let angle = animation.rotation(atEased: eased, beforeFlag: before) {
+        rates?.markUnsupported(number, "the rotation of a path animation")
         rotations.removeAll { $0.index == index }
         rotations.append((index, angle))
       }

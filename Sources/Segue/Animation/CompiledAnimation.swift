@@ -3,10 +3,10 @@
 public struct CompiledAnimation: Sendable {
   /// The description this was compiled from.
   public let animation: LayerAnimation
-  private let pair: Pair?
+  let pair: Pair?
 
   /// How a from/to pair interpolates.
-  private enum Pair: Sendable {
+  enum Pair: Sendable {
     case values(AnimationValue, AnimationValue)
     case transforms(TransformInterpolator)
   }
@@ -99,7 +99,7 @@ public struct CompiledAnimation: Sendable {
 
 extension LayerAnimation.Content {
   /// The first value of the content (`fromValue`, or the first keyframe value).
-  fileprivate var firstValue: AnimationValue {
+  var firstValue: AnimationValue {
     switch self {
     case .basic(let from, _), .spring(_, let from, _): from
     case .keyframes(let values): values.value(at: 0)

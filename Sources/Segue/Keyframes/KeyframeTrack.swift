@@ -98,40 +98,78 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   ///   - u: the animation's progress after its own timing function, unitless.
   ///   - beforeFlag: `true` in the animation's before phase (CSS's before flag for `steps()`).
   public func locate(_ u: Double, beforeFlag: Bool = false) -> Location {
+    locate(u, beforeFlag: beforeFlag, wantsRate: false).location
+  }
+
+  /// ``locate(_:beforeFlag:)`` and, when `wantsRate`, the rate `d fraction / du` of the
+  /// location's fraction (else 0): the chain rule through the overall timing function's slope,
+  /// `1 / (kᵢ₊₁ − kᵢ)` and the segment's timing function's slope (cubicPaced: through the
+  /// piecewise-linear inverse of ``arcLengths``). Held values (discrete mode, a clamped or
+  /// non-finite progress, a zero-length segment, the held ends of cubicPaced) have rate 0.
+  func locate(_ u: Double, beforeFlag: Bool, wantsRate: Bool) -> (
+    location: Location, rate: Double
+  ) {
     var p = Self.finiteProgress(u)
-    if let tf = timingFunction { p = Self.finiteProgress(tf.transform(p, beforeFlag: beforeFlag)) }
+    var rate = u.isFinite ? 1.0 : 0
+    if let tf = timingFunction {
+      let eased = tf.transform(p, beforeFlag: beforeFlag)
+      if wantsRate { rate = eased.isFinite ? rate * tf.slope(at: p) : 0 }
+      p = Self.finiteProgress(eased)
+    }
     let n = keyCount
     switch calculationMode {
     case .discrete:
-      return Location(segment: Self.lastIndex(in: keyTimes, upTo: n - 1, notAbove: p), fraction: 0)
+      let key = Self.lastIndex(in: keyTimes, upTo: n - 1, notAbove: p)
+      return (Location(segment: key, fraction: 0), 0)
     case .linear, .paced, .cubic:
       let i = Self.lastIndex(in: keyTimes, upTo: n - 2, notAbove: p)
       let length = keyTimes[i + 1] - keyTimes[i]
       var s = length > 0 ? (p - keyTimes[i]) / length : 1
-      if p >= 0, p <= 1 { s = Self.clamp01(s) }
+      rate = length > 0 ? rate / length : 0
+      if p >= 0, p <= 1, s != Self.clamp01(s) {
+        s = Self.clamp01(s)
+        rate = 0
+      }
       if calculationMode != .paced {
         let index = segmentTimingFunctionIndices[i]
         if index >= 0 {
-          s = Self.finiteProgress(timingFunctions[index].transform(s, beforeFlag: beforeFlag))
+          let eased = timingFunctions[index].transform(s, beforeFlag: beforeFlag)
+          if wantsRate { rate = eased.isFinite ? rate * timingFunctions[index].slope(at: s) : 0 }
+          s = Self.finiteProgress(eased)
         }
       }
-      return Location(segment: i, fraction: s)
+      return (Location(segment: i, fraction: s), wantsRate ? rate : 0)
     case .cubicPaced:
-      // The arc-length parameterisation ends with the curve: no pace beyond it, so the ends hold.
-      if p <= 0 { return Location(segment: 0, fraction: 0) }
-      if p >= 1 { return Location(segment: n - 2, fraction: 1) }
-      let g: Double
-      if arcLengths.isEmpty {
-        g = p * Double(n - 1)
-      } else {
-        let j = Self.lastIndex(in: arcLengths, upTo: arcLengths.count - 2, notAbove: p)
-        let span = arcLengths[j + 1] - arcLengths[j]
-        let f = span > 0 ? Self.clamp01((p - arcLengths[j]) / span) : 0
-        g = (Double(j) + f) / Double(samplesPerSegment)
-      }
-      let segment = Swift.min(Int(g.rounded(.down)), n - 2)
-      return Location(segment: segment, fraction: Self.clamp01(g - Double(segment)))
+      return locatePaced(p, rate: rate, wantsRate: wantsRate)
     }
+  }
+
+  /// The cubicPaced case of ``locate(_:beforeFlag:wantsRate:)`` for the eased progress `p`
+  /// moving at `rate`.
+  private func locatePaced(_ p: Double, rate: Double, wantsRate: Bool) -> (
+    location: Location, rate: Double
+  ) {
+    let n = keyCount
+    // The arc-length parameterisation ends with the curve: no pace beyond it, so the ends hold.
+    if p <= 0 { return (Location(segment: 0, fraction: 0), 0) }
+    if p >= 1 { return (Location(segment: n - 2, fraction: 1), 0) }
+    let g: Double
+    var gRate: Double
+    if arcLengths.isEmpty {
+      g = p * Double(n - 1)
+      gRate = rate * Double(n - 1)
+    } else {
+      let j = Self.lastIndex(in: arcLengths, upTo: arcLengths.count - 2, notAbove: p)
+      let span = arcLengths[j + 1] - arcLengths[j]
+      let raw = span > 0 ? (p - arcLengths[j]) / span : 0
+      let f = Self.clamp01(raw)
+      g = (Double(j) + f) / Double(samplesPerSegment)
+      gRate = span > 0 && f == raw ? rate / span / Double(samplesPerSegment) : 0
+    }
+    let segment = Swift.min(Int(g.rounded(.down)), n - 2)
+    let raw = g - Double(segment)
+    if raw != Self.clamp01(raw) { gRate = 0 }
+    return (Location(segment: segment, fraction: Self.clamp01(raw)), wantsRate ? gRate : 0)
   }
 
   /// Writes the channel-wise value at progress `u` into `out[offset ..< offset + C]`.

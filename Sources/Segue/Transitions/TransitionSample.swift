@@ -209,6 +209,24 @@ extension TransitionScene {
   package func sampleUnchecked(at time: Double, interaction: InteractionTimeline)
     throws(ValidationError) -> TransitionSample
   {
+    let (state, completion) = try interactionState(at: time, interaction: interaction)
+    let sample = TransitionSample(
+      time: time, progress: state.position, completed: state.isCompleted,
+      cancelled: completion == .cancelled,
+      tree: presentation(at: state.position * duration, completion: completion),
+      blendModes: completion == nil ? blendModes : [:])
+    return sample
+  }
+}
+
+extension TransitionScene {
+  /// The interaction's state at wall time `time` and the completion it has fired with, if any.
+  ///
+  /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  func interactionState(at time: Double, interaction: InteractionTimeline)
+    throws(ValidationError) -> (InteractionState, TransitionCompletion?)
+  {
     try Validate.nonNegative(time, "time")
     guard interaction.duration == duration else {
       throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
@@ -216,12 +234,7 @@ extension TransitionScene {
     let state = try interaction.state(at: time)
     let completion: TransitionCompletion? =
       state.isCompleted ? (state.isFinished == true ? .finished : .cancelled) : nil
-    let sample = TransitionSample(
-      time: time, progress: state.position, completed: state.isCompleted,
-      cancelled: completion == .cancelled,
-      tree: presentation(at: state.position * duration, completion: completion),
-      blendModes: completion == nil ? blendModes : [:])
-    return sample
+    return (state, completion)
   }
 }
 
