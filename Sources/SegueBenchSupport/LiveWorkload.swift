@@ -6,9 +6,10 @@ import Segue
 /// 1 % interrupted (reversed while running, or paused and continued with a spring carrying the
 /// measured velocity), 5 % scrubbed (paused, `fractionComplete` set), 1 % finished (stopped,
 /// finished at the end) and replaced; an instance that completes by itself is replaced too, so
-/// `N` stays constant. ``LiveBatchDriver`` runs it on a ``SceneBatch``, ``LiveScalarDriver`` on one
-/// ``PropertyAnimator`` per instance with ``TransitionScene/sample(at:animator:)`` (the scalar
-/// baseline: a `ViewPropertyAnimator`'s timing and the scene it paces).
+/// `N` stays constant. ``LiveBatchDriver`` runs it on a ``/Segue/SceneBatch``,
+/// ``LiveScalarDriver`` on one ``/Segue/PropertyAnimator`` per instance with
+/// ``/Segue/TransitionScene/sample(at:animator:)`` (the scalar baseline: a
+/// `ViewPropertyAnimator`'s timing and the scene it paces).
 public enum LiveWorkload {
   /// What a frame asks of one slot.
   public enum Intent: Sendable {
@@ -127,7 +128,7 @@ public enum LiveWorkload {
   public static let clock = SceneClock.animator(timingParameters: .easeInEaseOut)
 }
 
-/// ``LiveWorkload`` on a ``SceneBatch``: slot `i` is instance `ids[i]`.
+/// ``LiveWorkload`` on a ``/Segue/SceneBatch``: slot `i` is instance `ids[i]`.
 public struct LiveBatchDriver {
   public private(set) var batch: SceneBatch
   public private(set) var ids: [Int]
@@ -223,8 +224,8 @@ public struct LiveBatchDriver {
   }
 }
 
-/// ``LiveWorkload`` on one ``PropertyAnimator`` per slot, sampled with
-/// ``TransitionScene/sample(at:animator:)``: the scalar baseline.
+/// ``LiveWorkload`` on one ``/Segue/PropertyAnimator`` per slot, sampled with
+/// ``/Segue/TransitionScene/sample(at:animator:)``: the scalar baseline.
 public struct LiveScalarDriver: Sendable {
   public private(set) var animators: [PropertyAnimator]
   public private(set) var states: [LiveWorkload.SlotState]

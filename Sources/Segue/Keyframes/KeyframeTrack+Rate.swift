@@ -2,7 +2,7 @@ extension CompiledKeyframeTrack {
   /// The derivative of ``value(at:as:beforeFlag:)`` with respect to the progress `u`, as a
   /// `Value` whose channels are rates (units of the value per unit of `u`).
   ///
-  /// With `s` the location's fraction and `s′ = ds/du` (``locate(_:beforeFlag:wantsRate:)``):
+  /// With `s` the location's fraction and `s′ = ds/du` (from the location of `u` among the keys):
   /// linear and paced channels `(pᵢ₊₁ − pᵢ)·s′`; the cubic modes the Hermite derivative
   /// `(h00′·pᵢ + h10′·DDᵢ + h01′·pᵢ₊₁ + h11′·DSᵢ₊₁)·s′` with `h00′ = 6s² − 6s`,
   /// `h10′ = 3s² − 4s + 1`, `h01′ = −6s² + 6s`, `h11′ = 3s² − 2s`; transforms in the linear
