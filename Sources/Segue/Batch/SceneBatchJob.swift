@@ -604,7 +604,8 @@ struct SceneLaneGroup {
           node.ownConstant >= 0
           ? constant(node.ownConstant) : laneLayerMatrix(.inSuperlayer, load)
         if node.parent < 0 {
-          world = own
+          world =
+            prog.containerConstant < 0 ? own : own.concatenating(constant(prog.containerConstant))
         } else {
           let parent = prog.nodes[Int(node.parent)]
           var local = own

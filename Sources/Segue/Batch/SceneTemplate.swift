@@ -34,7 +34,9 @@ public final class SceneTemplate: @unchecked Sendable {
   ///   what ``MediaTimingBatch/init(timings:)`` rejects in an animation's timing;
   ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path for animations
   ///   and model changes of transform sub-paths (`transform.rotation.z`, …), which the batch does
-  ///   not support, and for a transform animation whose decomposition does not fit in `Float`.
+  ///   not support, and for a transform animation whose decomposition does not fit in `Float`;
+  ///   for animations of the container's layer (``TransitionScene/containerAnimations``): the
+  ///   batch applies the container's model `sublayerTransform` as a constant.
   ///   Animations and changes of `backgroundColor` and of the content properties (`contentsRect`,
   ///   `strokeEnd`, `colors`, …) are skipped: they change neither matrices nor opacities.
   public init(_ scene: TransitionScene) throws(ValidationError) {
@@ -140,6 +142,9 @@ struct SceneProgram: @unchecked Sendable {
   var alphaCount: Int
   /// The most channels an animation writes (scratch for the scalar keyframe path).
   var maximumChannels: Int
+  /// The offset in ``values`` of the container's constant sublayer term (``ContainerLayer``),
+  /// which follows every top-level layer's own matrix; −1 for the identity.
+  var containerConstant: Int32 = -1
 
   var scratch: SceneScratchSize {
     SceneScratchSize(
@@ -287,6 +292,30 @@ struct SceneTemplateCompiler {
       k += 1
     }
     return result
+  }
+
+  /// The container's sublayer term (``ContainerLayer/sublayerMatrix`` over the scene's
+  /// container bounds) stored by `constant`, or −1 for the identity.
+  ///
+  /// - Throws: `"scene"` ``ValidationError/Reason/invalidState(_:)`` when the scene animates the
+  ///   container's layer (the batch takes its model value as a constant).
+  func containerTerm(_ constant: (LaneMatrix) -> Int32) throws(ValidationError) -> Int32 {
+    guard scene.containerAnimations.isEmpty else {
+      throw fail(
+        .invalidState("the batch does not animate the container's sublayerTransform"))
+    }
+    var container = scene.model.container
+    container.bounds = scene.containerBounds
+    let c = container.sublayerMatrix
+    guard !c.isIdentity else { return -1 }
+    let fields = c.fields
+    for v in fields where !(abs(v) <= Double(Float.greatestFiniteMagnitude)) {
+      throw fail(
+        .outOfRange(
+          lower: -Double(Float.greatestFiniteMagnitude),
+          upper: Double(Float.greatestFiniteMagnitude)))
+    }
+    return constant(LaneMatrix { Lanes(repeating: Float(fields[$0])) })
   }
 
   // swift-format-ignore: NeverForceUnwrap
@@ -553,6 +582,7 @@ struct SceneTemplateCompiler {
     func load(_ offset: Int32) -> LaneMatrix {
       LaneMatrix { Lanes(repeating: values[Int(offset) + $0]) }
     }
+    let containerConstant = try containerTerm(constant)
     for i in order {
       let b = i * planeCount
       let p = parents[i]
@@ -587,7 +617,10 @@ struct SceneTemplateCompiler {
       // term and the parent's matrix to the container are (computed by the evaluation's rule).
       if node.ownConstant >= 0 {
         if p < 0 {
-          node.worldConstant = node.ownConstant
+          node.worldConstant =
+            containerConstant < 0
+            ? node.ownConstant
+            : constant(load(node.ownConstant).concatenating(load(containerConstant)))
         } else {
           let parent = nodes[Int(node.parent)]
           if parent.worldConstant >= 0, parent.sublayerKind != 2 {
@@ -627,7 +660,8 @@ struct SceneTemplateCompiler {
       removals: UnsafePointer(storage.own(removalTimes)), removalCount: removalTimes.count,
       values: UnsafePointer(storage.own(values)),
       keyframeChannels: UnsafePointer(storage.own(keyframeChannels)), worldCount: worlds.peak,
-      sublayerCount: sublayers.peak, alphaCount: alphas.peak, maximumChannels: maximumChannels)
+      sublayerCount: sublayers.peak, alphaCount: alphas.peak, maximumChannels: maximumChannels,
+      containerConstant: containerConstant)
     return SceneCompiled(
       program: program, storage: storage, scalarTimings: scalarTimings,
       scalarKeyframes: scalarKeyframes, batchedKeyframes: batchedKeyframes)

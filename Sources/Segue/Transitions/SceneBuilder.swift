@@ -18,6 +18,9 @@ public struct SceneBuilder: Sendable {
   public var cancelChanges: [ModelChange] = []
   /// Layers that blend other than "over" while the transition runs.
   public var blendModes: [String: BlendMode] = [:]
+  /// The animations of the container's own layer (``AnimationBlock/setContainer(_:to:)`` in
+  /// ``animate(withDuration:delay:timingParameters:animations:)``), in order.
+  public internal(set) var containerAnimations: [LayerAnimation] = []
 
   /// An empty builder.
   public init() {}
@@ -118,6 +121,18 @@ public struct SceneBuilder: Sendable {
     }
     try value.validate(field: property.keyPath)
     try model.set(property, to: value, at: index)
+  }
+
+  /// `containerView.layer.sublayerTransform = value` outside an animation block: sets the
+  /// container layer's model value (``LayerTree/container``), which applies to every top-level
+  /// layer about the container's centre:
+  /// `try builder.setContainer(.sublayerTransform, to: .transform(.makePerspective(distance: 500)))`.
+  ///
+  /// - Throws: ``ValidationError``: as ``ContainerLayer/sublayerTransform(_:_:)``.
+  public mutating func setContainer(_ property: LayerProperty, to value: AnimationValue)
+    throws(ValidationError)
+  {
+    model.container.sublayerTransform = try ContainerLayer.sublayerTransform(property, value)
   }
 
   /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
@@ -260,6 +275,7 @@ public struct SceneBuilder: Sendable {
       events: events.enumerated().sorted {
         ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
       }.map(\.element), finishChanges: finishChanges,
-      cancelChanges: cancelChanges, blendModes: blendModes)
+      cancelChanges: cancelChanges, blendModes: blendModes,
+      containerAnimations: containerAnimations)
   }
 }

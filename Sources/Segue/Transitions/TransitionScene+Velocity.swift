@@ -55,10 +55,14 @@ extension TransitionScene {
     let time = min(max(tau, 0), duration)
     var tree = model
     for event in events where event.time <= time { event.change.apply(to: &tree) }
+    presentContainer(in: &tree, at: time)
     var rates: PresentationRates? = PresentationRates(count: tree.count)
     let presented = animations.presentation(of: tree, at: time, rates: &rates)
     if let unsupported = rates?.unsupported { throw unsupported }
-    let velocities = presented.velocities(rates: rates?.layers ?? []).map {
+    let container = try containerRates(at: time)
+    let velocities = presented.velocities(
+      rates: rates?.layers ?? [], containerRates: container
+    ).map {
       LayerVelocity(
         id: $0.id, matrix: $0.matrix.multiplied(by: timeRate), opacity: $0.opacity * timeRate)
     }
