@@ -72,7 +72,7 @@ extension LayerTree {
     }
   }
 
-  /// `d clamp(o, 0, 1) / dt` for `o` moving at `rate` (see ``velocities(rates:)``).
+  /// `d clamp(o, 0, 1) / dt` for `o` moving at `rate` (see ``velocities(rates:containerRates:)``).
   static func clampRate(_ o: Double, _ rate: Double) -> Double {
     if o > 0 && o < 1 { return rate }
     if o == 0 && rate > 0 { return rate }

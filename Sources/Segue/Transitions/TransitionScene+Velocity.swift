@@ -36,7 +36,7 @@ extension TransitionScene {
   /// The velocities at scene time `tau` (seconds, clamped to `[0, duration]`) when scene time
   /// advances at `timeRate` (`dτ/dt`, seconds of scene time per second; 1 for a timed clock, 0
   /// for a held position): the rates of the animations at `tau` (``CompiledAnimation/rate(atParentTime:)``)
-  /// through the layer tree (``LayerTree/velocities(rates:)``), times `timeRate`. With a
+  /// through the layer tree (``LayerTree/velocities(rates:containerRates:)``), times `timeRate`. With a
   /// `completion` the presented state is fixed and every velocity is 0.
   ///
   /// - Throws: ``ValidationError``: `tau` not finite (`"time"`), `timeRate` not finite
