@@ -22,7 +22,9 @@ public struct AnimationBlock: Sendable {
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; the value's ``AnimationValue/validate(field:)`` error on the key path;
   ///   `"keyPath"` when the value's kind is not the property's or the property belongs to
-  ///   another layer class; the layer's ``Layer/validate()`` error on the result.
+  ///   another layer class; the layer's ``Layer/validate()`` error on the result; for `bounds`
+  ///   or `bounds.size` of a resizable snapshot with cap insets, which re-lays out its parts,
+  ///   ``ValidationError/Reason/invalidState(_:)`` when it is not larger than its cap insets.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -35,14 +37,23 @@ public struct AnimationBlock: Sendable {
     if !changed.contains(where: { $0.layerID == id && $0.property == property }) {
       changed.append((id, property, before))
     }
+    guard property == .bounds || property == .boundsSize else { return }
+    // A resizable snapshot with cap insets: its parts follow, so they animate with it.
+    for part in try model.ninePartLayout(of: id, field: property.keyPath)
+    where self.value(part.property, of: part.id) != part.value {
+      try set(part.property, of: part.id, to: part.value)
+    }
   }
 
   /// `view.frame = frame` inside the block: animates `bounds.size` and `position` to the values
-  /// ``Layer/frame``'s setter gives.
+  /// ``Layer/frame``'s setter gives (and, for a resizable snapshot with cap insets, its parts:
+  /// ``SceneBuilder/resizableSnapshotView(of:from:afterScreenUpdates:withCapInsets:named:)``).
   ///
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; `"frame"` ``ValidationError/Reason/notFinite`` (with the channel index) for a
-  ///   coordinate that is not finite, the null rectangle included.
+  ///   coordinate that is not finite, the null rectangle included; `"bounds.size"`
+  ///   ``ValidationError/Reason/invalidState(_:)`` for a resizable snapshot not larger than its
+  ///   cap insets.
   public mutating func setFrame(_ frame: Rect, of id: String) throws(ValidationError) {
     guard var layer = model[id: id] else {
       throw ValidationError(field: "layer", reason: .unknown(id))

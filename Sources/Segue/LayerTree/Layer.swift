@@ -46,7 +46,8 @@ public struct Layer: Hashable, Sendable {
   public var masksToBounds: Bool
   /// `CALayer.maskedCorners`: the corners `cornerRadius` rounds (for the background, the border
   /// and the `masksToBounds` clip); default ``CornerMask/all``. Not animatable. `SegueRender`'s
-  /// rasterisers round only these corners (the preview page draws every corner square).
+  /// rasterisers and the SVG filmstrip's fill round only these corners (the preview page draws
+  /// no corner radius).
   public var maskedCorners: CornerMask
   /// `CALayer.borderWidth`: the border's width in points, drawn inside the bounds; default 0.
   /// Presented at `max(0, borderWidth)`.

@@ -64,6 +64,9 @@ public struct LayerTree: Equatable, Sendable {
   /// The container's own layer (`containerView.layer`): its `sublayerTransform`, about its
   /// centre, applies to every top-level layer (``ContainerLayer``). Set with ``setContainer(_:)``.
   public internal(set) var container = ContainerLayer()
+  /// The resizable snapshots with cap insets, by root id: setting a root's bounds re-lays out
+  /// its parts (``NinePartSnapshot``).
+  var ninePartSnapshots: [String: NinePartSnapshot] = [:]
 
   /// An empty tree.
   public init() {}
@@ -158,6 +161,9 @@ public struct LayerTree: Equatable, Sendable {
     let removed = subtreeMask(root)
     let removedLayers = storage.indices.filter { removed[$0] }.map { storage[$0] }
     rebuild(order: storage.indices.filter { !removed[$0] }, overridingParentOf: nil)
+    if !ninePartSnapshots.isEmpty {
+      ninePartSnapshots = ninePartSnapshots.filter { indexByID[$0.key] != nil }
+    }
     return removedLayers
   }
 
