@@ -130,22 +130,15 @@ public struct StackEvaluationJob: @unchecked Sendable {
   ///     for the layers in `range`.
   public func validate() throws(ValidationError) {
     guard batch.count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
-    guard time.isFinite else { throw ValidationError(field: "time", reason: .notFinite) }
-    guard range.lowerBound >= 0, range.upperBound <= batch.count else {
-      throw ValidationError(
-        field: "range", reason: .outOfRange(lower: 0, upper: Double(batch.count)))
+    try Validate.finite(Double(time), "time")
+    try Validate.subrange(range, of: batch.count, "range")
+    if case .planar(let stride) = layout {
+      try Validate.stride(stride, atLeast: batch.count, "layout.stride")
     }
-    if case .planar(let stride) = layout, stride < batch.count {
-      throw ValidationError(
-        field: "layout.stride",
-        reason: .outOfRange(lower: Double(batch.count), upper: Double(Int.max)))
-    }
-    guard let needed = layout.requiredCount(upperBound: range.upperBound) else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: Int.max, actual: output.count))
-    }
-    if needed > output.count && !range.isEmpty {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
+    // An empty range writes nothing, but a size that overflows is rejected whatever the range.
+    let needed = layout.requiredCount(upperBound: range.upperBound)
+    if needed == nil || !range.isEmpty {
+      try Validate.count(output.count, atLeast: needed ?? Int.max, "output")
     }
   }
 

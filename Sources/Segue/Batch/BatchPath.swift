@@ -269,21 +269,8 @@ enum BatchBLAS {
   }
 }
 
-/// Shared checks of the jobs' caller-owned output buffers.
+/// Shared helpers of the jobs' caller-owned output buffers.
 enum BatchOutput {
-  /// Throws `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` unless the buffer holds
-  /// `rows·columns` values (`minimum` is `Int.max` when the product overflows).
-  static func check(_ output: UnsafeMutableBufferPointer<Float>, rows: Int, columns: Int)
-    throws(ValidationError)
-  {
-    let (needed, overflow) = rows.multipliedReportingOverflow(by: columns)
-    guard !overflow, output.count >= needed else {
-      throw ValidationError(
-        field: "output",
-        reason: .tooFew(minimum: overflow ? Int.max : needed, actual: output.count))
-    }
-  }
-
   /// Whether `pointer` is 64-byte aligned (the condition for a streaming store).
   @inline(__always)
   static func isAligned(_ pointer: UnsafeMutablePointer<Float>) -> Bool {

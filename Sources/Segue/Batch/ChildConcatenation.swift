@@ -70,20 +70,15 @@ public struct ChildConcatenationJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter than `16·M`.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard children.columns == 16 else {
-      throw ValidationError(
-        field: "children.columns", reason: .countMismatch(expected: 16, actual: children.columns))
-    }
+    try Validate.count(children.columns, equals: LaneMatrix.fieldCount, "children.columns")
     guard children.rows <= BatchBLAS.maximumDimension / 4 else {
       throw ValidationError(
         field: "children.rows",
         reason: .outOfRange(lower: 1, upper: Double(BatchBLAS.maximumDimension / 4)))
     }
     let p = parentEntries
-    for e in 0..<16 where !p[e].isFinite {
-      throw ValidationError(field: "parent", index: e, reason: .notFinite)
-    }
-    try BatchOutput.check(output, rows: children.rows, columns: 16)
+    try Validate.allFinite(p.indices.lazy.map { p[$0] }, "parent")
+    try Validate.matrix(output.count, rows: children.rows, columns: LaneMatrix.fieldCount, "output")
   }
 
   /// Validates, then computes every child on the path ``path`` resolves to, the children split

@@ -101,17 +101,12 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   ///   with the frame index; `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard images.rows == 2 else {
-      throw ValidationError(
-        field: "images.rows", reason: .countMismatch(expected: 2, actual: images.rows))
-    }
+    try Validate.count(images.rows, equals: 2, "images.rows")
     try BatchBLAS.checkDimension(images.columns, "images.columns")
-    guard !fractions.isEmpty else {
-      throw ValidationError(field: "fractions", reason: .tooFew(minimum: 1, actual: 0))
-    }
+    try Validate.count(fractions.count, atLeast: 1, "fractions")
     try BatchBLAS.checkDimension(fractions.count, "fractions")
     for (f, q) in fractions.enumerated() { try Validate.inRange(q, 0, 1, "fractions", index: f) }
-    try BatchOutput.check(output, rows: fractions.count, columns: images.columns)
+    try Validate.matrix(output.count, rows: fractions.count, columns: images.columns, "output")
   }
 
   /// Validates, then computes every frame on the path ``path`` resolves to, the components split

@@ -207,14 +207,11 @@ public struct KeyframeBakeJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is shorter than `F·N`.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard values.rows == template.keyCount else {
-      throw ValidationError(
-        field: "values.rows",
-        reason: .countMismatch(expected: template.keyCount, actual: values.rows))
-    }
+    try Validate.count(values.rows, equals: template.keyCount, "values.rows")
     try BatchBLAS.checkDimension(values.columns, "values.columns")
     try BatchBLAS.checkDimension(template.frameCount, "progress")
-    try BatchOutput.check(output, rows: template.frameCount, columns: values.columns)
+    try Validate.matrix(
+      output.count, rows: template.frameCount, columns: values.columns, "output")
   }
 
   /// Validates, then computes the whole output on the path ``path`` resolves to, with the

@@ -225,26 +225,15 @@ public struct DecompositionBatchJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` beyond ``maximumFraction``.
   public func validate() throws(ValidationError) {
     let n = batch.count
-    guard range.lowerBound >= 0, range.upperBound <= n else {
-      throw ValidationError(field: "range", reason: .outOfRange(lower: 0, upper: Double(n)))
-    }
-    try validateCountAndStride(count: n, stride: stride)
-    guard fractions.count >= n else {
-      throw ValidationError(
-        field: "fractions", reason: .tooFew(minimum: n, actual: fractions.count))
-    }
-    try validatePlanar(output.count, planes: 16, stride: stride, count: range.upperBound, "output")
-    let limit = Self.maximumFraction
+    try Validate.subrange(range, of: n, "range")
+    try Validate.countAndStride(count: n, stride: stride)
+    try Validate.count(fractions.count, atLeast: n, "fractions")
+    try Validate.planar(
+      output.count, planes: LaneMatrix.fieldCount, stride: stride, count: range.upperBound,
+      "output")
+    let limit = Double(Self.maximumFraction)
     for j in range {
-      let t = fractions[j]
-      guard t.isFinite else {
-        throw ValidationError(field: "fractions", index: j, reason: .notFinite)
-      }
-      guard abs(t) <= limit else {
-        throw ValidationError(
-          field: "fractions", index: j,
-          reason: .outOfRange(lower: -Double(limit), upper: Double(limit)))
-      }
+      try Validate.inRange(Double(fractions[j]), -limit, limit, "fractions", index: j)
     }
   }
 

@@ -316,17 +316,9 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
   ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter;
   ///   * `"input"` with the index ``ValidationError/Reason/notFinite``.
   public func validate() throws(ValidationError) {
-    let n = keyframes.count
-    guard input.count == n else {
-      throw ValidationError(
-        field: "input", reason: .countMismatch(expected: n, actual: input.count))
-    }
-    guard output.count >= n else {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: n, actual: output.count))
-    }
-    for (i, u) in input.enumerated() where !u.isFinite {
-      throw ValidationError(field: "input", index: i, reason: .notFinite)
-    }
+    try Validate.count(input.count, equals: keyframes.count, "input")
+    try Validate.count(output.count, atLeast: keyframes.count, "output")
+    try Validate.allFinite(input, "input")
   }
 
   /// Validates the job (``validate()``), then writes `output[0 ..< keyframes.count]`. Allocates
@@ -352,7 +344,7 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
                     k.curves.coefficients.withUnsafeBufferPointer { coefficients in
                       k.curves.inverse.withUnsafeBufferPointer { table in
                         withUnsafeTemporaryAllocation(
-                          of: Float.self, capacity: 3 * Lanes.scalarCount
+                          of: Float.self, capacity: Self.scratchVectors * Lanes.scalarCount
                         ) { scratch in
                           let planes = Planes(
                             knots: knots.baseAddress!, inverse: inverse.baseAddress,
@@ -387,8 +379,12 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
     var pieceCurves: UnsafePointer<Float>?
     var coefficients: UnsafePointer<Float>?
     var table: UnsafePointer<Float>?
+    /// ``scratchVectors`` lane vectors for the Bézier solve of the timing functions.
     var scratch: UnsafeMutablePointer<Float>
   }
+
+  /// The lane vectors of scratch a run hands to the Bézier solve (``Planes/scratch``).
+  static var scratchVectors: Int { 3 }
 
   /// The block loop: every lane vector of `input` (the last one padded with `u = 0`; padded
   /// lanes of the planes are zeros and are not written back).

@@ -313,10 +313,22 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
   ///     level order rules cycles out), and for a layer after level 0 with no parent.
   public func validate() throws(ValidationError) {
     let n = parents.count
-    guard keepsDepth.count == n else {
-      throw ValidationError(
-        field: "keepsDepth", reason: .countMismatch(expected: n, actual: keepsDepth.count))
-    }
+    try Validate.count(keepsDepth.count, equals: n, "keepsDepth")
+    try validateLevelStarts(layerCount: n)
+    let fields = LaneMatrix.fieldCount
+    try Validate.countAndStride(count: n, stride: stride)
+    try Validate.planar(
+      properties.count, planes: LayerPlanes.count, stride: stride, count: n, "properties")
+    try Validate.planar(local.count, planes: fields, stride: stride, count: n, "local")
+    try Validate.planar(matrix.count, planes: fields, stride: stride, count: n, "matrix")
+    try Validate.planar(opacity.count, planes: 1, stride: stride, count: n, "opacity")
+    try Validate.planar(corners.count, planes: fields, stride: stride, count: n, "corners")
+    try validateParents()
+  }
+
+  /// The `"levelStarts"` rejections of ``validate()``: empty, not starting at 0, decreasing, not
+  /// ending at `layerCount`.
+  func validateLevelStarts(layerCount n: Int) throws(ValidationError) {
     guard let first = levelStarts.first, let last = levelStarts.last else {
       throw ValidationError(field: "levelStarts", reason: .tooFew(minimum: 1, actual: 0))
     }
@@ -330,13 +342,11 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       throw ValidationError(
         field: "levelStarts", index: levelStarts.count - 1, reason: .mustEqual(Double(n)))
     }
-    try validateCountAndStride(count: n, stride: stride)
-    try validatePlanar(
-      properties.count, planes: LayerPlanes.count, stride: stride, count: n, "properties")
-    try validatePlanar(local.count, planes: 16, stride: stride, count: n, "local")
-    try validatePlanar(matrix.count, planes: 16, stride: stride, count: n, "matrix")
-    try validatePlanar(opacity.count, planes: 1, stride: stride, count: n, "opacity")
-    try validatePlanar(corners.count, planes: 16, stride: stride, count: n, "corners")
+  }
+
+  /// The `"parents"` rejections of ``validate()``, level by level (``levelStarts`` valid).
+  func validateParents() throws(ValidationError) {
+    let n = parents.count
     for level in 0..<(levelStarts.count - 1) {
       let start = Int(levelStarts[level])
       for i in start..<Int(levelStarts[level + 1]) {
@@ -486,6 +496,10 @@ extension LaneMatrix {
 /// `w > minimumW`, else by `minimumW`); value `4c + v` is x, y, z after the divide and the
 /// unclamped w.
 struct LaneCorners {
+  /// The floats of one layer's corners: four corners (TL, TR, BR, BL) of four values (x, y, z,
+  /// w).
+  static var floatCount: Int { 16 }
+
   var values:
     (
       Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes,
