@@ -268,12 +268,23 @@ public struct SceneBatch: Sendable {
   }
 }
 
+/// How the evaluation reads an instance's clock (one byte per instance).
+enum SceneClockKind: UInt8 {
+  /// ``SceneClock/timed(start:speed:)``: ``SceneInstanceGroup/start`` and
+  /// ``SceneInstanceGroup/speed``.
+  case timed
+  /// ``SceneClock/position(_:)``: the scene time in ``SceneInstanceGroup/start``.
+  case position
+  /// ``SceneClock/interactive(_:start:)``: read from ``SceneInstanceGroup/clocks``.
+  case interactive
+}
+
 /// The instances of one template, structure of arrays in row order.
 struct SceneInstanceGroup: Sendable {
   /// Instance ids.
   var ids: [Int32] = []
-  /// 0 timed, 1 position (scene time in ``start``), 2 interactive (``clocks``).
-  var kinds: [UInt8] = []
+  /// How each clock is read.
+  var kinds: [SceneClockKind] = []
   /// Timed: the start (seconds); position: the scene time `p·duration`.
   var start: [Double] = []
   /// Timed: the speed.
@@ -288,15 +299,15 @@ struct SceneInstanceGroup: Sendable {
     clocks.append(clock)
     switch clock {
     case .timed(let s, let v):
-      kinds.append(0)
+      kinds.append(.timed)
       start.append(s)
       speed.append(v)
     case .position(let p):
-      kinds.append(1)
+      kinds.append(.position)
       start.append(p * duration)
       speed.append(0)
     case .interactive(_, let s):
-      kinds.append(2)
+      kinds.append(.interactive)
       start.append(s)
       speed.append(0)
     }
