@@ -57,6 +57,12 @@ let package = Package(
       name: "SegueMallocCounter",
       path: "Sources/SegueMallocCounter"
     ),
+    // What the two command-line tools share: the size arithmetic of their budgets (checked
+    // products, the physical-memory budget), the monotonic clock; not a product.
+    .target(
+      name: "SegueToolSupport",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .target(
       name: "Segue",
       dependencies: [
@@ -96,6 +102,7 @@ let package = Package(
         "SegueSIMDSupport",
         "SegueBenchSupport",
         "SegueMallocCounter",
+        "SegueToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -107,6 +114,7 @@ let package = Package(
         "SegueSpec",
         "SegueRender",
         "SegueBenchSupport",
+        "SegueToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/segue",
@@ -122,7 +130,7 @@ let package = Package(
       name: "SegueCLITests",
       dependencies: [
         "segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport",
-        "CZlib",
+        "SegueToolSupport", "CZlib",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -55,9 +56,9 @@ extension SegueBench {
       var compiled: SceneBatch?
       compileSeconds = .infinity
       for _ in 0..<3 {
-        let c0 = now()
+        let c0 = monotonicSeconds()
         let b = try SceneBatch(instances)
-        compileSeconds = min(compileSeconds, now() - c0)
+        compileSeconds = min(compileSeconds, monotonicSeconds() - c0)
         compiled = b
       }
       guard var batch = compiled else { return }
@@ -68,16 +69,16 @@ extension SegueBench {
       let templates = batch.templates
       var ids: [Int] = []
       ids.reserveCapacity(k)
-      let a0 = now()
+      let a0 = monotonicSeconds()
       for i in 0..<k {
         ids.append(try batch.add(templates[i % templates.count], clock: instances[i].clock))
       }
-      let a1 = now()
+      let a1 = monotonicSeconds()
       for id in ids { try batch.remove(id) }
-      let a2 = now()
+      let a2 = monotonicSeconds()
       ids.removeAll(keepingCapacity: true)
       for i in 0..<k { ids.append(try batch.add(instances[i])) }
-      let a3 = now()
+      let a3 = monotonicSeconds()
       for id in ids { try batch.remove(id) }
       let us = 1e6 / Double(k)
       incremental = """

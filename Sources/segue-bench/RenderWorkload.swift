@@ -2,6 +2,7 @@ import ArgumentParser
 import Segue
 import SegueMallocCounter
 import SegueRender
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -190,19 +191,19 @@ extension SegueBench {
       }
       let delay = scene.duration / Double(frames - 1)
       var pngBytes = 0
-      var t0 = now()
+      var t0 = monotonicSeconds()
       for frame in frameImages { pngBytes += try PNG.encode(frame).count }
-      let png = now() - t0
-      t0 = now()
+      let png = monotonicSeconds() - t0
+      t0 = monotonicSeconds()
       var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)
       for frame in frameImages { try apng.add(frame, delay: delay) }
       let apngBytes = try apng.finish().count
-      let apngSeconds = now() - t0
-      t0 = now()
+      let apngSeconds = monotonicSeconds() - t0
+      t0 = monotonicSeconds()
       var gif = try GIFEncoder(width: size.width, height: size.height)
       for frame in frameImages { try gif.add(frame, delay: delay) }
       let gifBytes = try gif.finish().count
-      let gifSeconds = now() - t0
+      let gifSeconds = monotonicSeconds() - t0
       line +=
         "\n\(String().padding(14)) encode: PNG \(fixed(png / Double(frames) * 1e3, 1)) ms/frame "
         + "(\(pngBytes / frames) B/frame)  APNG \(fixed(apngSeconds / Double(frames) * 1e3, 1)) "
@@ -261,7 +262,7 @@ func cpuModelName() -> String {
     let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     let text = String(decoding: bytes, as: UTF8.self)
     if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
-      return String(text[text.index(after: colon)...].trimmingCharacters().filter { $0 != "\n" })
+      return String(text[text.index(after: colon)...].trimmingSpaces().filter { $0 != "\n" })
     }
   }
   return "unknown"
