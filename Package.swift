@@ -17,6 +17,9 @@ let package = Package(
     // The benchmark workloads (the `stack` workload, its naive and reference implementations and
     // its kernel), shared by segue-bench, the tests and the package-benchmark suite; not for apps.
     .library(name: "SegueBenchSupport", targets: ["SegueBenchSupport"]),
+    // The fuzzing oracles (what must hold for every input of the spec and JSON readers), shared
+    // by the test suite's mutation harness and the libFuzzer targets in Fuzz/; not for apps.
+    .library(name: "SegueFuzzOracles", targets: ["SegueFuzzOracles"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
     .executable(name: "segue", targets: ["segue"]),
   ],
@@ -92,6 +95,11 @@ let package = Package(
     .target(
       name: "SegueBenchSupport",
       dependencies: ["Segue", "SegueSIMDSupport"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .target(
+      name: "SegueFuzzOracles",
+      dependencies: ["Segue", "SegueSpec"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .executableTarget(
@@ -176,6 +184,7 @@ let package = Package(
         "Segue",
         "SegueSpec",
         "SegueBenchSupport",
+        "SegueFuzzOracles",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
