@@ -101,11 +101,12 @@ public struct ChildConcatenationJob: @unchecked Sendable {
   /// Children `range` on `path`; validated by the caller.
   func runUnchecked(children range: Range<Int>, parent: SIMD16<Float>, path: BatchPath) {
     guard !range.isEmpty else { return }
-    let out = output.baseAddress! + 16 * range.lowerBound
+    let fields = LaneMatrix.fieldCount
+    let out = output.baseAddress! + fields * range.lowerBound
     var p = parent
     children.elements.withUnsafeBufferPointer { c in
       withUnsafeBytes(of: &p) { raw in
-        let src = c.baseAddress! + 16 * range.lowerBound
+        let src = c.baseAddress! + fields * range.lowerBound
         if path == .blas {
           BatchBLAS.sgemm(
             m: 4 * range.count, n: 4, k: 4, a: src, lda: 4,
@@ -125,11 +126,11 @@ public struct ChildConcatenationJob: @unchecked Sendable {
           return r
         }
         for i in 0..<range.count {
-          let v = load16(src + 16 * i)
+          let v = load16(src + fields * i)
           let result = SIMD16<Float>(
             lowHalf: SIMD8(lowHalf: row(v.lowHalf.lowHalf), highHalf: row(v.lowHalf.highHalf)),
             highHalf: SIMD8(lowHalf: row(v.highHalf.lowHalf), highHalf: row(v.highHalf.highHalf)))
-          BatchOutput.store(result, at: out + 16 * i, streaming: streaming)
+          BatchOutput.store(result, at: out + fields * i, streaming: streaming)
         }
         if streaming { segue_store_fence() }
       }

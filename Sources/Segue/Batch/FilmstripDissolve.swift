@@ -151,15 +151,16 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
             c: out + columns.lowerBound, ldc: n)
           return
         }
+        let width = BatchOutput.vectorWidth
         let streaming =
-          streamingStores && n % 16 == 0 && columns.lowerBound % 16 == 0
+          streamingStores && n % width == 0 && columns.lowerBound % width == 0
           && BatchOutput.isAligned(out)
         let zero = SIMD16<Float>(repeating: 0)
         let one = SIMD16<Float>(repeating: 1)
         var tileStart = columns.lowerBound
         while tileStart < columns.upperBound {
           let tileEnd = Swift.min(tileStart + Self.tileColumns, columns.upperBound)
-          let vectorEnd = tileStart + (tileEnd - tileStart) / 16 * 16
+          let vectorEnd = tileStart + (tileEnd - tileStart) / width * width
           for f in 0..<frames {
             let p = w[2 * f]
             let q = w[2 * f + 1]
@@ -171,7 +172,7 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
               v = SIMDMath.select(v .< zero, zero, v)
               v = SIMDMath.select(v .> one, one, v)
               BatchOutput.store(v, at: dst + j, streaming: streaming)
-              j += 16
+              j += width
             }
             while j < tileEnd {
               dst[j] = Swift.min(Swift.max(p * a[j] + q * b[j], 0), 1)

@@ -203,7 +203,8 @@ public struct SceneBatch: Sendable {
   private mutating func updateLayout(from g: Int) {
     for h in g..<groups.count {
       groupRows[h + 1] = groupRows[h] + groups[h].count * templates[h].layerCount
-      groupItems[h + 1] = groupItems[h] + (groups[h].count + 15) / 16
+      let lanes = SceneLaneGroup.laneCount
+      groupItems[h + 1] = groupItems[h] + (groups[h].count + lanes - 1) / lanes
     }
   }
 
@@ -402,8 +403,8 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .bounds: (LayerPlanes.boundsMinX, 4)
   case .boundsSize: (LayerPlanes.boundsWidth, 2)
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
-  case .transform: (LayerPlanes.transform, 16)
-  case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
+  case .transform: (LayerPlanes.transform, LaneMatrix.fieldCount)
+  case .sublayerTransform: (LayerPlanes.sublayerTransform, LaneMatrix.fieldCount)
   case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
     .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
     nil
