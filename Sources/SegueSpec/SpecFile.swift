@@ -750,32 +750,7 @@ struct SpecDecoder {
     }
     var path = BezierPath()
     for node in try pathNode.array() {
-      let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
-      guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
-        throw node.fail(
-          "a path element has exactly one of move, line, quadCurve, curve, close")
-      }
-      func point(_ n: Node) throws(SpecError) -> Point {
-        let p = try n.numbers(count: [2], what: "a point [x, y]")
-        return Point(x: p[0], y: p[1])
-      }
-      let element: BezierPath.Element
-      switch key {
-      case "move": element = .move(to: try point(v))
-      case "line": element = .line(to: try point(v))
-      case "quadCurve":
-        let c = try v.object(allowed: ["to", "control"])
-        element = .quadCurve(
-          to: try point(try c.required("to")), control: try point(try c.required("control")))
-      case "curve":
-        let c = try v.object(allowed: ["to", "control1", "control2"])
-        element = .curve(
-          to: try point(try c.required("to")), control1: try point(try c.required("control1")),
-          control2: try point(try c.required("control2")))
-      default:
-        guard try v.bool() else { throw v.fail("expected true") }
-        element = .closeSubpath
-      }
+      let element = try Self.readPathElement(node)
       var extended = path
       do throws(ValidationError) {
         switch element {
@@ -799,6 +774,35 @@ struct SpecDecoder {
       try KeyframePathTrack(
         path: path, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
         rotationMode: rotation)
+    }
+  }
+
+  /// One element of a `path`: an object with exactly one of `move`, `line` (a point),
+  /// `quadCurve` (`to`, `control`), `curve` (`to`, `control1`, `control2`), `close` (true).
+  static func readPathElement(_ node: Node) throws(SpecError) -> BezierPath.Element {
+    let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
+    guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
+      throw node.fail("a path element has exactly one of move, line, quadCurve, curve, close")
+    }
+    func point(_ n: Node) throws(SpecError) -> Point {
+      let p = try n.numbers(count: [2], what: "a point [x, y]")
+      return Point(x: p[0], y: p[1])
+    }
+    switch key {
+    case "move": return .move(to: try point(v))
+    case "line": return .line(to: try point(v))
+    case "quadCurve":
+      let c = try v.object(allowed: ["to", "control"])
+      return .quadCurve(
+        to: try point(try c.required("to")), control: try point(try c.required("control")))
+    case "curve":
+      let c = try v.object(allowed: ["to", "control1", "control2"])
+      return .curve(
+        to: try point(try c.required("to")), control1: try point(try c.required("control1")),
+        control2: try point(try c.required("control2")))
+    default:
+      guard try v.bool() else { throw v.fail("expected true") }
+      return .closeSubpath
     }
   }
 
@@ -851,57 +855,69 @@ struct SpecDecoder {
     }
     var previous = 0.0
     for item in try eventsNode.array() {
-      let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
-      let timeNode = try o.required("time")
-      let time = try timeNode.number()
-      guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
-      guard time >= previous else {
-        throw timeNode.fail(
-          "interaction events must be in time order: \(time) is earlier than the event before it (\(previous))"
-        )
-      }
-      previous = time
-      let actions = o.keys.filter { $0 != "time" }
-      guard actions.count == 1, let action = actions.first, let a = o[action] else {
-        throw item.fail(
-          "an interaction event has 'time' and exactly one of update, pause, finish, cancel")
-      }
-      let event: InteractionEvent
-      switch action {
-      case "update":
-        event = .update(time: time, percent: try a.number())
-      case "pause":
-        guard try a.bool() else { throw a.fail("expected true") }
-        event = .pause(time: time)
-      default:
-        if case .bool(let flag) = a.value {
-          guard flag else { throw a.fail("expected true or an object") }
-        } else {
-          let c = try a.object(allowed: ["completionSpeed", "completionCurve"])
-          if let v = c["completionSpeed"] {
-            let k = try v.number()
-            do throws(ValidationError) { try timeline.setCompletionSpeed(k) } catch {
-              throw SpecError(
-                wrapping: ValidationError(field: "", reason: error.reason), at: v.path)
-            }
-          }
-          if let v = c["completionCurve"] {
-            let f = try SpecFile.readTimingFunction(v)
-            try building(v.path) { () throws(ValidationError) in
-              try timeline.setCompletionCurve(f)
-            }
-          }
-        }
-        event = action == "finish" ? .finish(time: time) : .cancel(time: time)
-      }
-      do throws(ValidationError) { try timeline.append(event) } catch {
-        // The library names the event's index, which the path already holds.
-        var e = error
-        e.index = nil
-        e.field = e.field == "time" ? "time" : e.field == "percentComplete" ? action : ""
-        throw SpecError(wrapping: e, at: item.path)
-      }
+      try appendInteractionEvent(item, after: &previous, to: &timeline)
     }
     return timeline
+  }
+
+  /// One interaction event (`time` and one of `update`, `pause`, `finish`, `cancel`; a finish or
+  /// cancel may set the completion speed and curve), appended to `timeline`.
+  func appendInteractionEvent(
+    _ item: Node, after previous: inout Double, to timeline: inout InteractionTimeline
+  ) throws(SpecError) {
+    let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
+    let timeNode = try o.required("time")
+    let time = try timeNode.number()
+    guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
+    guard time >= previous else {
+      throw timeNode.fail(
+        "interaction events must be in time order: \(time) is earlier than the event before it (\(previous))"
+      )
+    }
+    previous = time
+    let actions = o.keys.filter { $0 != "time" }
+    guard actions.count == 1, let action = actions.first, let a = o[action] else {
+      throw item.fail(
+        "an interaction event has 'time' and exactly one of update, pause, finish, cancel")
+    }
+    let event: InteractionEvent
+    switch action {
+    case "update":
+      event = .update(time: time, percent: try a.number())
+    case "pause":
+      guard try a.bool() else { throw a.fail("expected true") }
+      event = .pause(time: time)
+    default:
+      try readCompletion(a, into: &timeline)
+      event = action == "finish" ? .finish(time: time) : .cancel(time: time)
+    }
+    do throws(ValidationError) { try timeline.append(event) } catch {
+      // The library names the event's index, which the path already holds.
+      var e = error
+      e.index = nil
+      e.field = e.field == "time" ? "time" : e.field == "percentComplete" ? action : ""
+      throw SpecError(wrapping: e, at: item.path)
+    }
+  }
+
+  /// A finish or cancel: `true`, or an object that sets the completion speed and curve.
+  func readCompletion(_ a: Node, into timeline: inout InteractionTimeline) throws(SpecError) {
+    if case .bool(let flag) = a.value {
+      guard flag else { throw a.fail("expected true or an object") }
+      return
+    }
+    let c = try a.object(allowed: ["completionSpeed", "completionCurve"])
+    if let v = c["completionSpeed"] {
+      let k = try v.number()
+      do throws(ValidationError) { try timeline.setCompletionSpeed(k) } catch {
+        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: v.path)
+      }
+    }
+    if let v = c["completionCurve"] {
+      let f = try SpecFile.readTimingFunction(v)
+      try building(v.path) { () throws(ValidationError) in
+        try timeline.setCompletionCurve(f)
+      }
+    }
   }
 }

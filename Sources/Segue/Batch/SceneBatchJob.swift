@@ -546,8 +546,9 @@ struct SceneLaneGroup {
     }
   }
 
-  /// One animation: timing, easing, spring, values, masked writes.
-  @inline(__always)
+  /// One animation: timing, easing, spring, values, masked writes. A function of its own (not
+  /// inlined into the lane group's loop over the ops), so that its steps inline into it.
+  @inline(never)
   func evaluate(_ op: SceneOp, notFinished: LaneMask) {
     let local = Self.localTimes(slot.times, op)
     let (progress, phase) = MediaTimingEvaluationJob.evaluate(
