@@ -1,5 +1,6 @@
-# Segue: set-up and common commands. Each target installs libblas-dev, zlib1g-dev and pkg-config
-# first when they are missing (scripts/ensure-deps.sh).
+# Segue: set-up and common commands. Each target first installs what the builds need from Debian
+# when it is missing (scripts/ensure-deps.sh: BLAS, zlib, libpng, libjpeg, FreeType, HarfBuzz,
+# fontconfig, fonts).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 

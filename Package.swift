@@ -5,7 +5,9 @@ import PackageDescription
 // * `Segue` (the engine) and `SegueSpec` (spec files): the Swift toolchain only. With the `BLAS`
 //   trait (on by default) `Segue` also links Debian's CBLAS (`libblas-dev`) for the BLAS paths of
 //   its matrix-product jobs; a consumer without BLAS depends on Segue with `traits: []`.
-// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers): zlib (`zlib1g-dev`).
+// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers, images, text): zlib (`zlib1g-dev`); for
+//   images libpng (`libpng-dev`) and libjpeg-turbo (`libjpeg62-turbo-dev`); for text FreeType
+//   (`libfreetype-dev`), HarfBuzz (`libharfbuzz-dev`), fontconfig (`libfontconfig-dev`).
 // * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
 // * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
@@ -52,6 +54,42 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    .systemLibrary(
+      name: "CPNG",
+      path: "Sources/CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    .systemLibrary(
+      name: "CJPEG",
+      path: "Sources/CJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]
+    ),
+    // The C side of image decoding: libpng's and libjpeg's error jumps stay in C frames.
+    .target(
+      name: "SegueImageCodecs",
+      dependencies: ["CPNG", "CJPEG"],
+      path: "Sources/SegueImageCodecs"
+    ),
+    .systemLibrary(
+      name: "CFreeType",
+      path: "Sources/CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"])]
+    ),
+    .systemLibrary(
+      name: "CHarfBuzz",
+      path: "Sources/CHarfBuzz",
+      pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev"])]
+    ),
+    .systemLibrary(
+      name: "CFontconfig",
+      path: "Sources/CFontconfig",
+      pkgConfig: "fontconfig",
+      providers: [.apt(["libfontconfig-dev"])]
+    ),
     .target(
       name: "SegueSIMDSupport",
       path: "Sources/SegueSIMDSupport"
@@ -81,7 +119,8 @@ let package = Package(
     .target(
       name: "SegueRender",
       dependencies: [
-        "Segue", "SegueSIMDSupport", "CZlib",
+        "Segue", "SegueSIMDSupport", "CZlib", "SegueImageCodecs", "CFreeType", "CHarfBuzz",
+        "CFontconfig",
         .product(name: "RealModule", package: "swift-numerics"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

@@ -7,7 +7,8 @@ import PackageDescription
 //
 //     mkdir -p .fuzz/json && Fuzz/.build/release/FuzzJSON .fuzz/json Fuzz/Corpus/json
 //
-// See "Fuzzing" in the README for every target and the options used.
+// See "Fuzzing" in CONTRIBUTING.md and the DocC article "Robustness" for every target and the
+// options used.
 //
 // Each target is one @main that hands its oracle to FuzzDriver's runFuzzer (libFuzzer's driver);
 // the oracles are the main package's SegueFuzzOracles, which the test suite's seeded mutation

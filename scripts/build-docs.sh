@@ -2,18 +2,30 @@
 # Builds the DocC documentation of every library target with swift-docc-plugin
 # (`swift package generate-documentation`) and fails on any warning: an unresolved symbol link, a
 # doc comment whose parameters do not match the declaration, a missing article. The targets are
-# built together as combined documentation, so a target may link to a symbol of a target it depends
-# on as ``/Segue/ValidationError``. The archives land in .build/plugins/Swift-DocC/outputs/
-# (Segue.doccarchive is the combined one). Usage: scripts/build-docs.sh [extra docc options]
+# built together as combined documentation, so a target may link to a symbol of a target it
+# depends on as ``/Segue/ValidationError`` and to an article of that target's catalog as
+# <doc:/Segue/Performance> (not the other way: Segue's articles name SegueSpec's and
+# SegueRender's in plain text). Segue, SegueSpec and SegueRender each have a catalog
+# (Sources/<Target>/<Target>.docc, with a landing page <Target>.md); SegueBenchSupport has its
+# doc comments only. The archives land in .build/plugins/Swift-DocC/outputs/ (Segue.doccarchive
+# is the combined one). Usage: scripts/build-docs.sh [extra docc options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGETS=(Segue SegueSpec SegueRender SegueBenchSupport)
+CATALOGS=(Segue SegueSpec SegueRender)
 args=()
 for t in "${TARGETS[@]}"; do args+=(--target "$t"); done
-# The documentation is self-contained: nothing in it (README, articles, doc comments) points at
-# files outside the repository.
-outside='\.\./shared|shared/(reference|benchmarks)|seed-transitions\.md|core-animation\.md|stack-workload\.md'
-if grep -rnE "$outside" README.md Sources; then
+for c in "${CATALOGS[@]}"; do
+  if [ ! -f "Sources/$c/$c.docc/$c.md" ]; then
+    echo "build-docs: Sources/$c/$c.docc/$c.md (the landing page of $c) is missing" >&2
+    exit 1
+  fi
+done
+# The documentation is self-contained: nothing in it (README, CONTRIBUTING, articles, doc
+# comments, tests) points at files outside the repository.
+outside='/work/shared|\.\./shared|shared/(reference|benchmarks)|seed-transitions\.md|core-animation\.md|stack-workload\.md'
+if grep -rnE "$outside" README.md CONTRIBUTING.md Sources Tests Benchmarks Fuzz \
+  --exclude-dir=.build; then
   echo "build-docs: the lines above refer to files outside the repository" >&2
   exit 1
 fi

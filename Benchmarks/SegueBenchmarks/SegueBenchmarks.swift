@@ -20,14 +20,14 @@
 //   (N = 16 384, t = 0.3); composition cost = frame − channels.
 // * bezier: CubicBezierEvaluationJob, the four named curves, lane j uses curve j mod 4.
 // * spring: SpringEvaluationJob, random UI springs at random times up to their settling duration.
-// * layer matrix: LayerMatrixJob (inSuperlayer): T(−A)·transform·T(position) per layer.
+// * layer matrix: LayerMatrixEvaluationJob (inSuperlayer): T(−A)·transform·T(position) per layer.
 // * concatenation: Transform3DConcatenationJob, planar 4×4 products.
-// * decomposition: DecompositionBatchJob, interpolating decomposed 3D transforms.
+// * decomposition: DecompositionInterpolationJob, interpolating decomposed 3D transforms.
 // * layer tree: LayerTreeEvaluationJob on a 4-ary tree (local, global, opacity, corners).
 // * keyframe bake: KeyframeBakeJob, 60 frames of a 4-key Catmull–Rom template (SIMD and BLAS).
 // * children: ChildConcatenationJob, M child matrices under one perspective parent.
 // * dissolve: FilmstripDissolveJob, 30 frames of a Float cross-dissolve of two P-pixel images.
-// * scene batch: SceneBatchEvaluationJob on 100 000 layers of instances of the ten presets (push
+// * scene batch: SceneEvaluationJob on 100 000 layers of instances of the ten presets (push
 //   and pop, PresetsWorkload) on 1 and 2 threads; the batch's compile; 1 000 adds and removes.
 // * blend: BlendKernels RGBA8 over (opaque and at opacity 0.8) and cross-dissolve at 1920×1080.
 //
@@ -278,8 +278,8 @@ struct SceneFixture: @unchecked Sendable {
     opacities = alignedBuffer(batch.layerCount)
   }
 
-  var job: SceneBatchEvaluationJob {
-    SceneBatchEvaluationJob(
+  var job: SceneEvaluationJob {
+    SceneEvaluationJob(
       batch: batch, context: context, times: times, matrices: matrices, opacities: opacities)
   }
 }
@@ -372,7 +372,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("stage layer matrix layers=\(n)", configuration: configuration) { benchmark in
       let f = laneFixtures[n]!
-      let job = LayerMatrixJob(properties: f.properties, output: f.output, count: n)
+      let job = LayerMatrixEvaluationJob(properties: f.properties, output: f.output, count: n)
       benchmark.startMeasurement()
       for _ in benchmark.scaledIterations {
         try job.run()
@@ -391,7 +391,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("stage decomposition interpolation layers=\(n)", configuration: configuration) {
       benchmark in
       let f = laneFixtures[n]!
-      let job = DecompositionBatchJob(
+      let job = DecompositionInterpolationJob(
         batch: f.decomposition, fractions: f.progress, output: f.output)
       benchmark.startMeasurement()
       for _ in benchmark.scaledIterations {

@@ -427,7 +427,8 @@ extension StackEvaluationJob {
   /// KB of stack).
   static var stagedBlocks: Int { 16 }
   /// How far ahead of the current layer the streaming loop prefetches its inputs, in floats (256
-  /// bytes; the C peer's own prefetch option measured +15 % at 256 bytes and −20 % at 1 024).
+  /// bytes: on the C kernel of this workload that the Performance article compares with, a
+  /// prefetch 256 bytes ahead measured +15 % and one 1 024 bytes ahead −20 %).
   static var prefetchAhead: Int { 64 }
 
   /// Evaluates whole vectors of `V.laneCount` layers from layer `start` on and returns the first

@@ -1,7 +1,7 @@
 import RealModule
 import Segue
 
-/// The `stack` workload written the way the seed articles write animation code: one object per
+/// The `stack` workload written the way typical app code writes animations: one object per
 /// layer, a protocol for "an animation" whose interpolation is a stored closure, `Double`
 /// everywhere, dynamic dispatch per layer and per channel, a dictionary of animations by key path,
 /// and the transform built as `CATransform3D`-style products through a generic 4×4 multiply on

@@ -1,42 +1,9 @@
 import Segue
 
-/// An animated GIF (GIF89a) encoder: frames added one at a time, each with its own colour table,
-/// LZW-compressed, looping with the NETSCAPE2.0 extension.
-///
-/// **Colours.** GIF stores at most 256 colours per frame. Each frame gets a local colour table
-/// built from its own pixels (straight alpha, as ``PNG`` un-premultiplies them):
-///
-/// - a frame with at most 256 distinct colours (255 when it has transparent pixels) is stored
-///   **exactly**: every preset frame at the default settings (flat fills, their anti-aliased
-///   edges, a cross-dissolve's blend of the moment) has far fewer;
-/// - a frame with more (gradients, labels over gradients) is reduced by **median cut** on its
-///   colour histogram: the box of colours with the most pixels times the widest channel range is
-///   split at the pixel-weighted median of that channel until there are 256 boxes; each box's
-///   pixel-weighted mean is a palette entry and each colour maps to the nearest entry
-///   (Euclidean in RGB). A vertical gradient has at most a few hundred distinct colours along a
-///   line, so its steps stay within a few levels of the truth.
-///
-/// No dithering: a per-frame table fitted to the frame's own colours leaves no visible bands on
-/// UI content, while dithering (ordered or error diffusion) would add noise that changes from
-/// frame to frame (error diffusion crawls in animations) and defeats LZW (files several times
-/// larger).
-///
-/// **Transparency.** A pixel with alpha below 128 is transparent (one table entry reserved);
-/// the others are drawn opaque with their straight colour.
-///
-/// **Frames.** Without transparency, a frame after the first covers only the bounding box of
-/// the pixels that changed (disposal 1, "leave in place"); with transparency anywhere in a frame
-/// it covers the whole canvas with disposal 2 (restore to background), so no stale pixel shows
-/// through.
-///
-/// **Delays** are centiseconds. The cumulative time is rounded, not each delay, so rounding
-/// errors do not add up: frame `k` lasts `round(100·Tₖ₊₁) − round(100·Tₖ)` with `Tₖ` the sum of
-/// the delays before it. A delay below 2 cs is raised to 2 (browsers show 0 and 1 cs as 10 cs)
-/// and the excess is taken from the following frames when they can spare it.
-///
-/// **LZW** (GIF89a appendix F): variable-width codes from `minimumCodeSize + 1` to 12 bits,
-/// least significant bit first, a clear code first and whenever the 4096-entry table is full,
-/// in data sub-blocks of at most 255 bytes.
+/// An animated GIF (GIF89a) encoder: frames added one at a time, each with its own colour table
+/// (exact up to 256 colours, median cut above), LZW-compressed, looping with the NETSCAPE2.0
+/// extension. Delays are whole centiseconds, at least 2, rounded on the cumulative time. The
+/// colour reduction, transparency, frame regions and delays are in <doc:ImageFiles>.
 public struct GIFEncoder {
   /// The canvas size in pixels.
   public let width: Int

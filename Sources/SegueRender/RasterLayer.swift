@@ -156,7 +156,7 @@ struct Homography: Sendable {
     )
   }
 
-  /// The inverse by the adjugate, or `nil` when the matrix is singular by Decision 4
+  /// The inverse by the adjugate, or `nil` when the matrix is singular by Segue's relative test
   /// (`|det| ≤ 1e-12·(max |hᵢⱼ|)³` or not finite).
   func inverted() -> Homography? {
     let c00 = h4 * h8 - h5 * h7

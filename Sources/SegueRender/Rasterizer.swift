@@ -2,22 +2,10 @@ import Segue
 
 /// The software rasteriser for layers: each layer's snapshot is drawn through its full 4×4
 /// matrix, perspective-correct, and composited with premultiplied alpha in draw order — the
-/// rules of ``ReferenceRasterizer`` (mapping, 4×4-sample coverage, compositing), computed
-/// hundreds of times faster.
-///
-/// **Same pixels as the reference.** Pixels on a layer's edge, and label pixels whose footprint
-/// straddles a glyph edge, are sampled exactly as the reference samples them (the same 16
-/// `Double` samples, bit-identical). Pixels wholly inside a layer are coloured once: a flat
-/// fill is exact; a gradient takes the mean of its parameter `t` over the 16 samples (the fill
-/// is linear in `t`). Compositing is the reference's Float arithmetic. The tests hold every channel to within 2/255 of the
-/// reference on every preset and spec example (in practice at most 1/255, from the rounding of
-/// the quantisation in single precision).
-///
-/// **Speed.** Each pixel row of a layer is split into edge pixels and an interior span
-/// (`ScreenPolygon`); interior spans of one colour are blended 4 pixels per vector (a plain
-/// store for an opaque layer). Frames are rendered in bands of rows small enough to stay in
-/// the L2 cache, in parallel over a ``RenderContext``'s threads, and quantised straight into
-/// the RGBA8 output.
+/// rules of ``ReferenceRasterizer``, computed hundreds of times faster. Edge pixels take the
+/// reference's 16 `Double` samples bit for bit; interior spans are coloured once and blended four
+/// pixels per vector, in cache-sized bands over a ``RenderContext``'s threads. Every channel is
+/// within 2/255 of the reference on every preset and spec example (<doc:Rendering>).
 public enum Rasterizer {
   /// Samples per pixel along each axis on edges (4, so 16 per pixel), as the reference.
   public static let samplesPerAxis = ReferenceRasterizer.samplesPerAxis

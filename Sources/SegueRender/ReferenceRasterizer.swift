@@ -1,49 +1,21 @@
 import Segue
 import SegueSIMDSupport
 
-/// The reference software rasteriser: every pixel of a layer's bounding box sampled 16 times in
-/// `Double` through the inverse of the layer's plane homography. Slow (about 5 Mpixel/s) and
-/// simple; ``Rasterizer`` is the fast renderer and is tested against this one (every channel
-/// within 2/255 on every preset and spec example).
-///
-/// **Mapping.** A layer point `(u, v, 0)` maps to `[X Y Z W] = [u v 0 1]·M` and to the pixel
-/// position `(X/W, Y/W)`. On the plane `z = 0` this is the homography
-/// `[X Y W] = [u v 1]·H` with
-///
-///     H = | m11 m12 m14 |
-///         | m21 m22 m24 |
-///         | m41 m42 m44 |
-///
-/// so each pixel sample `(x, y)` is mapped back exactly by `[U V Ω] = [x y 1]·H⁻¹`,
-/// `(u, v) = (U/Ω, V/Ω)`, and `Ω = 1/W`. A sample is drawn only when
-/// `W > Transform3D.minimumW` (in front of the eye, as ``/Segue/Transform3D/project(_:)``); samples
-/// behind the eye are skipped. Inverse mapping is perspective-correct by construction: textures
-/// and gradients are sampled at the true layer point, not interpolated in screen space.
-///
-/// **Coverage.** Each pixel `(i, j)` covers `[i, i+1) × [j, j+1)` in image coordinates and is
-/// sampled on a regular 4×4 grid at `(i + (a + ½)/4, j + (b + ½)/4)`, `a, b ∈ 0…3`. A sample
-/// counts when its layer point lies in the half-open bounds `[minX, maxX) × [minY, maxY)`, so
-/// two layers that share an edge cover each sample exactly once. The pixel's source colour is
-/// the mean of the 16 premultiplied sample colours (samples outside count as transparent):
-/// coverage and texture anti-aliasing in one step, with coverage quantised to sixteenths. Only
-/// pixels in the bounding box of the projected (eye-plane clipped) quad are visited.
-///
-/// **Parts and clips.** A layer draws its shadow, body and border (``RasterLayer/parts``), each
-/// over the pixels of its own extent (``LayerSnapshot``: the shadow reaches `5σ` beyond its
-/// shape), each sample tested against that part's shape (rounded corners, the border's ring,
-/// the shadow's coverage times its colour) and against every clip (``ClipShape``).
-///
-/// **Compositing.** The pixel's source colour `s` is blended into the Float image with the
-/// layer opacity `o`: "over" `out = s·o + (1 − s_A·o)·dst`, or "add" `out = dst + s·o`, then
-/// clamped to `[0, 1]`.
+/// The reference software rasteriser: every pixel of a layer's bounding box sampled 16 times
+/// (a 4×4 grid) in `Double` through the inverse of the layer's plane homography,
+/// `[U V Ω] = [x y 1]·H⁻¹`, and composited "over" (`out = s·o + (1 − s_A·o)·dst`) or "add"
+/// (`out = dst + s·o`). Slow (about 5 Mpixel/s) and simple; ``Rasterizer`` is the fast renderer
+/// and is tested against this one (every channel within 2/255 on every preset and spec example).
+/// The mapping, coverage, parts, clips and compositing rules are in <doc:Rendering>.
 public enum ReferenceRasterizer {
   /// Samples per pixel along each axis (4, so 16 per pixel).
   public static let samplesPerAxis = 4
 
-  /// Draws one layer into `buffer` (see the type's documentation for the rules).
+  /// Draws one layer into `buffer` (the rules are in <doc:Rendering>).
   ///
   /// A matrix whose plane homography `H` is singular (the layer is seen edge-on, or scaled to
-  /// zero) draws nothing, by the test of Decision 4 for a 3×3 matrix.
+  /// zero) draws nothing, by Segue's relative singular test for a 3×3 matrix
+  /// (`|det| ≤ 1e-12·(max |hᵢⱼ|)³`).
   ///
   /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `matrix` (with the field index
   ///   0…15, row-major) for a NaN or infinite field; the errors of

@@ -54,33 +54,10 @@ public enum SceneRenderItem: Hashable, Sendable {
 
 /// Renders transition scenes to pixels: every visible layer of a sampled transition drawn as its
 /// snapshot through its full 3D matrix, perspective-correct (``Rasterizer``), composited with
-/// premultiplied alpha in draw order over a background colour.
-///
-/// **Coordinates.** A layer sample's matrix maps the layer's own bounds coordinates (points) to
-/// the container (points, y-down, origin top-left). The image has ``scale`` pixels per point,
-/// so each layer is drawn with `M_pixels = M_container · S(scale, scale, 1)` (row vectors:
-/// first the layer matrix, then the scale); container point `(x, y)` lands at pixel position
-/// `(scale·x, scale·y)`, and pixel `(i, j)` covers `[i, i+1) × [j, j+1)`. The output is
-/// `round(scale·containerWidth) × round(scale·containerHeight)` pixels unless ``width`` and
-/// ``height`` are set (the image then starts at the container's top-left and is cropped or
-/// padded with the background).
-///
-/// **Snapshots.** A layer is drawn as its `bounds` filled with its `backgroundColor`
-/// (``LayerSnapshot/Fill/solid(_:)``), or with a vertical gradient from that colour to the same
-/// colour darkened to 70 % (``gradient``), optionally with its id as a label (``labels``). A
-/// caller-supplied snapshot in ``snapshots`` replaces the fill and label of the layer with that
-/// id; its bounds are always the layer's presented bounds, so it follows animated bounds.
-///
-/// **Skipped layers.** A layer draws nothing (its sublayers still draw) when its presented
-/// opacity is 0, its bounds have zero width or height, or it has no override and a clear
-/// (alpha 0) background colour, as a `CALayer` without contents.
-///
-/// **Cross-dissolve.** A layer whose sample blends "add" (CATransition `fade`'s **old** and
-/// **new**, while the transition runs) becomes a ``DissolveSnapshot`` with its sublayers:
-/// weight = its presented opacity, members at their opacity relative to it. Snapshots that follow
-/// each other in draw order (ignoring layers that draw nothing) form one
-/// ``SceneRenderItem/crossDissolve(_:)``. An "add" layer inside another one's subtree is part of
-/// that snapshot and drawn "over".
+/// premultiplied alpha in draw order over a background colour, at ``scale`` pixels per point
+/// (`M_pixels = M_container · S(scale, scale, 1)`). Layers that blend "add" (CATransition `fade`)
+/// are summed as a true cross-dissolve, `(1 − q)·old + q·new`. What each layer is drawn as, which
+/// layers draw nothing, and the cross-dissolve are in <doc:Rendering>.
 public struct SceneRenderer: Hashable, Sendable {
   /// The largest image, `2²⁴` pixels (e.g. 4096 × 4096; a Float working image of that size
   /// takes 256 MiB). Larger outputs are rejected, naming `pixelCount`.
@@ -172,7 +149,7 @@ public struct SceneRenderer: Hashable, Sendable {
 
   // MARK: - Adapter
 
-  /// The snapshot a layer is drawn as (see the type's documentation), with the layer's presented
+  /// The snapshot a layer is drawn as (<doc:Rendering>), with the layer's presented
   /// bounds, or `nil` when it draws nothing by itself (zero-area bounds, or a clear background
   /// and no override).
   public func snapshot(for layer: Layer) -> LayerSnapshot? {
@@ -227,8 +204,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
   /// draw order (``/Segue/LayerSample/order``), as a ``RasterLayer`` with its snapshot (from the layer
   /// of the same id in `tree`), its matrix to the container times `S(scale, scale, 1)` and its
-  /// presented opacity; "add" layers grouped into cross-dissolves (see the type's
-  /// documentation).
+  /// presented opacity; "add" layers grouped into cross-dissolves (<doc:Rendering>).
   ///
   /// - Parameters:
   ///   - sample: the sampled transition (matrices, opacities, draw order, blend modes).

@@ -45,7 +45,7 @@ public struct SpecDocument: Sendable {
 
 /// Parses and decodes a spec file: ``SpecFile/decode(text:)``.
 ///
-/// - Parameter text: the JSON text of a spec (format: ``SpecFile``).
+/// - Parameter text: the JSON text of a spec (format: <doc:SpecFormat>).
 /// - Returns: the scene, interaction and suggested sample times.
 /// - Throws: ``SpecError``: malformed JSON with its line and column, or an invalid spec with the
 ///   JSON path of the offending value and what is wrong.
@@ -55,112 +55,11 @@ public func loadSpec(_ text: String) throws(SpecError) -> SpecDocument {
 
 /// Spec files: a transition scene as JSON, with Core Animation's names.
 ///
-/// The JSON Schema (draft 2020-12) is `Sources/SegueSpec/Schema/segue-spec.schema.json`;
-/// one example per preset is in `Sources/SegueSpec/Examples/<preset>-push.json`.
-///
-/// ## Document
-///
-/// An object; every object in a spec rejects keys it does not define.
-///
-/// - `version` (required): `1`.
-/// - `description`: free text, ignored.
-/// - `duration`: the transition's duration in seconds, `> 0`
-///   (`transitionDuration(using:)`). Default: the latest end of the animations'
-///   active intervals (``/Segue/AnimationSet/endTime``); an error when that is 0.
-/// - `container`: `[width, height]` in points, each in `[0, 2²⁴]` (``maximumContainerSide``),
-///   default `[390, 844]`.
-/// - `layers` (required): the model layer tree, see below. Layers may be listed in any order; they
-///   are added depth-first in list order (a layer's ancestors first), so siblings keep their list
-///   order, which breaks `zPosition` ties in the draw order (later on top).
-/// - `events`: model changes during the transition, in time order (non-decreasing `time`).
-/// - `finish`, `cancel`: model changes applied when the transition finishes or is cancelled.
-/// - `blendModes`: `{"layer id": "over" | "add"}`, how layers blend while the transition runs.
-/// - `interaction`: a percent-driven history, see below.
-/// - `sampleTimes`: suggested sample times in seconds, non-negative, non-decreasing.
-///
-/// ## Layers
-///
-/// `{"id": "to", "parent": "container-id" | null, "bounds": [x, y, w, h], "position": [x, y],
-/// "anchorPoint": [x, y], "anchorPointZ": z, "zPosition": z, "opacity": o,
-/// "backgroundColor": [r, g, b, a], "isTransformLayer": false, "transform": T,
-/// "sublayerTransform": T, "cornerRadius": r, "masksToBounds": false, "borderWidth": w,
-/// "borderColor": [r, g, b, a], "shadowOpacity": o, "shadowRadius": r, "shadowOffset": [w, h],
-/// "shadowColor": [r, g, b, a], "animations": [...]}`. Only `id` is required; the others default
-/// to `CALayer`'s defaults (bounds and position zero, anchorPoint `[0.5, 0.5]`, opacity 1, clear
-/// background, identity transforms, corner radius and border width 0, black border and shadow,
-/// shadow opacity 0, shadow radius 3, shadow offset `[0, -3]`). Lengths in points, anchorPoint in unit coordinates, colour
-/// components in `[0, 1]` (clamped). Ids are unique; a `parent` must name another layer and
-/// following parents must not lead back to the layer (no cycles).
-///
-/// A transform `T` is either 16 numbers in `CATransform3D` field order `m11, m12, …, m44` (row
-/// vectors, as the library), or a list of operations, folded from the identity as
-/// `CATransform3DTranslate/Scale/Rotate(t, …)` fold them, so each operation is applied to a
-/// point **before** the ones listed earlier (CSS `transform` list order: the first listed is the
-/// outermost):
-/// `{"translate": [tx, ty, tz?]}` (points), `{"scale": [sx, sy, sz?]}`,
-/// `{"rotate": angle}` (radians about z) or `{"rotate": {"angle": a, "axis": [x, y, z]}}`,
-/// `{"perspective": d}` (the identity with `m34 = −1/d`, `d > 0` points; listed first, it is
-/// applied last, like `t.m34 = −1/d` before `CATransform3DRotate(t, …)`).
-///
-/// ## Animations
-///
-/// Each entry of a layer's `animations` is one `CAAnimation` added to that layer, in order (a later
-/// animation of the same property wins):
-///
-/// - `keyPath` (required): a key path ``/Segue/LayerProperty`` knows (`opacity`, `position`,
-///   `position.x`, `position.y`, `zPosition`, `bounds`, `bounds.size`, `anchorPoint`, `transform`,
-///   `sublayerTransform`, `backgroundColor`, `cornerRadius`, `borderWidth`, `borderColor`,
-///   `shadowOpacity`, `shadowRadius`, `shadowOffset`, `shadowColor`, `transform.rotation.z`,
-///   `transform.scale`, …; `masksToBounds` is not animatable).
-///   Values have the property's kind: a number, a point `[x, y]`, a size `[w, h]`, a rectangle
-///   `[x, y, w, h]`, a transform `T`, or a colour `[r, g, b, a]`.
-/// - `type` (required): `"basic"` (`CABasicAnimation`), `"keyframe"` (`CAKeyframeAnimation`) or
-///   `"spring"` (`CASpringAnimation`).
-/// - basic and spring: `fromValue`, `toValue`; each defaults to the layer's model value of the
-///   key path as listed in the spec.
-/// - keyframe: `values` (required), `keyTimes`, `calculationMode` (`linear`, `discrete`, `paced`,
-///   `cubic`, `cubicPaced` or the `kCAAnimation…` names), `timingFunctions` (one per segment),
-///   `tensionValues`, `continuityValues`, `biasValues`; and `keyframeTimingFunction`, a Segue
-///   extension: the track's own curve (``/Segue/KeyframeTrack/timingFunction``), applied after the
-///   animation's `timingFunction`. Or, for a point key path, `path` instead of `values`
-///   (`CAKeyframeAnimation.path`, ``/Segue/KeyframePathTrack``): a list of elements `{"move": [x, y]}`,
-///   `{"line": [x, y]}`, `{"quadCurve": {"to": [x, y], "control": [x, y]}}`,
-///   `{"curve": {"to": [x, y], "control1": [x, y], "control2": [x, y]}}`, `{"close": true}`
-///   (starting with a move), with `keyTimes` per vertex, `calculationMode`, `timingFunctions`
-///   per segment and `rotationMode` (`auto`, `autoReverse`, or `rotateAuto`,
-///   `rotateAutoReverse`, `kCAAnimationRotateAuto`, `kCAAnimationRotateAutoReverse`).
-/// - spring: `mass` (default 1), `stiffness` (100), `damping` (10), `initialVelocity` (0, in
-///   fractions of the distance per second), `allowsOverdamping` (false); or UIKit's
-///   `dampingRatio` (with `initialVelocity`): ``/Segue/DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)``
-///   over the animation's `duration`.
-/// - `timingFunction`: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`, or the
-///   `kCAMediaTimingFunction…` constants), `"cubic-bezier(x1, y1, x2, y2)"`, `[x1, y1, x2, y2]`,
-///   `{"controlPoints": [x1, y1, x2, y2]}`,
-///   `{"steps": n, "position": "jumpEnd"}` or `{"linear": [output | [output, input], …]}`.
-///   Absent: linear pacing, as a `CAAnimation` without one. Not allowed on springs.
-/// - `CAMediaTiming`: `beginTime` (seconds from the start of the transition, default 0),
-///   `duration` (seconds, default and `0` mean Core Animation's 0.25), `speed` (1),
-///   `timeOffset` (0), `repeatCount` (0; a number `≥ 3.4028234663852886e38`, HUGE_VALF, or the
-///   string `"infinity"` repeats forever), `repeatDuration` (0, or `"infinity"`), `autoreverses`
-///   (false), `fillMode` (`removed`, `forwards`, `backwards`, `both` or the `kCAFillMode…`
-///   names; default `removed`, as Core Animation — scenes built by ``/Segue/SceneBuilder`` use
-///   `backwards`).
-///
-/// ## Model changes
-///
-/// `events` entries: `{"time": t, "layer": id, "keyPath": k, "value": v}` (set a model value) or
-/// `{"time": t, "remove": id}` (`removeFromSuperlayer`); `finish` and `cancel` entries are the
-/// same without `time`.
-///
-/// ## Interaction
-///
-/// `interaction` is a list of events, or an object `{"wantsInteractiveStart": true,
-/// "completionSpeed": 1, "completionCurve": timingFunction, "events": [...]}` (defaults as
-/// ``/Segue/InteractionTimeline``). Events, in non-decreasing `time` (wall-clock seconds):
-/// `{"time": t, "update": percentComplete}`, `{"time": t, "pause": true}`,
-/// `{"time": t, "finish": {}}` and `{"time": t, "cancel": {}}`; a finish or cancel object may set
-/// `completionSpeed` and `completionCurve` (UIKit sets them before calling `finish()`), and may be
-/// written `true`.
+/// A spec holds the model layer tree, the `CAAnimation`s on its layers, model changes during and
+/// after the transition, blend modes and an optional percent-driven interaction. Every key, its
+/// type, default and meaning is in <doc:SpecFormat>; the JSON Schema (draft 2020-12) is
+/// `Sources/SegueSpec/Schema/segue-spec.schema.json`, and one example per preset is
+/// `Sources/SegueSpec/Examples/<preset>-push.json`.
 public enum SpecFile {
   /// The only format version.
   public static let version = 1
@@ -176,7 +75,7 @@ public enum SpecFile {
     try decode(JSONValue.parse(text))
   }
 
-  /// Decodes a parsed spec (see the format above).
+  /// Decodes a parsed spec (format: <doc:SpecFormat>).
   ///
   /// - Throws: ``SpecError`` with the JSON path of the first problem: an unknown key, a missing
   ///   required key, a value of the wrong type, an unknown key path or name, a value of the wrong
@@ -188,7 +87,7 @@ public enum SpecFile {
     return try decoder.document(Node(value: json, path: "$"))
   }
 
-  /// Parses `text` as the value of a spec's `"interaction"` on its own (see Interaction above):
+  /// Parses `text` as the value of a spec's `"interaction"` on its own (<doc:SpecFormat>):
   /// an array of events, or an object with `events` and the completion settings. Paths in errors
   /// start at the text's root, `$` (`$[2].time`, `$.events[0].finish.completionSpeed`).
   ///

@@ -31,7 +31,7 @@ import SegueMallocCounter
 // Bytes moved per pixel: over reads source and destination and writes the destination (RGBA8
 // 8 + 4, Float 32 + 16); dissolve reads two images and writes one (RGBA8 8 + 4, Float 32 + 16).
 // The memory bound printed with it is a simple model from the single-core bandwidths measured on
-// the development machine (README: ≈ 15 GB/s read, ≈ 8.5 GB/s plain store): a pass cannot take
+// the development machine (≈ 15 GB/s read, ≈ 8.5 GB/s plain store): a pass cannot take
 // less than `read/15 GB/s + written/8.5 GB/s` if reads and writes do not overlap, nor less than
 // `max(read/15, written/8.5)` if they overlap perfectly. On a machine with a large last-level
 // cache (300 MB here) a 1080p frame fits in it, so the kernel can beat the DRAM model.
@@ -52,7 +52,7 @@ enum BlendKernel: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The single-core bandwidths (bytes/s) of the development machine that the blend report compares
-/// with (README, "Benchmarks"): reads, plain stores, streaming stores.
+/// with: reads, plain stores, streaming stores.
 let blendMemoryBandwidth = (read: 15e9, store: 8.5e9, streamingStore: 20e9)
 
 /// The options of the `blend` workload (parsed with the others, used only by it).

@@ -16,7 +16,7 @@ extension SegueBench {
   /// `presets`: N layers made of instances of the ten presets, push and pop mixed
   /// (``PresetsWorkload``: instance `i` is scene `i mod 20`, at `u_i·duration` of its run at the
   /// frame time, fixed seed). Paths: `scalar` samples each instance with the library's `Double`
-  /// sampler (`TransitionScene.sample(at:)`); `simd` runs `SceneBatchEvaluationJob`
+  /// sampler (`TransitionScene.sample(at:)`); `simd` runs `SceneEvaluationJob`
   /// (`run(threads:)`) into preallocated matrix and opacity buffers. Timed: the evaluation of every
   /// layer at each frame time. Not timed in the passes: compiling the batch, allocating outputs,
   /// the checksum of the simd path.
@@ -102,7 +102,7 @@ extension SegueBench {
       let choice: Bool? = streaming == .on ? true : (streaming == .off ? false : nil)
       pass = {
         try ts.withUnsafeBufferPointer { times in
-          var job = SceneBatchEvaluationJob(
+          var job = SceneEvaluationJob(
             batch: frozen, context: context, times: times, matrices: matrices,
             opacities: opacities)
           job.streamingStores = choice

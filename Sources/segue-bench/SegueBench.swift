@@ -53,7 +53,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); or render (frames of presets, see --preset)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); or text (text layer layouts)."
   )
   var workload: String = "stack"
 
@@ -113,6 +113,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Render workload")
   var renderOptions: RenderOptions
 
+  @OptionGroup(title: "Paint workload")
+  var paintOptions: PaintOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -133,11 +136,12 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
-        || workload == "render" || Self.kernelWorkloads.contains(workload)
+        || workload == "render" || workload == "paint" || workload == "text"
+        || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, text, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -164,6 +168,8 @@ struct SegueBench: ParsableCommand {
       try validateBlendWorkload()
     } else if workload == "render" {
       try validateRenderWorkload()
+    } else if workload == "paint" {
+      try validatePaintWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -212,6 +218,8 @@ struct SegueBench: ParsableCommand {
     if workload == "presets" { return try runPresetsWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
+    if workload == "paint" { return try runPaintWorkload() }
+    if workload == "text" { return try runTextWorkload() }
     return try runStackWorkload()
   }
 }

@@ -21,7 +21,7 @@ struct PreviewCommand: ParsableCommand {
       Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
       ([ and ]), loop (L), reset (R), labels, the operation, and the timeline: the animation, \
       the scripted interaction, or your last drag. A drag on the stage drives the \
-      percent-driven interaction with the preset's gesture rules (the seed's for fade-slide, \
+      percent-driven interaction with the preset's gesture rules (its own for fade-slide, \
       cross-dissolve and depth; the fade-slide edge swipe's otherwise) and, on release, runs \
       finish or cancel with completionSpeed and the completion curve, as the library's \
       InteractionTimeline does.
@@ -161,12 +161,12 @@ struct PreviewCommand: ParsableCommand {
     let gesture: JSONValue
     do throws(Segue.ValidationError) {
       if let name = transition.preset, let preset = TransitionPreset(rawValue: name),
-        let rules = try preset.seedGesture(containerWidth: size.width)
+        let rules = try preset.defaultGesture(containerWidth: size.width)
       {
-        gesture = PreviewDataBuilder.gesture(rules, seed: true)
+        gesture = PreviewDataBuilder.gesture(rules, isPresetGesture: true)
       } else {
         let fallback = try FadeSlideEdgeSwipe(containerWidth: size.width).rules
-        gesture = PreviewDataBuilder.gesture(fallback, seed: false)
+        gesture = PreviewDataBuilder.gesture(fallback, isPresetGesture: false)
       }
     } catch {
       throw CLIError.data(transition.sourceArgument, error)

@@ -92,8 +92,9 @@ struct PreviewFrameStream {
     [m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44]
   }
 
-  /// Whether the rasteriser skips a layer with this homography: singular by Decision 4
-  /// (`|det| ≤ 1e-12·max|hᵢⱼ|³`), as ``Rasterizer`` tests it before drawing.
+  /// Whether the rasteriser skips a layer with this homography: singular by the transition
+  /// catalog's relative test (`|det| ≤ 1e-12·max|hᵢⱼ|³`), as ``Rasterizer`` tests it before
+  /// drawing.
   static func isSingular(_ h: [Double]) -> Bool {
     let det =
       h[0] * (h[4] * h[8] - h[5] * h[7]) + h[1] * (h[5] * h[6] - h[3] * h[8])
@@ -390,10 +391,11 @@ struct PreviewDataBuilder {
     }
   }
 
-  /// The gesture rules as the page reads them.
-  static func gesture(_ rules: GestureRules, seed: Bool) -> JSONValue {
+  /// The gesture rules as the page reads them; `isPresetGesture` is false for the fallback rules
+  /// of a preset without a gesture of its own.
+  static func gesture(_ rules: GestureRules, isPresetGesture: Bool) -> JSONValue {
     .object([
-      ("seed", .bool(seed)), ("input", .string(rules.input.rawValue)),
+      ("presetGesture", .bool(isPresetGesture)), ("input", .string(rules.input.rawValue)),
       ("span", .number(rules.span)), ("cap", .number(rules.cap)),
       ("edgeLimit", rules.edgeLimit.map(JSONValue.number) ?? .null),
       ("threshold", .number(rules.threshold)),

@@ -110,7 +110,7 @@ enum PreviewPage {
             <input id="completion-speed" type="number" min="0.05" step="0.05" value="1">
             <label for="rule">Release</label>
             <select id="rule">
-              <option value="seedThreshold">the seed's threshold</option>
+              <option value="threshold">the preset's threshold</option>
               <option value="velocity">velocity, then threshold</option>
             </select>
           </div>
@@ -372,19 +372,19 @@ enum PreviewPage {
         return Math.min(Math.max(v / r.span, 0), r.cap);
       }
 
-      function seedDecision(r, sample, cancelled) {
+      function thresholdDecision(r, sample, cancelled) {
         if (cancelled && r.cancelsCancelledGestures) return 'cancel';
         return gesturePercent(r, sample) > r.threshold ? 'finish' : 'cancel';
       }
 
-      /** The release decision under 'seedThreshold' or 'velocity' (GestureDriver.release). */
+      /** The release decision under 'threshold' or 'velocity' (GestureDriver.release). */
       function gestureRelease(r, sample, cancelled, rule) {
         if (rule === 'velocity') {
           if (cancelled && r.cancelsCancelledGestures) return 'cancel';
           const v = sample.velocity.x;
           if (Math.abs(v) >= r.containerWidth) return v > 0 ? 'finish' : 'cancel';
         }
-        return seedDecision(r, sample, cancelled);
+        return thresholdDecision(r, sample, cancelled);
       }
 
       // MARK: A drag driving the interaction
@@ -605,7 +605,7 @@ enum PreviewPage {
 
       return {
         decodeFloats, decodeFrames, prepareScene, frameTime, frameIndex, runningFrame, sameShape,
-        curveValue, interactionState, interactionEnd, gestureBegins, gesturePercent, seedDecision,
+        curveValue, interactionState, interactionEnd, gestureBegins, gesturePercent, thresholdDecision,
         gestureRelease, beginDrag, moveDrag, endDrag, projectRect, snap, drawFrame,
       };
     })();
@@ -783,9 +783,9 @@ enum PreviewPage {
         if (!['animation', 'events', 'drag'].includes(kind)) {
           throw new Error(`timeline: '${kind}' is not animation, events or drag`);
         }
-        const rule = params.get('rule') || 'seedThreshold';
-        if (rule !== 'seedThreshold' && rule !== 'velocity') {
-          throw new Error(`rule: '${rule}' is not seedThreshold or velocity`);
+        const rule = params.get('rule') || 'threshold';
+        if (rule !== 'threshold' && rule !== 'velocity') {
+          throw new Error(`rule: '${rule}' is not threshold or velocity`);
         }
         const completionSpeed = Number(params.get('completionSpeed')
           || String(data.completion.completionSpeed));
@@ -862,7 +862,7 @@ enum PreviewPage {
           labels: options.labels ?? data.labels, drag: null, dragPointer: null, recorded: {},
           lastPhase: null,
           base: { t: 0, real: 0 }, completionSpeed: data.completion.completionSpeed,
-          rule: 'seedThreshold', scale: 1,
+          rule: 'threshold', scale: 1,
         };
         ui.timeline = options.timeline
           ?? (data.interaction && data.interaction.scene === ui.scene
@@ -957,8 +957,8 @@ enum PreviewPage {
           text += g.cancelsCancelledGestures
             ? ' (a cancelled gesture cancels)' : ' (a cancelled gesture decides by percent too)';
           text += `; velocity rule: |velocity.x| ≥ ${g.containerWidth} pt/s decides by its sign.`;
-          text += g.seed ? ` The ${data.title} seed's gesture.`
-            : ' This preset\'s seed has no gesture: the fade-slide edge swipe\'s rules.';
+          text += g.presetGesture ? ` The ${data.title} preset's own gesture.`
+            : ' This preset has no gesture of its own: the fade-slide edge swipe\'s rules.';
           return text;
         }
 

@@ -95,7 +95,7 @@ struct ProfileCommand: ParsableCommand {
       Bézier solve), channels (+ keyframe segment and Catmull–Rom), frame (+ sin/cos, matrix \
       and opacity: the full evaluation). The breakdown subtracts consecutive stages.
       presets: compiles a SceneBatch of instances of the ten presets (push and pop) holding at \
-      least N layers (stage compile), then loops, each round running one SceneBatchEvaluationJob \
+      least N layers (stage compile), then loops, each round running one SceneEvaluationJob \
       pass per cumulative stage: clocks, media timing (+ local times, progress, phase), curves \
       (+ Bézier and scalar timing functions), springs, keyframes, decomposition, values (+ lerps, \
       masked writes, events, completion overrides, bounds), layers (+ matrices and opacities), \
@@ -268,7 +268,7 @@ struct ProfileCommand: ParsableCommand {
         try opacities.withUnsafeMutableBufferPointer { o in
           repeat {
             for (i, stage) in stages.enumerated() {
-              var job = SceneBatchEvaluationJob(
+              var job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o)
               job.stage = stage
               let s = monotonicSeconds()

@@ -13,7 +13,7 @@ func stackClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
 /// outside Swift.
 @Suite("Stack workload: generation and Double reference")
 struct StackReferenceTests {
-  /// Independent draws: /tmp/batchref/ref.py (Python integers for splitmix64, the key-value maps in
+  /// Independent draws by a Python script (Python integers for splitmix64, the key-value maps in
   /// Python floats) printed layer 0's s and tx keys, layer 1's rot keys and layer 39's opacity keys:
   ///   s_0 = 0.37078243938591166, tx = [-265.26989355600233, -172.69111840099185,
   ///   -121.53124111156272, -360.33646853860796]; rot_1 = [-1.4258782267503431,
@@ -97,7 +97,7 @@ struct StackReferenceTests {
     for k in 0..<17 { #expect(stackClose(got[k], expected[k], 1e-9), "value \(k)") }
   }
 
-  /// More layers (all four curves, several segments and times) against /tmp/batchref/ref.py:
+  /// More layers (all four curves, several segments and times) against an independent script:
   /// mpmath at 40 digits, bezier inverted by 140 bisections, Catmull–Rom by the workload's
   /// formula, M as the explicit product T(−a)·S·Rz·T·P·T(a) of mpmath 4×4 matrices.
   @Test(arguments: [

@@ -138,7 +138,8 @@ final class SVGElements: NSObject, XMLParserDelegate {
   }
 
   @Test func systemSpringSettlesWithoutOvershoot() throws {
-    // UIKit's curve 7 is critically damped (Decision 5): 0.578 s, no peak above 1.
+    // UIKit's curve 7 is critically damped (transition catalog: Spring damping and settling):
+    // 0.578 s, no peak above 1.
     let result = try SegueProcess.run(["curve", "--spring", "system"])
     #expect(result.status == 0, "\(result.stderr)")
     let svg = try SVGElements.parse(result.stdout)
@@ -147,7 +148,7 @@ final class SVGElements: NSObject, XMLParserDelegate {
   }
 
   @Test(arguments: [
-    // UIView spring, D = 0.5 s, ζ = 0.75 (Decision 6): ω0 = ln(1/(0.001·√(1 − ζ²)))/(ζ·D), the
+    // UIView spring, D = 0.5 s, ζ = 0.75 (transition catalog: Duration-based springs): ω0 = ln(1/(0.001·√(1 − ζ²)))/(ζ·D), the
     // peak at π/ωd with x = 1 + exp(−ζ·ω0·t). mpmath (30 digits): ω0 = 19.52291884153165604889,
     // t = 0.243285427012627697798, x = 1.02837544174570505274.
     (["--spring-uiview", "0.5,0.75"], "peak 1.0284 at 0.243 s"),

@@ -127,12 +127,12 @@ import Testing
     #expect(html.components(separatedBy: "<script").count == 4)
   }
 
-  /// The page's gesture rules are the seed's (depth), or fade-slide's edge swipe for a preset
-  /// whose seed has none (hero); the completion table is ease-in-ease-out at i/1024.
+  /// The page's gesture rules are the preset's own (depth), or fade-slide's edge swipe for a preset
+  /// without a gesture of its own (hero); the completion table is ease-in-ease-out at i/1024.
   @Test func gestureAndCompletionData() throws {
     let depth = try Self.page(["--preset", "depth", "--fps", "10", "--container", "320,480"])
     let gesture = try #require(depth.data["gesture"] as? [String: Any])
-    #expect(gesture["seed"] as? Bool == true)
+    #expect(gesture["presetGesture"] as? Bool == true)
     #expect(gesture["input"] as? String == "translation.x")
     #expect(gesture["span"] as? Double == 200 && gesture["edgeLimit"] as? Double == 50)
     #expect(gesture["cap"] as? Double == 1 && gesture["threshold"] as? Double == 0.5)
@@ -140,7 +140,7 @@ import Testing
     #expect(gesture["cancelsCancelledGestures"] as? Bool == true)
     let hero = try Self.page(["--preset", "hero", "--fps", "10"])
     let fallback = try #require(hero.data["gesture"] as? [String: Any])
-    #expect(fallback["seed"] as? Bool == false && fallback["span"] as? Double == 390)
+    #expect(fallback["presetGesture"] as? Bool == false && fallback["span"] as? Double == 390)
     #expect(fallback["edgeLimit"] is NSNull)
     let completion = try #require(depth.data["completion"] as? [String: Any])
     #expect(completion["completionSpeed"] as? Double == 1)

@@ -52,9 +52,9 @@ struct PreviewScriptTests {
       + "'"
   }
 
-  /// For the three seeds, a grid of samples (locations, translations, velocities around the
-  /// thresholds): begins, percent and the release under both rules, ended and cancelled, equal
-  /// the library driver's.
+  /// For the three interactive presets, a grid of samples (locations, translations, velocities
+  /// around the thresholds): begins, percent and the release under both rules, ended and cancelled,
+  /// equal the library driver's.
   @Test(arguments: ["fade-slide", "cross-dissolve", "depth"]) func gestureRulesEqualTheDriver(
     preset: String
   ) throws {
@@ -90,7 +90,7 @@ struct PreviewScriptTests {
       """
       const r = input.gesture;
       return input.samples.map((s) => [P.gestureBegins(r, s), P.gesturePercent(r, s),
-        P.gestureRelease(r, s, false, 'seedThreshold'), P.gestureRelease(r, s, true, 'seedThreshold'),
+        P.gestureRelease(r, s, false, 'threshold'), P.gestureRelease(r, s, true, 'threshold'),
         P.gestureRelease(r, s, false, 'velocity'), P.gestureRelease(r, s, true, 'velocity')]);
       """, input: input)
     let rows = try #require(output as? [[Any]])
@@ -99,8 +99,8 @@ struct PreviewScriptTests {
       #expect(row[0] as? Bool == driver.begins(with: s))
       #expect(Self.number(row[1]) == driver.percent(for: s), "\(s)")
       let expected: [ReleaseDecision] = [
-        driver.release(s, cancelled: false, rule: .seedThreshold),
-        driver.release(s, cancelled: true, rule: .seedThreshold),
+        driver.release(s, cancelled: false, rule: .threshold),
+        driver.release(s, cancelled: true, rule: .threshold),
         driver.release(s, cancelled: false, rule: .velocity),
         driver.release(s, cancelled: true, rule: .velocity),
       ]
@@ -124,7 +124,7 @@ struct PreviewScriptTests {
       """
       const tl = { duration: 2, completionSpeed: 1.5, wantsInteractiveStart: true, events: [],
         curve: P.decodeFloats(input.table, 8) };
-      const drag = P.beginDrag(input.gesture, 'seedThreshold', tl, { x: 20, y: 100 }, 0);
+      const drag = P.beginDrag(input.gesture, 'threshold', tl, { x: 20, y: 100 }, 0);
       for (const [t, x] of input.moves.slice(0, -1)) P.moveDrag(drag, { x, y: 100 }, t);
       const [t, x] = input.moves[input.moves.length - 1];
       P.endDrag(drag, { x, y: 100 }, t, input.cancelled);

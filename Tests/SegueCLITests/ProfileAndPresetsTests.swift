@@ -91,7 +91,7 @@ import Testing
         info.push.layers == (try animator.animateTransition(using: push)).model.layers.map(\.id))
       #expect(info.catransition == animator.preset.isCATransition)
     }
-    // Seed values by hand: hero push 0.8 + 0.2·5 = 1.8 s, pop 0.4 s; CATransition default 0.25 s.
+    // Values by hand: hero push 0.8 + 0.2·5 = 1.8 s, pop 0.4 s; CATransition default 0.25 s.
     let hero = try #require(listing.presets.first { $0.name == "hero" })
     #expect(hero.push.duration == 1.8 && hero.pop.duration == 0.4)
     #expect(hero.parameters.first { $0.option == "--hero-selected-row" }?.default == "2")

@@ -51,8 +51,8 @@ struct SegueBenchTests {
     #expect(result.stderr.contains("--chunk-size must be at least 1 (got 0)"), "\(result.stderr)")
   }
 
-  /// The example: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about 14.6
-  /// TB of output), every option in range: exit 64 with the size in the message, before any
+  /// A request far beyond memory: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about
+  /// 14.6 TB of output), every option in range: exit 64 with the size in the message, before any
   /// allocation.
   @Test func unallocatableProductIsAUsageError() throws {
     let result = try SegueProcess.runBench([

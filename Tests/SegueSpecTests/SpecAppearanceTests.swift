@@ -20,20 +20,21 @@ struct SpecAppearanceTests {
         shadowOpacity: 0.4, shadowRadius: 8, shadowOffset: Size(width: 1, height: 4),
         shadowColor: try RGBAColor(red: 0, green: 0, blue: 0.5, alpha: 0.8)))
     try b.animate(
-      .cornerRadius, of: "card", to: .number(30), duration: 0.5, curve: .timing(.easeInEaseOut))
+      .cornerRadius, of: "card", to: .number(30), duration: 0.5, timingParameters: .easeInEaseOut)
     try b.animate(
       .borderWidth, of: "card", keyframes: .numbers(try KeyframeTrack(values: [2, 6, 0])),
       duration: 0.6)
     try b.animate(
       .shadowOffset, of: "card", to: .size(Size(width: -3, height: 10)), duration: 0.4,
-      curve: .spring(try DampedSpring(damping: 6)))
-    try b.animate(.shadowColor, of: "card", to: .color(.white), duration: 0.3, curve: .timing(nil))
+      timingParameters: .springAnimation(try DampedSpring(damping: 6)))
+    try b.animate(
+      .shadowColor, of: "card", to: .color(.white), duration: 0.3, timingParameters: nil)
     try b.animate(
       .borderColor, of: "card", to: .color(.clear), beginTime: 0.1, duration: 0.3,
-      curve: .timing(.easeIn))
+      timingParameters: .easeIn)
     try b.animate(
-      .shadowOpacity, of: "card", to: .number(1.4), duration: 0.2, curve: .timing(.linear))
-    try b.animate(.shadowRadius, of: "card", to: .number(-2), duration: 0.2, curve: .timing(nil))
+      .shadowOpacity, of: "card", to: .number(1.4), duration: 0.2, timingParameters: .linear)
+    try b.animate(.shadowRadius, of: "card", to: .number(-2), duration: 0.2, timingParameters: nil)
     b.at(0.3, .set(layerID: "card", property: .cornerRadius, value: .number(4)))
     b.finishChanges = [.set(layerID: "card", property: .shadowOpacity, value: .number(0))]
     return try b.scene(duration: 0.6, containerSize: Size(width: 300, height: 400))

@@ -22,7 +22,7 @@ struct SpecPathTests {
       path: try KeyframePathTrack(
         path: path, keyTimes: [0, 0.1, 0.3, 0.5, 0.8, 0.9, 1],
         timingFunctions: [.easeIn, .linear, .easeOut, .linear, .linear, .easeInEaseOut],
-        rotationMode: .rotateAutoReverse), duration: 2, timingFunction: .easeInEaseOut)
+        rotationMode: .rotateAutoReverse), duration: 2, timingParameters: .easeInEaseOut)
     try b.animate(
       .anchorPoint, of: "icon",
       path: try KeyframePathTrack(

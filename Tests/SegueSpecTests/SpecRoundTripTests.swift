@@ -73,18 +73,18 @@ struct SpecRoundTripTests {
           timingFunctions: [.steps(try StepsEasing(steps: 3, position: .jumpBoth)), .easeOut],
           timingFunction: .linearPoints(try LinearEasing(outputs: [0, 0.7, 1])),
           tensionValues: [0.1, -0.2, 0.3], continuityValues: [0, 0.5, 0],
-          biasValues: [-1, 0, 1])), duration: 0.7, timingFunction: .systemDefault)
+          biasValues: [-1, 0, 1])), duration: 0.7, timingParameters: .systemDefault)
     try b.animate(
       .transformComponent(.rotationZ), of: "child", to: .number(6.2), beginTime: 0.1, duration: 0.4,
-      curve: .spring(
+      timingParameters: .springAnimation(
         try DampedSpring(
           mass: 2, stiffness: 300, damping: 40, initialVelocity: -1.5, allowsOverdamping: true)))
     try b.animate(
       .bounds, of: "root", to: .rect(Rect(x: 5, y: 5, width: 1, height: 2)), duration: 0.3,
-      curve: .timing(nil))
+      timingParameters: nil)
     try b.animate(
       .sublayerTransform, of: "root", to: .transform(.makeScale(x: 2, y: 3, z: 4)), duration: 0.3,
-      curve: .timing(.easeIn))
+      timingParameters: .easeIn)
     b.at(0.2, .set(layerID: "root", property: .boundsSize, value: .size(Size(width: 7, height: 8))))
     b.at(0.25, .remove(layerID: "child"))
     b.finishChanges = [
@@ -127,10 +127,10 @@ struct SpecRoundTripTests {
       try b.add(Layer(id: "b", position: Point(x: angle, y: fraction)), parent: "a")
       try b.animate(
         .transform, of: "b", to: .transform(.makeRotation(by: angle, x: fraction, y: 1, z: x)),
-        beginTime: fraction * duration, duration: duration, curve: .timing(.easeInEaseOut))
+        beginTime: fraction * duration, duration: duration, timingParameters: .easeInEaseOut)
       try b.animate(
         .positionX, of: "a", to: .number(x * fraction), duration: duration / 3,
-        curve: .timing(try .cubicBezier(fraction, angle, 1 - fraction, -angle)))
+        timingParameters: .cubic(try .cubicBezier(fraction, angle, 1 - fraction, -angle)))
       let scene = try b.scene(duration: duration * 2, containerSize: Size(width: 100, height: 100))
       let document = try roundTrip(scene)
       try SpecTestSupport.expectSameSamples(document.scene, scene, "random")

@@ -4,9 +4,9 @@ import Testing
 // Stand-ins for SwiftUI's `Color`, `Animation`, `Spring` and `NavigationStack` (SwiftUI does not
 // exist on Linux). Declared at the top level of this test module, they are in scope in every file
 // of it, as SwiftUI's are in a file that imports SwiftUI; a module's own declarations shadow
-// imported ones, so the deprecated aliases `Segue.Color`, … never resolve here. The module
-// compiles only if no test uses those old names and Segue's new names are usable beside these
-// unqualified: the rule of the article "Using Segue beside SwiftUI".
+// imported ones. The module compiles only if Segue's names for its colour, layer animation, spring
+// and navigation stack types are usable beside these unqualified: the rule of the article "Using
+// Segue beside SwiftUI".
 
 /// Stand-in for `SwiftUI.Color`.
 struct Color: Equatable {
@@ -37,8 +37,8 @@ struct NavigationStack<Root> {
 }
 
 @Suite struct SwiftUINamesTests {
-  /// The common SwiftUI spellings resolve to the module's (SwiftUI's) types, Segue's renamed types
-  /// beside them, all unqualified.
+  /// The common SwiftUI spellings resolve to the module's (SwiftUI's) types, Segue's types beside
+  /// them, all unqualified.
   @Test func swiftUINamesAndSegueNamesCoexistUnqualified() throws {
     let tint: Color = .red
     let layerColor = try RGBAColor(red: 1, green: 0.5, blue: 0)

@@ -33,7 +33,8 @@ public struct LayerAnimation: Equatable, Sendable {
   public var content: Content
   /// `beginTime`, `duration`, `speed`, `timeOffset`, repeats, `autoreverses`, `fillMode`.
   public var timing: MediaTiming
-  /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation (Decision 9).
+  /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation
+  /// (<doc:TransitionCatalog#Default-timing-curves>).
   public var timingFunction: TimingFunction?
 
   /// Creates an animation and checks it.
@@ -106,8 +107,3 @@ public struct LayerAnimation: Equatable, Sendable {
     }
   }
 }
-
-/// Deprecated: use ``LayerAnimation`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `Animation` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "LayerAnimation")
-public typealias Animation = LayerAnimation

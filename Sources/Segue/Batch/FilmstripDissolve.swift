@@ -191,13 +191,3 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
 private struct ReadOnlyFloats: @unchecked Sendable {
   let buffer: UnsafeBufferPointer<Float>
 }
-
-extension FilmstripDissolveJob {
-  /// Deprecated: use ``stacking(from:to:)``.
-  @available(*, deprecated, renamed: "stacking(from:to:)")
-  public static func stacking(_ from: PixelBufferRGBAFloat, _ to: PixelBufferRGBAFloat)
-    throws(ValidationError) -> BatchMatrix
-  {
-    try stacking(from: from, to: to)
-  }
-}

@@ -14,45 +14,15 @@ public enum SceneClock: Hashable, Sendable {
 }
 
 /// Many ``TransitionScene`` instances, each with its own ``SceneClock``, evaluated in `Float` by
-/// ``SceneBatchEvaluationJob`` into caller-owned buffers.
+/// ``SceneEvaluationJob`` into caller-owned buffers.
 ///
-/// **Templates and instances.** Everything about a scene that does not depend on the clock is
-/// compiled once into a ``SceneTemplate`` shared by reference by every instance of that scene; an
-/// instance is only a template and a clock. ``init(_:)`` compiles each distinct scene once
-/// (instances whose scenes are equal share a template), ``add(_:clock:)`` adds an instance of a
-/// template you compiled yourself (no compile at all), ``add(_:)`` finds or compiles the template
-/// of a scene, and ``remove(_:)`` takes an instance out. None of them recompiles the batch: adding
-/// or removing costs about the clock's bytes plus, for a new scene, one template compile.
-///
-/// **Instance ids.** ``init(_:)`` gives instance `k` of its list the id `k`; ``add(_:clock:)``
-/// returns the id of the new instance: the id most recently freed by ``remove(_:)``, else the
-/// next unused one. An id stays valid, naming the same instance, until that instance is removed.
-///
-/// **Output rows.** The instances of one template are kept together (one *group* per template,
-/// in the order the templates were first used), instance after instance, each instance's layers
-/// in its scene's ``LayerTree/layers`` order: the output index of layer `i` of the instance in
-/// position `s` of group `g` is `groupStart(g) + s·layerCount(g) + i`. Adding an instance appends
-/// it to its group; removing one moves its group's last instance into its place. Both shift the
-/// rows of later groups, so read indices through ``layerIndex(instance:layerID:)`` (or ``layers``)
-/// after a change: they are valid until the next ``add(_:clock:)`` or ``remove(_:)``.
-/// ``evaluate(at:context:into:threads:)`` into a ``SceneBatchOutput`` reads them for you, by
-/// instance id and layer id.
-///
-/// **Evaluation.** Sixteen instances of one template are one *lane group*, evaluated in
-/// `SIMD16<Float>` lanes, one instance per lane (see ``SceneTemplate``); lane groups are
-/// independent, so results do not depend on how they are spread over threads.
-///
-/// Media timing: each animation's local time `t = (τ − beginTime)·speed + timeOffset` is formed
-/// in `Double` and rounded to a `Float` on the same side of `0` and of the active duration as `t`
-/// (a plain rounding would move, for example, `0.7 − 0.2 = 0.49999999999999994` onto the end
-/// `0.5` of a 0.5 s animation, turning the reference's last step of a steps function into the
-/// removed model value); the kernel then computes pass, progress and phase in `Float`. Only pass
-/// boundaries of repeating animations keep the kernel's `Float` resolution there.
-///
-/// Not supported (the compile throws ``ValidationError``, see ``SceneTemplate/init(_:)``):
-/// animations and model changes of transform sub-paths (`transform.rotation.z`, …), which replace
-/// one component of the current transform. `backgroundColor` animations are skipped (they change
-/// neither matrices nor opacities).
+/// Each distinct scene is compiled once into a ``SceneTemplate`` shared by its instances; an
+/// instance is only a template and a clock, so ``add(_:clock:)`` and ``remove(_:)`` cost about a
+/// clock's bytes (plus one compile for a new scene). Instance ids stay valid until removed; output
+/// rows move on every change, so read them through ``layerIndex(instance:layerID:)`` or a
+/// ``SceneBatchOutput``. Sixteen instances of one template are evaluated per `SIMD16<Float>` step,
+/// one per lane. Ids, row layout, media timing and what is not supported are in
+/// <doc:SceneBatchInternals>.
 public struct SceneBatch: Sendable {
   /// One instance: a scene and its clock.
   public struct Instance: Sendable {

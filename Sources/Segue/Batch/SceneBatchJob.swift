@@ -1,14 +1,14 @@
 import SegueSIMDSupport
 import Synchronization
 
-/// The scratch memory of ``SceneBatchEvaluationJob``: one slot per thread, each sized for the
+/// The scratch memory of ``SceneEvaluationJob``: one slot per thread, each sized for the
 /// largest template of the batch it was made for (a lane group's dynamic planes, matrices of
 /// parents, masks). Allocated once by the caller, reused by every run, so a run allocates nothing
 /// of its own. A context must not be used by two runs at once.
 ///
 /// The size depends on the templates only, not on the number of instances: adding or removing
 /// instances of templates the context already covers keeps it valid; a batch that gained a
-/// larger template needs a new context (``SceneBatchEvaluationJob/validate()`` says so).
+/// larger template needs a new context (``SceneEvaluationJob/validate()`` says so).
 ///
 /// A running chunk claims a free slot (an atomic flag per slot) and frees it when done, so no two
 /// chunks running at the same time share scratch, whichever threads run them.
@@ -133,38 +133,14 @@ struct SceneBatchSlot: @unchecked Sendable {
 /// ``context`` holds the scratch; keyframe tracks and timing functions the kernels cannot take are
 /// evaluated by the scalar library code, see ``SceneTemplate/scalarKeyframeTrackCount``).
 ///
-/// Outputs for frame `f` (time `times[f]`, seconds on the batch clock) and layer output index `i`
-/// (``SceneBatch/layerIndex(instance:layerID:)``), with `N = batch.layerCount`:
-///
-/// * `matrices[16·(f·N + i) + k]`: field `k` of the layer's matrix to container space in
-///   `CATransform3D` order (`m11, m12, m13, m14, m21, …, m44`), as ``LayerSample/matrix``;
-/// * `opacities[f·N + i]`: the presented opacity (``LayerSample/opacity``), 0 for a layer that is
-///   not in the container at that moment (removed by an event or the completion);
-/// * `corners[16·(f·N + i) + 4c + v]` (optional; computed only when given): corner `c` (TL, TR,
-///   BR, BL), value `v` (x, y, z after the divide, unclamped w), as ``LayerSample/corners``;
-/// * `presence[f·N + i]` (optional): 1 when the layer is in the container (present in
-///   ``TransitionSample/layers``), else 0.
-///
-/// Per lane group (sixteen instances of one template, one per lane; see ``SceneTemplate``): the
-/// clocks (scene time `τ` in `Double`, running, finished or cancelled), the dynamic planes set to
-/// the model, the `.set` events with `τ ≥ time`, the animations in order (local time in `Double`,
-/// then the stage kernels' lane functions on broadcast constants: media timing, Bézier solve,
-/// spring, lerp / decomposition / keyframes; an animation in its backwards fill does not override
-/// an earlier one of the same property), the completion overrides, the bounds standardised, then
-/// the layers parent before child (matrix in the superlayer, the parent's sublayer term and
-/// matrix, opacity, presence, corners), each written as one 64-byte row per lane (a 16 × 16
-/// transpose in registers).
-///
-/// Accuracy against ``TransitionScene/sample(at:)`` (`SceneBatchTests`, random instances of every
-/// preset, push and pop, custom keyframe and spring scenes, interactive instances): every matrix
-/// field within `1e-5·(1 + max |mᵢⱼ|)` of the `Double` matrix and every opacity within `1e-5`.
-/// The budget: instance times and the media-timing phases are exact (`Double`), the progress
-/// within a pass comes from the `Float` kernel (about
-/// `2⁻²²·(1 + |t|/d)` of progress, ``MediaTimingEvaluationJob``); eased and spring progress carry
-/// about `3e-7` (the stage kernels' bounds, up to `1.1e-6` on steep Bézier stretches), which a
-/// lerp multiplies by `|to − from|` (at most the matrix magnitude for translations);
-/// decomposition adds `2e-6·(1 + max |mᵢⱼ|)`, the tree products `2e-6·(1 + max |mᵢⱼ|)` per level.
-public struct SceneBatchEvaluationJob: @unchecked Sendable {
+/// For frame `f` and layer output index `i` (``SceneBatch/layerIndex(instance:layerID:)``), with
+/// `N = batch.layerCount`: `matrices[16·(f·N + i) + k]` is field `k` of the layer's matrix to
+/// container space in `CATransform3D` order, `opacities[f·N + i]` its presented opacity (0 when
+/// not in the container), and the optional `corners[16·(f·N + i) + 4c + v]` and
+/// `presence[f·N + i]` its projected corners and presence. Every matrix field is within
+/// `1e-5·(1 + max |mᵢⱼ|)` of ``TransitionScene/sample(at:)`` and every opacity within `1e-5`. The
+/// steps of an evaluation and the error budget are in <doc:SceneBatchInternals>.
+public struct SceneEvaluationJob: @unchecked Sendable {
   /// The compiled batch (read only).
   public var batch: SceneBatch
   /// The scratch.
@@ -256,7 +232,7 @@ public struct SceneBatchEvaluationJob: @unchecked Sendable {
     // The closure-free entry of the shared worker set: the job passes itself by address, so a
     // run allocates nothing.
     let invoke: BatchChunkFunction = { job, lower, upper in
-      let job = job.assumingMemoryBound(to: SceneBatchEvaluationJob.self)
+      let job = job.assumingMemoryBound(to: SceneEvaluationJob.self)
       let context = job.pointee.context
       let s = context.claimSlot()
       job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
@@ -628,9 +604,11 @@ struct SceneLaneGroup {
         put(c, v)
       }
     case .transform:
-      let limit = DecompositionBatchJob.maximumFraction
+      let limit = DecompositionInterpolationJob.maximumFraction
       let clamped = SIMDMath.clamp(SIMDMath.select(active, f, Lanes()), -limit, limit)
-      let m = DecompositionBatchJob.evaluateBlock(t: clamped) { Lanes(repeating: values[$0]) }
+      let m = DecompositionInterpolationJob.evaluateBlock(t: clamped) {
+        Lanes(repeating: values[$0])
+      }
       for c in 0..<LaneMatrix.fieldCount { put(c, m.field(c)) }
     case .keyframes:
       for c in 0..<channels {
@@ -776,7 +754,7 @@ func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
   }
 }
 
-/// How far ``SceneBatchEvaluationJob`` evaluates each lane group, for profiling (`segue profile
+/// How far ``SceneEvaluationJob`` evaluates each lane group, for profiling (`segue profile
 /// --workload presets` times every prefix; the differences are the stages' costs). Each stage
 /// includes the ones before it.
 package enum SceneBatchStage: Int, Comparable, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
 /// One frame of a ``SceneBatch``, read per instance and per layer: the safe way to use
-/// ``SceneBatchEvaluationJob`` without pointers or hand-computed offsets.
+/// ``SceneEvaluationJob`` without pointers or hand-computed offsets.
 ///
 /// The caller owns the output and reuses it frame after frame:
 /// ``SceneBatch/evaluate(at:context:into:threads:)`` fills it, allocating only when the batch has
@@ -18,7 +18,7 @@
 /// ```
 ///
 /// Values are the job's `Float` results widened to `Double`, within the tolerance
-/// ``SceneBatchEvaluationJob`` documents of the `Double` sample. The output describes the batch as
+/// ``SceneEvaluationJob`` documents of the `Double` sample. The output describes the batch as
 /// it was when it was filled: instance ids and layers stay readable after the batch changes, until
 /// the next fill.
 public struct SceneBatchOutput: Sendable {
@@ -190,13 +190,13 @@ public struct SceneBatchOutput: Sendable {
 
 extension SceneBatch {
   /// Evaluates the batch at `time` (seconds on the batch clock) into `output`, with the scratch
-  /// of `context` on `threads` threads (see ``SceneBatchEvaluationJob/run(threads:chunkSize:)``).
+  /// of `context` on `threads` threads (see ``SceneEvaluationJob/run(threads:chunkSize:)``).
   ///
   /// Allocates only when `output` has less room than ``layerCount`` (its first fill, or after
   /// instances were added); otherwise nothing.
   ///
-  /// - Throws: what ``SceneBatchEvaluationJob/validate()`` and
-  ///   ``SceneBatchEvaluationJob/run(threads:chunkSize:)`` throw (`"times"` names a non-finite
+  /// - Throws: what ``SceneEvaluationJob/validate()`` and
+  ///   ``SceneEvaluationJob/run(threads:chunkSize:)`` throw (`"times"` names a non-finite
   ///   `time`).
   public func evaluate(
     at time: Double, context: SceneBatchContext, into output: inout SceneBatchOutput,
@@ -215,7 +215,7 @@ extension SceneBatch {
             (c: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
             try output.presence.withUnsafeMutableBufferPointer {
               (p: inout UnsafeMutableBufferPointer<Float>) throws(ValidationError) in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: self, context: context, times: UnsafeBufferPointer(start: t, count: 1),
                 matrices: m, opacities: o, corners: includesCorners ? c : nil, presence: p)
               if threads == 1 { try job.run() } else { try job.run(threads: threads) }

@@ -1,38 +1,12 @@
 /// One ``TransitionScene`` compiled once for ``SceneBatch``: everything about the scene that does
-/// not depend on an instance's clock, shared by reference by every instance of the scene (the
-/// ozz-animation split: a read-only compiled template, per-instance clocks, caller-owned scratch).
+/// not depend on an instance's clock, shared by reference by every instance of the scene.
 ///
-/// Instances of one template are evaluated sixteen at a time, **one instance per lane**: every
-/// lane runs the same program (the same animations, curves, springs, key values and layer tree)
-/// at its own scene time, so every constant is a broadcast and nothing is gathered.
-///
-/// What the compile step decides once:
-///
-/// * **Dynamic planes.** A property plane (``LayerPlanes``) of a layer is *dynamic* when an
-///   animation, a `.set` event or a completion change (finished or cancelled) writes it; every
-///   other plane keeps its model value for every instance and is never stored per frame (bounds
-///   are dynamic as a group of four, kept as signed origin and size until the end of the frame).
-/// * **Constant matrices.** A layer whose matrix planes are all static gets its matrix in its
-///   superlayer computed once (by the same lane code, in `Float`); a superlayer whose sublayer
-///   term `T(−A)·sublayerTransform·T(A)` is static gets it once, and the product is skipped
-///   altogether when that term is exactly the identity; a layer whose own matrix and every
-///   ancestor's are static gets its matrix to the container once.
-/// * **The program.** The animations in their order, each with its media timing (kept in
-///   `Double` for the phase decisions), its timing function (a Bézier compiled to one
-///   ``CubicBezierBatch`` curve; steps and `linear(…)` evaluated by the scalar `Double`
-///   reference, with CSS's before flag in the before phase), its spring (``SpringBatch`` constants), and its content: a channel-wise lerp, a
-///   decomposition (one ``DecompositionBatch`` pair, decomposed in `Double` once), or a keyframe
-///   track (``KeyframeBatch`` per channel, all sixteen lanes holding the same track; tracks the
-///   kernel cannot take are evaluated by the scalar `Double` code, see
-///   ``scalarKeyframeTrackCount``).
-/// * The timeline events (`.set` as masked writes, `.remove` as per-layer removal times), the
-///   finished and cancelled states as per-plane overrides and presence flags (computed in
-///   `Double` by ``TransitionScene/presentation(at:completion:)``), and a parent-before-child
-///   order of the layers found iteratively (a chain of any depth compiles in time linear in its
-///   size, without recursion).
-///
-/// Compiling a template costs about as much as sampling the scene a few times; adding an instance
-/// of an existing template costs only the clock (``SceneBatch/add(_:clock:)``).
+/// Instances of one template are evaluated sixteen at a time, one instance per lane, so every
+/// constant of the scene is a broadcast. The compile decides once which property planes are
+/// dynamic, which matrices are constant, the program of animations (curves, springs, key values),
+/// the events and completion states, and a parent-before-child order (linear in the tree's size,
+/// no recursion); <doc:SceneBatchInternals> lists each decision. Compiling costs about as much as
+/// sampling the scene a few times; adding an instance costs only its clock.
 public final class SceneTemplate: @unchecked Sendable {
   /// The scene.
   public let scene: TransitionScene

@@ -124,7 +124,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
   /// The inverse, or `nil` when the linear part is singular or a field is not finite.
   ///
-  /// Singular follows Decision 4 with n = 2 on the linear part:
+  /// Singular follows <doc:TransitionCatalog#Singular-matrices> with n = 2 on the linear part:
   /// `Transform3D.isSingular(determinant: a·d − b·c, maxMagnitude: max(|a|, |b|, |c|, |d|), order: 2)`.
   /// Otherwise, with `det = a·d − b·c`:
   ///
@@ -177,43 +177,4 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
   /// `"[a, b, c, d, tx, ty]"`.
   public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
-}
-
-// MARK: - Deprecated spellings
-
-extension AffineTransform {
-  /// Deprecated: use ``makeTranslation(x:y:)``.
-  @available(*, deprecated, renamed: "makeTranslation(x:y:)")
-  @inlinable
-  public static func makeTranslation(_ tx: Double, _ ty: Double) -> AffineTransform {
-    makeTranslation(x: tx, y: ty)
-  }
-
-  /// Deprecated: use ``makeScale(x:y:)``.
-  @available(*, deprecated, renamed: "makeScale(x:y:)")
-  @inlinable
-  public static func makeScale(_ sx: Double, _ sy: Double) -> AffineTransform {
-    makeScale(x: sx, y: sy)
-  }
-
-  /// Deprecated: use ``makeRotation(by:)``.
-  @available(*, deprecated, renamed: "makeRotation(by:)")
-  @inlinable
-  public static func makeRotation(_ angle: Double) -> AffineTransform {
-    makeRotation(by: angle)
-  }
-
-  /// Deprecated: use ``translated(x:y:)``.
-  @available(*, deprecated, renamed: "translated(x:y:)")
-  @inlinable
-  public func translatedBy(x tx: Double, y ty: Double) -> AffineTransform {
-    translated(x: tx, y: ty)
-  }
-
-  /// Deprecated: use ``scaled(x:y:)``.
-  @available(*, deprecated, renamed: "scaled(x:y:)")
-  @inlinable
-  public func scaledBy(x sx: Double, y sy: Double) -> AffineTransform {
-    scaled(x: sx, y: sy)
-  }
 }

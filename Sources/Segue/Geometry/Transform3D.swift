@@ -325,16 +325,17 @@ public struct Transform3D: Hashable, Sendable {
   }
 
   /// Whether this matrix counts as singular: its determinant is not finite, or
-  /// `|det| ≤ 1e-12 · (max |mᵢⱼ|)⁴` (Decision 4). The test is relative, so uniformly scaling a
-  /// matrix by any non-zero factor does not change the verdict (a `S(0.05)` scale is invertible,
-  /// unlike under GNUstep's absolute 1e-4).
+  /// `|det| ≤ 1e-12 · (max |mᵢⱼ|)⁴` (<doc:TransitionCatalog#Singular-matrices>). The test is
+  /// relative, so uniformly scaling a matrix by any non-zero factor does not change the verdict (a
+  /// `S(0.05)` scale is invertible, unlike under GNUstep's absolute 1e-4).
   @inlinable
   public var isSingular: Bool {
     Transform3D.isSingular(determinant: determinant, maxMagnitude: maxMagnitude, order: 4)
   }
 
-  /// Decision 4's test for an n×n matrix with determinant `det` and largest absolute entry `max`:
-  /// singular when `det` is not finite or `|det| ≤ 1e-12 · maxⁿ` (a zero matrix is singular).
+  /// The singular test of <doc:TransitionCatalog#Singular-matrices> for an n×n matrix with
+  /// determinant `det` and largest absolute entry `max`: singular when `det` is not finite or
+  /// `|det| ≤ 1e-12 · maxⁿ` (a zero matrix is singular).
   @inlinable
   public static func isSingular(determinant det: Double, maxMagnitude max: Double, order n: Int)
     -> Bool
@@ -385,52 +386,4 @@ public struct Transform3D: Hashable, Sendable {
 
   /// `CATransform3DInvert`: the inverse, or `self` unchanged when the matrix is singular.
   public func invertedOrSelf() -> Transform3D { inverted() ?? self }
-}
-
-// MARK: - Deprecated spellings
-
-extension Transform3D {
-  /// Deprecated: use ``makeTranslation(x:y:z:)``.
-  @available(*, deprecated, renamed: "makeTranslation(x:y:z:)")
-  @inlinable
-  public static func makeTranslation(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
-    makeTranslation(x: tx, y: ty, z: tz)
-  }
-
-  /// Deprecated: use ``makeScale(x:y:z:)``.
-  @available(*, deprecated, renamed: "makeScale(x:y:z:)")
-  @inlinable
-  public static func makeScale(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
-    makeScale(x: sx, y: sy, z: sz)
-  }
-
-  /// Deprecated: use ``makeRotation(by:x:y:z:)``.
-  @available(*, deprecated, renamed: "makeRotation(by:x:y:z:)")
-  @inlinable
-  public static func makeRotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double)
-    -> Transform3D
-  {
-    makeRotation(by: angle, x: x, y: y, z: z)
-  }
-
-  /// Deprecated: use ``translated(x:y:z:)``.
-  @available(*, deprecated, renamed: "translated(x:y:z:)")
-  @inlinable
-  public func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
-    translated(x: tx, y: ty, z: tz)
-  }
-
-  /// Deprecated: use ``scaled(x:y:z:)``.
-  @available(*, deprecated, renamed: "scaled(x:y:z:)")
-  @inlinable
-  public func scaled(_ sx: Double, _ sy: Double, _ sz: Double) -> Transform3D {
-    scaled(x: sx, y: sy, z: sz)
-  }
-
-  /// Deprecated: use ``rotated(by:x:y:z:)``.
-  @available(*, deprecated, renamed: "rotated(by:x:y:z:)")
-  @inlinable
-  public func rotated(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
-    rotated(by: angle, x: x, y: y, z: z)
-  }
 }

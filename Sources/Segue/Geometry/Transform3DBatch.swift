@@ -2,8 +2,8 @@
 /// (`0…15` = `m11, m12, …, m44`, `CATransform3D` order) of matrix `j` at `planes[k·count + j]`.
 ///
 /// This is the layout every batch kernel of the geometry stage reads and writes
-/// (``Transform3DConcatenationJob``, ``LayerMatrixJob``, ``LayerTreeEvaluationJob``,
-/// ``DecompositionBatchJob``): consecutive matrices are adjacent in each plane, so one
+/// (``Transform3DConcatenationJob``, ``LayerMatrixEvaluationJob``, ``LayerTreeEvaluationJob``,
+/// ``DecompositionInterpolationJob``): consecutive matrices are adjacent in each plane, so one
 /// `SIMD16<Float>` load fetches one field of sixteen matrices. Jobs take the planes as a buffer with a
 /// `stride` (the distance between planes, at least the count); here `stride == count`.
 public struct Transform3DBatch: Hashable, Sendable {
@@ -152,7 +152,7 @@ public struct Transform3DConcatenationJob: @unchecked Sendable {
 
 // MARK: - Layer matrices
 
-/// The planes of the per-layer property buffer read by ``LayerMatrixJob`` and
+/// The planes of the per-layer property buffer read by ``LayerMatrixEvaluationJob`` and
 /// ``LayerTreeEvaluationJob``: value `p` of layer `j` at `buffer[p·stride + j]`, all `Float`.
 ///
 ///     0 boundsMinX, 1 boundsMinY, 2 boundsWidth, 3 boundsHeight   bounds, standardised (points)
@@ -226,7 +226,7 @@ public enum LayerPlanes {
   }
 }
 
-/// Which matrix ``LayerMatrixJob`` builds from a layer's properties.
+/// Which matrix ``LayerMatrixEvaluationJob`` builds from a layer's properties.
 public enum LayerMatrixKind: Hashable, Sendable {
   /// ``Layer/matrixInSuperlayer``: `T(−A) · transform · T(position.x, position.y, zPosition)`.
   case inSuperlayer
@@ -252,7 +252,7 @@ public enum LayerMatrixKind: Hashable, Sendable {
 ///
 /// `properties` holds ``LayerPlanes/count`` planes (``LayerPlanes``), `output` 16 planes, both with
 /// `stride`. Allocates nothing; never reads or writes outside `0..<count` of a plane.
-public struct LayerMatrixJob: @unchecked Sendable {
+public struct LayerMatrixEvaluationJob: @unchecked Sendable {
   /// The layers' property planes (``LayerPlanes``).
   public var properties: UnsafeBufferPointer<Float>
   /// The matrices, 16 planes.

@@ -37,20 +37,20 @@ public enum ReleaseDecision: String, Hashable, Sendable, CaseIterable {
 
 /// How a release is decided.
 public enum ReleaseRule: String, Hashable, Sendable, CaseIterable {
-  /// The seed's own rule: finish if the percent is `> 0.5` (with the seed's handling of a
-  /// cancelled gesture).
-  case seedThreshold
+  /// The preset's own rule: finish if the percent is above the threshold, 0.5 (with the preset's
+  /// handling of a cancelled gesture, ``GestureDriver/cancelsCancelledGestures``).
+  case threshold
   /// The velocity rule of <doc:TransitionCatalog>: a horizontal velocity of at least one container
   /// width per second decides by its sign (`> 0`, towards completing, finishes; `< 0` cancels);
-  /// otherwise the seed's threshold decides. A cancelled gesture is handled as by the seed.
+  /// otherwise the threshold decides. A cancelled gesture is handled as by ``threshold``.
   case velocity
 }
 
 /// Maps pan-gesture samples to a percent for `update(_:)` and a release decision, for one of the
-/// seeds' interactive transitions.
+/// interactive presets (`fade-slide`, `cross-dissolve`, `depth`).
 ///
-/// All three seeds complete towards `+x` (a swipe or drag to the right), so a positive
-/// `velocity.x` is "towards completing".
+/// All three complete towards `+x` (a swipe or drag to the right), so a positive `velocity.x` is
+/// "towards completing".
 public protocol GestureDriver: Sendable {
   /// The container width `W`, points, `> 0` (used by the velocity rule and the edge swipe).
   var containerWidth: Double { get }
@@ -58,11 +58,12 @@ public protocol GestureDriver: Sendable {
   func begins(with sample: GestureSample) -> Bool
   /// The percent to pass to `update(_:)`, unitless in `[0, 1]`.
   func percent(for sample: GestureSample) -> Double
-  /// The seed's decision for a gesture that ended (`cancelled == false`, the recognizer's
-  /// `.ended`) or was cancelled (`.cancelled`) with last sample `sample`.
-  func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision
-  /// Whether the seed cancels a cancelled gesture whatever its percent (the velocity rule then
-  /// cancels it too).
+  /// The decision by the percent threshold (``ReleaseRule/threshold``) for a gesture that ended
+  /// (`cancelled == false`, the recognizer's `.ended`) or was cancelled (`.cancelled`) with last
+  /// sample `sample`.
+  func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision
+  /// Whether a cancelled gesture cancels whatever its percent (the velocity rule then cancels it
+  /// too).
   var cancelsCancelledGestures: Bool { get }
 }
 
@@ -70,19 +71,19 @@ extension GestureDriver {
   /// The release decision under `rule`.
   ///
   /// With ``ReleaseRule/velocity``: when `|velocity.x| ≥ containerWidth` (one width per second),
-  /// `velocity.x > 0` finishes and `velocity.x < 0` cancels, unless the seed cancels every
-  /// cancelled gesture (then cancel); otherwise ``seedDecision(for:cancelled:)``.
+  /// `velocity.x > 0` finishes and `velocity.x < 0` cancels, unless the driver cancels every
+  /// cancelled gesture (then cancel); otherwise ``thresholdDecision(for:cancelled:)``.
   public func release(
-    _ sample: GestureSample, cancelled: Bool = false, rule: ReleaseRule = .seedThreshold
+    _ sample: GestureSample, cancelled: Bool = false, rule: ReleaseRule = .threshold
   ) -> ReleaseDecision {
     switch rule {
-    case .seedThreshold:
-      return seedDecision(for: sample, cancelled: cancelled)
+    case .threshold:
+      return thresholdDecision(for: sample, cancelled: cancelled)
     case .velocity:
       if cancelled && cancelsCancelledGestures { return .cancel }
       let v = sample.velocity.x
       if abs(v) >= containerWidth { return v > 0 ? .finish : .cancel }
-      return seedDecision(for: sample, cancelled: cancelled)
+      return thresholdDecision(for: sample, cancelled: cancelled)
     }
   }
 
@@ -94,17 +95,17 @@ private func checkedWidth(_ width: Double) throws(ValidationError) -> Double {
   return width
 }
 
-/// A seed gesture's rules as data: which coordinate drives the percent, its divisor and cap,
-/// where a gesture may begin, and how a release is decided.
+/// An interactive preset's gesture rules as data: which coordinate drives the percent, its divisor
+/// and cap, where a gesture may begin, and how a release is decided.
 ///
 /// - percent `= clamp(v / span, 0, cap)`, `v` = `translation.x` or `location.x` (``input``);
 /// - begins: always, or only when the first sample's `location.x ≤ edgeLimit`;
-/// - seed decision: cancel a cancelled gesture when ``cancelsCancelledGestures``, otherwise finish
-///   iff percent `> threshold`;
+/// - threshold decision: cancel a cancelled gesture when ``cancelsCancelledGestures``, otherwise
+///   finish iff percent `> threshold`;
 /// - the velocity rule (``GestureDriver/release(_:cancelled:rule:)``) compares `|velocity.x|`
 ///   with ``containerWidth`` (one width per second).
 ///
-/// The seeds' drivers (``FadeSlideEdgeSwipe``, ``CrossDissolvePan``, ``DepthPan``) are defined by
+/// The presets' drivers (``FadeSlideEdgeSwipe``, ``CrossDissolvePan``, ``DepthPan``) are defined by
 /// their `rules` (``DepthPan/rules``, …): each evaluates its rules, so a re-implementation that reads these values (the
 /// command line tool's web preview writes them into its page) follows the same constants.
 public struct GestureRules: GestureDriver, Hashable {
@@ -127,7 +128,7 @@ public struct GestureRules: GestureDriver, Hashable {
   /// A gesture begins only when its first sample's `location.x ≤ edgeLimit` (points); `nil`:
   /// always.
   public let edgeLimit: Double?
-  /// The seed's threshold: finish iff percent `> threshold` (0.5 for every seed).
+  /// The release threshold: finish iff percent `> threshold` (0.5 for every preset).
   public let threshold: Double
   /// Whether a cancelled gesture cancels whatever its percent.
   public let cancelsCancelledGestures: Bool
@@ -167,7 +168,7 @@ public struct GestureRules: GestureDriver, Hashable {
 
   /// `.cancel` for a cancelled gesture when ``cancelsCancelledGestures``; otherwise `.finish` iff
   /// percent `> threshold`.
-  public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
+  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
     if cancelled && cancelsCancelledGestures { return .cancel }
     return percent(for: sample) > threshold ? .finish : .cancel
   }
@@ -193,21 +194,22 @@ extension GestureRulesDriver {
   /// ``GestureRules/percent(for:)``.
   public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
 
-  /// ``GestureRules/seedDecision(for:cancelled:)``.
-  public func seedDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    rules.seedDecision(for: sample, cancelled: cancelled)
+  /// ``GestureRules/thresholdDecision(for:cancelled:)``.
+  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
+    rules.thresholdDecision(for: sample, cancelled: cancelled)
   }
 }
 
-/// `fade-slide` (seed 000): the left-edge swipe of `UIScreenEdgePanGestureRecognizer` drives an
+/// `fade-slide`: the left-edge swipe of `UIScreenEdgePanGestureRecognizer` drives an
 /// interactive pop.
 ///
 /// - percent `= clamp(translation.x / W, 0, 1)`: a swipe back to the left of where it began
 ///   (negative translation) gives 0, not a negative percent; past a full width gives 1.
 /// - begins: always; the edge recognizer has already decided that the touch began at the left
 ///   edge (its edge region is UIKit's and undocumented).
-/// - release: finish if percent `> 0.5`, else cancel. The seed names no rule for a cancelled
-///   gesture; this project cancels it (a cancelled recognizer is not a user's release).
+/// - release: finish if percent `> 0.5`, else cancel. The animator this preset reproduces names no
+///   rule for a cancelled gesture; Segue cancels it (a cancelled recognizer is not a user's
+///   release).
 public struct FadeSlideEdgeSwipe: GestureRulesDriver, Hashable {
   /// The rules above, with `span = W`.
   public let rules: GestureRules
@@ -220,16 +222,16 @@ public struct FadeSlideEdgeSwipe: GestureRulesDriver, Hashable {
   }
 }
 
-/// `cross-dissolve` (seed 001): a pan anywhere.
+/// `cross-dissolve`: a pan anywhere.
 ///
-/// - percent `= clamp(location.x / 300, 0, 0.99)` (the seed's constants; the 0.99 cap keeps the
+/// - percent `= clamp(location.x / 300, 0, 0.99)` (the preset's constants; the 0.99 cap keeps the
 ///   paused animations from reaching their end).
 /// - begins: always.
 /// - release: on `.ended` **or** `.cancelled`, finish if percent `> 0.5`, else cancel.
 public struct CrossDissolvePan: GestureRulesDriver, Hashable {
-  /// The seed's divisor, 300 points.
+  /// The divisor, 300 points.
   public static let span = 300.0
-  /// The seed's cap, 0.99.
+  /// The cap, 0.99.
   public static let cap = 0.99
   /// The rules above.
   public let rules: GestureRules
@@ -242,16 +244,16 @@ public struct CrossDissolvePan: GestureRulesDriver, Hashable {
   }
 }
 
-/// `depth` (seed 003): a pan that starts a pop only near the left edge.
+/// `depth`: a pan that starts a pop only near the left edge.
 ///
 /// - begins: only when the first sample's `location.x ≤ 50`; otherwise the gesture starts
 ///   nothing (no transition, so no percent or release applies).
 /// - percent `= clamp(translation.x / 200, 0, 1)` (negative translation gives 0).
 /// - release: finish if percent `> 0.5` and the gesture was not cancelled, else cancel.
 public struct DepthPan: GestureRulesDriver, Hashable {
-  /// The seed's edge limit, 50 points.
+  /// The edge limit, 50 points.
   public static let edgeLimit = 50.0
-  /// The seed's divisor, 200 points.
+  /// The divisor, 200 points.
   public static let span = 200.0
   /// The rules above.
   public let rules: GestureRules
@@ -265,13 +267,13 @@ public struct DepthPan: GestureRulesDriver, Hashable {
 }
 
 extension TransitionPreset {
-  /// The rules of the gesture the preset's seed drives its interactive transition with, for a
-  /// container `containerWidth` points wide, or `nil` when the seed has none:
-  /// `fade-slide` ``FadeSlideEdgeSwipe`` (the seed's interactive pop), `cross-dissolve`
+  /// The rules of the gesture that drives the preset's interactive transition, for a container
+  /// `containerWidth` points wide, or `nil` when the preset has none of its own:
+  /// `fade-slide` ``FadeSlideEdgeSwipe`` (its interactive pop), `cross-dissolve`
   /// ``CrossDissolvePan`` (push and pop alike), `depth` ``DepthPan`` (pop).
   ///
   /// - Throws: ``ValidationError`` on `"containerWidth"` (not finite, not positive).
-  public func seedGesture(containerWidth: Double) throws(ValidationError) -> GestureRules? {
+  public func defaultGesture(containerWidth: Double) throws(ValidationError) -> GestureRules? {
     switch self {
     case .fadeSlide: return try FadeSlideEdgeSwipe(containerWidth: containerWidth).rules
     case .crossDissolve: return try CrossDissolvePan(containerWidth: containerWidth).rules

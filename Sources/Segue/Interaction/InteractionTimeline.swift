@@ -6,15 +6,15 @@
 /// ``InteractionTimeline/state(at:)``.
 public enum InteractionEvent: Hashable, Sendable {
   /// `update(_ percentComplete:)` at `time`: the timeline position becomes `percent` clamped to
-  /// `[0, 1]` (unitless). Pacing is linear while interacting (Decision 7).
+  /// `[0, 1]` (unitless). Pacing is linear while interacting.
   case update(time: Double, percent: Double)
   /// `pause()` at `time`: freezes the position. While interacting the position is already frozen,
   /// so this only matters for a transition that started running non-interactively
   /// (``InteractionTimeline/wantsInteractiveStart`` `== false`), which it turns interactive.
   case pause(time: Double)
-  /// `finish()` at `time`: the completion run to position 1 (Decision 7).
+  /// `finish()` at `time`: the completion run to position 1.
   case finish(time: Double)
-  /// `cancel()` at `time`: the completion run back to position 0 (Decision 7).
+  /// `cancel()` at `time`: the completion run back to position 0.
   case cancel(time: Double)
 
   /// The wall-clock time of the event, in seconds.
@@ -29,7 +29,7 @@ public enum InteractionEvent: Hashable, Sendable {
 /// whether (and how) it has completed.
 ///
 /// The layers at that moment are the preset evaluated at animation time
-/// ``position`` `· duration` (Decision 7).
+/// ``position`` `· duration` (<doc:TransitionCatalog#Interactive-transitions>).
 public struct InteractionState: Hashable, Sendable {
   /// What the transition is doing at the sampled moment.
   public enum Phase: String, Hashable, Sendable, CaseIterable {
@@ -69,28 +69,10 @@ public struct InteractionState: Hashable, Sendable {
     self.completionTime = completionTime
   }
 
-  /// Deprecated: use ``isFinished``.
-  @available(*, deprecated, renamed: "isFinished")
-  public var finished: Bool? {
-    get { isFinished }
-    set { isFinished = newValue }
-  }
-
-  /// Deprecated: use ``isCompleted``.
-  @available(*, deprecated, renamed: "isCompleted")
-  @inlinable public var completed: Bool { isCompleted }
-
-  /// Deprecated: use ``init(position:phase:isFinished:completionTime:)``.
-  @available(*, deprecated, renamed: "init(position:phase:isFinished:completionTime:)")
-  @inlinable
-  public init(position: Double, phase: Phase, finished: Bool?, completionTime: Double?) {
-    self.init(
-      position: position, phase: phase, isFinished: finished, completionTime: completionTime)
-  }
 }
 
 /// The event history of a percent-driven interactive transition and the pure function from that
-/// history to its state at any moment (decision 7 of <doc:TransitionCatalog>).
+/// history to its state at any moment (<doc:TransitionCatalog#Interactive-transitions>).
 ///
 /// Rules, with `D` = ``duration``, `k` = ``completionSpeed`` and `c` = ``completionCurve``:
 /// - Before the first event the position is 0 (with ``wantsInteractiveStart``, the default), or

@@ -11,23 +11,11 @@ public struct TransitionCompletionEvent: Hashable, Sendable {
     self.time = time
   }
 
-  /// Deprecated: use ``isFinished``.
-  @available(*, deprecated, renamed: "isFinished")
-  public var finished: Bool {
-    get { isFinished }
-    set { isFinished = newValue }
-  }
-
-  /// Deprecated: use ``init(isFinished:time:)``.
-  @available(*, deprecated, renamed: "init(isFinished:time:)")
-  @inlinable public init(finished: Bool, time: Double) {
-    self.init(isFinished: finished, time: time)
-  }
 }
 
 /// `UIPercentDrivenInteractiveTransition` as a value: the calls a gesture handler makes, each at a
-/// wall-clock time, and the completion delivered exactly once (decision 7 of
-/// <doc:TransitionCatalog>).
+/// wall-clock time, and the completion delivered exactly once
+/// (<doc:TransitionCatalog#Interactive-transitions>).
 ///
 /// The object keeps a clock, ``currentTime`` (seconds since the transition began, starting at 0):
 /// every call takes the time it is made at, which must be finite, `≥ 0` and not before the clock;

@@ -44,17 +44,6 @@ public enum AnimatorEvent: Hashable, Sendable {
   /// current curve.
   case continueAnimation(time: Double, timing: TimingCurveProvider?, durationFactor: Double)
 
-  /// The event of `continueAnimation(withTimingParameters:durationFactor:)` with a
-  /// ``TimingFunction`` (the form before springs were supported).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public static func continueAnimation(
-    time: Double, timing: TimingFunction?, durationFactor: Double
-  ) -> AnimatorEvent {
-    .continueAnimation(
-      time: time, timing: timing.map { .cubic($0) }, durationFactor: durationFactor)
-  }
-
   /// The wall-clock time of the call, in seconds.
   public var time: Double {
     switch self {
@@ -103,67 +92,20 @@ public struct AnimatorCompletionEvent: Hashable, Sendable {
   }
 }
 
-/// `UIViewPropertyAnimator` reduced to its timing: a time fraction `f` that moves linearly in wall
-/// time while running, and the eased progress `q` the views show.
-/// ``ViewPropertyAnimator`` adds the animations it drives.
+/// `UIViewPropertyAnimator` reduced to its timing: a time fraction `f ∈ [0, 1]` that moves
+/// linearly in wall time while running (`1/D` per second for the duration `D` in seconds), and
+/// the eased progress `q = g(f)` the views show, where `g` is the timing curve laid from the last
+/// point the animator was re-timed at. ``ViewPropertyAnimator`` adds the animations it drives.
 ///
-/// **Progress map.** The shown progress is a function of the fraction, `q = g(f)`. Initially
-/// `g = c`, the animator's timing curve, so a plain run shows `q = c(t / D)`. When the animator is
-/// *re-timed* at a point `(f₀, q₀)` (`continueAnimation(withTimingParameters:durationFactor:at:)`
-/// with new parameters, or any resume after a linear scrub) the map becomes the curve `c'` laid
-/// from that point to each end:
-///
-///     g(f) = q₀ + (1 − q₀) · c'((f − f₀) / (1 − f₀))   for f ≥ f₀
-///     g(f) = q₀ − q₀ · c'((f₀ − f) / f₀)               for f < f₀
-///
-/// so the run towards either end follows `c'` forwards in time from the point where it was
-/// re-timed, and `g` is continuous there. (Initially `(f₀, q₀) = (0, 0)` and `c' = c`.)
-///
-/// **Springs.** A cubic curve is a function of the elapsed fraction `s` alone. A spring
-/// (``SpringTimingParameters``) also needs the length `L` in seconds of the run it paces: each
-/// side of a knot is a run of `L = (1 − f₀)/r` or `f₀/r` seconds at the fraction's rate `r` when
-/// the knot was laid, and shows `x(s·L)` (exactly 1 at `s = 1`; it may overshoot 1 before). So a
-/// spring's `initialVelocity` is in fractions of the *remaining* distance per second, as in
-/// UIKit. A physical spring (mass, stiffness, damping) ignores the duration it is given: the
-/// animator's ``duration`` is then the spring's settling duration, and a
-/// `continueAnimation` with such a spring lasts its settling duration whatever the
-/// `durationFactor`.
-///
-/// **Reversal reverses time, not value.** `isReversed` only flips the direction in which `f`
-/// moves; the map `g` is unchanged. Reversed at wall time `t₁` with fraction `f₁`, the animator
-/// shows `q(t₁ + τ) = g(f₁ − τ/D)`: the same values as on the way out, in the opposite order.
-/// For example, a plain ease-in run reversed at its end shows `easeIn(1 − τ/D)`, not the
-/// value-reversed `1 − easeIn(τ/D)`.
-///
-/// **Rate.** `f` moves at `1 / D` per second until a `continueAnimation`; see there.
-///
-/// **Scrubbing.** ``setFractionComplete(_:at:)`` works only while paused. With
-/// ``scrubsLinearly`` (the default) the views then show `q = f` (linear); the next resume re-times
-/// from `(f, f)` with the current curve ("the timing curve is used again when the animation
-/// resumes"). Without it the views show `g(f)`.
-///
-/// **Completion.** A run ends when `f` reaches 1 (forward) or 0 (reversed). With
-/// ``pausesOnCompletion`` the animator then stays active and paused there and runs no
-/// completion; otherwise it becomes inactive, shows `q = 1` or `0` exactly, and its completion
-/// fires with position `.end` or `.start`. `stopAnimation(true)` makes it inactive with no
-/// completion; `stopAnimation(false)` then `finishAnimation(at:)` completes with that position.
-/// An animator that is over (completed or stopped without finishing) rejects every further call.
-///
-/// **Starting reversed.** Starting (or pausing) an inactive animator whose ``isReversed`` is set
-/// places it at `f = 1`, so it runs back towards the start values.
-///
-/// **Delay.** ``startAnimation(afterDelay:at:)`` makes the animator active and running at once,
-/// but `f` stays where it is until the delay has passed (Apple: the animations begin after the
-/// delay). A pause before then drops the rest of the delay; a later `startAnimation()` resumes
-/// at once. On an animator that is already running it changes nothing but ``delay``.
-///
-/// Every call takes the wall-clock time it is made at (finite, `≥ 0`, not before ``currentTime``)
-/// and is recorded; ``sample(at:)`` evaluates the history at any time, earlier ones included.
+/// Every call takes the wall-clock time it is made at (seconds, finite, `≥ 0`, not before
+/// ``currentTime``) and is recorded; ``sample(at:)`` evaluates the history at any time, earlier
+/// ones included. The progress map, springs, reversal (of time, not value), scrubbing, completion
+/// and delays are specified in <doc:PropertyAnimatorTiming>.
 public struct PropertyAnimator: Hashable, Sendable {
   /// `duration` `D`, seconds, `> 0`: as given, or a physical spring's settling duration.
   public let duration: Double
-  /// The timing curve the animator was created with (`timingParameters`).
-  public let timingCurve: TimingCurveProvider
+  /// `timingParameters`: the timing curve the animator was created with.
+  public let timingParameters: TimingCurveProvider
   /// The calls recorded so far, in order.
   public private(set) var events: [AnimatorEvent]
   /// The clock: the time of the latest call or ``advance(to:)``, in seconds.
@@ -172,14 +114,6 @@ public struct PropertyAnimator: Hashable, Sendable {
   public private(set) var completionCount: Int
   /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
   private var checkpoints: [Machine]
-
-  /// The timing curve as a ``TimingFunction``: the cubic curve, or `.linear` for a spring (which
-  /// has no such form).
-  @available(*, deprecated, message: "Use timingCurve, which can also hold a spring")
-  public var timingParameters: TimingFunction {
-    if case .cubic(let function) = timingCurve { return function }
-    return .linear
-  }
 
   /// Creates an inactive animator.
   ///
@@ -200,7 +134,7 @@ public struct PropertyAnimator: Hashable, Sendable {
     let length = timingParameters.runLength(forDuration: duration)
     try Validate.positive(length, "duration")
     self.duration = length
-    self.timingCurve = timingParameters
+    self.timingParameters = timingParameters
     events = []
     currentTime = 0
     completionCount = 0
@@ -209,20 +143,6 @@ public struct PropertyAnimator: Hashable, Sendable {
         duration: length, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
         scrubsLinearly: scrubsLinearly)
     ]
-  }
-
-  /// Creates an inactive animator with a ``TimingFunction`` curve (the form before springs).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public init(
-    duration: Double,
-    timingParameters: TimingFunction,
-    pausesOnCompletion: Bool = false,
-    scrubsLinearly: Bool = true
-  ) throws(ValidationError) {
-    try self.init(
-      duration: duration, timingParameters: .cubic(timingParameters),
-      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly)
   }
 
   /// Creates an animator and applies `events` in order.
@@ -248,22 +168,6 @@ public struct PropertyAnimator: Hashable, Sendable {
         throw indexed
       }
     }
-  }
-
-  /// Creates an animator with a ``TimingFunction`` curve and applies `events` (the form before
-  /// springs).
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public init(
-    duration: Double,
-    timingParameters: TimingFunction,
-    pausesOnCompletion: Bool = false,
-    scrubsLinearly: Bool = true,
-    events: [AnimatorEvent]
-  ) throws(ValidationError) {
-    try self.init(
-      duration: duration, timingParameters: .cubic(timingParameters),
-      pausesOnCompletion: pausesOnCompletion, scrubsLinearly: scrubsLinearly, events: events)
   }
 
   // MARK: Current state
@@ -420,9 +324,9 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// ignores the factor as it ignores durations: `L` is its settling duration. If nothing is
   /// left (`f₀` is already at the target) the rate is kept and the run ends at once.
   ///
-  /// With `timing` non-`nil` the animator is re-timed at `(f₀, g(f₀))` with that curve (see the
-  /// type's progress map); with `nil` the current map is kept (re-timed with the current curve
-  /// only after a linear scrub).
+  /// With `timing` non-`nil` the animator is re-timed at `(f₀, g(f₀))` with that curve (the
+  /// progress map of <doc:PropertyAnimatorTiming>); with `nil` the current map is kept (re-timed
+  /// with the current curve only after a linear scrub).
   ///
   /// - Parameters:
   ///   - timing: the new curve, or `nil`.
@@ -434,16 +338,6 @@ public struct PropertyAnimator: Hashable, Sendable {
     withTimingParameters timing: TimingCurveProvider?, durationFactor: Double, at time: Double
   ) throws(ValidationError) {
     try apply(.continueAnimation(time: time, timing: timing, durationFactor: durationFactor))
-  }
-
-  /// `continueAnimation(withTimingParameters:durationFactor:)` with a ``TimingFunction``.
-  @available(*, deprecated, message: "Pass a TimingCurveProvider: .cubic(function)")
-  @_disfavoredOverload
-  public mutating func continueAnimation(
-    withTimingParameters timing: TimingFunction?, durationFactor: Double, at time: Double
-  ) throws(ValidationError) {
-    try continueAnimation(
-      withTimingParameters: timing.map { .cubic($0) }, durationFactor: durationFactor, at: time)
   }
 
   /// Validates `event` against the state at its time, records it and moves the clock there.

@@ -1,7 +1,8 @@
 /// UIKit's `UIView.AnimationCurve`: the four named curves of UIView animations and of
 /// `UIViewPropertyAnimator(duration:curve:animations:)`.
 public enum ViewAnimationCurve: String, Hashable, Sendable, CaseIterable {
-  /// `.easeInOut`, the Bézier `(0.42, 0), (0.58, 1)` (UIView's default, Decision 9).
+  /// `.easeInOut`, the Bézier `(0.42, 0), (0.58, 1)` (UIView's default,
+  /// <doc:TransitionCatalog#Default-timing-curves>).
   case easeInOut
   /// `.easeIn`, the Bézier `(0.42, 0), (1, 1)`.
   case easeIn
@@ -42,7 +43,8 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// `UISpringTimingParameters`: a spring as a property animator's timing curve
-/// (decisions 5 and 6 of <doc:TransitionCatalog>).
+/// (<doc:TransitionCatalog#Spring-damping-and-settling>,
+/// <doc:TransitionCatalog#Duration-based-springs>).
 ///
 /// Two families, as in UIKit:
 ///
@@ -53,7 +55,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
 ///   takes.
 /// * **Physical** (`init(mass:stiffness:damping:initialVelocity:)` and `init()`): the spring runs
 ///   on its own clock and the animator's duration is **ignored** (UIKit's documented behaviour);
-///   a run it paces lasts the spring's ``DampedSpring/settlingDuration`` (Decision 5).
+///   a run it paces lasts the spring's ``DampedSpring/settlingDuration`` (<doc:TransitionCatalog#Spring-damping-and-settling>).
 ///
 /// Either way a run of length `L` seconds shows the progress `x(s·L)` at the elapsed fraction
 /// `s ∈ [0, 1)` of the run and exactly 1 at its end (`x` may overshoot 1 before).
@@ -90,7 +92,8 @@ public struct SpringTimingParameters: Hashable, Sendable {
   /// `UISpringTimingParameters(dampingRatio:initialVelocity:)`.
   ///
   /// - Parameters:
-  ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 run critically damped (Decision 6).
+  ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 run critically damped
+  ///     (<doc:TransitionCatalog#Duration-based-springs>).
   ///   - initialVelocity: fractions of the remaining distance per second; each component finite
   ///     and within `±1e100`.
   /// - Throws: ``ValidationError``: `"dampingRatio"` not finite or `≤ 0`;
@@ -173,14 +176,36 @@ public struct SpringTimingParameters: Hashable, Sendable {
   }
 }
 
-/// UIKit's `UITimingCurveProvider`: what paces a property animator, a cubic curve
-/// (`UICubicTimingParameters`) or a spring (`UISpringTimingParameters`).
+/// The timing curve of an animation or an animator, UIKit's `UITimingCurveProvider`: a cubic
+/// curve (`UICubicTimingParameters`, Core Animation's `CAMediaTimingFunction`) or a spring.
+///
+/// ``SceneBuilder``'s `animate`, ``PropertyAnimator`` and ``ViewPropertyAnimator`` all take it as
+/// `timingParameters`. A run it paces lasts ``runLength(forDuration:)`` seconds and shows
+/// ``progress(atElapsed:runLength:)``.
+///
+/// The two spring cases differ in how long a run lasts, and are kept apart for that reason:
+///
+/// * ``spring(_:)`` follows `UISpringTimingParameters`: a duration-based spring is fitted to the
+///   duration it is given, while a physical spring ignores that duration and runs for its own
+///   settling duration (UIKit's documented behaviour for property animators).
+/// * ``springAnimation(_:)`` follows `CASpringAnimation`: any ``DampedSpring`` (undamped or truly
+///   overdamped ones included) runs on its own clock and is shown for exactly the duration it is
+///   given, then the end value, settled or not. UIKit's default push is such an animation: the
+///   system spring shown for 0.5 s although it settles in 0.578 s.
+///
+/// A duration-based `spring(_:)` over `D` seconds and a `springAnimation(_:)` of the spring it is
+/// fitted to (``DampedSpring/uiViewSpring(duration:dampingRatio:initialVelocity:)`` with the same
+/// `D`) show the same values.
 public enum TimingCurveProvider: Hashable, Sendable {
   /// `UICubicTimingParameters`: any ``TimingFunction`` (UIKit's are cubic Béziers; steps and
   /// `linear(…)` functions work the same way here).
   case cubic(TimingFunction)
-  /// `UISpringTimingParameters`.
+  /// `UISpringTimingParameters`: fitted to the run (damping ratio), or on its own clock for its
+  /// settling duration (mass, stiffness, damping).
   case spring(SpringTimingParameters)
+  /// `CASpringAnimation`: the spring's progress `x(t)` on its own clock for exactly the duration
+  /// given, then 1.
+  case springAnimation(DampedSpring)
 
   /// `UICubicTimingParameters(animationCurve:)`.
   public static func cubic(animationCurve curve: ViewAnimationCurve) -> TimingCurveProvider {
@@ -208,20 +233,27 @@ public enum TimingCurveProvider: Hashable, Sendable {
   public static let systemDefault = TimingCurveProvider.cubic(.systemDefault)
 
   /// The progress at the elapsed fraction `s` of a run of `length` seconds: the timing
-  /// function's `transform(s)`, or the spring's
-  /// ``SpringTimingParameters/progress(atElapsed:runLength:)``.
+  /// function's `transform(s)`; the spring's
+  /// ``SpringTimingParameters/progress(atElapsed:runLength:)``; for a spring animation 0 for
+  /// `s ≤ 0`, `x(s·length)` for `0 < s < 1` and exactly 1 for `s ≥ 1` (NaN counts as 0, a value
+  /// that is not finite as 1).
   public func progress(atElapsed s: Double, runLength length: Double) -> Double {
     switch self {
-    case .cubic(let function): function.transform(s)
-    case .spring(let spring): spring.progress(atElapsed: s, runLength: length)
+    case .cubic(let function): return function.transform(s)
+    case .spring(let spring): return spring.progress(atElapsed: s, runLength: length)
+    case .springAnimation(let spring):
+      guard s > 0 else { return 0 }
+      guard s < 1 else { return 1 }
+      let x = spring.value(at: s * length)
+      return x.isFinite ? x : 1
     }
   }
 
-  /// How long a run lasts when the animator asks for `duration` seconds: `duration`, except for
-  /// a physical spring, which takes its own settling duration.
+  /// How long a run lasts when it is asked to take `duration` seconds: `duration`, except for a
+  /// physical ``spring(_:)``, which takes its own settling duration.
   public func runLength(forDuration duration: Double) -> Double {
     switch self {
-    case .cubic: duration
+    case .cubic, .springAnimation: duration
     case .spring(let spring): spring.runLength(forDuration: duration)
     }
   }

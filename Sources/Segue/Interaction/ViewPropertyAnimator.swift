@@ -39,51 +39,14 @@ public struct AnimationBlock: Sendable {
     model[id: id].map { property.value(in: $0) }
   }
 
-  /// Deprecated: use ``set(_:of:to:)``.
-  @available(*, deprecated, renamed: "set(_:of:to:)")
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
-    throws(ValidationError)
-  {
-    try set(property, of: id, to: value)
-  }
-
-  /// Deprecated: use ``value(_:of:)``.
-  @available(*, deprecated, renamed: "value(_:of:)")
-  public func value(of id: String, _ property: LayerProperty) -> AnimationValue? {
-    value(property, of: id)
-  }
 }
 
-/// `UIViewPropertyAnimator`: animation blocks paced by a ``PropertyAnimator``, with explicit
-/// wall-clock times.
-///
-/// **Time.** Headless means nothing moves by itself: every call takes the wall-clock time it is
-/// made at (`at:` seconds, finite, `≥ 0`, never before the previous call), ``advance(to:)`` moves
-/// the clock and reports the completion once, and ``sample(at:)`` evaluates the layers at any
-/// time from the recorded history. The timing state machine is ``timing``; see
-/// ``PropertyAnimator`` for the progress map, scrubbing, reversal and `continueAnimation`.
-///
-/// **Animations.** The animator animates the layers of the container it was created with.
-/// ``addAnimations(_:delayFactor:at:)`` runs a block (``AnimationBlock``): its changes become the
-/// new model values at once and animate from the values before it. A block added while the
-/// animator is inactive runs over the whole duration after its delay; one added later runs over
-/// the remaining `(1 − fractionComplete)·duration`. Either way it starts when the animator's
-/// fraction reaches `start = f + delayFactor·(1 − f)` (`f` the fraction when it is added; Apple's
-/// text: the delay is `delayFactor` times the remaining duration) and ends with the animator, and
-/// shows the block progress `q_b` of ``PropertyAnimator/progress(at:startingAt:)``: each block
-/// eases over its own interval, as each UIKit block gets its own Core Animation animations.
-///
-/// **Several blocks on one property** combine additively, as UIKit's do ("the changes from each
-/// animator are added together"): the presented value is
-/// `model + Σ_b (from_b − to_b)·(1 − q_b)` channel by channel (a single block is
-/// `from + (to − from)·q`, exact at both ends). Whole transforms (`transform`,
-/// `sublayerTransform`) do not add: a later block takes over from the value presented when it was
-/// added (UIKit's `beginFromCurrentState`).
-///
-/// **Completion.** ``addCompletion(_:)`` handlers return model changes (removing the view that is
-/// no longer shown, …); once the completion has fired they are applied, in order, with its
-/// position. Completing the transition itself is the caller's: at the completion
-/// ``advance(to:)`` reports, call the context's `completeTransition(_:)`.
+/// `UIViewPropertyAnimator`: animation blocks paced by a ``PropertyAnimator`` (``timing``), with
+/// explicit wall-clock times (seconds, finite, `≥ 0`, never before the previous call);
+/// ``advance(to:)`` moves the clock and reports the completion once, ``sample(at:)`` evaluates the
+/// layers at any time. A block added at fraction `f` with `delayFactor` `δ` eases over
+/// `[f + δ·(1 − f), 1]`; blocks on one property add up, except whole transforms. The rules are in
+/// <doc:PropertyAnimatorTiming>.
 public struct ViewPropertyAnimator: Sendable {
   /// One added block: when, where it starts, and its changes.
   struct Block: Sendable {
@@ -188,7 +151,7 @@ public struct ViewPropertyAnimator: Sendable {
   /// `duration`, seconds.
   public var duration: Double { timing.duration }
   /// `timingParameters`.
-  public var timingParameters: TimingCurveProvider { timing.timingCurve }
+  public var timingParameters: TimingCurveProvider { timing.timingParameters }
   /// `state` now (at ``currentTime``).
   public var state: AnimatingState { timing.state }
   /// `isRunning` now.
@@ -434,7 +397,7 @@ public struct ViewPropertyAnimator: Sendable {
 
   /// The scene of a plain run started at time 0 and never interrupted: each block's properties
   /// as animations over `[start·D, D)` (fill backwards), with the animator's curve (a cubic curve
-  /// as their timing function, a spring as spring content fitted to the block's length), the
+  /// as their timing function, a spring as spring content over the block's length), the
   /// completion handlers' changes at `.end` as ``TransitionScene/finishChanges`` and at `.start` as
   /// ``TransitionScene/cancelChanges``. Sampling it at `t` gives the same layers as
   /// ``sample(at:)`` after `startAnimation(at: 0)` (this is what `animateTransition(using:)` returns
@@ -477,6 +440,10 @@ public struct ViewPropertyAnimator: Sendable {
               throw ValidationError(
                 field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
             }
+            animation = try LayerAnimation(
+              property: entry.property,
+              content: .spring(spring, from: entry.from, to: entry.to), timing: timing)
+          case .springAnimation(let spring):
             animation = try LayerAnimation(
               property: entry.property,
               content: .spring(spring, from: entry.from, to: entry.to), timing: timing)

@@ -63,7 +63,8 @@ public struct DecomposedTransform2D: Hashable, Sendable {
   /// - `Residual = R(−angle) · rows`.
   ///
   /// Returns `nil` when one of those six fields is not finite or the 2×2 linear part is singular by
-  /// Decision 4 with n = 2 (`|ad − bc| ≤ 1e-12 · max(|a|, |b|, |c|, |d|)²`).
+  /// <doc:TransitionCatalog#Singular-matrices> with n = 2:
+  /// `|ad − bc| ≤ 1e-12 · max(|a|, |b|, |c|, |d|)²`.
   public init?(_ m: Transform3D) {
     let (a, b, c, d) = (m.m11, m.m12, m.m21, m.m22)
     for v in [a, b, c, d, m.m41, m.m42] where !v.isFinite { return nil }
@@ -115,7 +116,8 @@ public struct DecomposedTransform2D: Hashable, Sendable {
     return t
   }
 
-  /// The two ends made ready for lerping by CSS Transforms 1's angle rules (Decision 3):
+  /// The two ends made ready for lerping by CSS Transforms 1's angle rules
+  /// (<doc:TransitionCatalog#Transform-interpolation>):
   ///
   /// 1. Flip: if one end has its x axis flipped and the other its y axis (`a.scaleX < 0 &&
   ///    b.scaleY < 0`, or `a.scaleY < 0 && b.scaleX < 0`), negate both of `a`'s scales and add π to
@@ -165,15 +167,5 @@ public struct DecomposedTransform2D: Hashable, Sendable {
   {
     let (a, b) = DecomposedTransform2D.aligned(from: self, to: other)
     return a.lerped(to: b, fraction: t)
-  }
-}
-
-extension DecomposedTransform2D {
-  /// Deprecated: use ``aligned(from:to:)``.
-  @available(*, deprecated, renamed: "aligned(from:to:)")
-  public static func aligned(_ a: DecomposedTransform2D, _ b: DecomposedTransform2D)
-    -> (from: DecomposedTransform2D, to: DecomposedTransform2D)
-  {
-    aligned(from: a, to: b)
   }
 }

@@ -11,7 +11,7 @@ import RealModule
 /// in row-vector form: applied to a point, scale first, then the skews xy, xz, yz, then the rotation,
 /// the translation and finally the perspective. `K_xy` is the identity with `m21 = skewXY`, `K_xz`
 /// with `m31 = skewXZ`, `K_yz` with `m32 = skewYZ`; `R` is the quaternion's
-/// ``Quaternion/rotationMatrix`` (Decision 3); `T` is `Transform3D.makeTranslation`; `P` is the
+/// ``Quaternion/rotationMatrix``; `T` is `Transform3D.makeTranslation`; `P` is the
 /// identity with its fourth column `(m14, m24, m34, m44)` set to ``perspective``.
 ///
 /// ``init(_:)`` inverts ``recomposed()`` for matrices with `m44 ≠ 0` and an invertible linear part,
@@ -62,7 +62,8 @@ public struct DecomposedTransform3D: Hashable, Sendable {
   ///
   /// 1. Fails when a field is not finite or `m44 == 0`; otherwise works on `M = m / m44`.
   /// 2. Fails when the linear part (the upper-left 3×3 of `M`, whose determinant is that of CSS's
-  ///    `P`) is singular by Decision 4 with n = 3: `|det| ≤ 1e-12 · (max |aᵢⱼ|)³`.
+  ///    `P`) is singular with n = 3 (<doc:TransitionCatalog#Singular-matrices>):
+  ///    `|det| ≤ 1e-12 · (max |aᵢⱼ|)³`.
   /// 3. `perspective = P⁻¹ · (m14, m24, m34, m44)ᵀ` when any of `m14, m24, m34` is non-zero, with `P`
   ///    the matrix with its fourth column set to `(0, 0, 0, 1)` (the spec's `r · (P⁻¹)ᵀ`).
   /// 4. `translation = (m41, m42, m43)`.
@@ -70,9 +71,10 @@ public struct DecomposedTransform3D: Hashable, Sendable {
   /// 6. If the orthonormal rows form a reflection, the scales and rows are negated.
   /// 7. The rotation from the orthonormal rows (``Quaternion/init(rotationRows:_:_:)``).
   ///
-  /// The singular test uses the 3×3 linear part (n = 3), as Decision 3 says ("the test of Decision 4
-  /// on its linear part"), rather than the 4×4 `P` with n = 4: `P` contains the translation, which
-  /// would make a large translation turn a small, invertible scale into "singular".
+  /// The singular test uses the 3×3 linear part (n = 3), as
+  /// <doc:TransitionCatalog#Transform-interpolation> says (an end "cannot be decomposed" when its
+  /// linear part is singular), rather than the 4×4 `P` with n = 4: `P` contains the translation,
+  /// which would make a large translation turn a small, invertible scale into "singular".
   public init?(_ m: Transform3D) {
     for v in m.fields where !v.isFinite { return nil }
     guard m.m44 != 0 else { return nil }
@@ -160,7 +162,8 @@ public struct DecomposedTransform3D: Hashable, Sendable {
       m41: t.x, m42: t.y, m43: t.z, m44: t.dot(p) + perspective.w)
   }
 
-  /// The interpolation of CSS Transforms 2 step 8 with shortest-path slerp (Decision 3):
+  /// The interpolation of CSS Transforms 2 step 8 with shortest-path slerp
+  /// (<doc:TransitionCatalog#Transform-interpolation>):
   /// translation, scale, skews and perspective are lerped as `(1 − t)·a + t·b`, the rotation is
   /// ``Quaternion/slerp(_:_:fraction:)``.
   ///

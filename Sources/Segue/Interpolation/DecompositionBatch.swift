@@ -1,8 +1,8 @@
-/// Decomposition-based transform interpolation for many layers, compiled once: each
-/// `(from, to)` pair is decomposed in `Double` with the library's ``DecomposedTransform2D`` /
-/// ``DecomposedTransform3D`` exactly as ``TransformInterpolator`` does, and the components are stored
-/// as `Float` planes (structure of arrays) for ``DecompositionBatchJob``, which interpolates and
-/// recomposes sixteen layers per `SIMD16<Float>` step.
+/// Decomposition-based transform interpolation for many layers, compiled once: each `(from, to)`
+/// pair is decomposed in `Double` with the library's ``DecomposedTransform2D`` /
+/// ``DecomposedTransform3D`` exactly as ``TransformInterpolator`` does, and the components are
+/// stored as `Float` planes (structure of arrays) for ``DecompositionInterpolationJob``, which
+/// interpolates and recomposes sixteen layers per `SIMD16<Float>` step.
 ///
 /// Per layer the path is the scalar one (``TransformInterpolation/Path``):
 /// ``TransformInterpolation/Path/affine2D`` when both ends are affine (the ends stored after the
@@ -162,16 +162,16 @@ public struct DecompositionBatch: Hashable, Sendable {
   }
 
   /// The interpolated transforms at `fractions` (one per layer) in newly allocated planes
-  /// (``Transform3DBatch``), through ``DecompositionBatchJob``.
+  /// (``Transform3DBatch``), through ``DecompositionInterpolationJob``.
   ///
-  /// - Throws: the job's ``DecompositionBatchJob/validate()`` errors.
+  /// - Throws: the job's ``DecompositionInterpolationJob/validate()`` errors.
   public func interpolated(at fractions: [Float]) throws(ValidationError) -> Transform3DBatch {
     var result = try Transform3DBatch(identityCount: count)
     var failure: ValidationError?
     fractions.withUnsafeBufferPointer { f in
       result.planes.withUnsafeMutableBufferPointer { out in
         do throws(ValidationError) {
-          try DecompositionBatchJob(batch: self, fractions: f, output: out).run()
+          try DecompositionInterpolationJob(batch: self, fractions: f, output: out).run()
         } catch { failure = error }
       }
     }
@@ -205,7 +205,7 @@ public struct DecompositionBatch: Hashable, Sendable {
 /// rotate-about-any-axis / perspective pairs, affine pairs with flips and shears, fractions in
 /// `[−0.5, 1.5]`): every field within `2e-6·(1 + max |mᵢⱼ|)` (measured worst about
 /// `2e-7·(1 + max |mᵢⱼ|)`).
-public struct DecompositionBatchJob: @unchecked Sendable {
+public struct DecompositionInterpolationJob: @unchecked Sendable {
   /// The compiled pairs (read only).
   public var batch: DecompositionBatch
   /// The fraction of each layer (unitless, usually the eased progress), at least `batch.count`

@@ -3,9 +3,10 @@ import RealModule
 /// A rotation quaternion `(x, y, z, w)`: vector part `(x, y, z)`, scalar part `w`.
 ///
 /// The unit quaternion `(sin(θ/2)·u, cos(θ/2))` is the rotation by `θ` radians about the unit axis
-/// `u`, the same rotation as `Transform3D.makeRotation(θ, u.x, u.y, u.z)`. `q` and `−q` are the same
-/// rotation. Matrices use Core Animation storage (row vectors, `p' = p · M`); the quaternion-to-matrix
-/// step is the one fixed by decision 3 of <doc:TransitionCatalog> (see ``rotationMatrix``).
+/// `u`, the same rotation as `Transform3D.makeRotation(by: θ, x: u.x, y: u.y, z: u.z)`. `q` and
+/// `−q` are the same rotation. Matrices use Core Animation storage (row vectors, `p' = p · M`); the
+/// quaternion-to-matrix step is the one fixed by <doc:TransitionCatalog#Transform-interpolation>
+/// (see ``rotationMatrix``).
 ///
 /// Equality (`==`) compares the four components exactly, so `q != −q` even though both describe the
 /// same rotation.
@@ -76,8 +77,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     Quaternion(x: -q.x, y: -q.y, z: -q.z, w: -q.w)
   }
 
-  /// Spherical linear interpolation along the **shortest path** (decision 3 of
-  /// <doc:TransitionCatalog>).
+  /// Spherical linear interpolation along the **shortest path**
+  /// (<doc:TransitionCatalog#Transform-interpolation>).
   ///
   /// With `d = a · b` clamped to `[−1, 1]`:
   /// - if `|d| == 1` exactly, the result is `a` (both ends are the same rotation). In double
@@ -121,7 +122,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
       w: wa * a.w + wb * b.w)
   }
 
-  /// The rotation matrix of this unit quaternion in Core Animation storage (Decision 3):
+  /// The rotation matrix of this unit quaternion in Core Animation storage
+  /// (<doc:TransitionCatalog#Transform-interpolation>):
   ///
   ///     m11 = 1 − 2(y² + z²)   m12 = 2(xy + zw)       m13 = 2(xz − yw)
   ///     m21 = 2(xy − zw)       m22 = 1 − 2(x² + z²)   m23 = 2(yz + xw)
@@ -206,12 +208,4 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
 
   /// `"(x, y, z, w)"`.
   public var description: String { "(\(x), \(y), \(z), \(w))" }
-}
-
-extension Quaternion {
-  /// Deprecated: use ``init(angle:x:y:z:)``.
-  @available(*, deprecated, renamed: "init(angle:x:y:z:)")
-  public init(angle: Double, axis x: Double, _ y: Double, _ z: Double) {
-    self.init(angle: angle, x: x, y: y, z: z)
-  }
 }

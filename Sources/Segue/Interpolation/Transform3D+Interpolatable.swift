@@ -20,11 +20,11 @@ extension Transform3D: Interpolatable {
       m41: f[i + 12], m42: f[i + 13], m43: f[i + 14], m44: f[i + 15])
   }
 
-  /// Interpolation by decomposition (Decision 3, ``TransformInterpolation``): exact ends at 0
-  /// and 1, the 2D path when both ends are affine, the 3D path otherwise, and a discrete switch
-  /// at 0.5 when an end cannot be decomposed. A fraction whose extrapolation cannot be
-  /// represented (it overflows) also takes the discrete rule, so the result is always finite for
-  /// finite ends.
+  /// Interpolation by decomposition (<doc:TransitionCatalog#Transform-interpolation>,
+  /// ``TransformInterpolation``): exact ends at 0 and 1, the 2D path when both ends are affine, the
+  /// 3D path otherwise, and a discrete switch at 0.5 when an end cannot be decomposed. A fraction
+  /// whose extrapolation cannot be represented (it overflows) also takes the discrete rule, so the
+  /// result is always finite for finite ends.
   ///
   /// Keyframe tracks use this in the linear and paced modes; the cubic modes evaluate their
   /// Hermite curves on the sixteen fields (Core Animation does not document what it does there;

@@ -1,12 +1,13 @@
 /// One value of a transform animation interpolated by decomposition, as Core Animation animates
-/// `transform` (decision 3 and the sampling rules of <doc:TransitionCatalog>).
+/// `transform` (<doc:TransitionCatalog#Transform-interpolation> and the sampling rules of
+/// <doc:TransitionCatalog>).
 ///
 /// - Both ends affine (`CATransform3DIsAffine`) → the 2D decomposition of CSS Transforms 1
 ///   (``DecomposedTransform2D``), path ``Path/affine2D``.
 /// - Otherwise both ends decomposed in 3D (``DecomposedTransform3D``) with shortest-path slerp,
 ///   path ``Path/decomposed3D``.
-/// - An end that cannot be decomposed (non-finite fields, `m44 == 0`, or a singular linear part by
-///   Decision 4) → a discrete switch: the start below fraction 0.5, the end from 0.5 on, path
+/// - An end that cannot be decomposed (non-finite fields, `m44 == 0`, or a singular linear part,
+///   <doc:TransitionCatalog#Singular-matrices>) → a discrete switch: the start below fraction 0.5, the end from 0.5 on, path
 ///   ``Path/discrete``.
 ///
 /// A fraction of exactly 0 or 1 returns that end matrix unchanged (field for field). In between, the

@@ -32,15 +32,15 @@ public struct BezierPath: Hashable, Sendable {
   /// An empty path.
   public init() {}
 
-  /// A path of `elements`, appended in order.
+  /// A path of `elements`, checked in order as the builder methods check them; the array is kept
+  /// as given (no copy).
   ///
   /// - Throws: ``ValidationError`` on `"path"` with the element's index: as the builder methods.
   public init(elements: [Element]) throws(ValidationError) {
     for (index, element) in elements.enumerated() {
-      do { try append(element) } catch {
-        throw ValidationError(field: "path", index: index, reason: error.reason)
-      }
+      try advance(past: element, index: index)
     }
+    self.elements = elements
   }
 
   /// `move(to:)`: starts a new subpath at `point`.
@@ -83,18 +83,25 @@ public struct BezierPath: Hashable, Sendable {
   }
 
   private mutating func append(_ element: Element) throws(ValidationError) {
-    let index = elements.count
-    let points: [Point]
+    try advance(past: element, index: elements.count)
+    elements.append(element)
+  }
+
+  /// Checks `element` (finite coordinates, a current point before a drawing element) and moves
+  /// the current point and subpath start past it.
+  private mutating func advance(past element: Element, index: Int) throws(ValidationError) {
     switch element {
-    case .move(let p): points = [p]
-    case .line(let p): points = [p]
-    case .quadCurve(let p, let c): points = [c, p]
-    case .curve(let p, let c1, let c2): points = [c1, c2, p]
-    case .closeSubpath: points = []
-    }
-    for p in points {
-      try Validate.finite(p.x, "path", index: index)
-      try Validate.finite(p.y, "path", index: index)
+    case .move(let p), .line(let p):
+      try Self.checkFinite(p, index: index)
+    case .quadCurve(let p, let c):
+      try Self.checkFinite(c, index: index)
+      try Self.checkFinite(p, index: index)
+    case .curve(let p, let c1, let c2):
+      try Self.checkFinite(c1, index: index)
+      try Self.checkFinite(c2, index: index)
+      try Self.checkFinite(p, index: index)
+    case .closeSubpath:
+      break
     }
     if case .move(let p) = element {
       subpathStart = p
@@ -107,7 +114,11 @@ public struct BezierPath: Hashable, Sendable {
       }
       currentPoint = element.endPoint ?? start
     }
-    elements.append(element)
+  }
+
+  private static func checkFinite(_ p: Point, index: Int) throws(ValidationError) {
+    try Validate.finite(p.x, "path", index: index)
+    try Validate.finite(p.y, "path", index: index)
   }
 
   /// The pieces of the path between consecutive vertices (the end points of the elements, the

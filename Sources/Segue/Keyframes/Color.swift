@@ -60,8 +60,3 @@ extension RGBAColor: Interpolatable {
     self.init(clamping: channels[s], channels[s + 1], channels[s + 2], channels[s + 3])
   }
 }
-
-/// Deprecated: use ``RGBAColor`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `Color` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "RGBAColor")
-public typealias Color = RGBAColor

@@ -1,6 +1,6 @@
 /// Builds per-property keyframe tracks the way `UIView.animateKeyframes(withDuration:…)` with
-/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does (decision 11 of
-/// <doc:TransitionCatalog>).
+/// `addKeyframe(withRelativeStartTime:relativeDuration:animations:)` does
+/// (<doc:TransitionCatalog#UIView-keyframe-animations>).
 ///
 /// Properties are named by `String` and all share the value type `Value` (use one builder per
 /// value type). Give each property's starting (model) value, add keyframes in the order the
@@ -15,10 +15,10 @@
 /// 3. `(1, last value)` when the last key is before 1.
 ///
 /// The tracks use the builder's ``calculationMode`` with no timing functions: UIView keyframe
-/// animations pace linearly overall (Decision 11). Flat holds in the cubic mode may overshoot, as
+/// animations pace linearly overall. Flat holds in the cubic mode may overshoot, as
 /// on iOS. Properties no keyframe sets get no track.
 ///
-/// Example (the seed's fade-slide, push): start opacity `o₀`; keyframe (0, 0.5) sets it to 1 →
+/// Example (the `fade-slide` push): start opacity `o₀`; keyframe (0, 0.5) sets it to 1 →
 /// values `[o₀, 1, 1]` at key times `[0, 0.5, 1]`.
 public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
   /// One `addKeyframe` call: a start and a duration as unitless fractions of the overall
@@ -111,7 +111,7 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
     return lo == hi && ((s1 < lo && lo < e1) || (s2 < lo && lo < e2))
   }
 
-  /// The key times and values for `property` by Decision 11's rule, or `nil` when no keyframe
+  /// The key times and values for `property` by the UIView keyframe rule, or `nil` when no keyframe
   /// sets it (or it has no start value).
   public func keys(for property: String) -> (keyTimes: [Double], values: [Value])? {
     guard let start = startValues[property] else { return nil }

@@ -11,41 +11,12 @@ public enum RotationMode: String, Hashable, Sendable, CaseIterable {
 /// A `CAKeyframeAnimation` whose values come from a ``BezierPath`` (`path`), with its
 /// `rotationMode`.
 ///
-/// **Vertices.** The path's vertices are the end points of its elements (the first move's point
-/// first); segment `i` runs from vertex `i` to vertex `i + 1` along its line or curve (a later
-/// move is a *jump*: no length, the position stays at the old subpath's end until the jump's
-/// time, then moves to the new subpath's start).
-///
-/// **Where the layer is at animation progress `u`** (after the animation's own timing
-/// function), by ``calculationMode``:
-///
-/// - ``CalculationMode/linear`` (the default): `keyTimes` are per vertex (Core Animation's "one
-///   per control point of the path"; first 0, last 1; `nil` spaces the vertices evenly), and
-///   `timingFunctions` per segment, exactly as for values. Within segment `i` the local
-///   fraction `s` (after its timing function) is the curve's parameter: `B(s)`. So each segment
-///   takes its key-time interval; the speed along a curve varies with its parameterisation.
-/// - ``CalculationMode/paced``: constant speed along the whole path: the layer is at the point
-///   whose arc length from the start is `u · L` (`L` the path's length, jumps excluded);
-///   `keyTimes` and `timingFunctions` are ignored (but still checked). Arc length is integrated by
-///   adaptive 8-node Gauss–Legendre quadrature (a panel is accepted when it agrees with its two
-///   halves to within its share of `1e-13` times the segment's control-polygon length, which
-///   bounds the arc length from above; depth at most 30) and inverted by Newton's method with
-///   bisection safeguards, so positions are within about `1e-13·L` of the exact ones; the tests
-///   check lines, a quadratic's closed form, a quarter-circle cubic and a cusp against
-///   independent integrations.
-/// - ``CalculationMode/discrete``: the vertices themselves, each from its key time (`n` or
-///   `n + 1` key times, as for values).
-/// - ``CalculationMode/cubic`` and ``CalculationMode/cubicPaced``: the path's own curves are the
-///   curve Core Animation moves along (its documentation describes no second spline through a
-///   path's vertices), so they behave as linear and paced.
-///
-/// **Rotation.** With a ``rotationMode`` the layer's presented transform is its transform
-/// followed by a rotation about z (about its anchor point) by the angle of the direction of
-/// motion, `atan2(dy, dx)` of `B'` (y-down: positive angles turn clockwise on screen; where `B'`
-/// vanishes, the direction of `B''`, or of `−B''` at a segment's end, then the chord), plus π for
-/// ``RotationMode/rotateAutoReverse``. At a vertex shown by the discrete mode, or while holding
-/// before a jump, the angle is the incoming segment's at its end (the outgoing one's at its start
-/// for the first vertex and after a jump). A path that does not move at all has angle 0.
+/// Segment `i` runs from vertex `i` to vertex `i + 1` (the end points of the path's elements);
+/// in the linear and discrete modes the key times are per vertex, in the paced modes the layer
+/// moves at constant speed along the arc length (positions within about `1e-13·L` of the exact
+/// ones). With a rotation mode the layer turns with the direction of motion, `atan2(dy, dx)` of
+/// the tangent (plus π for ``RotationMode/rotateAutoReverse``). The rules are in
+/// <doc:KeyframeEvaluation>.
 public struct KeyframePathTrack: Equatable, Sendable {
   /// The path.
   public let path: BezierPath

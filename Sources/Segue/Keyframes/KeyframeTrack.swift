@@ -53,7 +53,7 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   /// Per segment: index into ``timingFunctions``, or −1 for linear pacing.
   public let segmentTimingFunctionIndices: [Int]
   /// The animation's own timing function, applied to `u` before the keys are searched (`nil`
-  /// means linear, Decision 9).
+  /// means linear, <doc:TransitionCatalog#Default-timing-curves>).
   public let timingFunction: TimingFunction?
   /// Normalised cumulative arc-length table for ``CalculationMode/cubicPaced``, else empty.
   public let arcLengths: [Double]
@@ -246,40 +246,13 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
 
 /// One animated property's keyframes, as a `CAKeyframeAnimation`: values, optional key times, a
 /// calculation mode, optional per-segment timing functions, the animation's own timing function,
-/// and optional Kochanek–Bartels parameters (decisions 1 and 2 of <doc:TransitionCatalog>).
+/// and optional Kochanek–Bartels parameters (tension, continuity, bias, each in `[−1, 1]`).
 ///
-/// Evaluate with ``value(at:beforeFlag:)`` at the animation's unitless progress `u ∈ [0, 1]` (local time
-/// divided by duration, from ``MediaTiming/iterationProgress(atLocal:)``). The rules:
-/// * The animation's ``timingFunction`` acts on `u` first (`nil` is linear, decision 9).
-/// * linear: the segment `kᵢ ≤ u ≤ kᵢ₊₁`, local `s = (u − kᵢ)/(kᵢ₊₁ − kᵢ)`, then
-///   ``timingFunctions``[i], then `Value.interpolate(vᵢ, vᵢ₊₁, s)`. Equal key times jump.
-/// * discrete: value `i` from `kᵢ` until `kᵢ₊₁`; the last value from its key time through 1.
-/// * paced: linear with key times `kᵢ = Σⱼ<ᵢ Lⱼ / Σ Lⱼ`, `Lⱼ = Value.distance(vⱼ, vⱼ₊₁)`; even
-///   spacing when every length is 0 (or the total overflows). keyTimes and timingFunctions are
-///   ignored.
-/// * cubic: Kochanek–Bartels by key index with duplicated end keys (`p₋₁ = p₀`, `pₙ = pₙ₋₁`),
-///   tangents (per channel, with the key's tension t, continuity c, bias b)
-///   `DSᵢ = (1−t)(1+b)(1−c)/2·(pᵢ − pᵢ₋₁) + (1−t)(1−b)(1+c)/2·(pᵢ₊₁ − pᵢ)` and
-///   `DDᵢ = (1−t)(1+b)(1+c)/2·(pᵢ − pᵢ₋₁) + (1−t)(1−b)(1−c)/2·(pᵢ₊₁ − pᵢ)`, no rescaling for
-///   unequal key times; segment `i` is the cubic Hermite curve from `pᵢ` (tangent `DDᵢ`) to
-///   `pᵢ₊₁` (tangent `DSᵢ₊₁`) at the timed `s`. All-zero parameters give Catmull–Rom.
-/// * cubicPaced: the same spline over the key index (key times and timing functions ignored),
-///   re-parameterised by arc length: ``samplesPerSegment`` chords per segment measured with
-///   `Value.distance`, the table inverted by binary search and linear interpolation. The speed
-///   is constant up to the chord-sampling error, `O(1/samplesPerSegment²)` relative (about
-///   1e-5 for gently curved segments at 128 samples).
-///
-/// Values at key times are exact (linear, paced, cubic: `value(at: kᵢ) == vᵢ` when no overall
-/// timing function moves `u`, no other key shares `kᵢ` and the segment's timing function maps 0
-/// to 0, as every cubic Bézier does), and `u = 1` gives the last value (all modes, when the
-/// last segment's function maps 1 to 1). Where several keys share a key time the value jumps
-/// there, and at that time the *last* of them shows (the jump has happened); so `u ≤ 0` gives
-/// the first value unless later keys also sit at key time 0. Timing functions are applied to
-/// every input, 0 and 1 included (`steps(n, jump-start)` gives `1/n` at 0 except in the before
-/// phase), and nothing clamps their output: an overshooting segment curve overshoots the
-/// segment's values exactly as it overshoots a basic animation's, and an
-/// overall curve that leaves `[0, 1]` extrapolates the first or last segment (discrete and
-/// cubicPaced hold the first or last value).
+/// Evaluate with ``value(at:beforeFlag:)`` at the animation's unitless progress `u ∈ [0, 1]`
+/// (local time divided by duration, from ``MediaTiming/iterationProgress(atLocal:)``): the
+/// ``timingFunction`` acts on `u` first, then the segment `kᵢ ≤ u ≤ kᵢ₊₁` is interpolated at
+/// `s = (u − kᵢ)/(kᵢ₊₁ − kᵢ)` after its segment's timing function. What each calculation mode
+/// does, and the values at and between key times, are in <doc:KeyframeEvaluation>.
 public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   /// The key values, `n` of them (`n ≥ 2`; `n ≥ 1` for discrete).
   public let values: [Value]
@@ -305,7 +278,8 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
 
   /// Validates and compiles a track.
   ///
-  /// Key-time forms accepted (Decision 2; invalid input throws, there is no silent fallback):
+  /// Key-time forms accepted (<doc:TransitionCatalog#Invalid-keyframes>: invalid input throws,
+  /// there is no silent fallback):
   /// * linear and cubic: `n` key times, first exactly 0, last exactly 1.
   /// * discrete: `n + 1` key times (Apple's documented form: value `i` spans `[kᵢ, kᵢ₊₁)`,
   ///   first 0, last 1) **or** `n` key times (each the start of its value, first 0; the last value

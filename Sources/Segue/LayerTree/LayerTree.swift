@@ -203,7 +203,7 @@ public struct LayerTree: Equatable, Sendable {
   }
 
   /// The presented opacity: `clamp(opacity, 0, 1) × effectiveOpacity(parent)` (1 above the
-  /// top-level layers), in `[0, 1]` (Decision 10).
+  /// top-level layers), in `[0, 1]` (<doc:TransitionCatalog#Presented-opacity>).
   public func effectiveOpacity(at index: Int) throws(ValidationError) -> Double {
     try check(index)
     var result = 1.0

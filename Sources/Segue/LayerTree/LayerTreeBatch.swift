@@ -232,9 +232,10 @@ public struct LayerTreeBatchResult: Hashable, Sendable {
 ///
 /// Per layer at level position `q` with parent `p` (``LayerTree``'s rule):
 ///
-///     own(q)    = T(−A) · transform · T(position.x, position.y, zPosition)     (LayerMatrixJob)
-///     local(q)  = own(q) · C(p),   C(p) = T(−A_p) · sublayerTransform_p · T(A_p)
-///     matrix(q) = local(q) · F · matrix(p),   F = diag(1, 1, keepsDepth(q)·1, 1) on column 3
+///     own(q)     = T(−A) · transform · T(position.x, position.y, zPosition)
+///                  (LayerMatrixEvaluationJob)
+///     local(q)   = own(q) · C(p),   C(p) = T(−A_p) · sublayerTransform_p · T(A_p)
+///     matrix(q)  = local(q) · F · matrix(p),   F = diag(1, 1, keepsDepth(q)·1, 1) on column 3
 ///     opacity(q) = clamp(opacity, 0, 1) · opacity(p)
 ///
 /// and for a top-level layer `local = matrix = own`, `opacity = clamp(opacity, 0, 1)`. Level 0 is

@@ -133,7 +133,7 @@ public struct MediaTimingBatch: Sendable {
 ///   timing fills forwards, else ``MediaTimingBatch/removedCode`` and progress 0.
 ///
 /// Interactive positions: a percent-driven transition shows its animations at animation time
-/// `position · duration` (``InteractionTimeline/state(at:)``, Decision 7), a different moment for
+/// `position · duration` (``InteractionTimeline/state(at:)``), a different moment for
 /// every instance being driven. Pass those already mapped times per lane in ``parentTimes``; they
 /// replace ``parentTime`` lane by lane.
 ///

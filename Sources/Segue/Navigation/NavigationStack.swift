@@ -174,8 +174,3 @@ public struct NavigationControllerStack: Hashable, Sendable {
     }
   }
 }
-
-/// Deprecated: use ``NavigationControllerStack`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `NavigationStack` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "NavigationControllerStack")
-public typealias NavigationStack = NavigationControllerStack

@@ -13,8 +13,9 @@ import RealModule
 ///   `e(t) = A·exp(r₁t) + (1 − A)·exp(r₂t)` with `A = (−v0 − r₂)/(r₁ − r₂)`.
 ///
 /// Without ``allowsOverdamping`` a spring with `ζ > 1` runs critically damped at the same `ω0`
-/// (Decision 5), as Core Animation does. Damping ratios within `1e-9` of 1 use the critical form
-/// (the solutions differ by about `|ζ − 1|`, and the other forms lose precision there).
+/// (<doc:TransitionCatalog#Spring-damping-and-settling>), as Core Animation does. Damping ratios
+/// within `1e-9` of 1 use the critical form (the solutions differ by about `|ζ − 1|`, and the other
+/// forms lose precision there).
 ///
 /// ``value(at:)`` is `x(t) = 1 − e(t)`; the animated property is `from + (to − from)·x(t)`.
 public struct DampedSpring: Hashable, Sendable {
@@ -80,7 +81,7 @@ public struct DampedSpring: Hashable, Sendable {
   public var dampingRatio: Double { damping / (2 * stiffness.squareRoot() * mass.squareRoot()) }
 
   /// The damping ratio the motion uses: ``dampingRatio``, or `min(ζ, 1)` when overdamping is not
-  /// allowed (Decision 5).
+  /// allowed (<doc:TransitionCatalog#Spring-damping-and-settling>).
   public var effectiveDampingRatio: Double {
     allowsOverdamping ? dampingRatio : min(dampingRatio, 1)
   }
@@ -138,12 +139,15 @@ public struct DampedSpring: Hashable, Sendable {
     return -shape.derivative(t)
   }
 
-  /// The threshold on `|e|` used by ``settlingDuration``: `1e-3/√2 ≈ 7.0711e-4` (Decision 5).
+  /// The threshold on `|e|` used by ``settlingDuration``: `1e-3/√2 ≈ 7.0711e-4`
+  /// (<doc:TransitionCatalog#Spring-damping-and-settling>).
   public static let settlingPositionThreshold = 1e-3 / 2.0.squareRoot()
-  /// The threshold on `|velocity|` used by ``settlingDuration``: `5e-3` per second (Decision 5).
+  /// The threshold on `|velocity|` used by ``settlingDuration``: `5e-3` per second
+  /// (<doc:TransitionCatalog#Spring-damping-and-settling>).
   public static let settlingVelocityThreshold = 5e-3
 
-  /// `CASpringAnimation.settlingDuration` in seconds (Decision 5): the earliest time after which
+  /// `CASpringAnimation.settlingDuration` in seconds
+  /// (<doc:TransitionCatalog#Spring-damping-and-settling>): the earliest time after which
   /// `|e(t)| < 1e-3/√2` and `|velocity(t)| < 5e-3 /s` hold forever.
   ///
   /// This reproduces Apple's published examples with mass 1 and stiffness 100: damping 5 gives
@@ -173,12 +177,12 @@ public struct DampedSpring: Hashable, Sendable {
   }
 }
 
-// MARK: - UIKit and SwiftUI parameterisations (decisions 5 and 6 of the transition catalog)
+// MARK: - UIKit and SwiftUI parameterisations
 
 extension DampedSpring {
   /// `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`: the same spring as
   /// `CASpringAnimation` with these values (the animator's duration is ignored; ζ > 1 runs
-  /// critically damped, Decision 5).
+  /// critically damped, <doc:TransitionCatalog#Spring-damping-and-settling>).
   ///
   /// - Parameters: `mass` kg-like `> 0`; `stiffness` N/m-like `> 0`; `damping` N·s/m-like `≥ 0`;
   ///   `initialVelocity` in fractions of the distance per second (UIKit passes a `CGVector`; this
@@ -193,7 +197,7 @@ extension DampedSpring {
 
   /// `UISpringTimingParameters(dampingRatio:initialVelocity:)` used by an animator of `duration`
   /// seconds; the same mapping as ``uiViewSpring(duration:dampingRatio:initialVelocity:)``
-  /// (Decision 6).
+  /// (<doc:TransitionCatalog#Duration-based-springs>).
   ///
   /// - Parameters:
   ///   - dampingRatio: ζ, unitless, `> 0`; values above 1 are clamped to 1.
@@ -224,8 +228,8 @@ extension DampedSpring {
 
   /// UIView's duration-based spring,
   /// `animate(withDuration:delay:usingSpringWithDamping:initialSpringVelocity:options:…)`
-  /// (Decision 6): mass 1, `ζ' = min(ζ, 1)`, and `ω0` chosen so that the oscillation envelope falls
-  /// to `ε = 0.001` at `D`:
+  /// (<doc:TransitionCatalog#Duration-based-springs>): mass 1, `ζ' = min(ζ, 1)`, and `ω0` chosen so
+  /// that the oscillation envelope falls to `ε = 0.001` at `D`:
   ///
   ///     ω0 = ln(1 / (ε·√(1 − ζ'²))) / (ζ'·D)     for ζ' < 1
   ///     ω0 = x / D,  (1 + x)·e⁻ˣ = ε, x ≈ 9.2335  for ζ' = 1
@@ -274,7 +278,8 @@ extension DampedSpring {
   ///   - response: `T` in seconds, `> 0`.
   ///   - dampingRatio: ζ, unitless, `≥ 0` (0 never settles).
   ///   - initialVelocity: fractions of the distance per second (1/s); default 0.
-  ///   - allowsOverdamping: whether ζ > 1 is truly overdamped (default false, Decision 5).
+  ///   - allowsOverdamping: whether ζ > 1 is truly overdamped (default false,
+  ///     <doc:TransitionCatalog#Spring-damping-and-settling>).
   /// - Throws: ``ValidationError``: `"response"` not finite or `≤ 0`; `"dampingRatio"` not finite
   ///   or `< 0`; otherwise as ``init(mass:stiffness:damping:initialVelocity:allowsOverdamping:)``
   ///   (reported on `"stiffness"` / `"damping"` for extreme values).
@@ -320,7 +325,7 @@ extension DampedSpring {
   /// UIKit's private animation curve 7 (`UIViewAnimationOptions(rawValue: 7 << 16)`, keyboard and
   /// navigation push/pop): a `CASpringAnimation` with mass 3, stiffness 1000, damping 500, run for
   /// 0.5 s. ζ = 500/(2√3000) ≈ 4.564 > 1, so it runs critically damped at
-  /// `ω0 = √(1000/3) ≈ 18.257` rad/s (Decision 5), reaching 0.9989 at 0.5 s.
+  /// `ω0 = √(1000/3) ≈ 18.257` rad/s (<doc:TransitionCatalog#Spring-damping-and-settling>), reaching 0.9989 at 0.5 s.
   public static let systemCurve7 = DampedSpring(
     unchecked: 3, stiffness: 1000, damping: 500, initialVelocity: 0)
 
@@ -340,8 +345,3 @@ extension DampedSpring {
     self.allowsOverdamping = false
   }
 }
-
-/// Deprecated: use ``DampedSpring`` (renamed so that a file importing both SwiftUI and Segue can write
-/// SwiftUI's `Spring` unqualified; see "Using Segue beside SwiftUI").
-@available(*, deprecated, renamed: "DampedSpring")
-public typealias Spring = DampedSpring

@@ -5,8 +5,9 @@
 /// With ``DampedSpring``'s remaining fraction `e = 1 − x` (see its description):
 ///
 /// * underdamped: `λ = ζω0`, `g(t) = cos(ωd·t) + K·sin(ωd·t)`, `K = (ζω0 − v0)/ωd`;
-/// * critically damped (also `ζ > 1` without overdamping, Decision 5): `λ = ω0`,
-///   `g(t) = 1 + K·t`, `K = ω0 − v0`;
+/// * critically damped (also `ζ > 1` without overdamping,
+///   <doc:TransitionCatalog#Spring-damping-and-settling>): `λ = ω0`, `g(t) = 1 + K·t`,
+///   `K = ω0 − v0`;
 /// * overdamped: `λ = −r₁`, `g(t) = 1 + K·expm1(−(r₁ − r₂)·t)`, `K = (r₁ + v0)/(r₁ − r₂)`. This
 ///   is `P·e^{r₁t} + Q·e^{r₂t}` rewritten with `P + Q = 1`; it does not cancel when
 ///   `r₁ ≈ r₂` (ζ just above 1), where `P` and `Q` are huge and of opposite signs.

@@ -139,7 +139,7 @@ public struct CubicBezier: Hashable, Sendable {
   /// `kCAMediaTimingFunctionEaseOut`, CSS `ease-out`: `P1 = (0, 0)`, `P2 = (0.58, 1)`.
   public static let easeOut = CubicBezier(unchecked: 0, 0, 0.58, 1)
   /// `kCAMediaTimingFunctionEaseInEaseOut`, CSS `ease-in-out`: `P1 = (0.42, 0)`, `P2 = (0.58, 1)`.
-  /// UIKit's default animation curve (Decision 9).
+  /// UIKit's default animation curve (<doc:TransitionCatalog#Default-timing-curves>).
   public static let easeInEaseOut = CubicBezier(unchecked: 0.42, 0, 0.58, 1)
   /// `kCAMediaTimingFunctionDefault`, CSS `ease`: `P1 = (0.25, 0.1)`, `P2 = (0.25, 1)`.
   public static let systemDefault = CubicBezier(unchecked: 0.25, 0.1, 0.25, 1)

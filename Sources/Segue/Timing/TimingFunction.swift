@@ -2,7 +2,7 @@
 /// progress, as `CAMediaTimingFunction` and CSS `<easing-function>`.
 ///
 /// A `CAAnimation` without a timing function paces linearly (``linear``); UIView animations
-/// default to ``easeInEaseOut`` (Decision 9).
+/// default to ``easeInEaseOut`` (<doc:TransitionCatalog#Default-timing-curves>).
 public enum TimingFunction: Hashable, Sendable {
   /// A cubic Bézier curve, `CAMediaTimingFunction(controlPoints:)` or CSS `cubic-bezier()`.
   case cubicBezier(CubicBezier)

@@ -18,7 +18,7 @@ enum DefaultViews {
   }
 }
 
-/// The hero scene's views (seed 002).
+/// The hero scene's views: the category list and the post list.
 enum HeroViews {
   /// The snapshot image's fill.
   static let imageColor = RGBAColor(clamping: 0.55, 0.35, 0.75, 1)

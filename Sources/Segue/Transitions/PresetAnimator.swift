@@ -45,10 +45,10 @@ public struct PresetAnimator: TransitionAnimator {
     let (from, to) = (context.fromID, context.toID)
     let forward = context.operation.isForward
     let duration = transitionDuration(using: context)
-    let ease = AnimationCurve.timing(.easeInEaseOut)
+    let ease = TimingCurveProvider.easeInEaseOut
     switch preset {
     case .system:
-      let spring = AnimationCurve.spring(.systemCurve7)
+      let spring = TimingCurveProvider.springAnimation(.systemCurve7)
       b.blendModes = [:]
       let dimming = Layer(
         id: "dimming", bounds: context.containerBounds, position: Point(x: w / 2, y: h / 2),
@@ -58,18 +58,24 @@ public struct PresetAnimator: TransitionAnimator {
         try b.add(dimming)
         try b.add(view: context.toView)
         try b.set(.positionX, of: to, to: .number(w + w / 2))
-        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: spring)
-        try b.animate(.positionX, of: from, to: .number(0.2 * w), duration: duration, curve: spring)
-        try b.animate(.opacity, of: "dimming", to: .number(0.1), duration: duration, curve: spring)
+        try b.animate(
+          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
+        try b.animate(
+          .positionX, of: from, to: .number(0.2 * w), duration: duration, timingParameters: spring)
+        try b.animate(
+          .opacity, of: "dimming", to: .number(0.1), duration: duration, timingParameters: spring)
       } else {
         try b.add(view: context.toView)
         try b.add(dimming)
         try b.add(view: context.fromView)
         try b.set(.positionX, of: to, to: .number(0.2 * w))
         try b.animate(
-          .positionX, of: from, to: .number(w + w / 2), duration: duration, curve: spring)
-        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: spring)
-        try b.animate(.opacity, of: "dimming", to: .number(0), duration: duration, curve: spring)
+          .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: spring
+        )
+        try b.animate(
+          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
+        try b.animate(
+          .opacity, of: "dimming", to: .number(0), duration: duration, timingParameters: spring)
       }
       b.finishChanges = [.remove(layerID: from), .remove(layerID: "dimming")]
       b.cancelChanges = [.remove(layerID: to), .remove(layerID: "dimming")]
@@ -91,7 +97,7 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.fromView)
       try b.add(view: context.toView)
       try b.set(.opacity, of: to, to: .number(0))
-      try b.animate(.opacity, of: to, to: .number(1), duration: duration, curve: ease)
+      try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: ease)
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
 
@@ -112,15 +118,16 @@ public struct PresetAnimator: TransitionAnimator {
         to: .transform(
           Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? 150 : -150) * perspective))
       try b.set(.opacity, of: to, to: .number(0))
-      let curve = AnimationCurve.timing(.easeOut)
+      let curve = TimingCurveProvider.easeOut
       try b.animate(
         .transform, of: from,
         to: .transform(
           Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? -150 : 150) * perspective),
-        duration: duration, curve: curve)
-      try b.animate(.opacity, of: from, to: .number(0), duration: duration, curve: curve)
-      try b.animate(.transform, of: to, to: .transform(.identity), duration: duration, curve: curve)
-      try b.animate(.opacity, of: to, to: .number(1), duration: duration, curve: curve)
+        duration: duration, timingParameters: curve)
+      try b.animate(.opacity, of: from, to: .number(0), duration: duration, timingParameters: curve)
+      try b.animate(
+        .transform, of: to, to: .transform(.identity), duration: duration, timingParameters: curve)
+      try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: curve)
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
 
@@ -129,11 +136,13 @@ public struct PresetAnimator: TransitionAnimator {
         try b.add(view: context.fromView)
         try b.add(view: context.toView)
         try b.set(.positionX, of: to, to: .number(w + w / 2))
-        try b.animate(.positionX, of: to, to: .number(w / 2), duration: duration, curve: ease)
+        try b.animate(
+          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: ease)
       } else {
         try b.add(view: context.toView)
         try b.add(view: context.fromView)
-        try b.animate(.positionX, of: from, to: .number(w + w / 2), duration: duration, curve: ease)
+        try b.animate(
+          .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: ease)
       }
       b.finishChanges = [.remove(layerID: from)]
       b.cancelChanges = [.remove(layerID: to)]
@@ -144,7 +153,8 @@ public struct PresetAnimator: TransitionAnimator {
     return try b.scene(duration: duration, containerSize: size)
   }
 
-  /// seed 000: Decision 11's per-property tracks, cubic mode, linear overall pacing.
+  /// `fade-slide`'s keyframes: the UIView keyframe rule's per-property tracks, cubic mode, linear
+  /// overall pacing.
   private func addFadeSlideKeyframes(
     _ b: inout SceneBuilder, from: String, to: String, width w: Double, forward: Bool
   ) throws(ValidationError) {
@@ -175,7 +185,7 @@ public struct PresetAnimator: TransitionAnimator {
     }
   }
 
-  /// seed 002.
+  /// `hero`: the spring phase, the second phase and the cascade on push; one ease on pop.
   private func addHero(_ b: inout SceneBuilder, context: TransitionContext, forward: Bool)
     throws(ValidationError)
   {
@@ -208,28 +218,32 @@ public struct PresetAnimator: TransitionAnimator {
       for i in 0..<scene.cellCount { try b.set(.opacity, of: "cell\(i)", to: .number(0)) }
       let backX = HeroViews.back.midX
       try b.set(.positionX, of: "back", to: .number(backX - 70))
-      let spring = AnimationCurve.spring(
-        try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1.0))
-      try b.animate(.opacity, of: "title", to: .number(0), duration: 0.5, curve: spring)
+      let spring = TimingCurveProvider.spring(
+        try SpringTimingParameters(dampingRatio: 0.75, initialVelocity: Vector2(dx: 1, dy: 0)))
+      try b.animate(.opacity, of: "title", to: .number(0), duration: 0.5, timingParameters: spring)
       try b.animate(
         .positionY, of: "table", from: tableY(scene.listTop),
-        to: tableY(scene.listTop + scene.headerHeight / 2), duration: 0.5, curve: spring)
-      try b.animate(.bounds, of: "image", to: imageBounds(header), duration: 0.5, curve: spring)
-      try b.animate(.position, of: "image", to: imagePosition(header), duration: 0.5, curve: spring)
-      try b.animate(.opacity, of: "image", to: .number(1), duration: 0.5, curve: spring)
-      try b.animate(.opacity, of: to, to: .number(1), duration: 0.5, curve: spring)
-      let ease = AnimationCurve.timing(.easeInEaseOut)
+        to: tableY(scene.listTop + scene.headerHeight / 2), duration: 0.5, timingParameters: spring)
       try b.animate(
-        .opacity, of: "header", to: .number(1), beginTime: 0.5, duration: 0.3, curve: ease)
+        .bounds, of: "image", to: imageBounds(header), duration: 0.5, timingParameters: spring)
       try b.animate(
-        .positionX, of: "back", to: .number(backX), beginTime: 0.5, duration: 0.3, curve: ease)
+        .position, of: "image", to: imagePosition(header), duration: 0.5, timingParameters: spring)
+      try b.animate(.opacity, of: "image", to: .number(1), duration: 0.5, timingParameters: spring)
+      try b.animate(.opacity, of: to, to: .number(1), duration: 0.5, timingParameters: spring)
+      let ease = TimingCurveProvider.easeInEaseOut
+      try b.animate(
+        .opacity, of: "header", to: .number(1), beginTime: 0.5, duration: 0.3,
+        timingParameters: ease)
+      try b.animate(
+        .positionX, of: "back", to: .number(backX), beginTime: 0.5, duration: 0.3,
+        timingParameters: ease)
       b.at(0.8, .set(layerID: "title", property: .opacity, value: .number(1)))
       b.at(0.8, .remove(layerID: "image"))
       for i in 0..<scene.cellCount {
         try b.animate(
           .opacity, of: "cell\(i)", to: .number(1), beginTime: Double(8 + 2 * i) / 10,
           duration: 0.2,
-          curve: ease)
+          timingParameters: ease)
       }
       b.finishChanges = [.remove(layerID: from), .remove(layerID: "image")]
       b.cancelChanges = [.remove(layerID: to), .remove(layerID: "image")]
@@ -237,26 +251,28 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.toView)
       try b.add(view: context.fromView)
       try b.add(image(header, 1))
-      let ease = AnimationCurve.timing(.easeInEaseOut)
-      try b.animate(.opacity, of: from, to: .number(0), duration: 0.4, curve: ease)
+      let ease = TimingCurveProvider.easeInEaseOut
+      try b.animate(.opacity, of: from, to: .number(0), duration: 0.4, timingParameters: ease)
       try b.animate(
         .transform, of: from, to: .transform(.makeScale(x: 0.9, y: 0.9, z: 1)), duration: 0.4,
-        curve: ease)
+        timingParameters: ease)
       try b.set(.opacity, of: to, to: .number(0))
-      try b.animate(.opacity, of: to, to: .number(1), duration: 0.4, curve: ease)
+      try b.animate(.opacity, of: to, to: .number(1), duration: 0.4, timingParameters: ease)
       try b.animate(
         .positionY, of: "table", from: tableY(scene.listTop + scene.headerHeight / 2),
-        to: tableY(scene.listTop), duration: 0.4, curve: ease)
-      try b.animate(.bounds, of: "image", to: imageBounds(cell), duration: 0.4, curve: ease)
-      try b.animate(.position, of: "image", to: imagePosition(cell), duration: 0.4, curve: ease)
-      try b.animate(.opacity, of: "image", to: .number(0), duration: 0.4, curve: ease)
+        to: tableY(scene.listTop), duration: 0.4, timingParameters: ease)
+      try b.animate(
+        .bounds, of: "image", to: imageBounds(cell), duration: 0.4, timingParameters: ease)
+      try b.animate(
+        .position, of: "image", to: imagePosition(cell), duration: 0.4, timingParameters: ease)
+      try b.animate(.opacity, of: "image", to: .number(0), duration: 0.4, timingParameters: ease)
       let reset = ModelChange.set(layerID: from, property: .transform, value: .transform(.identity))
       b.finishChanges = [reset, .remove(layerID: from), .remove(layerID: "image")]
       b.cancelChanges = [reset, .remove(layerID: to), .remove(layerID: "image")]
     }
   }
 
-  /// seed 004's CATransition presets: q is the eased progress.
+  /// The CATransition presets: q is the eased progress.
   private func addCATransition(
     _ b: inout SceneBuilder, context: TransitionContext, duration: Double
   ) throws(ValidationError) {
@@ -264,7 +280,7 @@ public struct PresetAnimator: TransitionAnimator {
     let size = context.containerSize
     let centre = Point(x: size.width / 2, y: size.height / 2)
     let d = parameters.subtype.offset(in: size)
-    let curve = AnimationCurve.timing(parameters.caTimingFunction)
+    let curve = parameters.caTimingFunction.map { TimingCurveProvider.cubic($0) }
     if preset == .caReveal {
       try b.add(view: context.toView)
       try b.add(view: context.fromView)
@@ -275,21 +291,22 @@ public struct PresetAnimator: TransitionAnimator {
     switch preset {
     case .caFade:
       try b.set(.opacity, of: new, to: .number(0))
-      try b.animate(.opacity, of: new, to: .number(1), duration: duration, curve: curve)
-      try b.animate(.opacity, of: old, to: .number(0), duration: duration, curve: curve)
+      try b.animate(.opacity, of: new, to: .number(1), duration: duration, timingParameters: curve)
+      try b.animate(.opacity, of: old, to: .number(0), duration: duration, timingParameters: curve)
       b.blendModes = [old: .add, new: .add]
     case .caMoveIn, .caPush:
       try b.set(.position, of: new, to: .point(Point(x: centre.x + d.x, y: centre.y + d.y)))
-      try b.animate(.position, of: new, to: .point(centre), duration: duration, curve: curve)
+      try b.animate(
+        .position, of: new, to: .point(centre), duration: duration, timingParameters: curve)
       if preset == .caPush {
         try b.animate(
           .position, of: old, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
-          duration: duration, curve: curve)
+          duration: duration, timingParameters: curve)
       }
     default:
       try b.animate(
         .position, of: old, to: .point(Point(x: centre.x - d.x, y: centre.y - d.y)),
-        duration: duration, curve: curve)
+        duration: duration, timingParameters: curve)
     }
     b.finishChanges = [.remove(layerID: old)]
     b.cancelChanges = [.remove(layerID: new)]

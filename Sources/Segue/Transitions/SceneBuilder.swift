@@ -1,18 +1,10 @@
-/// How a UIView-style animation paces its progress.
-public enum AnimationCurve: Hashable, Sendable {
-  /// A timing function over the animation's duration (`nil` = linear).
-  case timing(TimingFunction?)
-  /// A spring on its own clock; the animation shows it for its duration, then the target.
-  case spring(DampedSpring)
-}
-
 /// Builds a ``TransitionScene`` the way an animator's `animateTransition(using:)` does with UIView
 /// animation blocks: add layers, then animate properties to new model values.
 ///
-/// ``animate(_:of:from:to:beginTime:duration:curve:)`` sets the model value to the target at once
-/// (as a UIView animation block does) and adds an animation from the previous value that fills
-/// backwards, so the layer shows the old value until the animation begins, its curve while it
-/// runs, and the model value from its end on.
+/// ``animate(_:of:from:to:beginTime:duration:timingParameters:)`` sets the model value to the
+/// target at once (as a UIView animation block does) and adds an animation from the previous value
+/// that fills backwards, so the layer shows the old value until the animation begins, its curve
+/// while it runs, and the model value from its end on.
 public struct SceneBuilder: Sendable {
   /// The model tree built so far.
   public private(set) var model = LayerTree()
@@ -131,37 +123,90 @@ public struct SceneBuilder: Sendable {
     try property.set(value, in: &model.storage[index])
   }
 
-  /// Animates `property` of layer `id` from `from` (default: its current model value) to `to`
-  /// over `[beginTime, beginTime + duration)` seconds with `curve`, and sets the model value to
-  /// `to`: `try builder.animate(.opacity, of: "to", to: .scalar(1), duration: 0.3, curve: …)`.
+  /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
+  /// seconds paced by `timingParameters`, and sets the model value to `to`:
+  ///
+  ///     try builder.animate(
+  ///       .opacity, of: "to", to: .number(1), duration: 0.3, timingParameters: .easeInEaseOut)
+  ///
+  /// - Parameters:
+  ///   - property: the animated property.
+  ///   - id: the layer.
+  ///   - from: the start value; `nil` (the default) starts from the current model value.
+  ///   - to: the end value, which becomes the model value at once.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
+  ///   - timingParameters: the curve (``TimingCurveProvider``). `nil` is no timing function, so
+  ///     linear pacing, as a `CAAnimation` without one; a UIView animation's default curve is
+  ///     ``TimingCurveProvider/easeInEaseOut``. A physical ``TimingCurveProvider/spring(_:)``
+  ///     lasts its settling duration instead of `duration`, as in UIKit; a
+  ///     ``TimingCurveProvider/springAnimation(_:)`` is shown for `duration` whatever its settling
+  ///     duration, as a `CASpringAnimation`.
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"duration"` when no spring fits
+  ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``).
   public mutating func animate(
     _ property: LayerProperty, of id: String, from: AnimationValue? = nil, to: AnimationValue,
-    beginTime: Double = 0, duration: Double, curve: AnimationCurve
+    beginTime: Double = 0, duration: Double, timingParameters: TimingCurveProvider?
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let start = from ?? property.value(in: model.layers[index])
-    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
-    let animation: LayerAnimation
-    switch curve {
-    case .timing(let function):
-      animation = try LayerAnimation(
-        property: property, content: .basic(from: start, to: to), timing: timing,
-        timingFunction: function)
-    case .spring(let spring):
-      animation = try LayerAnimation(
-        property: property, content: .spring(spring, from: start, to: to), timing: timing)
-    }
+    let animation = try Self.animation(
+      property, from: start, to: to, beginTime: beginTime, duration: duration,
+      timingParameters: timingParameters)
     try property.set(to, in: &model.storage[index])
     animations.add(animation, to: id)
   }
 
+  /// The animation of ``animate(_:of:from:to:beginTime:duration:timingParameters:)``: a basic
+  /// animation with the cubic curve as its timing function, or spring content over the run.
+  private static func animation(
+    _ property: LayerProperty, from: AnimationValue, to: AnimationValue, beginTime: Double,
+    duration: Double, timingParameters: TimingCurveProvider?
+  ) throws(ValidationError) -> LayerAnimation {
+    let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
+    switch timingParameters {
+    case nil:
+      return try LayerAnimation(
+        property: property, content: .basic(from: from, to: to), timing: timing)
+    case .cubic(let function)?:
+      return try LayerAnimation(
+        property: property, content: .basic(from: from, to: to), timing: timing,
+        timingFunction: function)
+    case .springAnimation(let spring)?:
+      return try LayerAnimation(
+        property: property, content: .spring(spring, from: from, to: to), timing: timing)
+    case .spring(let parameters)?:
+      let length = parameters.runLength(forDuration: duration)
+      try Validate.positive(length, "duration")
+      guard let spring = parameters.spring(forRunLength: length) else {
+        throw ValidationError(
+          field: "duration", reason: .invalidState("no spring fits a run of \(length) s"))
+      }
+      return try LayerAnimation(
+        property: property, content: .spring(spring, from: from, to: to),
+        timing: MediaTiming(beginTime: beginTime, duration: length, fillMode: .backwards))
+    }
+  }
+
   /// Adds a keyframe animation of `property` on layer `id` and sets the model value to the
   /// track's last value.
+  ///
+  /// - Parameters:
+  ///   - property: the animated property.
+  ///   - id: the layer.
+  ///   - keyframes: the keyframe track.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
+  ///   - timingParameters: the overall pacing, a timing function (a keyframe animation has no
+  ///     spring form); `nil`, the default, paces linearly, as UIView keyframe animations and
+  ///     `CAKeyframeAnimation` do.
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (values
+  ///   of another kind than the property's, the timing's).
   public mutating func animate(
     _ property: LayerProperty, of id: String, keyframes: KeyframeValues, beginTime: Double = 0,
-    duration: Double, timingFunction: TimingFunction? = nil
+    duration: Double, timingParameters: TimingFunction? = nil
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
@@ -169,7 +214,7 @@ public struct SceneBuilder: Sendable {
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
     let animation = try LayerAnimation(
       property: property, content: .keyframes(keyframes), timing: timing,
-      timingFunction: timingFunction)
+      timingFunction: timingParameters)
     try property.set(keyframes.value(at: 1), in: &model.storage[index])
     animations.add(animation, to: id)
   }
@@ -178,18 +223,26 @@ public struct SceneBuilder: Sendable {
   /// property `property` (`position` usually) on layer `id`, and sets the model value to the
   /// path's end point (its last vertex).
   ///
+  /// - Parameters:
+  ///   - property: the animated point property.
+  ///   - id: the layer.
+  ///   - path: the path track.
+  ///   - beginTime: seconds from the start of the transition (default 0).
+  ///   - duration: seconds, `> 0`.
+  ///   - timingParameters: the overall pacing, as for keyframes: a timing function, or `nil` (the
+  ///     default) for linear pacing.
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (`path`
   ///   on a property that is not a point, the timing's).
   public mutating func animate(
     _ property: LayerProperty, of id: String, path: KeyframePathTrack, beginTime: Double = 0,
-    duration: Double, timingFunction: TimingFunction? = nil
+    duration: Double, timingParameters: TimingFunction? = nil
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
     let animation = try LayerAnimation(
-      property: property, content: .path(path), timing: timing, timingFunction: timingFunction)
+      property: property, content: .path(path), timing: timing, timingFunction: timingParameters)
     try property.set(.point(path.position(at: 1)), in: &model.storage[index])
     animations.add(animation, to: id)
   }
@@ -209,50 +262,5 @@ public struct SceneBuilder: Sendable {
         ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
       }.map(\.element), finishChanges: finishChanges,
       cancelChanges: cancelChanges, blendModes: blendModes)
-  }
-}
-
-// MARK: - Deprecated spellings
-
-extension SceneBuilder {
-  /// Deprecated: use ``set(_:of:to:)``.
-  @available(*, deprecated, renamed: "set(_:of:to:)")
-  public mutating func set(_ id: String, _ property: LayerProperty, _ value: AnimationValue)
-    throws(ValidationError)
-  {
-    try set(property, of: id, to: value)
-  }
-
-  /// Deprecated: use ``animate(_:of:from:to:beginTime:duration:curve:)``.
-  @available(*, deprecated, renamed: "animate(_:of:from:to:beginTime:duration:curve:)")
-  public mutating func animate(
-    _ id: String, _ property: LayerProperty, from: AnimationValue? = nil, to: AnimationValue,
-    beginTime: Double = 0, duration: Double, curve: AnimationCurve
-  ) throws(ValidationError) {
-    try animate(
-      property, of: id, from: from, to: to, beginTime: beginTime, duration: duration,
-      curve: curve)
-  }
-
-  /// Deprecated: use ``animate(_:of:keyframes:beginTime:duration:timingFunction:)``.
-  @available(*, deprecated, renamed: "animate(_:of:keyframes:beginTime:duration:timingFunction:)")
-  public mutating func animate(
-    _ id: String, _ property: LayerProperty, keyframes: KeyframeValues, beginTime: Double = 0,
-    duration: Double, timingFunction: TimingFunction? = nil
-  ) throws(ValidationError) {
-    try animate(
-      property, of: id, keyframes: keyframes, beginTime: beginTime, duration: duration,
-      timingFunction: timingFunction)
-  }
-
-  /// Deprecated: use ``animate(_:of:path:beginTime:duration:timingFunction:)``.
-  @available(*, deprecated, renamed: "animate(_:of:path:beginTime:duration:timingFunction:)")
-  public mutating func animate(
-    _ id: String, _ property: LayerProperty, path: KeyframePathTrack, beginTime: Double = 0,
-    duration: Double, timingFunction: TimingFunction? = nil
-  ) throws(ValidationError) {
-    try animate(
-      property, of: id, path: path, beginTime: beginTime, duration: duration,
-      timingFunction: timingFunction)
   }
 }

@@ -2,15 +2,15 @@
 public enum TransitionPreset: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// UIKit's default push/pop: curve-7 spring over 0.5 s, parallax −0.3·W, dimming 0 → 0.1.
   case system
-  /// Seed 000: a 0.2 s cubic keyframe animation of x and opacity.
+  /// The new view fades in while both slide: a 0.2 s cubic keyframe animation of x and opacity.
   case fadeSlide = "fade-slide"
-  /// Seed 001: **to** fades in over 0.35 s, ease-in-ease-out.
+  /// **to** fades in over 0.35 s, ease-in-ease-out.
   case crossDissolve = "cross-dissolve"
-  /// Seed 002: a list cell's image grows into a post header (spring, then phases and a cascade).
+  /// A list cell's image grows into a post header (spring, then phases and a cascade).
   case hero
-  /// Seed 003: a 2 s perspective depth swap, ease-out, interpolated by decomposition.
+  /// A 2 s perspective depth swap, ease-out, interpolated by decomposition.
   case depth
-  /// Seed 004: **to** slides over (push) or **from** slides away (pop), 0.2 s.
+  /// **to** slides over (push) or **from** slides away (pop), 0.2 s.
   case slideOver = "slide-over"
   /// CATransition `fade`: a cross-dissolve of two snapshots (added, not "over").
   case caFade = "ca-fade"
@@ -76,7 +76,7 @@ public enum TransitionSubtype: String, Hashable, Sendable, CaseIterable {
   }
 }
 
-/// The `hero` preset's scene (seed 002). Lengths in points.
+/// The `hero` preset's scene: a category list and the post list it opens. Lengths in points.
 public struct HeroScene: Hashable, Sendable {
   /// The tapped row of the category list (default 2).
   public var selectedRow: Int
@@ -91,7 +91,7 @@ public struct HeroScene: Hashable, Sendable {
   /// Height of a post cell (default 100).
   public var cellHeight: Double
 
-  /// The seed's scene; each parameter has the default listed on its property.
+  /// The catalog's scene; each parameter has the default listed on its property.
   public init(
     selectedRow: Int = 2, rowHeight: Double = 120, listTop: Double = 100,
     headerHeight: Double = 240, cellCount: Int = 5, cellHeight: Double = 100
@@ -127,16 +127,16 @@ public struct HeroScene: Hashable, Sendable {
   public var pushDuration: Double { (8 + 2 * Double(cellCount)) / 10 }
 }
 
-/// The parameters of every preset, each with the seed's default.
+/// The parameters of every preset, each with the catalog's default.
 public struct PresetParameters: Hashable, Sendable {
   /// The hero scene.
   public var hero: HeroScene
   /// CATransition subtype (default from-right).
   public var subtype: TransitionSubtype
-  /// CATransition duration in seconds (default 0.25, CATransition's own default; the seed uses
-  /// 0.5).
+  /// CATransition duration in seconds (default 0.25, CATransition's own default; the article
+  /// that shows these presets beside `slide-over` uses 0.5).
   public var caDuration: Double
-  /// CATransition timing function (default `nil`, linear; the seed uses ease-in-ease-out).
+  /// CATransition timing function (default `nil`, linear; that article uses ease-in-ease-out).
   public var caTimingFunction: TimingFunction?
 
   /// The defaults.

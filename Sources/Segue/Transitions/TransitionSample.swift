@@ -154,7 +154,8 @@ extension TransitionScene {
   }
 
   /// Samples an interactive (percent-driven) transition at wall time `time` (seconds), given its
-  /// event history (updates, pause, finish, cancel with their times; Decision 7).
+  /// event history (updates, pause, finish, cancel with their times;
+  /// <doc:TransitionCatalog#Interactive-transitions>).
   ///
   /// The layers are the scene at animation time `p · duration`, where `p` is the timeline
   /// position ``InteractionState/position`` at `time`; once the completion has fired, the
@@ -206,21 +207,5 @@ extension LayerSample {
       ("shadowColor", shadowColor),
     ]
     return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
-  }
-}
-
-extension TransitionSample {
-  /// Deprecated: use ``isCompleted``.
-  @available(*, deprecated, renamed: "isCompleted")
-  public var completed: Bool {
-    get { isCompleted }
-    set { isCompleted = newValue }
-  }
-
-  /// Deprecated: use ``isCancelled``.
-  @available(*, deprecated, renamed: "isCancelled")
-  public var cancelled: Bool {
-    get { isCancelled }
-    set { isCancelled = newValue }
   }
 }

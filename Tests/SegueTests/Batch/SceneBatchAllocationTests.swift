@@ -9,7 +9,7 @@ import Testing
   let sceneBatchAllocationTestsEnabled = true
 #endif
 
-/// ``SceneBatchEvaluationJob/run()`` allocates nothing once warm (issue 4): the allocation calls
+/// ``SceneEvaluationJob/run()`` allocates nothing once warm: the allocation calls
 /// the calling thread makes during a run are counted by the malloc interposer of
 /// `SegueBenchSupport` (a thread-local counter, so tests running in parallel on other threads do
 /// not disturb the count; `run()` evaluates on the calling thread). The outputs and the context are
@@ -39,7 +39,7 @@ struct SceneBatchAllocationTests {
         try opacities.withUnsafeMutableBufferPointer { o in
           try corners.withUnsafeMutableBufferPointer { c in
             try presence.withUnsafeMutableBufferPointer { p in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o, corners: c,
                 presence: p)
               try job.run()

@@ -19,7 +19,7 @@ struct SceneBatchAppearanceTests {
       layer.shadowOffset = Size(width: 2, height: 5)
     }
     try b.add(layer)
-    try b.animate(.positionX, of: "card", to: .number(250), duration: 1, curve: .timing(.easeIn))
+    try b.animate(.positionX, of: "card", to: .number(250), duration: 1, timingParameters: .easeIn)
     return try b.scene(duration: 1, containerSize: Size(width: 300, height: 100))
   }
 
@@ -43,7 +43,7 @@ struct SceneBatchAppearanceTests {
   func animationsAreRejected(property: LayerProperty) throws {
     var b = SceneBuilder()
     try b.add(Layer(id: "card"))
-    try b.animate(property, of: "card", to: .number(1), duration: 1, curve: .timing(nil))
+    try b.animate(property, of: "card", to: .number(1), duration: 1, timingParameters: nil)
     let scene = try b.scene(duration: 1, containerSize: Size(width: 1, height: 1))
     #expect(
       throws: ValidationError(

@@ -139,7 +139,7 @@ import Testing
       let p = raw.bindMemory(to: Float.self, capacity: 17 * n)
       p.initialize(repeating: .nan, count: 17 * n)
       try [0.2].withUnsafeBufferPointer { t in
-        var job = SceneBatchEvaluationJob(
+        var job = SceneEvaluationJob(
           batch: batch, context: context, times: t,
           matrices: UnsafeMutableBufferPointer(start: p, count: 16 * n),
           opacities: UnsafeMutableBufferPointer(start: p + 16 * n, count: n))
@@ -190,7 +190,7 @@ import Testing
     var b = SceneBuilder()
     try b.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
     try b.animate(
-      .transformComponent(.rotationZ), of: "a", to: .number(1), duration: 1, curve: .timing(nil))
+      .transformComponent(.rotationZ), of: "a", to: .number(1), duration: 1, timingParameters: nil)
     let scene = try b.scene(duration: 1, containerSize: Size(width: 10, height: 10))
     #expect(
       throws: ValidationError(
@@ -220,7 +220,7 @@ import Testing
         parent: "l\(k - 1)")
     }
     try b.animate(
-      .position, of: "l0", to: .point(Point(x: 65, y: 33)), duration: 1, curve: .timing(nil))
+      .position, of: "l0", to: .point(Point(x: 65, y: 33)), duration: 1, timingParameters: nil)
     let scene = try b.scene(duration: 1, containerSize: Size(width: 100, height: 100))
     let template = try SceneTemplate(scene)
     #expect(template.scratch.worlds <= 2 && template.scratch.alphas <= 2)

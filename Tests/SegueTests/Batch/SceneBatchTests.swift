@@ -7,7 +7,7 @@ import Testing
 /// ``TransitionScene/sample(at:interaction:)``), which is the independent reference: it shares only
 /// the scene description with the batch, none of the `Float` stage kernels.
 ///
-/// Tolerance (see ``SceneBatchEvaluationJob``): each matrix field within
+/// Tolerance (see ``SceneEvaluationJob``): each matrix field within
 /// `1e-5·(1 + max |mᵢⱼ|)` of the reference matrix (relative to the matrix magnitude because the
 /// translation row holds positions of hundreds of points whose `Float` spacing is about `3e-5`, while
 /// the rotation/scale fields are of order 1: one `Float` rounding of the largest field is
@@ -60,10 +60,11 @@ import Testing
     try b.animate(
       .transform, of: "card", to: .transform(.makeRotation(by: 0.7, x: 0, y: 1, z: 0)),
       duration: 0.6,
-      curve: .spring(spring))
+      timingParameters: .springAnimation(spring))
     try b.animate(
       .position, of: "card", to: .point(Point(x: 150, y: 420)), duration: 0.6,
-      curve: .spring(try DampedSpring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
+      timingParameters: .springAnimation(
+        try DampedSpring.response(0.3, dampingRatio: 1.4, allowsOverdamping: true)))
     try b.animate(
       .opacity, of: "badge",
       keyframes: .numbers(
@@ -75,7 +76,7 @@ import Testing
         try KeyframeTrack(values: [
           Point(x: 20, y: 20), Point(x: 180, y: 30), Point(x: 100, y: 100),
         ])),
-      beginTime: 0.1, duration: 0.6, timingFunction: .easeOut)
+      beginTime: 0.1, duration: 0.6, timingParameters: .easeOut)
     try b.animate(
       .transform, of: "shade",
       keyframes: .transforms(
@@ -86,10 +87,10 @@ import Testing
       duration: 0.8)
     try b.animate(
       .opacity, of: "shade", to: .number(0), beginTime: 0.2, duration: 0.5,
-      curve: .timing(.steps(try StepsEasing(steps: 4, position: .jumpEnd))))
+      timingParameters: .cubic(.steps(try StepsEasing(steps: 4, position: .jumpEnd))))
     try b.animate(
       .bounds, of: "card", to: .rect(Rect(x: 0, y: 0, width: 260, height: 160)), beginTime: 0.1,
-      duration: 0.5, curve: .timing(.easeInEaseOut))
+      duration: 0.5, timingParameters: .easeInEaseOut)
     b.at(0.35, .set(layerID: "card", property: .anchorPoint, value: .point(Point(x: 0.2, y: 0.8))))
     b.at(0.7, .remove(layerID: "badge"))
     b.finishChanges = [.remove(layerID: "shade")]
@@ -112,7 +113,7 @@ import Testing
         try opacities.withUnsafeMutableBufferPointer { o in
           try corners.withUnsafeMutableBufferPointer { c in
             try presence.withUnsafeMutableBufferPointer { p in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o, corners: c,
                 presence: p)
               if threads == 1 && chunkSize == nil {
@@ -331,7 +332,7 @@ import Testing
         try KeyframeTrack(
           values: [Point(x: 120, y: 200), Point(x: 300 * v, y: 50), Point(x: 200, y: 700)],
           keyTimes: [0, 0.2, 1], timingFunctions: [.easeIn, .easeOut])),
-      beginTime: 0.05, duration: 0.8, timingFunction: .easeInEaseOut)
+      beginTime: 0.05, duration: 0.8, timingParameters: .easeInEaseOut)
     // Batched: paced points (knots differ per instance).
     try b.animate(
       .position, of: "b",
@@ -488,7 +489,7 @@ import Testing
     var b = SceneBuilder()
     try b.add(Layer(id: "a", bounds: Rect(x: 0, y: 0, width: 10, height: 10)))
     try b.animate(
-      .transformComponent(.rotationZ), of: "a", to: .number(1), duration: 1, curve: .timing(nil))
+      .transformComponent(.rotationZ), of: "a", to: .number(1), duration: 1, timingParameters: nil)
     let scene = try b.scene(duration: 1, containerSize: Size(width: 10, height: 10))
     let good = try Self.oneInstance(.timed(start: 0, speed: 1))
     #expect(
@@ -550,7 +551,7 @@ import Testing
         try o.withUnsafeMutableBufferPointer { o in
           try c.withUnsafeMutableBufferPointer { c in
             try p.withUnsafeMutableBufferPointer { p in
-              let job = SceneBatchEvaluationJob(
+              let job = SceneEvaluationJob(
                 batch: batch, context: context, times: t, matrices: m, opacities: o,
                 corners: corners == nil ? nil : c, presence: presence == nil ? nil : p)
               if let threads {

@@ -100,8 +100,9 @@ struct AffineTransformTests {
     #expect(t.invertedOrSelf() == t)
   }
 
-  /// Decision 4 with n = 2 is relative: scale (1e-4, 1e-4) has det 1e-8 ≥ 1e-12·(1e-4)² and is
-  /// invertible (inverse scale 1e4); (1, 1e-13) has det 1e-13 ≤ 1e-12·1² and is singular.
+  /// The singular matrix rule with n = 2 is relative: scale (1e-4, 1e-4) has det 1e-8 ≥
+  /// 1e-12·(1e-4)² and is invertible (inverse scale 1e4); (1, 1e-13) has det 1e-13 ≤ 1e-12·1² and
+  /// is singular.
   @Test func relativeSingularity() throws {
     let small = try #require(AffineTransform.makeScale(x: 1e-4, y: 1e-4).inverted())
     #expect(abs(small.a - 1e4) < 1e-8 && abs(small.d - 1e4) < 1e-8)

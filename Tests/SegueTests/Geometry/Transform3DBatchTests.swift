@@ -293,7 +293,7 @@ struct Transform3DBatchTests {
 
   // MARK: Layer matrices
 
-  /// Runs a ``LayerMatrixJob`` on `layers`.
+  /// Runs a ``LayerMatrixEvaluationJob`` on `layers`.
   static func layerMatrices(_ layers: [Layer], kind: LayerMatrixKind) throws -> [Float] {
     let props = try LayerPlanes.pack(layers)
     var out = [Float](repeating: 0, count: 16 * layers.count)
@@ -301,7 +301,8 @@ struct Transform3DBatchTests {
     props.withUnsafeBufferPointer { p in
       out.withUnsafeMutableBufferPointer { o in
         do throws(ValidationError) {
-          try LayerMatrixJob(properties: p, output: o, count: layers.count, kind: kind).run()
+          try LayerMatrixEvaluationJob(properties: p, output: o, count: layers.count, kind: kind)
+            .run()
         } catch { failure = error }
       }
     }
@@ -362,7 +363,8 @@ struct Transform3DBatchTests {
     return p.withUnsafeBufferPointer { p in
       o.withUnsafeMutableBufferPointer { o in
         do throws(ValidationError) {
-          try LayerMatrixJob(properties: p, output: o, count: count, stride: stride).validate()
+          try LayerMatrixEvaluationJob(properties: p, output: o, count: count, stride: stride)
+            .validate()
           return nil
         } catch { return error }
       }

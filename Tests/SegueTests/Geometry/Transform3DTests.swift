@@ -8,7 +8,8 @@ func fieldsClose(_ a: Transform3D, _ b: [Double], tolerance: Double = 1e-12) -> 
 }
 
 /// The CATransform3D functions of `Transform3D.swift`: constructors, Concat and the op-then-t
-/// helpers, determinant, inverse and Decision 4's relative singularity test.
+/// helpers, determinant, inverse and the relative singularity test (transition catalog: Singular
+/// matrices).
 @Suite("Transform3D")
 struct Transform3DTests {
   // MARK: Constructors
@@ -255,10 +256,10 @@ struct Transform3DTests {
     #expect(nan.isSingular && nan.inverted() == nil)
   }
 
-  /// Decision 4 is relative: S(0.05) has det = 1.25e-4, barely above GNUstep's absolute 1e-4, and
-  /// S(0.01) has det 1e-6 (singular for GNUstep, and WebKit's 1e-8 is close); both are invertible
-  /// here, with inverses S(20) and S(100). diag(1e-3 ×4) has det 1e-12 but is a uniform scale,
-  /// also invertible (inverse diag(1000 ×4)).
+  /// The singular matrix rule is relative: S(0.05) has det = 1.25e-4, barely above GNUstep's
+  /// absolute 1e-4, and S(0.01) has det 1e-6 (singular for GNUstep, and WebKit's 1e-8 is close);
+  /// both are invertible here, with inverses S(20) and S(100). diag(1e-3 ×4) has det 1e-12 but is a
+  /// uniform scale, also invertible (inverse diag(1000 ×4)).
   @Test func smallUniformScalesAreInvertible() throws {
     let s = Transform3D.makeScale(x: 0.05, y: 0.05, z: 0.05)
     #expect(!s.isSingular)

@@ -54,7 +54,7 @@ struct GestureDriversTests {
     #expect(driver.percent(for: try sample(location: -10)) == 0)
   }
 
-  /// The seed decides by percent on `.cancelled` too: 200/300 ≈ 0.667 → finish.
+  /// The percent decides on `.cancelled` too: 200/300 ≈ 0.667 → finish.
   @Test func crossDissolveCancelledGestureUsesPercent() throws {
     let driver = try CrossDissolvePan()
     #expect(driver.release(try sample(location: 200), cancelled: true) == .finish)
@@ -89,7 +89,7 @@ struct GestureDriversTests {
     #expect(driver.release(try sample(translation: 180), cancelled: true) == .cancel)
   }
 
-  // MARK: velocity rule (|v| ≥ W per second decides by sign; else the seed threshold)
+  // MARK: velocity rule (|v| ≥ W per second decides by sign; else the threshold)
 
   /// W = 390: v = +390 at percent 0.1 finishes; v = −390 at percent 0.9 cancels;
   /// v = ±389 is below one width per second, so the percent decides.
@@ -102,12 +102,12 @@ struct GestureDriversTests {
       driver.release(try sample(translation: 351, velocity: -390), rule: .velocity) == .cancel)
     #expect(driver.release(slowFar, rule: .velocity) == .finish)
     #expect(driver.release(slowNear, rule: .velocity) == .cancel)
-    // The seed's own rule ignores velocity.
+    // The threshold rule ignores velocity.
     #expect(driver.release(try sample(translation: 39, velocity: 5000)) == .cancel)
   }
 
-  /// A seed that cancels cancelled gestures keeps doing so under the velocity rule; the
-  /// cross-dissolve seed, which decides by percent on cancel, lets a fast fling decide.
+  /// A driver that cancels cancelled gestures keeps doing so under the velocity rule; the
+  /// cross-dissolve driver, which decides by percent on cancel, lets a fast fling decide.
   @Test func velocityRuleAndCancelledGestures() throws {
     let depth = try DepthPan()
     #expect(

@@ -16,7 +16,7 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-12) -> Boo
 
 @Suite("InteractionTimeline")
 struct InteractionTimelineTests {
-  // MARK: Decision 7 worked by hand
+  // MARK: The interactive completion rule worked by hand
 
   /// D = 0.5, update 0.4 at t = 1, finish at t = 2 with completionSpeed 2:
   /// run L = (1 − 0.4)·0.5/2 = 0.15 s, ends at 2.15; at 2.075, s = 0.5 and

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("PercentDrivenInteraction")
 struct PercentDrivenInteractionTests {
-  /// The Decision 7 example through the object: D = 0.5, update 0.4 at 1, completionSpeed 2,
-  /// finish at 2 → run 0.15 s; completion delivered once, finished, at 2.15 (by hand).
+  /// The interactive completion example through the object: D = 0.5, update 0.4 at 1,
+  /// completionSpeed 2, finish at 2 → run 0.15 s; completion delivered once, finished, at 2.15 (by
+  /// hand).
   @Test func completionIsDeliveredExactlyOnce() throws {
     var interaction = try PercentDrivenInteraction(duration: 0.5)
     try interaction.update(0.4, at: 1)

@@ -430,7 +430,7 @@ struct PropertyAnimatorSpringTests {
     let animator = try PropertyAnimator(
       duration: 40, timingParameters: .spring(SpringTimingParameters()))
     #expect(animator.duration == DampedSpring.systemCurve7.settlingDuration)
-    if case .spring = animator.timingCurve {} else { Issue.record("not a spring") }
+    if case .spring = animator.timingParameters {} else { Issue.record("not a spring") }
   }
 
   /// The release of a pan: easeInEaseOut, D = 1, paused half way (q₀ = 0.5), continued with a
@@ -570,22 +570,5 @@ struct PropertyAnimatorSpringTests {
     #expect(throws: ValidationError(field: "time", reason: .negative)) {
       try animator.progress(at: -1, startingAt: 0)
     }
-  }
-
-  /// The deprecated TimingFunction forms still build the same animator.
-  @available(*, deprecated)
-  @Test func deprecatedForms() throws {
-    let a = try PropertyAnimator(duration: 1, timingParameters: TimingFunction.easeIn)
-    #expect(a.timingCurve == .easeIn && a.timingParameters == .easeIn)
-    var b = try PropertyAnimator(duration: 1)
-    try b.pauseAnimation(at: 0)
-    let f: TimingFunction? = .easeOut
-    try b.continueAnimation(withTimingParameters: f, durationFactor: 1, at: 0)
-    #expect(
-      b.events.last
-        == AnimatorEvent.continueAnimation(time: 0, timing: f, durationFactor: 1))
-    let c = try PropertyAnimator(
-      duration: 1, timingParameters: TimingFunction.easeOut, events: [.start(time: 0)])
-    #expect(c.timingCurve == .easeOut && c.isRunning)
   }
 }

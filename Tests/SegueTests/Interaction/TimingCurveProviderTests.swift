@@ -94,8 +94,8 @@ struct TimingCurveProviderTests {
   }
 
   /// `UISpringTimingParameters()` is the physical system spring: its run lasts its settling
-  /// duration (0.578 s, Decision 5) whatever the duration asked, and it is critically damped at
-  /// ω0 = √(1000/3).
+  /// duration (0.578 s, transition catalog: Spring damping and settling) whatever the duration
+  /// asked, and it is critically damped at ω0 = √(1000/3).
   @Test func defaultSpringIsTheSystemSpring() {
     let p = SpringTimingParameters()
     #expect(p.model == .physical(mass: 3, stiffness: 1000, damping: 500))
@@ -110,8 +110,53 @@ struct TimingCurveProviderTests {
 
   @Test func physicalSpring() throws {
     let p = try SpringTimingParameters(mass: 1, stiffness: 100, damping: 15)
-    // Apple's example: "just over 1 second" (Decision 5: 1.007 s).
+    // Apple's example: "just over 1 second" (1.007 s; transition catalog, Spring damping and
+    // settling).
     #expect(abs(p.runLength(forDuration: 0.1) - 1.007) < 1e-3)
+  }
+
+  /// A spring animation (`CASpringAnimation`) runs on its own clock for exactly the run's length,
+  /// with no fitting and no settling duration. m 1, k 100, c 20 is critical at ω0 = 10; over a
+  /// 0.3 s run it shows x(0.15) = 1 − e^(−1.5)·2.5 half way and exactly 1 at the end, although
+  /// x(0.3) = 1 − e^(−3)·4 ≈ 0.80.
+  @Test func springAnimationRunsForTheLengthGiven() throws {
+    let curve = TimingCurveProvider.springAnimation(
+      try DampedSpring(mass: 1, stiffness: 100, damping: 20))
+    #expect(curve.runLength(forDuration: 0.3) == 0.3)
+    let half = SpringReference.critical(omega0: 10, v0: 0, t: 0.15)
+    #expect(abs(curve.progress(atElapsed: 0.5, runLength: 0.3) - half) <= 1e-12)
+    #expect(curve.progress(atElapsed: 0, runLength: 0.3) == 0)
+    #expect(curve.progress(atElapsed: .nan, runLength: 0.3) == 0)
+    #expect(curve.progress(atElapsed: 1, runLength: 0.3) == 1)
+  }
+
+  /// The two spring cases differ for a physical spring: as a spring animation the system spring
+  /// keeps the 0.5 s asked (UIKit's default push), as `UISpringTimingParameters()` it takes its
+  /// settling duration, 0.578 s, in a property animator too.
+  @Test func springCasesDifferInRunLength() throws {
+    let animation = TimingCurveProvider.springAnimation(.systemCurve7)
+    let parameters = TimingCurveProvider.spring(SpringTimingParameters())
+    #expect(animation.runLength(forDuration: 0.5) == 0.5)
+    #expect(parameters.runLength(forDuration: 0.5) == DampedSpring.systemCurve7.settlingDuration)
+    #expect(try PropertyAnimator(duration: 0.5, timingParameters: animation).duration == 0.5)
+    #expect(
+      try PropertyAnimator(duration: 0.5, timingParameters: parameters).duration
+        == DampedSpring.systemCurve7.settlingDuration)
+  }
+
+  /// A duration-based spring over D and the spring animation of the spring fitted to D (UIView's
+  /// spring, ζ 0.75, v0 1, D 0.5: the hero preset's) give the same progress at every point.
+  @Test func durationBasedSpringIsItsFittedSpringAnimation() throws {
+    let parameters = TimingCurveProvider.spring(
+      try SpringTimingParameters(dampingRatio: 0.75, initialVelocity: Vector2(dx: 1, dy: 0)))
+    let animation = TimingCurveProvider.springAnimation(
+      try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1))
+    for k in 0...20 {
+      let s = Double(k) / 20
+      #expect(
+        parameters.progress(atElapsed: s, runLength: 0.5)
+          == animation.progress(atElapsed: s, runLength: 0.5))
+    }
   }
 
   @Test func rejections() {

@@ -163,10 +163,11 @@ struct ViewPropertyAnimatorTests {
     }
   }
 
-  /// The plain run's scene samples like the animator started at 0, at any time: a cubic curve
-  /// and a spring, two blocks (one delayed), a completion handler.
+  /// The plain run's scene samples like the animator started at 0, at any time: a cubic curve,
+  /// a UIKit spring and a spring animation, two blocks (one delayed), a completion handler.
   @Test(arguments: [
     TimingCurveProvider.easeInEaseOut, .spring(try! SpringTimingParameters(dampingRatio: 0.6)),
+    .springAnimation(try! DampedSpring(mass: 1, stiffness: 200, damping: 8)),
   ])
   func sceneMatchesTheAnimator(curve: TimingCurveProvider) async throws {
     var container = try Self.container()
@@ -334,7 +335,7 @@ struct ViewPropertyAnimatorTests {
 
   @Test func rejectsAContainerWithAnimations() throws {
     var container = try Self.container()
-    try container.animate(.opacity, of: "v", to: .number(0), duration: 1, curve: .timing(nil))
+    try container.animate(.opacity, of: "v", to: .number(0), duration: 1, timingParameters: nil)
     #expect(
       throws: ValidationError(
         field: "container",

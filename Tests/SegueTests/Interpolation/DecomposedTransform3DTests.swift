@@ -90,7 +90,8 @@ struct DecomposedTransform3DTests {
   }
 
   /// A singular linear part (S(1, 1, 0), a flattening) is rejected, as is a nearly singular one
-  /// below Decision 4's relative threshold, but a small uniform scale is not.
+  /// below the relative threshold of the catalog's singular matrix rule, but a small uniform scale
+  /// is not.
   @Test func rejectsSingularLinearPart() {
     #expect(DecomposedTransform3D(.makeScale(x: 1, y: 1, z: 0)) == nil)
     #expect(DecomposedTransform3D(.makeScale(x: 1, y: 1, z: 1e-13)) == nil)

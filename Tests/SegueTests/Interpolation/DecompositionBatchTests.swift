@@ -56,7 +56,8 @@ struct DecompositionBatchTests {
     fractions.withUnsafeBufferPointer { f in
       out.withUnsafeMutableBufferPointer { o in
         do throws(ValidationError) {
-          try DecompositionBatchJob(batch: batch, fractions: f, output: o, stride: stride).run()
+          try DecompositionInterpolationJob(batch: batch, fractions: f, output: o, stride: stride)
+            .run()
         } catch { failure = error }
       }
     }
@@ -166,7 +167,8 @@ struct DecompositionBatchTests {
     var part = [Float](repeating: -1, count: 16 * 40)
     fractions.withUnsafeBufferPointer { f in
       part.withUnsafeMutableBufferPointer { o in
-        try? DecompositionBatchJob(batch: batch, fractions: f, output: o, range: 5..<23).run()
+        try? DecompositionInterpolationJob(batch: batch, fractions: f, output: o, range: 5..<23)
+          .run()
       }
     }
     for k in 0..<16 {
@@ -232,7 +234,7 @@ struct DecompositionBatchTests {
     return fractions.withUnsafeBufferPointer { f in
       out.withUnsafeMutableBufferPointer { o in
         do throws(ValidationError) {
-          try DecompositionBatchJob(
+          try DecompositionInterpolationJob(
             batch: batch, fractions: f, output: o, stride: stride, range: range
           )
           .validate()

@@ -7,9 +7,10 @@ import Testing
 struct QuaternionTests {
   typealias Support = InterpolationTestSupport
 
-  /// Decision 3: the quaternion (0, 0, sin θ/2, cos θ/2) has the matrix Rz(θ). By hand, for
-  /// θ = π/3: sin θ/2 = 1/2, cos θ/2 = √3/2, so m11 = 1 − 2·(1/4) = 1/2, m12 = 2·(1/2)(√3/2) = √3/2,
-  /// m21 = −√3/2, m22 = 1/2, m33 = 1 — which is Rz(π/3) = (cos, sin, −sin, cos).
+  /// Transform interpolation (transition catalog): the quaternion (0, 0, sin θ/2, cos θ/2) has the
+  /// matrix Rz(θ). By hand, for θ = π/3: sin θ/2 = 1/2, cos θ/2 = √3/2, so m11 = 1 − 2·(1/4) = 1/2,
+  /// m12 = 2·(1/2)(√3/2) = √3/2, m21 = −√3/2, m22 = 1/2, m33 = 1 — which is Rz(π/3) = (cos, sin,
+  /// −sin, cos).
   @Test func rotationMatrixOfZQuaternionIsRz() {
     let q = Quaternion(x: 0, y: 0, z: 0.5, w: 3.0.squareRoot() / 2)
     let expected = Support.matrix([
@@ -133,7 +134,7 @@ struct QuaternionTests {
     #expect(abs(abs(one.dot(b)) - 1) < 1e-14)
   }
 
-  /// Decision 3: |dot| exactly 1 returns the first quaternion, also for q and −q.
+  /// Transform interpolation (transition catalog): |dot| exactly 1 returns the first quaternion, also for q and −q.
   @Test func parallelReturnsFirst() {
     let a = Quaternion(x: 0, y: 0, z: 0, w: 1)
     #expect(Quaternion.slerp(a, -a, fraction: 0.7) == a)
@@ -155,7 +156,7 @@ struct QuaternionTests {
     }
   }
 
-  /// Decision 3's exact rule has a resolution limit: a half-angle of 1e-9 rad gives
+  /// The catalog's exact slerp rule has a resolution limit: a half-angle of 1e-9 rad gives
   /// dot = cos(1e-9), which rounds to exactly 1, so the first quaternion is returned.
   @Test func dotRoundingToOneReturnsFirst() {
     let a = Quaternion.identity

@@ -4,9 +4,9 @@ import Segue
 import Testing
 
 /// `Transform3D: Interpolatable`: the sixteen channels (order, round trip), and interpolation by
-/// decomposition (Decision 3): midpoints by hand on the 2D and 3D paths, exact ends,
-/// normalisation to m44 = 1, the discrete switch at ½ for singular ends (Decision 4), the
-/// discrete rule for overflowing extrapolation.
+/// decomposition (transition catalog: Transform interpolation): midpoints by hand on the 2D and 3D
+/// paths, exact ends, normalisation to m44 = 1, the discrete switch at ½ for singular ends
+/// (transition catalog: Singular matrices), the discrete rule for overflowing extrapolation.
 @Suite("Transform3D Interpolatable")
 struct Transform3DInterpolatableTests {
   static let r2 = 0.5.squareRoot()
@@ -138,7 +138,8 @@ struct Transform3DInterpolatableTests {
     #expect(Self.lerp(a, b, 1) == b)
   }
 
-  /// Decision 4's relative threshold `|det| ≤ 1e-12 · (max |mᵢⱼ|)ⁿ` on the linear part.
+  /// The singular matrix rule's relative threshold `|det| ≤ 1e-12 · (max |mᵢⱼ|)ⁿ` on the linear
+  /// part.
   /// 2D path (both ends affine, n = 2): [[1, 1], [1, 1 + 1e-13]] has det 1e-13 ≤ 1e-12·(1 + 1e-13)²,
   /// so I → it is discrete; S(1e-7, 1e-7, 1) has det 1e-14 but max |mᵢⱼ| = 1e-7, and
   /// 1e-14 > 1e-12·1e-14, so it decomposes: at ¼ the scale is 0.75 + 0.25e-7.

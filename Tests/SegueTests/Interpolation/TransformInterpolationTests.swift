@@ -10,11 +10,11 @@ struct TransformInterpolationTests {
     Transform3D.makeTranslation(x: 0, y: 0, z: -150) * Transform3D.makePerspective(distance: 500)
 
   /// The depth preset's **to** layer: T(0, 0, −150) · P(500) → identity, 3D path. Independent
-  /// reference: an mpmath (40 digits) program implementing CSS Transforms 2 as written in
-  /// CSS Transforms 2 — steps 1–7 with a 4×4 inverse for the perspective and CSS step 7's
-  /// max-form quaternion, lerp and shortest-path slerp, recomposition as the explicit product
-  /// S · K_xy · K_xz · K_yz · R(q) · T · P with Decision 3's rotation matrix, then division by m44 —
-  /// printed (fields m11 … m44, zeros omitted here):
+  /// reference: an mpmath (40 digits) program implementing CSS Transforms 2 as written in CSS
+  /// Transforms 2 — steps 1–7 with a 4×4 inverse for the perspective and CSS step 7's max-form
+  /// quaternion, lerp and shortest-path slerp, recomposition as the explicit product S · K_xy ·
+  /// K_xz · K_yz · R(q) · T · P with the catalog's quaternion matrix (Transform interpolation),
+  /// then division by m44 — printed (fields m11 … m44, zeros omitted here):
   ///   0.25: m11 = m22 = m33 = 0.86432160804020101, m34 = −0.0012964824120603015,
   ///         m43 = −90.452261306532663, m44 = 1
   ///   0.5:  m11 = m22 = m33 = 0.93877551020408163, m34 = −0.00093877551020408163,

@@ -1,17 +1,17 @@
 import Segue
 import Testing
 
-/// `KeyframeBuilder`: UIView keyframe construction by Decision 11, with the seed's fade-slide.
+/// `KeyframeBuilder`: UIView keyframe construction (transition catalog: UIView keyframe
+/// animations), with `fade-slide`'s keyframes.
 @Suite("KeyframeBuilder")
 struct KeyframeBuilderTests {
   static let width = 390.0
 
-  /// fade-slide push (the transition catalog): to opacity starts at 1 (a new view), from at 1;
-  /// to x starts at +W, from x at 0. Keyframe A (0, 0.5): to opacity → 1, from opacity → 0.
-  /// Keyframe B (0, 1): to x → 0, from x → −W. Cubic mode.
-  /// Decision 11 by hand: to opacity: (0, 1); A starts at 0, not after 0, no hold; (0.5, 1);
-  /// then (1, 1) → [1, 1, 1] at [0, 0.5, 1]. from opacity → [1, 0, 0]. x tracks: (0, start),
-  /// (1, end).
+  /// fade-slide push (the transition catalog): to opacity starts at 1 (a new view), from at 1; to x
+  /// starts at +W, from x at 0. Keyframe A (0, 0.5): to opacity → 1, from opacity → 0. Keyframe B
+  /// (0, 1): to x → 0, from x → −W. Cubic mode. The UIView keyframe rule by hand: to opacity: (0,
+  /// 1); A starts at 0, not after 0, no hold; (0.5, 1); then (1, 1) → [1, 1, 1] at [0, 0.5, 1].
+  /// from opacity → [1, 0, 0]. x tracks: (0, start), (1, end).
   @Test func fadeSlidePush() throws {
     var builder = try KeyframeBuilder<Double>(
       startValues: ["to.opacity": 1, "from.opacity": 1, "to.x": Self.width, "from.x": 0],

@@ -37,7 +37,7 @@ func randomUISpring(_ rng: inout SplitMix64, _ i: Int) -> DampedSpring {
 @Suite("SpringBatch: Float SIMD closed forms vs the Double reference")
 struct SpringBatchTests {
   /// 4 000 random UI springs (all three families), each at 12 random times in
-  /// [0, settlingDuration]: measured max |x − x_ref| = 2.85e-7 (bound 1e-6, the target).
+  /// [0, settlingDuration]: measured max |x − x_ref| = 2.85e-7 (bound 1e-6).
   @Test func randomSpringsWithin1e6() throws {
     var rng = SplitMix64(state: 21)
     let springs = (0..<4000).map { randomUISpring(&rng, $0) }

@@ -3,11 +3,12 @@ import Testing
 
 @testable import Segue
 
-/// Reference values come from /tmp/timing/spring.py (method): the state (e, e') of
+/// Reference values come from mpmath, by this method: the state (e, e') of
 /// `m·e'' + c·e' + k·e = 0`, `e(0) = 1`, `e'(0) = −v0`, propagated with the matrix exponential of
 /// `[[0, 1], [−k/m, −c/m]]` in mpmath at 40 digits, cross-checked against scipy `solve_ivp`
 /// (DOP853, rtol 1e-12, atol 1e-14) to 1e-9; value = 1 − e, velocity = −e'. The clamp of
-/// Decision 5 is checked with the ODE at the critical damping `c = 2√(km)`.
+/// The transition catalog's spring damping and settling rule is checked with the ODE at the
+/// critical damping `c = 2√(km)`.
 @Suite("Spring closed forms")
 struct SpringClosedFormTests {
   typealias Sample = (t: Double, value: Double, velocity: Double)
@@ -70,8 +71,9 @@ struct SpringClosedFormTests {
       ])
   }
 
-  /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (Decision 5),
-  /// matching the ODE with c = 2√3000; the closed form gives 0.9989 at 0.5 s.
+  /// The system spring (m 3, k 1000, c 500, ζ ≈ 4.564) runs critically damped (transition catalog:
+  /// Spring damping and settling), matching the ODE with c = 2√3000; the closed form gives 0.9989
+  /// at 0.5 s.
   @Test func systemSpringIsClampedToCritical() {
     let spring = DampedSpring.systemCurve7
     Self.check(
@@ -146,7 +148,7 @@ struct SpringClosedFormTests {
 
 @Suite("Spring settling")
 struct SpringSettlingTests {
-  /// References from /tmp/timing/spring.py: the state stepped with scipy's expm on a 1e-4 s grid
+  /// References from mpmath and scipy: the state stepped with scipy's expm on a 1e-4 s grid
   /// to find the last sample with |e| ≥ 1e-3/√2 or |v| ≥ 5e-3, then 60 bisections with the
   /// mpmath matrix exponential.
   @Test func applesPublishedExamples() throws {
@@ -242,7 +244,7 @@ struct SpringParameterisationTests {
     #expect(abs(DampedSpring.criticalEnvelopeRoot - 9.2334134764515857) < 1e-13)
   }
 
-  /// Decision 6 / hero preset: ζ 0.75, D 0.5 → ω0 = ln(1/(0.001·√(1 − 0.5625)))/0.375
+  /// Duration-based spring (transition catalog) of the hero preset: ζ 0.75, D 0.5 → ω0 = ln(1/(0.001·√(1 − 0.5625)))/0.375
   /// = 19.522918841531656 (mpmath).
   @Test func heroSpring() throws {
     let hero = try DampedSpring.uiViewSpring(duration: 0.5, dampingRatio: 0.75, initialVelocity: 1)

@@ -75,7 +75,7 @@ struct CubicBezierBatchTests {
   ]
 
   /// The five named curves (five curves: the gather path), 20 000 random x in [0, 1] plus the
-  /// ends: measured max |y − y_ref| = 1.8e-7 over 50 000 x (bound 4e-7, the target).
+  /// ends: measured max |y − y_ref| = 1.8e-7 over 50 000 x (bound 4e-7).
   @Test func namedCurvesWithin4e7() throws {
     let batch = CubicBezierBatch(curves: Self.named)
     var rng = SplitMix64(state: 11)

@@ -23,7 +23,7 @@ private func extremeOr(_ selector: Int, _ random: Double) -> Double {
 
 @Suite("CubicBezier")
 struct CubicBezierTests {
-  /// Reference values: python3 + mpmath at 50 digits (/tmp/timing/bez.py, method): the control
+  /// Reference values: python3 + mpmath at 50 digits, by this method: the control
   /// points converted exactly from their doubles, X(s) in Bernstein form bisected 200 times on
   /// [0, 1] for X(s) = x, then Y(s) in Bernstein form, printed to 17 digits.
   static let namedReferences: [(CubicBezier, Double, Double)] = [

@@ -3,7 +3,7 @@ import Segue
 import Testing
 
 /// Sampling a percent-driven transition from its event history (the transition catalog,
-/// "Interactive transitions", Decision 7).
+/// "Interactive transitions").
 ///
 /// The scene is cross-dissolve push (0.35 s, ease-in-ease-out): **to** opacity = e(t / 0.35)
 /// where e is the bezier (0.42, 0, 0.58, 1). Reference values of e come from an independent

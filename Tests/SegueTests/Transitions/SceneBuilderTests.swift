@@ -139,7 +139,7 @@ struct SceneBuilderTests {
   @Test func animateSetsModelAndFillsBackwards() throws {
     var b = try Self.builder()
     try b.animate(
-      .positionX, of: "v", to: .number(150), beginTime: 0.2, duration: 0.4, curve: .timing(nil))
+      .positionX, of: "v", to: .number(150), beginTime: 0.2, duration: 0.4, timingParameters: nil)
     #expect(b.model[id: "v"]!.position.x == 150)
     let entry = try #require(b.animations.entries.first)
     #expect(entry.layerID == "v")
@@ -164,7 +164,7 @@ struct SceneBuilderTests {
     var b = try Self.builder()
     try b.animate(
       .opacity, of: "v", from: .number(0), to: .number(1), duration: 1,
-      curve: .timing(.easeInEaseOut))
+      timingParameters: .easeInEaseOut)
     #expect(b.animations.entries[0].animation.timingFunction == .easeInEaseOut)
     let scene = try b.scene(duration: 1, containerSize: Self.size)
     #expect(Self.number(scene.presentation(at: 0), "v", .opacity) == 0)
@@ -172,14 +172,17 @@ struct SceneBuilderTests {
     #expect(Self.number(scene.presentation(at: 1), "v", .opacity) == 1)
   }
 
-  /// A spring curve runs on its own clock and shows the target from the end of its duration
-  /// (Decision 6). Critical ω0 = 10: x(t) = 1 − e^{−10t}(1 + 10t); mpmath printed
-  /// x(0.1) = 0.26424111765711535681, x(0.25) = 0.71270250481635421691. position.x 50 → 150:
-  /// 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) = 145.96).
+  /// A spring animation runs on its own clock and shows the target from the end of its duration
+  /// (transition catalog: Duration-based springs). Critical ω0 = 10: x(t) = 1 − e^{−10t}(1 + 10t);
+  /// mpmath printed x(0.1) = 0.26424111765711535681, x(0.25) = 0.71270250481635421691. position.x
+  /// 50 → 150: 76.42… at 0.1, 121.27… at 0.25, and the target 150 at 0.5 (not 50 + 100·x(0.5) =
+  /// 145.96).
   @Test func animateWithSpring() throws {
     var b = try Self.builder()
     let spring = try DampedSpring(mass: 1, stiffness: 100, damping: 20)
-    try b.animate(.positionX, of: "v", to: .number(150), duration: 0.5, curve: .spring(spring))
+    try b.animate(
+      .positionX, of: "v", to: .number(150), duration: 0.5,
+      timingParameters: .springAnimation(spring))
     #expect(
       b.animations.entries[0].animation.content
         == .spring(spring, from: .number(50), to: .number(150)))
@@ -193,6 +196,57 @@ struct SceneBuilderTests {
     #expect(Self.number(scene.presentation(at: 0.5), "v", .positionX) == 150)
   }
 
+  /// UIView's duration-based spring (`usingSpringWithDamping: 1`) is fitted to the animation's
+  /// duration: ω0 = X/0.5 with (1 + X)·e^(−X) = 0.001, so position.x 50 → 150 shows
+  /// 50 + 100·x(0.2) at 0.2 s and the target from 0.5 s on.
+  @Test func animateWithDurationBasedSpring() throws {
+    var b = try Self.builder()
+    try b.animate(
+      .positionX, of: "v", to: .number(150), duration: 0.5,
+      timingParameters: .spring(try SpringTimingParameters(dampingRatio: 1)))
+    #expect(
+      b.animations.entries[0].animation.timing
+        == MediaTiming(beginTime: 0, duration: 0.5, fillMode: .backwards))
+    let scene = try b.scene(duration: 1, containerSize: Self.size)
+    let x = SpringReference.critical(omega0: SpringReference.criticalRoot / 0.5, v0: 0, t: 0.2)
+    #expect(abs(Self.number(scene.presentation(at: 0.2), "v", .positionX) - (50 + 100 * x)) < 1e-9)
+    #expect(Self.number(scene.presentation(at: 0.5), "v", .positionX) == 150)
+  }
+
+  /// A physical UIKit spring ignores the duration asked and runs for its settling duration, as a
+  /// property animator's does: the system spring (critical, ω0 = √(1000/3)) asked for 0.2 s
+  /// still moves at 0.3 s and reaches the target at 0.578 s.
+  @Test func animateWithPhysicalSpringLastsItsSettlingDuration() throws {
+    var b = try Self.builder()
+    try b.animate(
+      .positionX, of: "v", to: .number(150), duration: 0.2,
+      timingParameters: .spring(SpringTimingParameters()))
+    let settling = DampedSpring.systemCurve7.settlingDuration
+    #expect(b.animations.entries[0].animation.timing.duration == settling)
+    let scene = try b.scene(duration: 1, containerSize: Self.size)
+    let x = SpringReference.critical(omega0: (1000.0 / 3).squareRoot(), v0: 0, t: 0.3)
+    #expect(abs(Self.number(scene.presentation(at: 0.3), "v", .positionX) - (50 + 100 * x)) < 1e-9)
+    #expect(Self.number(scene.presentation(at: settling), "v", .positionX) == 150)
+  }
+
+  /// A duration-based spring needs a duration it can be fitted to: 0 is not positive, and
+  /// 1e-300 s would need ω0 ≈ 9e300 rad/s. Nothing changes.
+  @Test func animateRejectsASpringThatDoesNotFit() throws {
+    var b = try Self.builder()
+    let spring = TimingCurveProvider.spring(try SpringTimingParameters(dampingRatio: 1))
+    #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
+      try b.animate(.opacity, of: "v", to: .number(0), duration: 0, timingParameters: spring)
+    }
+    #expect(
+      throws: ValidationError(
+        field: "duration", reason: .invalidState("no spring fits a run of 1e-300 s"))
+    ) {
+      try b.animate(.opacity, of: "v", to: .number(0), duration: 1e-300, timingParameters: spring)
+    }
+    #expect(b.model[id: "v"]!.opacity == 1)
+    #expect(b.animations.entries.isEmpty)
+  }
+
   /// Keyframes set the model to the track's last value; before the begin the first key shows.
   /// Keys 0, 0.8, 0.2 (linear, evenly spaced at 0, ½, 1) over [0.5, 1.5): parent 0.75 is u = ¼,
   /// half-way through the first segment, 0.8·½ = 0.4; from 1.5 on the model, 0.2.
@@ -201,7 +255,7 @@ struct SceneBuilderTests {
     let track = try KeyframeTrack<Double>(values: [0, 0.8, 0.2])
     try b.animate(
       .opacity, of: "v", keyframes: .numbers(track), beginTime: 0.5, duration: 1,
-      timingFunction: .linear)
+      timingParameters: .linear)
     #expect(b.model[id: "v"]!.opacity == 0.2)
     let a = b.animations.entries[0].animation
     #expect(a.content == .keyframes(.numbers(track)))
@@ -216,7 +270,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsUnknownLayer() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
-      try b.animate(.opacity, of: "ghost", to: .number(0), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "ghost", to: .number(0), duration: 1, timingParameters: nil)
     }
   }
 
@@ -232,7 +286,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsZeroDuration() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
-      try b.animate(.opacity, of: "v", to: .number(0), duration: 0, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .number(0), duration: 0, timingParameters: nil)
     }
     #expect(b.model[id: "v"]!.opacity == 1)
     #expect(b.animations.entries.isEmpty)
@@ -245,7 +299,7 @@ struct SceneBuilderTests {
       throws: ValidationError(
         field: "toValue", reason: .invalidState("is a point but opacity holds a number"))
     ) {
-      try b.animate(.opacity, of: "v", to: .point(.zero), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .point(.zero), duration: 1, timingParameters: nil)
     }
     #expect(b.model[id: "v"]!.opacity == 1)
   }
@@ -254,7 +308,7 @@ struct SceneBuilderTests {
   @Test func animateRejectsNaNTarget() throws {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "toValue", index: 0, reason: .notFinite)) {
-      try b.animate(.opacity, of: "v", to: .number(.nan), duration: 1, curve: .timing(nil))
+      try b.animate(.opacity, of: "v", to: .number(.nan), duration: 1, timingParameters: nil)
     }
   }
 
@@ -329,10 +383,10 @@ struct SceneBuilderTests {
   /// at the begin time the layer shows the start, before it too (backwards fill), from the end on
   /// the model value (the target), and no sample in between is NaN.
   @Test func randomAnimations() async throws {
-    let curves: [AnimationCurve] = [
-      .timing(nil), .timing(.easeInEaseOut), .timing(.easeIn), .timing(.easeOut),
-      .spring(try DampedSpring(mass: 1, stiffness: 100, damping: 10)),
-      .spring(try DampedSpring(mass: 3, stiffness: 1000, damping: 500)),
+    let curves: [TimingCurveProvider?] = [
+      nil, .easeInEaseOut, .easeIn, .easeOut,
+      .springAnimation(try DampedSpring(mass: 1, stiffness: 100, damping: 10)),
+      .springAnimation(try DampedSpring(mass: 3, stiffness: 1000, damping: 500)),
     ]
     await propertyCheck(
       count: 150,
@@ -344,7 +398,7 @@ struct SceneBuilderTests {
       try b.set(.position, of: "v", to: .point(Point(x: start, y: -start)))
       try b.animate(
         .position, of: "v", to: .point(Point(x: target, y: 2 * target)), beginTime: begin,
-        duration: duration, curve: curves[curve])
+        duration: duration, timingParameters: curves[curve])
       #expect(b.model[id: "v"]!.position == Point(x: target, y: 2 * target))
       let scene = try b.scene(duration: 2.5, containerSize: Self.size)
       #expect(scene.presentation(at: begin)[id: "v"]!.position == Point(x: start, y: -start))

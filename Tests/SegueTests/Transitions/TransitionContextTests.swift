@@ -144,7 +144,7 @@ struct TransitionContextTests {
       try b.animate(
         .positionX, of: context.toID, to: .number(w / 2),
         duration: transitionDuration(using: context),
-        curve: .timing(nil))
+        timingParameters: nil)
       b.finishChanges = [.remove(layerID: context.fromID)]
       b.cancelChanges = [.remove(layerID: context.toID)]
       return try b.scene(

@@ -19,18 +19,18 @@ struct TransitionSampleAppearanceTests {
         id: "card", bounds: Rect(x: 0, y: 0, width: 100, height: 100),
         position: Point(x: 50, y: 50), masksToBounds: true, borderColor: red,
         shadowOffset: .zero))
-    try b.animate(.cornerRadius, of: "card", to: .number(20), duration: 1, curve: .timing(nil))
+    try b.animate(.cornerRadius, of: "card", to: .number(20), duration: 1, timingParameters: nil)
     try b.animate(
       .borderWidth, of: "card",
       keyframes: .numbers(try KeyframeTrack(values: [0, 4, 2], keyTimes: [0, 0.5, 1])),
       duration: 1)
-    try b.animate(.borderColor, of: "card", to: .color(blue), duration: 1, curve: .timing(nil))
+    try b.animate(.borderColor, of: "card", to: .color(blue), duration: 1, timingParameters: nil)
     try b.animate(
       .shadowOffset, of: "card", to: .size(Size(width: 10, height: 20)), duration: 1,
-      curve: .spring(spring))
+      timingParameters: .springAnimation(spring))
     try b.animate(
       .shadowOpacity, of: "card", to: .number(0.5), beginTime: 0.1, duration: 0.4,
-      curve: .timing(nil))
+      timingParameters: nil)
     return try b.scene(duration: 1, containerSize: Size(width: 100, height: 100))
   }
 
@@ -64,7 +64,7 @@ struct TransitionSampleAppearanceTests {
       Layer(id: "v", cornerRadius: 10, borderWidth: -1, shadowOpacity: 3, shadowRadius: -2))
     try b.animate(
       .cornerRadius, of: "v", to: .number(0), duration: 1,
-      curve: .spring(try DampedSpring(mass: 1, stiffness: 400, damping: 4)))
+      timingParameters: .springAnimation(try DampedSpring(mass: 1, stiffness: 400, damping: 4)))
     let scene = try b.scene(duration: 1, containerSize: Size(width: 1, height: 1))
     var sawOvershoot = false
     for i in 1..<100 {

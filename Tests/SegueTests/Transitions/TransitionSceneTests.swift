@@ -391,8 +391,8 @@ struct TransitionSceneTests {
     #expect(almost.progress < 1)
   }
 
-  /// A presented opacity outside [0, 1] is clamped in samples (Decision 10): an event sets
-  /// from.opacity to 3; its sample shows 1.
+  /// A presented opacity outside [0, 1] is clamped in samples (transition catalog: Presented
+  /// opacity): an event sets from.opacity to 3; its sample shows 1.
   @Test func sampleClampsOpacity() throws {
     let scene = try Self.make(events: [
       TimelineEvent(time: 0, change: .set(layerID: "from", property: .opacity, value: .number(3)))

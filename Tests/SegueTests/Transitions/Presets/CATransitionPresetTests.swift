@@ -2,10 +2,10 @@ import PropertyBased
 import Segue
 import Testing
 
-/// The CATransition presets (seed 004's "traditional" way, the transition catalog): layers **old**
-/// (content before) and **new** (content after); push and pop are the same. `q` is the eased
-/// progress: linear by default (a CAAnimation with no timing function, Decision 9) over the
-/// default 0.25 s, so `q = t / 0.25`.
+/// The CATransition presets (the "traditional" way beside `slide-over`, the transition catalog):
+/// layers **old** (content before) and **new** (content after); push and pop are the same. `q` is
+/// the eased progress: linear by default (a CAAnimation with no timing function, transition
+/// catalog: Default timing curves) over the default 0.25 s, so `q = t / 0.25`.
 ///
 /// With the subtype's incoming direction `d` (on screen, y-down): from-right `(W, 0)`, from-left
 /// `(−W, 0)`, from-top `(0, −H)` (enters from the top edge), from-bottom `(0, H)`:
@@ -114,12 +114,12 @@ struct CATransitionPresetTests {
       ])
   }
 
-  /// The seed's parameters: 0.5 s and ease-in-ease-out, q = e(t / 0.5) with e the Bézier
-  /// (0.42, 0, 0.58, 1) from an independent mpmath bisection (/tmp/presets-a/ref.py):
+  /// The article's parameters: 0.5 s and ease-in-ease-out, q = e(t / 0.5) with e the Bézier
+  /// (0.42, 0, 0.58, 1) from an independent mpmath bisection:
   /// e(0.25) = 0.12916193104731981165, e(0.5) = 0.5, e(0.75) = 0.87083806895268018835,
   /// e(0.9998) = 0.9999999244073545556 (t = 0.4999).
   @Test(arguments: presets, TransitionSubtype.allCases)
-  func seedParametersUseHalfASecondEaseInEaseOut(
+  func articleParametersUseHalfASecondEaseInEaseOut(
     preset: TransitionPreset, subtype: TransitionSubtype
   ) throws {
     let parameters = PresetParameters(

@@ -2,14 +2,14 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `cross-dissolve` (seed 001, the transition catalog): 0.35 s, UIView default curve
-/// ease-in-ease-out = cubic Bézier (0.42, 0, 0.58, 1) (Decision 9). Push and pop are the same:
-/// **from** stays at x = 0, opacity 1, drawn first; **to** is added on top at opacity 0 and
+/// `cross-dissolve` (the transition catalog): 0.35 s, UIView default curve ease-in-ease-out = cubic
+/// Bézier (0.42, 0, 0.58, 1) (transition catalog: Default timing curves). Push and pop are the
+/// same: **from** stays at x = 0, opacity 1, drawn first; **to** is added on top at opacity 0 and
 /// fades to 1: opacity e(t / 0.35).
 ///
 /// Reference e(x): an independent mpmath bisection (200 halvings at 40 digits) of the Bézier's
-/// x polynomial `3(1−s)²s·0.42 + 3(1−s)s²·0.58 + s³ = x`, then `y(s) = 3(1−s)s² + s³`
-/// (/tmp/presets-a/ref.py), printed as
+/// x polynomial `3(1−s)²s·0.42 + 3(1−s)s²·0.58 + s³ = x`, then `y(s) = 3(1−s)s² + s³`,
+/// printed as
 ///
 ///     x = 0.25                  e = 0.12916193104731981165
 ///     x = 0.5                   e = 0.5 (the curve is symmetric about (0.5, 0.5))

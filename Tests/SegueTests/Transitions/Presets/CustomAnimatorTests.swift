@@ -4,29 +4,29 @@ import Testing
 
 // Porting a UIKit animator to Segue, line by line.
 //
-// This file doubles as documentation. It ports seed 004's "slide over" animator
-// (the transition catalog, `slide-over`) as a user would: a struct conforming to
-// `TransitionAnimator` whose `animateTransition(using:)` describes, with a `SceneBuilder`, what
-// the UIKit version does with views and `UIView.animate`. The seed's UIKit lines are quoted in
-// the comments next to each ported line (as the transition catalog restates the seed: 0.20 s, `to`
-// inserted above `from` on push and below it on pop, frames offset by the view's width, the
-// default UIView curve, `completeTransition(true)`). The tests then check that the port samples like the
-// built-in `slide-over` preset.
+// This file doubles as documentation. It ports the "slide over" animator of the article "Modern
+// Implementation of Custom Push and Pop Animations" (the transition catalog, `slide-over`) as a
+// user would: a struct conforming to `TransitionAnimator` whose `animateTransition(using:)`
+// describes, with a `SceneBuilder`, what the UIKit version does with views and `UIView.animate`.
+// The article's UIKit lines are quoted in the comments next to each ported line (as the transition
+// catalog restates them: 0.20 s, `to` inserted above `from` on push and below it on pop, frames
+// offset by the view's width, the default UIView curve, `completeTransition(true)`). The tests
+// then check that the port samples like the built-in `slide-over` preset.
 //
 // The translation rules used:
 // - `containerView.addSubview(v)` / `insertSubview(v, aboveSubview: w)` → `b.add(view:)` in
 //   bottom-to-top order (later adds are drawn on top).
-// - `v.frame = r` before the animation block → `b.set(id, .position, …)` with the frame's centre
-//   (a full-container view keeps its bounds; the anchor point is the centre).
-// - `UIView.animate(withDuration: d) { v.frame = r }` → `b.animate(id, .position, to: …,
-//   duration: d, curve: .timing(.easeInEaseOut))`: UIView's default curve is ease-in-ease-out
-//   (Decision 9). `animate` sets the model value at once and adds an animation from the old
-//   value, exactly like a UIView animation block.
+// - `v.frame = r` before the animation block → `b.set(.position, of: id, to: …)` with the frame's
+//   centre (a full-container view keeps its bounds; the anchor point is the centre).
+// - `UIView.animate(withDuration: d) { v.frame = r }` → `b.animate(.position, of: id, to: …,
+//   duration: d, timingParameters: .easeInEaseOut)`: UIView's default curve is ease-in-ease-out
+//   (transition catalog: Default timing curves). `animate` sets the model value at once and adds
+//   an animation from the old value, exactly like a UIView animation block.
 // - `completion: { transitionContext.completeTransition(…) }` → `finishChanges` /
 //   `cancelChanges`: what UIKit does to the container when the transition finishes (removes the
 //   view that was left) or is cancelled (removes the view that was being shown).
 
-/// Seed 004's slide-over animator, ported.
+/// The slide-over animator, ported.
 ///
 ///     class SimpleOver: NSObject, UIViewControllerAnimatedTransitioning {
 ///         var popStyle: Bool = false
@@ -67,11 +67,11 @@ struct SimpleOverAnimator: TransitionAnimator {
     //                animations: { tz.view.frame = f },
     try b.animate(
       .position, of: tz, to: .point(Point(x: f.midX, y: f.midY)),
-      duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
+      duration: transitionDuration(using: context), timingParameters: .easeInEaseOut)
 
     //                completion: { _ in transitionContext.completeTransition(true) })
-    // The seed always reports `true`; Segue reports `!cancelled`, and UIKit's container then
-    // removes the view that is no longer shown.
+    // The article's animator always reports `true`; Segue reports `!cancelled`, and UIKit's
+    // container then removes the view that is no longer shown.
     b.finishChanges = [.remove(layerID: fz)]
     b.cancelChanges = [.remove(layerID: tz)]
     return try b.scene(
@@ -100,7 +100,7 @@ struct SimpleOverAnimator: TransitionAnimator {
     //                animations: { fz.view.frame = fOffPop },
     try b.animate(
       .position, of: fz, to: .point(Point(x: fOffPop.midX, y: fOffPop.midY)),
-      duration: transitionDuration(using: context), curve: .timing(.easeInEaseOut))
+      duration: transitionDuration(using: context), timingParameters: .easeInEaseOut)
 
     //                completion: { _ in transitionContext.completeTransition(true) })
     b.finishChanges = [.remove(layerID: fz)]
@@ -111,7 +111,7 @@ struct SimpleOverAnimator: TransitionAnimator {
 }
 
 /// The ported animator samples like the built-in `slide-over` preset.
-@Suite("Custom animator (ported seed 004)")
+@Suite("Custom animator (ported slide-over)")
 struct CustomAnimatorTests {
   /// The same default context for both, so only the animators differ.
   private static func scenes(_ operation: TransitionOperation) throws -> (

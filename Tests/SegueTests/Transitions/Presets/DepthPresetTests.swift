@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-// Reference values for the depth preset (seed 003), derived from the transition catalog, never from
+// Reference values for the depth preset, derived from the transition catalog, never from
 // the code under test. W × H = 390 × 844, anchor (195, 422), d = 500, duration 2 s, ease-out.
 //
 // Ease-out is the Bézier (0, 0), (0.58, 1); python3 mpmath, 200 bisection steps on Bx(u) = p then
@@ -106,7 +106,7 @@ enum DepthPresetReference {
   ]
 }
 
-/// The depth preset (seed 003): start transforms, zPositions and draw order, decomposed
+/// The depth preset: start transforms, zPositions and draw order, decomposed
 /// perspective interpolation with ease-out, opacity, projected corners, completion and cancel.
 @Suite("Depth preset")
 struct DepthPresetTests {

@@ -2,17 +2,18 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `fade-slide` (seed 000, the transition catalog): 0.2 s, one UIView keyframe animation, cubic
+/// `fade-slide` (the transition catalog): 0.2 s, one UIView keyframe animation, cubic
 /// calculation mode, linear overall pacing, so the track parameter is `u = t / 0.2`.
 ///
-/// Tracks (Decision 11):
+/// Tracks (transition catalog: UIView keyframe animations):
 /// - **to** opacity `[o0, 1, 1]` at `[0, 0.5, 1]` (o0 = 1 on push, 0 on pop: the view below was
 ///   left transparent by the push that covered it);
 /// - push **from** opacity `[1, 0, 0]` at `[0, 0.5, 1]`;
 /// - x tracks and pop **from** opacity: two keys at `[0, 1]`.
 ///
 /// Cubic = Kochanek–Bartels with t = c = b = 0 (Catmull–Rom) by key index, end keys duplicated
-/// (Decision 1), so on segment i → i+1 with local s, tangents `m_i = (p_{i+1} − p_{i−1})/2`,
+/// (transition catalog: Cubic keyframes), so on segment i → i+1 with local s, tangents
+/// `m_i = (p_{i+1} − p_{i−1})/2`,
 ///
 ///     p(s) = h00·p_i + h10·m_i + h01·p_{i+1} + h11·m_{i+1}
 ///     h00 = 2s³ − 3s² + 1, h10 = s³ − 2s² + s, h01 = −2s³ + 3s², h11 = s³ − s².
@@ -30,7 +31,7 @@ import Testing
 ///
 /// Positions: push **to** x = W·(1 − g), **from** x = −W·g; pop **to** x = −W·(1 − g),
 /// **from** x = W·g, pop **from** opacity 1 − g. W = 390. The same values were printed by an
-/// independent mpmath evaluation of the Hermite form (/tmp/presets-a/ref.py):
+/// independent mpmath evaluation of the Hermite form:
 /// `0.1: 365.04, 24.96, 0.152, 0.848; 0.25: 310.78125, 79.21875; 0.6: 146.64, 243.36, 1.064;
 /// 0.75: 79.21875, 310.78125, 1.0625; 0.9995: 0.09764620125, 389.90235379875, 1.0000004995`.
 @Suite("Preset fade-slide")

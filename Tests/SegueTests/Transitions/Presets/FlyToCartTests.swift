@@ -41,7 +41,7 @@ struct FlyToCart {
     // move.duration = 0.8
     // move.timingFunction = CAMediaTimingFunction(name: .easeIn)
     // icon.add(move, forKey: "move"); icon.position = cart
-    try b.animate(.position, of: "icon", path: move, duration: 0.8, timingFunction: .easeIn)
+    try b.animate(.position, of: "icon", path: move, duration: 0.8, timingParameters: .easeIn)
 
     // let scale = CAKeyframeAnimation(keyPath: "transform.scale")
     // scale.values = [1, 1.4, 0.25]

@@ -1,12 +1,12 @@
 import Segue
 import Testing
 
-// Reference values for the hero preset (seed 002), derived from the transition catalog, never from
+// Reference values for the hero preset, derived from the transition catalog, never from
 // the code under test.
 //
-// Phase 1 of the push is UIView's duration-based spring (Decision 6): ζ = 0.75, D = 0.5 s,
-// v0 = 1.0 /s, mass 1, ω0 = ln(1/(ε·√(1 − ζ²)))/(ζ·D) with ε = 0.001, ωd = ω0·√(1 − ζ²), and the
-// underdamped closed form
+// Phase 1 of the push is UIView's duration-based spring (transition catalog: Duration-based
+// springs): ζ = 0.75, D = 0.5 s, v0 = 1.0 /s, mass 1, ω0 = ln(1/(ε·√(1 − ζ²)))/(ζ·D) with ε =
+// 0.001, ωd = ω0·√(1 − ζ²), and the underdamped closed form
 //
 //     x(t) = 1 − e^(−ζω0t)·[cos ωd·t + ((ζω0 − v0)/ωd)·sin ωd·t]
 //
@@ -38,7 +38,7 @@ private enum HeroReference {
   static let height = 844.0
 }
 
-/// The hero preset (seed 002): push phases, cascade, event at 0.8 s, pop, completion, scene
+/// The hero preset: push phases, cascade, event at 0.8 s, pop, completion, scene
 /// parameters and their validation, all against the spec by hand and mpmath.
 @Suite("Hero preset")
 struct HeroPresetTests {

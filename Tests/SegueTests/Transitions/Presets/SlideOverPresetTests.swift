@@ -1,11 +1,11 @@
 import Segue
 import Testing
 
-/// `slide-over` (seed 004, the transition catalog): 0.2 s, ease-in-ease-out = cubic Bézier
+/// `slide-over` (the transition catalog): 0.2 s, ease-in-ease-out = cubic Bézier
 /// (0.42, 0, 0.58, 1). Push: **to** inserted above **from**, x = W·(1 − e); **from** still.
 /// Pop: **to** inserted below **from** and still; **from** x = W·e. W = 390.
 ///
-/// e at t / 0.2 from an independent mpmath bisection of the Bézier (/tmp/presets-a/ref.py):
+/// e at t / 0.2 from an independent mpmath bisection of the Bézier:
 ///
 ///     t = 0.05    e = 0.12916193104731981165  W·e = 50.373153108454726542  W·(1−e) = 339.62684689154527346
 ///     t = 0.1     e = 0.5                     W·e = 195                    W·(1−e) = 195

@@ -3,7 +3,8 @@ import Segue
 import Testing
 
 /// `system` (the transition catalog): 0.5 s, curve-7 spring (mass 3, stiffness 1000, damping 500)
-/// run critically damped at ω0 = √(1000/3) (Decision 5), initial velocity 0, so the progress is
+/// run critically damped at ω0 = √(1000/3) (transition catalog: Spring damping and settling),
+/// initial velocity 0, so the progress is
 ///
 ///     x(t) = 1 − e^(−ω0·t)·(1 + ω0·t),   ω0 = 18.257418583505537…
 ///
@@ -11,8 +12,8 @@ import Testing
 /// draw order from, dimming, to. Pop: **from** x = W·x(t), **to** x = −0.3·W·(1 − x(t)),
 /// **dimming** opacity 0.1·(1 − x(t)); draw order to, dimming, from. W = 390, H = 844.
 ///
-/// Reference values: mpmath at 40 digits evaluating the formulas above (script
-/// /tmp/presets-a/ref.py, method: direct evaluation of x(t) with `mp.exp`), printed as
+/// Reference values: mpmath at 40 digits evaluating the formulas above (direct evaluation of x(t)
+/// with `mp.exp`), printed as
 ///
 ///     t       x(t)                    W(1−x)                  −0.3·W·x                0.1·x
 ///     0.05    0.2322304925343014002   299.43010791162245392   −27.170967626513263823  0.02322304925343014002
