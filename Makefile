@@ -1,16 +1,20 @@
 # Segue: set-up and common commands. Each target first installs what the builds need from Debian
-# when it is missing (scripts/ensure-deps.sh: BLAS, zlib, libpng, libjpeg, FreeType, HarfBuzz,
-# fontconfig, fonts).
+# when it is missing (BLAS, zlib, libpng, libjpeg, FreeType, HarfBuzz, fontconfig, fonts); `make
+# test` also what the test suite runs: python3 with jsonschema, node, ffmpeg, chromium
+# (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native
 
-.PHONY: setup test test-allocations bench build docs format lint
+.PHONY: setup setup-test test test-allocations bench build docs format lint
 
 setup:
 	./scripts/ensure-deps.sh
 
+setup-test:
+	./scripts/ensure-deps.sh test
+
 # The test suite (debug build, Swift Testing).
-test: setup
+test: setup-test
 	$(SWIFT) test
 
 # The allocation suites (0 allocations per frame once warm) count only in an optimised build.

@@ -274,28 +274,8 @@ public struct SceneRenderer: Hashable, Sendable {
       }
       treeIndex.append(i)
     }
-    // The sample index of each tree index, to walk up parents.
-    var sampleOf = [Int](repeating: 0, count: tree.count)
-    for (s, t) in treeIndex.enumerated() { sampleOf[t] = s }
     let layers = tree.layers
-    func parent(_ t: Int) -> Int? { (try? tree.parentIndex(at: t)) ?? nil }
-    /// The outermost "add" ancestor-or-self (tree index) and the opacity relative to it.
-    func dissolveRoot(_ t: Int) -> (root: Int, relative: Double)? {
-      var root: Int?
-      var current: Int? = t
-      while let c = current {
-        if sample.layers[sampleOf[c]].blend == .add { root = c }
-        current = parent(c)
-      }
-      guard let root else { return nil }
-      var relative = 1.0
-      current = t
-      while let c = current, c != root {
-        relative *= Swift.min(Swift.max(layers[c].opacity, 0), 1)
-        current = parent(c)
-      }
-      return (root, relative)
-    }
+    let ancestry = Ancestry(sample: sample, tree: tree, treeIndex: treeIndex)
     var steps: [PlanStep] = []
     var open: [(id: String, weight: Double, layers: [PlannedLayer])] = []
     func closeDissolve() {
@@ -312,14 +292,6 @@ public struct SceneRenderer: Hashable, Sendable {
         steps.append(.layer(planned))
       }
     }
-    func isInside(_ t: Int, _ ancestor: Int) -> Bool {
-      var current = parent(t)
-      while let c = current {
-        if c == ancestor { return true }
-        current = parent(c)
-      }
-      return false
-    }
     /// Borders waiting for the end of their layer's subtree (subtrees are contiguous in draw
     /// order: a depth-first walk).
     var pending: [(tree: Int, planned: PlannedLayer, inDissolve: Bool)] = []
@@ -329,26 +301,15 @@ public struct SceneRenderer: Hashable, Sendable {
     for s in drawOrder {
       let entry = sample.layers[s]
       let t = treeIndex[s]
-      while let last = pending.last, !isInside(t, last.tree) {
+      while let last = pending.last, !ancestry.isInside(t, last.tree) {
         emit(last.planned, inDissolve: last.inDissolve)
         pending.removeLast()
       }
-      let dissolve = dissolveRoot(t)
+      let dissolve = ancestry.dissolveRoot(t)
       if let dissolve, dissolve.root == t { open.append((entry.id, entry.opacity, [])) }
       guard var snapshot = snapshot(for: layers[t]) else { continue }
       let own = layers[t]
-      // Clips: every ancestor that masks to its bounds, with its sampled matrix.
-      var clips: [ClipShape] = []
-      var current = parent(t)
-      while let c = current {
-        if layers[c].masksToBounds {
-          clips.append(
-            ClipShape(
-              bounds: layers[c].bounds, cornerRadius: layers[c].cornerRadius,
-              matrix: sample.layers[sampleOf[c]].matrix))
-        }
-        current = parent(c)
-      }
+      let clips = ancestry.clips[t]
       var parts: LayerParts = [.shadow]
       if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
       let border = snapshot.border
@@ -380,6 +341,91 @@ public struct SceneRenderer: Hashable, Sendable {
     while let last = pending.popLast() { emit(last.planned, inDissolve: last.inDissolve) }
     if !open.isEmpty { closeDissolve() }
     return steps
+  }
+
+  /// What the draw plan needs from each layer's ancestors, gathered in one pass over the tree
+  /// (a parent's index is below its children's), so that planning is linear in the tree size
+  /// however deep it is.
+  struct Ancestry {
+    /// The parent's tree index of each layer.
+    var parents: [Int?]
+    /// The outermost "add" ancestor-or-self of each layer, and its opacity relative to it (the
+    /// clamped opacities from the layer up to, not including, that root).
+    var dissolve: [(root: Int, relative: Double)?]
+    /// The rounded bounds of the ancestors that mask to their bounds, nearest first, with their
+    /// sampled matrices. A clip that covers the same pixels as the nearest one already in the
+    /// list is not repeated (nested layers of the same geometry clip once), so unmasked and
+    /// evenly masked chains share one list.
+    var clips: [[ClipShape]]
+    /// Each layer's position in a depth-first walk and the number of its descendants: `a` is a
+    /// proper ancestor of `t` when `t`'s position lies in `(order[a], order[a] + size[a]]`.
+    var order: [Int]
+    var size: [Int]
+
+    init(sample: TransitionSample, tree: LayerTree, treeIndex: [Int]) {
+      let n = tree.count
+      let layers = tree.layers
+      var blendsAdd = [Bool](repeating: false, count: n)
+      var matrix = [Transform3D](repeating: .identity, count: n)
+      for (s, t) in treeIndex.enumerated() {
+        blendsAdd[t] = sample.layers[s].blend == .add
+        matrix[t] = sample.layers[s].matrix
+      }
+      parents = (0..<n).map { (try? tree.parentIndex(at: $0)) ?? nil }
+      dissolve = []
+      dissolve.reserveCapacity(n)
+      clips = []
+      clips.reserveCapacity(n)
+      size = [Int](repeating: 0, count: n)
+      for t in 0..<n {
+        guard let p = parents[t] else {
+          dissolve.append(blendsAdd[t] ? (t, 1) : nil)
+          clips.append([])
+          continue
+        }
+        if let above = dissolve[p] {
+          let own = Swift.min(Swift.max(layers[t].opacity, 0), 1)
+          dissolve.append((above.root, above.relative * own))
+        } else {
+          dissolve.append(blendsAdd[t] ? (t, 1) : nil)
+        }
+        var list = clips[p]
+        if layers[p].masksToBounds {
+          let clip = ClipShape(
+            bounds: layers[p].bounds, cornerRadius: layers[p].cornerRadius, matrix: matrix[p])
+          if !(list.first.map { $0.coincides(with: clip) } ?? false) { list.insert(clip, at: 0) }
+        }
+        clips.append(list)
+      }
+      // Subtree sizes bottom-up, then depth-first positions top-down (children in index order).
+      for t in stride(from: n - 1, through: 0, by: -1) {
+        if let p = parents[t] { size[p] += size[t] + 1 }
+      }
+      order = [Int](repeating: 0, count: n)
+      var next = [Int](repeating: 0, count: n)  // the position of a layer's next child
+      var roots = 0
+      for t in 0..<n {
+        if let p = parents[t] {
+          order[t] = next[p]
+        } else {
+          order[t] = roots
+          roots += size[t] + 1
+        }
+        next[t] = order[t] + 1
+        if let p = parents[t] { next[p] += size[t] + 1 }
+      }
+    }
+
+    /// The outermost "add" ancestor-or-self of `t` and the opacity relative to it.
+    func dissolveRoot(_ t: Int) -> (root: Int, relative: Double)? {
+      guard let d = dissolve[t] else { return nil }
+      return d.root == t ? (t, 1) : d
+    }
+
+    /// Whether `ancestor` is a proper ancestor of `t`.
+    func isInside(_ t: Int, _ ancestor: Int) -> Bool {
+      order[t] > order[ancestor] && order[t] <= order[ancestor] + size[ancestor]
+    }
   }
 
   // MARK: - Rendering
@@ -541,5 +587,17 @@ public struct SceneRenderer: Hashable, Sendable {
     let v = (points * scale).rounded(.toNearestOrAwayFromZero)
     try checkSide(v, field)
     return v
+  }
+}
+
+extension ClipShape {
+  /// Whether `other` clips exactly the same pixels: the same bounds and corner radius through the
+  /// same plane homography (the fields `m11, m12, m14, m21, m22, m24, m41, m42, m44` that map the
+  /// layer's plane z = 0; the others only move z, which a clip does not use).
+  func coincides(with other: ClipShape) -> Bool {
+    let (a, b) = (matrix, other.matrix)
+    return bounds == other.bounds && cornerRadius == other.cornerRadius && a.m11 == b.m11
+      && a.m12 == b.m12 && a.m14 == b.m14 && a.m21 == b.m21 && a.m22 == b.m22 && a.m24 == b.m24
+      && a.m41 == b.m41 && a.m42 == b.m42 && a.m44 == b.m44
   }
 }

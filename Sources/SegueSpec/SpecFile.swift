@@ -7,10 +7,10 @@ public struct SpecDocument: Sendable {
   /// The percent-driven history of `"interaction"`, whose duration is the scene's; `nil` for a
   /// non-interactive transition.
   public var interaction: InteractionTimeline?
-  /// The spec's `"sampleTimes"` (seconds, non-decreasing), or the default: seven evenly spaced
-  /// times from 0 to the end, where the end is the scene's duration without interaction, or
-  /// with interaction the moment its completion fires (when the history decides it) or the last
-  /// event time plus the duration (when it does not).
+  /// The spec's `"sampleTimes"` (seconds, at least one, non-decreasing), or the default: seven
+  /// evenly spaced times from 0 to the end, where the end is the scene's duration without
+  /// interaction, or with interaction the moment its completion fires (when the history decides
+  /// it) or the last event time plus the duration (when it does not).
   public var sampleTimes: [Double]
 
   /// Creates a document.
@@ -376,11 +376,17 @@ struct SpecDecoder {
     return duration
   }
 
-  /// `sampleTimes`: times `≥ 0` that do not decrease.
+  /// `sampleTimes`: at least one time, times `≥ 0` that do not decrease.
   func readSampleTimes(_ node: Node) throws(SpecError) -> [Double] {
     var sampleTimes: [Double] = []
+    let nodes = try node.array()
+    // Every command that reads the times draws or prints one frame per time: a list with no
+    // time asks for nothing (a contact sheet of no frames has no columns).
+    guard !nodes.isEmpty else {
+      throw node.fail("must hold at least one time (leave it out for the default times)")
+    }
     var previous = 0.0
-    for node in try node.array() {
+    for node in nodes {
       let t = try node.number()
       guard t >= 0 else { throw node.fail("must not be negative (seconds)") }
       guard t >= previous else {

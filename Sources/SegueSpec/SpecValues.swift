@@ -203,6 +203,16 @@ extension SpecFile {
     }
   }
 
+  /// Parses a timing function written as a spec's JSON `timingFunction`: a string (a name or
+  /// `"cubic-bezier(x1, y1, x2, y2)"`), an array `[x1, y1, x2, y2]`, or an object with
+  /// `controlPoints`, `steps` (and `position`) or `linear` (see ``readTimingFunction(_:)``).
+  ///
+  /// - Throws: ``SpecError`` with a JSON path from `$`: malformed JSON, or what a spec's
+  ///   `timingFunction` rejects.
+  public static func timingFunction(json text: String) throws(SpecError) -> TimingFunction {
+    try readTimingFunction(Node(value: try JSONValue.parse(text), path: "$"))
+  }
+
   /// Reads a timing function: a string (``timingFunction(text:allowsBareNumbers:)``: a name or
   /// `cubic-bezier(x1, y1, x2, y2)`), an array `[x1, y1, x2, y2]` of control points,
   /// `{"controlPoints": [x1, y1, x2, y2]}`, `{"steps": n, "position": "jumpEnd"}` or

@@ -46,7 +46,9 @@ extension SegueBench {
           for instance in instances {
             guard case .timed(let start, let speed) = instance.clock else { continue }
             let sample = try instance.scene.sample(at: max((time - start) * speed, 0))
-            for layer in sample.layers { sum += layer.opacity + layer.matrix.m41 }
+            for layer in sample.layers {
+              sum += layer.matrix.fields.reduce(layer.opacity, +)
+            }
           }
         }
         checksum = sum
@@ -110,11 +112,16 @@ extension SegueBench {
         }
       }
       summarise = {
+        // Every output: the 16 matrix entries and the opacity of each layer and frame.
         checksum = 0
-        for i in 0..<total { checksum += Double(opacities[i]) + Double(matrices[16 * i + 12]) }
+        for i in 0..<total {
+          var layer = Double(opacities[i])
+          for k in 0..<16 { layer += Double(matrices[16 * i + k]) }
+          checksum += layer
+        }
       }
     default:
-      throw ValidationError("workload presets supports --path scalar or simd")
+      throw ValidationError("workload presets supports --path scalar or simd")  // see validate()
     }
     try pass()
     let (passSeconds, maxAllocations) = try timedPasses { try pass() }
@@ -123,8 +130,9 @@ extension SegueBench {
     let median = sorted[sorted.count / 2]
     let evals = Double(layers * frames)
     if format == .json {
+      // One job call evaluates every frame of a pass: allocations are counted per pass.
       let allocations =
-        segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames))" : "null"
+        segue_allocation_counting_available() != 0 ? "\(maxAllocations)" : "null"
       let fields: [(String, String)] = [
         ("workload", "\"presets\""), ("n", "\(layers)"), ("instances", "\(instances.count)"),
         ("t", "\(ts[0])"), ("times", "[" + ts.map { "\($0)" }.joined(separator: ",") + "]"),
@@ -133,7 +141,7 @@ extension SegueBench {
         ("bestSeconds", "\(sorted[0])"), ("layerEvalsPerSecond", "\(evals / median)"),
         ("bestLayerEvalsPerSecond", "\(evals / sorted[0])"),
         ("nsPerLayer", "\(median / evals * 1e9)"), ("compileSeconds", "\(compileSeconds)"),
-        ("bytes", "\(bytes)"), ("allocationsPerFrame", allocations),
+        ("bytes", "\(bytes)"), ("allocationsPerPass", allocations),
         ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
         ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
         ("checksum", checksum.isFinite ? "\(checksum)" : "null"),
@@ -152,7 +160,7 @@ extension SegueBench {
       """ + (path == .simd ? "  streaming \(streaming.rawValue)" : "")
         + (incremental.isEmpty ? "" : "\nincremental    " + incremental) + """
 
-          allocations    \(segue_allocation_counting_available() != 0 ? "\(maxAllocations / UInt64(frames)) per frame (\(maxAllocations) per pass)" : "not counted on this platform")
+          allocations    \(segue_allocation_counting_available() != 0 ? "\(maxAllocations) per pass of \(frames) frame\(frames == 1 ? "" : "s")" : "not counted on this platform")
           """)
   }
 }

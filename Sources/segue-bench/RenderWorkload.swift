@@ -99,29 +99,47 @@ extension SegueBench {
     }
   }
 
-  /// Runs the render workload and prints one block per preset.
+  /// Runs the render workload and prints one block per preset, or one JSON object.
   func runRenderWorkload() throws {
     let o = renderOptions
-    print(
+    let header =
       "workload render  scale \(o.scale)  frames \(frames)  threads \(threads)  path "
-        + "\(path.rawValue)  operation \(o.operation)\(o.labels ? "  labels" : "")"
-        + "\(o.gradient ? "  gradient" : "")")
-    print("CPU \(cpuModelName())  (\(CPUFeatures.runtime.description))")
+      + "\(path.rawValue)  operation \(o.operation)\(o.labels ? "  labels" : "")"
+      + "\(o.gradient ? "  gradient" : "")"
+    if format == .text {
+      print(header)
+      print("CPU \(cpuModelName())  (\(CPUFeatures.runtime.description))")
+    }
     var totalPixels = 0.0
     var totalSeconds = 0.0
+    var rows: [String] = []
     for preset in renderPresets {
       let row = try renderPreset(preset)
       totalPixels += row.pixels
       totalSeconds += row.seconds
+      if format == .json { rows.append(row.json) } else { print(row.text) }
     }
-    if renderPresets.count > 1 {
-      print("all presets  \(fixed(totalPixels / totalSeconds / 1e6, 1)) Mpixel/s (median passes)")
+    let overall = totalPixels / totalSeconds / 1e6
+    if format == .json {
+      let fields: [(String, String)] = [
+        ("workload", "\"render\""), ("scale", "\(o.scale)"), ("frames", "\(frames)"),
+        ("threads", "\(threads)"), ("path", "\"\(path.rawValue)\""),
+        ("operation", "\"\(o.operation)\""), ("labels", "\(o.labels)"),
+        ("gradient", "\(o.gradient)"), ("mpixelsPerSecond", "\(overall)"),
+        ("cpu", "\"\(cpuModelName())\""),
+        ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
+        ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
+        ("presets", "[" + rows.joined(separator: ",") + "]"),
+      ]
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+    } else if renderPresets.count > 1 {
+      print("all presets  \(fixed(overall, 1)) Mpixel/s (median passes)")
     }
   }
 
-  /// Renders one preset's frames; returns the pixels of one pass and its median seconds.
-  private func renderPreset(_ preset: TransitionPreset) throws -> (pixels: Double, seconds: Double)
-  {
+  /// Renders one preset's frames: the row of the report, with the pixels of one pass and its
+  /// median seconds.
+  private func renderPreset(_ preset: TransitionPreset) throws -> RenderRow {
     let o = renderOptions
     let animator = PresetAnimator(preset)
     let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
@@ -132,7 +150,6 @@ extension SegueBench {
     let times = (0..<frames).map { scene.duration * Double($0) / Double(frames - 1) }
     let context = try RenderContext(threads: threads)
     var image = try PixelBufferRGBA8(width: size.width, height: size.height)
-    var checksum = 0
     let pass: () throws -> Void
     if path == .reference {
       pass = {
@@ -149,19 +166,39 @@ extension SegueBench {
       }
     }
     try pass()
-    let (wall, cpu, allocations) = try timed(pass)
-    for i in Swift.stride(from: 0, to: image.components.count, by: 61) {
-      checksum &+= Int(image.components[i])
+    let (wall, cpu, _) = try timed(pass)
+    // Untimed, after the timed passes: every frame once more, its allocation calls counted on
+    // its own, and every byte of it hashed (FNV-1a over the frames in order), so a wrong pixel
+    // anywhere changes the checksum.
+    var checksum: UInt64 = 0xCBF2_9CE4_8422_2325
+    var allocationsPerFrame: UInt64 = 0
+    for t in times {
+      let before = segue_allocation_count()
+      if path == .reference {
+        let sample = try scene.sample(at: t)
+        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+        image = try renderer.referenceRender(
+          sample, presentation: tree, containerSize: scene.containerSize)
+      } else {
+        try renderer.render(scene, at: t, into: &image, context: context)
+      }
+      allocationsPerFrame = max(allocationsPerFrame, segue_allocation_count() &- before)
+      for byte in image.components { checksum = (checksum ^ UInt64(byte)) &* 0x100_0000_01B3 }
     }
+    let counted = segue_allocation_counting_available() != 0
     let pixels = Double(frames * size.width * size.height)
     let median = wall.sorted()[wall.count / 2]
     let best = wall.min()!
+    var row = RenderRow(
+      preset: preset.rawValue, width: size.width, height: size.height, pixels: pixels,
+      seconds: median, bestSeconds: best, frames: frames, cpuSeconds: cpu,
+      allocationsPerFrame: counted ? Int(allocationsPerFrame) : nil, checksum: checksum)
     var line =
       "\(preset.rawValue.padding(14)) \(size.width)×\(size.height)  "
       + "\(fixed(pixels / median / 1e6, 1)) Mpixel/s (best \(fixed(pixels / best / 1e6, 1)))  "
       + "\(fixed(median / Double(frames) * 1e3, 2)) ms/frame  "
       + "CPU \(fixed(cpu / median, 2)) s/s (\(fixed(pixels / cpu / 1e6, 1)) Mpixel per CPU-s)  "
-      + "allocations \(allocations.map { "\($0 / frames)/frame" } ?? "not counted")"
+      + "allocations \(row.allocationsPerFrame.map { "\($0)/frame (most in one frame)" } ?? "not counted")"
     if path == .simd {
       // The same frames from precomputed render lists: the rasteriser alone.
       var lists: [[SceneRenderItem]] = []
@@ -174,14 +211,22 @@ extension SegueBench {
         for items in lists { try renderer.render(items, into: &image, context: context) }
       }
       try rasterise()
-      let (rasterWall, _, rasterAllocations) = try timed(rasterise)
+      let (rasterWall, _, _) = try timed(rasterise)
       let rasterMedian = rasterWall.sorted()[rasterWall.count / 2]
+      var rasterAllocations: UInt64 = 0
+      for items in lists {
+        let before = segue_allocation_count()
+        try renderer.render(items, into: &image, context: context)
+        rasterAllocations = max(rasterAllocations, segue_allocation_count() &- before)
+      }
+      row.rasteriseSeconds = rasterMedian
+      row.rasteriseAllocationsPerFrame = counted ? Int(rasterAllocations) : nil
       line +=
         "\n\(String().padding(14)) rasterise only \(fixed(pixels / rasterMedian / 1e6, 1)) "
         + "Mpixel/s  \(fixed(rasterMedian / Double(frames) * 1e3, 2)) ms/frame  allocations "
-        + "\(rasterAllocations.map { "\($0 / frames)/frame" } ?? "not counted")"
+        + "\(row.rasteriseAllocationsPerFrame.map { "\($0)/frame (most in one frame)" } ?? "not counted")"
     }
-    line += "  checksum \(checksum)"
+    line += "  checksum \(String(checksum, radix: 16)) (FNV-1a of every byte of every frame)"
     if o.encode {
       // Encoding, timed separately: every frame as a PNG, as one APNG, as one GIF.
       var frameImages: [PixelBufferRGBA8] = []
@@ -223,9 +268,10 @@ extension SegueBench {
         }
       }
       line += "\n\(String().padding(14)) max channel difference vs reference \(worst)/255"
+      row.maxDifference = worst
     }
-    print(line)
-    return (pixels, median)
+    row.text = line
+    return row
   }
 
   /// Times `pass` as ``timedPasses(_:)`` does, also returning the CPU seconds of the median
@@ -272,5 +318,50 @@ extension String {
   /// Padded with spaces to at least `width` characters.
   func padding(_ width: Int) -> String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}
+
+/// One preset's figures in the render workload's report.
+struct RenderRow {
+  var preset: String
+  var width: Int
+  var height: Int
+  /// Output pixels of one pass (every frame).
+  var pixels: Double
+  /// The median and best pass, seconds of wall time.
+  var seconds: Double
+  var bestSeconds: Double
+  var frames: Int
+  /// CPU seconds of the median pass (all threads).
+  var cpuSeconds: Double
+  /// The most allocation calls of one frame (counted frame by frame, untimed), nil when not
+  /// counted.
+  var allocationsPerFrame: Int?
+  /// FNV-1a of every byte of every frame, in order.
+  var checksum: UInt64
+  var rasteriseSeconds: Double?
+  var rasteriseAllocationsPerFrame: Int?
+  var maxDifference: Int?
+  /// The text block.
+  var text = ""
+
+  var json: String {
+    func optional(_ v: Int?) -> String { v.map { "\($0)" } ?? "null" }
+    var fields: [(String, String)] = [
+      ("preset", "\"\(preset)\""), ("width", "\(width)"), ("height", "\(height)"),
+      ("frames", "\(frames)"), ("medianSeconds", "\(seconds)"), ("bestSeconds", "\(bestSeconds)"),
+      ("mpixelsPerSecond", "\(pixels / seconds / 1e6)"),
+      ("bestMpixelsPerSecond", "\(pixels / bestSeconds / 1e6)"),
+      ("msPerFrame", "\(seconds / Double(frames) * 1e3)"),
+      ("cpuSecondsPerSecond", "\(cpuSeconds / seconds)"),
+      ("allocationsPerFrame", optional(allocationsPerFrame)),
+      ("checksum", "\"\(String(checksum, radix: 16))\""),
+    ]
+    if let rasteriseSeconds {
+      fields.append(("rasteriseMpixelsPerSecond", "\(pixels / rasteriseSeconds / 1e6)"))
+      fields.append(("rasteriseAllocationsPerFrame", optional(rasteriseAllocationsPerFrame)))
+    }
+    if let maxDifference { fields.append(("maxChannelDifference", "\(maxDifference)")) }
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 }

@@ -28,7 +28,11 @@ struct Report {
   var bestLayerEvalsPerSecond: Double
   var nsPerLayer: Double
   var outputGBPerSecond: Double
+  /// The most allocation calls of one frame, counted frame by frame (nil: not counted, or the
+  /// workload's pass is one call covering every frame).
   var allocationsPerFrame: Int?
+  /// The most allocation calls of one timed pass (nil when not counted).
+  var allocationsPerPass: Int?
   var blasLibrary: String
   var cpuRuntime: String
   var swiftCompiledFor: String
@@ -43,12 +47,22 @@ struct Report {
       (\(passes) timed passes)
       ns per layer   \(fixed(nsPerLayer, 3))
       output GB/s    \(fixed(outputGBPerSecond, 2))
-      allocations    \(allocationsPerFrame.map { "\($0) per frame" } ?? "not counted on this platform")
+      allocations    \(allocationsText)
       BLAS           \(blasLibrary)
       CPU (runtime)  \(cpuRuntime)
       Swift built for \(swiftCompiledFor)
       checksum       \(checksums.map { sci($0, digits: 12) }.joined(separator: " "))
       """
+  }
+
+  /// The allocation line: per frame when counted frame by frame, else per pass.
+  var allocationsText: String {
+    if let allocationsPerFrame {
+      return "\(allocationsPerFrame) per frame (most in one frame)"
+        + (allocationsPerPass.map { ", \($0) per pass" } ?? "")
+    }
+    return allocationsPerPass.map { "\($0) per pass (one call covers every frame)" }
+      ?? "not counted on this platform"
   }
 
   var json: String {
@@ -73,6 +87,7 @@ struct Report {
       ("nsPerLayer", number(nsPerLayer)),
       ("outputGBPerSecond", number(outputGBPerSecond)),
       ("allocationsPerFrame", allocationsPerFrame.map { "\($0)" } ?? "null"),
+      ("allocationsPerPass", allocationsPerPass.map { "\($0)" } ?? "null"),
       ("blasLibrary", string(blasLibrary)),
       ("cpuRuntime", string(cpuRuntime)),
       ("swiftCompiledFor", string(swiftCompiledFor)),

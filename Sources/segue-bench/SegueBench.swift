@@ -162,6 +162,24 @@ struct SegueBench: ParsableCommand {
     if let chunkSize, chunkSize < 1 {
       throw ValidationError("--chunk-size must be at least 1 (got \(chunkSize))")
     }
+    if Self.kernelWorkloads.contains(workload) {
+      // bezier and spring time one single-threaded stage kernel.
+      guard path == .simd && threads == 1 && chunkSize == nil else {
+        throw ValidationError(
+          "'\(workload)' runs its SIMD kernel on one thread: --path simd, --threads 1, no "
+            + "--chunk-size (got --path \(path.rawValue), --threads \(threads))")
+      }
+    }
+    if workload == "presets" {
+      guard path == .simd || path == .scalar else {
+        throw ValidationError(
+          "--path \(path.rawValue) does not apply to 'presets' (simd or scalar)")
+      }
+      guard path == .simd || (threads == 1 && chunkSize == nil) else {
+        throw ValidationError(
+          "--path scalar samples on one thread: --threads and --chunk-size apply to --path simd")
+      }
+    }
     if batchWorkload != nil {
       try validateBatchWorkload()
     } else if workload == "blend" {

@@ -4,6 +4,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -55,14 +56,20 @@ extension SegueBench {
         let box = scene!
         let out = Unchecked(floatOut)
         let layout = floatLayout
+        let failure = FirstError()
         try BatchThreads.forEachChunk(of: 0..<n, threads: threads) { chunk in
-          try? box.scene.evaluate(time: t, range: chunk, into: out.value, layout: layout)
+          failure.record {
+            try box.scene.evaluate(time: t, range: chunk, into: out.value, layout: layout)
+          }
         }
+        try failure.rethrow()
       case .reference:
         let out = Unchecked(doubleOut)
+        let failure = FirstError()
         try BatchThreads.forEachChunk(of: 0..<n, threads: threads) { chunk in
-          try? batch.evaluateReference(time: t, range: chunk, into: out.value)
+          failure.record { try batch.evaluateReference(time: t, range: chunk, into: out.value) }
         }
+        try failure.rethrow()
       case .blas:
         break
       }
@@ -71,12 +78,15 @@ extension SegueBench {
     // Warm-up, then timed passes.
     for t in ts { try frame(t) }
     let (passSeconds, maxAllocationsPerPass) = try timedPasses { for t in ts { try frame(t) } }
-    let maxAllocationsPerFrame = maxAllocationsPerPass / UInt64(ts.count)
 
-    // Checksums, one per time (the buffer holds the last time; recompute the others untimed).
+    // Checksums, one per time (the buffer holds the last time; recompute the others untimed),
+    // and the allocation calls of each frame on its own.
     var checksums: [Double] = []
+    var maxAllocationsPerFrame: UInt64 = 0
     for t in ts {
+      let before = segue_allocation_count()
       try frame(t)
+      maxAllocationsPerFrame = max(maxAllocationsPerFrame, segue_allocation_count() &- before)
       if path == .reference {
         var sum = 0.0
         for i in 0..<(17 * n) { sum += doubleOut[i] }
@@ -102,6 +112,8 @@ extension SegueBench {
       outputGBPerSecond: outputBytesPerFrame * Double(ts.count) / median / 1e9,
       allocationsPerFrame: segue_allocation_counting_available() != 0
         ? Int(maxAllocationsPerFrame) : nil,
+      allocationsPerPass: segue_allocation_counting_available() != 0
+        ? Int(maxAllocationsPerPass) : nil,
       blasLibrary: loadedBLASLibrary(),
       cpuRuntime: CPUFeatures.runtime.description,
       swiftCompiledFor: CPUFeatures.compiled.description,
@@ -114,6 +126,22 @@ extension SegueBench {
 final class SceneBox: @unchecked Sendable {
   let scene: StackNaiveScene
   init(_ scene: StackNaiveScene) { self.scene = scene }
+}
+
+/// The first error thrown by any of the chunks a frame runs on Dispatch's workers, rethrown by
+/// the caller after the frame: a failed evaluation fails the run instead of being timed.
+final class FirstError: @unchecked Sendable {
+  private let lock = Mutex<(any Error)?>(nil)
+
+  /// Runs `body`, keeping its error if it is the first.
+  func record(_ body: () throws -> Void) {
+    do { try body() } catch { lock.withLock { if $0 == nil { $0 = error } } }
+  }
+
+  /// Throws the first recorded error.
+  func rethrow() throws {
+    if let error = lock.withLock({ $0 }) { throw error }
+  }
 }
 
 /// A buffer pointer handed to Dispatch's workers, each of which writes only its own chunk.

@@ -4,35 +4,53 @@ import Segue
 import SegueRender
 import SegueSpec
 
-/// What `segue curve` plots.
+/// What `segue curve` plots or prints.
 enum CurveSubject {
-  /// A timing function over input progress `[0, 1]`.
+  /// A timing function over input progress.
   case timing(TimingFunction, label: String)
   /// A spring's progress over time.
   case spring(DampedSpring, label: String)
+}
+
+/// `segue curve`'s output formats.
+enum CurveFormat: String, ExpressibleByArgument, CaseIterable {
+  case svg, csv, json
 }
 
 /// `segue curve`.
 struct CurveCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "curve",
-    abstract: "Plot a timing function or a spring as SVG (value against time, with key points).",
+    abstract:
+      "Plot a timing function or a spring as SVG, or print its values as CSV or JSON.",
     discussion: """
-      Give exactly one of --timing, --spring, --spring-response, --spring-uiview.
+      Give exactly one of --timing, --spring, --spring-response, --spring-uiview. --timing \
+      takes every timing function a spec accepts: \(TimingFunctionText.forms).
 
-      The plot maps data linearly into a plot area with y up. Axes are black: the x axis at \
-      value 0 from time 0 to the end of the plot, the y axis at time 0. The target value 1 is a \
-      grey (#999999) line across the plot. The curve is the blue (#1f77b4) polyline, sampled at \
-      --points evenly spaced times including both ends. Key points are red (#d62728): for a \
-      Bézier its four control points (squares) with the two control arms; for a spring the \
-      settling time (a vertical line, CASpringAnimation.settlingDuration) and, when it \
-      overshoots, the peak (a square), each labelled.
+      --format csv and --format json print the values: a timing function's progress at \
+      --samples evenly spaced inputs from 0 to 1 (both ends included) or at the --inputs given \
+      (any finite numbers), with CSS's before flag when --before is given (a steps function \
+      then takes the lower value at a jump, as in an animation's before phase); a spring's \
+      progress and velocity at --samples evenly spaced times from 0 to --duration or at the \
+      --inputs times (seconds, ≥ 0). CSV has the header input,progress (timing) or \
+      time,progress,velocity (spring); JSON is {"curve", "kind": "timing" or "spring", \
+      "beforeFlag" (timing) or "settlingDuration" (spring), "samples": [{"input", "progress"} \
+      or {"time", "progress", "velocity"}, …]}. Numbers are shortest round-trip decimals.
+
+      --format svg (the default) plots the curve. The plot maps data linearly into a plot area \
+      with y up. Axes are black: the x axis at value 0 from time 0 to the end of the plot, the \
+      y axis at time 0. The target value 1 is a grey (#999999) line across the plot. The curve \
+      is the blue (#1f77b4) polyline through the --samples values. Key points are red \
+      (#d62728): for a Bézier its four control points (squares) with the two control arms; for \
+      linear() its points (squares); for a spring the settling time (a vertical line, \
+      CASpringAnimation.settlingDuration) and, when it overshoots, the peak (a square), each \
+      labelled.
       """ + "\n\n" + exitCodesHelp)
 
   @Option(
     help: ArgumentHelp(
-      "A timing function: \(SpecFile.timingFunctionNames.joined(separator: ", ")), "
-        + "cubic-bezier(x1,y1,x2,y2) or x1,y1,x2,y2.", valueName: "timing"))
+      "A timing function: a name, cubic-bezier(x1,y1,x2,y2), x1,y1,x2,y2, steps(n[, position]), "
+        + "step-start, step-end, linear(stops), or a spec's JSON form.", valueName: "timing"))
   var timing: String?
 
   @Option(
@@ -57,12 +75,27 @@ struct CurveCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Spring plots: the time axis length in seconds (default 1.2 × the settling duration).",
+      "Spring: the time axis length in seconds (default 1.2 × the settling duration).",
       valueName: "seconds"))
   var duration: Double?
 
-  @Option(help: ArgumentHelp("Number of curve samples, 2…100000.", valueName: "count"))
-  var points: Int = 201
+  @Option(help: ArgumentHelp("Output format: svg, csv or json.", valueName: "format"))
+  var format: CurveFormat = .svg
+
+  @Option(
+    help: ArgumentHelp(
+      "Number of evenly spaced samples, both ends included, 2…100000 (default 201).",
+      valueName: "count"))
+  var samples: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "CSV and JSON: the inputs to evaluate instead of --samples (comma-separated; for a spring, "
+        + "times in seconds).", valueName: "x,…"))
+  var inputs: String?
+
+  @Flag(help: "Timing functions: evaluate with CSS's before flag (an animation's before phase).")
+  var before = false
 
   @Option(help: ArgumentHelp("SVG width in points.", valueName: "points"))
   var width: Double = 640
@@ -80,8 +113,8 @@ struct CurveCommand: ParsableCommand {
 
   /// The checks of the option combination.
   ///
-  /// - Throws: ``CLIError`` ``ExitStatus/usage``: not exactly one subject, or `--duration` with
-  ///   `--timing`.
+  /// - Throws: ``CLIError`` ``ExitStatus/usage``: not exactly one subject, `--duration` or
+  ///   `--inputs` with what they do not apply to, `--before` with a spring.
   func checkOptions() throws(CLIError) {
     let given = [timing, spring, springResponse, springUIView].compactMap { $0 }.count
     guard given == 1 else {
@@ -91,17 +124,35 @@ struct CurveCommand: ParsableCommand {
       )
     }
     if duration != nil && timing != nil {
-      throw CLIError(.usage, "--duration", "applies only to spring plots")
+      throw CLIError(.usage, "--duration", "applies only to springs")
+    }
+    if before && timing == nil {
+      throw CLIError(.usage, "--before", "applies only to timing functions (--timing)")
+    }
+    if inputs != nil && format == .svg {
+      throw CLIError(
+        .usage, "--inputs", "applies to --format csv and json (the plot samples evenly)")
+    }
+    if inputs != nil && duration != nil {
+      throw CLIError(.usage, "--duration", "the --inputs times replace the time axis")
+    }
+    if inputs != nil && samples != nil {
+      throw CLIError(.usage, "--samples", "give --samples or --inputs, not both")
     }
   }
 
   func run() throws {
     try reportingErrors("curve") {
       try checkOptions()
-      let svg = try plot(subject())
+      let subject = try subject()
+      let text: String
+      switch format {
+      case .svg: text = try plot(subject)
+      case .csv, .json: text = try valuesText(subject)
+      }
       let note: (String) -> Void = { text in if !quiet { printError("segue curve: " + text) } }
       try OutputTarget(output).stream(note: note) { writer throws(CLIError) in
-        try writer.write(svg)
+        try writer.write(text)
       }
     }
   }
@@ -116,34 +167,32 @@ struct CurveCommand: ParsableCommand {
   /// The subject from the options.
   func subject() throws(CLIError) -> CurveSubject {
     if let timing {
-      return .timing(try parseTimingOption(timing, argument: "--timing"), label: timing)
+      return .timing(try TimingFunctionText.parse(timing, argument: "--timing"), label: timing)
     }
-    do {
-      if let spring {
-        if spring == "system" { return .spring(.systemCurve7, label: "system spring (curve 7)") }
-        let v = try parseNumberList(spring, argument: "--spring", count: 3...4)
-        let s = try wrapping("--spring") { () throws(Segue.ValidationError) in
-          try DampedSpring(
-            mass: v[0], stiffness: v[1], damping: v[2], initialVelocity: v.count > 3 ? v[3] : 0)
-        }
-        return .spring(s, label: "spring \(spring)")
+    if let spring {
+      if spring == "system" { return .spring(.systemCurve7, label: "system spring (curve 7)") }
+      let v = try parseNumberList(spring, argument: "--spring", count: 3...4)
+      let s = try wrapping("--spring") { () throws(Segue.ValidationError) in
+        try DampedSpring(
+          mass: v[0], stiffness: v[1], damping: v[2], initialVelocity: v.count > 3 ? v[3] : 0)
       }
-      if let springResponse {
-        let v = try parseNumberList(springResponse, argument: "--spring-response", count: 2...3)
-        let s = try wrapping("--spring-response") { () throws(Segue.ValidationError) in
-          try DampedSpring.response(
-            v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
-        }
-        return .spring(s, label: "response \(springResponse)")
-      }
-      let text = springUIView ?? ""
-      let v = try parseNumberList(text, argument: "--spring-uiview", count: 2...3)
-      let s = try wrapping("--spring-uiview") { () throws(Segue.ValidationError) in
-        try DampedSpring.uiViewSpring(
-          duration: v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
-      }
-      return .spring(s, label: "UIView spring \(text)")
+      return .spring(s, label: "spring \(spring)")
     }
+    if let springResponse {
+      let v = try parseNumberList(springResponse, argument: "--spring-response", count: 2...3)
+      let s = try wrapping("--spring-response") { () throws(Segue.ValidationError) in
+        try DampedSpring.response(
+          v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
+      }
+      return .spring(s, label: "response \(springResponse)")
+    }
+    let text = springUIView ?? ""
+    let v = try parseNumberList(text, argument: "--spring-uiview", count: 2...3)
+    let s = try wrapping("--spring-uiview") { () throws(Segue.ValidationError) in
+      try DampedSpring.uiViewSpring(
+        duration: v[0], dampingRatio: v[1], initialVelocity: v.count > 2 ? v[2] : 0)
+    }
+    return .spring(s, label: "UIView spring \(text)")
   }
 
   private func wrapping<T>(_ argument: String, _ body: () throws(Segue.ValidationError) -> T)
@@ -152,146 +201,116 @@ struct CurveCommand: ParsableCommand {
     do { return try body() } catch { throw CLIError.data(argument, error) }
   }
 
-  /// The SVG text of the plot.
-  func plot(_ subject: CurveSubject) throws -> String {
-    guard (2...100_000).contains(points) else {
-      throw CLIError(.dataError, "--points", "must be in 2…100000 (got \(points))")
-    }
-    try requirePositive(width, "--width")
-    try requirePositive(height, "--height")
-    guard width >= 200 && height >= 150 && width <= 100_000 && height <= 100_000 else {
-      throw CLIError(
-        .dataError, width >= 200 && width <= 100_000 ? "--height" : "--width",
-        "the plot needs 200…100000 × 150…100000 points")
-    }
-    if let duration { try requirePositive(duration, "--duration") }
+  // MARK: Values
 
-    // Data: the curve samples and the key points.
-    var samples: [(Double, Double)] = []
-    var keyPoints: [(Double, Double, String)] = []
-    var arms: [[(Double, Double)]] = []
-    var settling: Double?
-    let xMax: Double
-    let title: String
+  /// The inputs: `--inputs`, else `--samples` evenly spaced points of `[0, end]` (both ends).
+  ///
+  /// - Throws: ``CLIError`` naming `--samples` (outside 2…100000) or `--inputs` (not finite; a
+  ///   negative spring time; more than 100000).
+  func sampleInputs(end: Double) throws(CLIError) -> [Double] {
+    if let inputs {
+      let values = try parseNumberList(inputs, argument: "--inputs")
+      guard values.count <= 100_000 else {
+        throw CLIError(.dataError, "--inputs", "\(values.count) inputs: at most 100000")
+      }
+      for (i, x) in values.enumerated() {
+        if timing == nil {
+          try requireNonNegative(x, "--inputs", index: i)
+        } else if !x.isFinite {
+          throw CLIError(.dataError, "--inputs", "item \(i) \(x) is not finite")
+        }
+      }
+      return values
+    }
+    let count = samples ?? 201
+    guard (2...100_000).contains(count) else {
+      throw CLIError(.dataError, "--samples", "must be in 2…100000 (got \(count))")
+    }
+    return (0..<count).map { i in
+      i == count - 1 ? end : end * Double(i) / Double(count - 1)
+    }
+  }
+
+  /// The end of a spring's time axis: `--duration`, else 1.2 × its settling duration.
+  func springEnd(_ spring: DampedSpring) throws(CLIError) -> Double {
+    if let duration {
+      try requirePositive(duration, "--duration")
+      return duration
+    }
+    let settle = spring.settlingDuration
+    guard settle.isFinite else {
+      throw CLIError(
+        .dataError, subjectArgument, "an undamped spring never settles; give --duration")
+    }
+    return 1.2 * settle
+  }
+
+  /// The curve's `(input, progress)` pairs at `xs`; a spring's velocities too.
+  ///
+  /// - Throws: ``CLIError`` naming the subject when a value is not finite.
+  func values(_ subject: CurveSubject, at xs: [Double]) throws(CLIError) -> (
+    points: [(Double, Double)], velocities: [Double]
+  ) {
+    var points: [(Double, Double)] = []
+    var velocities: [Double] = []
+    points.reserveCapacity(xs.count)
     switch subject {
-    case .timing(let function, let label):
-      xMax = 1
-      title = "timing \(label)"
-      for i in 0..<points {
-        let x = i == points - 1 ? 1 : Double(i) / Double(points - 1)
-        samples.append((x, function.transform(x)))
-      }
-      if case .cubicBezier(let b) = function {
-        let p = [(0.0, 0.0), (b.x1, b.y1), (b.x2, b.y2), (1.0, 1.0)]
-        keyPoints = [
-          (p[0].0, p[0].1, "P0"), (p[1].0, p[1].1, "P1 (\(decimal(b.x1)), \(decimal(b.y1)))"),
-          (p[2].0, p[2].1, "P2 (\(decimal(b.x2)), \(decimal(b.y2)))"), (p[3].0, p[3].1, "P3"),
-        ]
-        arms = [[p[0], p[1]], [p[3], p[2]]]
-      }
-    case .spring(let spring, let label):
-      let settle = spring.settlingDuration
-      guard let end = duration ?? (settle.isFinite ? 1.2 * settle : nil) else {
-        throw CLIError(
-          .dataError, "--spring", "an undamped spring never settles; give --duration")
-      }
-      xMax = end
-      title = label
-      if settle.isFinite && settle <= end { settling = settle }
-      for i in 0..<points {
-        let t = i == points - 1 ? end : end * Double(i) / Double(points - 1)
-        samples.append((t, spring.value(at: t)))
-      }
-      if let peak = Self.overshootPeak(spring, samples: samples) {
-        keyPoints.append(
-          (peak.0, peak.1, "peak \(fixed(peak.1, 4)) at \(fixed(peak.0, 3)) s"))
+    case .timing(let function, _):
+      for x in xs { points.append((x, function.transform(x, beforeFlag: before))) }
+    case .spring(let spring, _):
+      for t in xs {
+        points.append((t, spring.value(at: t)))
+        velocities.append(spring.velocity(at: t))
       }
     }
-    for (i, s) in samples.enumerated() where !s.1.isFinite {
+    for (i, p) in points.enumerated() where !p.1.isFinite {
       throw CLIError(.dataError, subjectArgument, "the curve is not finite at sample \(i)")
     }
-
-    // Ranges and the mapping into the plot area (y up).
-    var yMin = 0.0
-    var yMax = 1.0
-    for (_, y) in samples {
-      yMin = min(yMin, y)
-      yMax = max(yMax, y)
+    for (i, v) in velocities.enumerated() where !v.isFinite {
+      throw CLIError(.dataError, subjectArgument, "the velocity is not finite at sample \(i)")
     }
-    for (_, y, _) in keyPoints {
-      yMin = min(yMin, y)
-      yMax = max(yMax, y)
-    }
-    let pad = 0.05 * (yMax - yMin)
-    yMin -= pad
-    yMax += pad
-    let left = 60.0
-    let right = width - 20
-    let top = 40.0
-    let bottom = height - 40
-    func sx(_ x: Double) -> Double { left + x / xMax * (right - left) }
-    func sy(_ y: Double) -> Double { bottom - (y - yMin) / (yMax - yMin) * (bottom - top) }
-    func point(_ p: (Double, Double)) -> Point { Point(x: sx(p.0), y: sy(p.1)) }
-
-    let black = RGBAColor.black
-    let grey = Self.rgb(0x99, 0x99, 0x99)
-    let blue = Self.rgb(0x1f, 0x77, 0xb4)
-    let red = Self.rgb(0xd6, 0x27, 0x28)
-    var svg = try SVGDocument(width: width, height: height)
-    try svg.rect(Rect(x: 0, y: 0, width: width, height: height), fill: .white)
-    try svg.text(title, at: Point(x: left, y: 24), fontSize: 14)
-    // Axes, the target line, labels.
-    try svg.polyline([point((0, 0)), point((xMax, 0))], stroke: black)
-    try svg.polyline([point((0, yMin)), point((0, yMax))], stroke: black)
-    try svg.polyline([point((0, 1)), point((xMax, 1))], stroke: grey)
-    try svg.text("0", at: Point(x: left - 16, y: sy(0) + 4), fontSize: 11)
-    try svg.text("1", at: Point(x: left - 16, y: sy(1) + 4), fontSize: 11)
-    try svg.text(
-      xMax == 1 ? "1" : fixed(xMax, 3), at: Point(x: right - 10, y: bottom + 16), fontSize: 11)
-    let xLabel: String
-    if case .timing = subject { xLabel = "input progress" } else { xLabel = "time (s)" }
-    try svg.text(xLabel, at: Point(x: (left + right) / 2 - 30, y: bottom + 28), fontSize: 11)
-    // The curve.
-    try svg.polyline(samples.map(point), stroke: blue, lineWidth: 2)
-    // Key points.
-    for arm in arms { try svg.polyline(arm.map(point), stroke: red) }
-    if let settling {
-      try svg.polyline([point((settling, yMin)), point((settling, yMax))], stroke: red)
-      try svg.text(
-        "settling \(fixed(settling, 3)) s", at: Point(x: sx(settling) + 4, y: top + 12),
-        fontSize: 11, fill: red)
-    }
-    for (x, y, label) in keyPoints {
-      let p = point((x, y))
-      try svg.rect(Rect(x: p.x - 3, y: p.y - 3, width: 6, height: 6), fill: red)
-      try svg.text(label, at: Point(x: p.x + 6, y: p.y - 6), fontSize: 11, fill: red)
-    }
-    return svg.text
+    return (points, velocities)
   }
 
-  /// The highest point of an overshooting spring: the sample maximum above 1, refined by
-  /// bisection on the sign change of the velocity around it. `nil` when it never exceeds 1.
-  static func overshootPeak(_ spring: DampedSpring, samples: [(Double, Double)]) -> (
-    Double, Double
-  )? {
-    guard let best = samples.indices.max(by: { samples[$0].1 < samples[$1].1 }),
-      samples[best].1 > 1
-    else { return nil }
-    var lo = samples[max(best - 1, 0)].0
-    var hi = samples[min(best + 1, samples.count - 1)].0
-    if spring.velocity(at: lo) > 0 && spring.velocity(at: hi) < 0 {
-      for _ in 0..<100 {
-        let mid = (lo + hi) / 2
-        if mid <= lo || mid >= hi { break }
-        if spring.velocity(at: mid) > 0 { lo = mid } else { hi = mid }
+  /// The CSV or JSON text of the values (see the command's discussion).
+  func valuesText(_ subject: CurveSubject) throws(CLIError) -> String {
+    let xs: [Double]
+    let label: String
+    var header: [(String, JSONValue)]
+    switch subject {
+    case .timing(_, let name):
+      xs = try sampleInputs(end: 1)
+      label = name
+      header = [("kind", .string("timing")), ("beforeFlag", .bool(before))]
+    case .spring(let spring, let name):
+      xs = try sampleInputs(end: inputs == nil ? try springEnd(spring) : 0)
+      label = name
+      let settle = spring.settlingDuration
+      header = [
+        ("kind", .string("spring")),
+        ("settlingDuration", settle.isFinite ? .number(settle) : .null),
+      ]
+    }
+    let (points, velocities) = try values(subject, at: xs)
+    let isSpring = timing == nil
+    if format == .csv {
+      var text = isSpring ? "time,progress,velocity\n" : "input,progress\n"
+      for (i, p) in points.enumerated() {
+        text += decimal(p.0) + "," + decimal(p.1)
+        if isSpring { text += "," + decimal(velocities[i]) }
+        text += "\n"
       }
-      let t = (lo + hi) / 2
-      return (t, spring.value(at: t))
+      return text
     }
-    return samples[best]
-  }
-
-  private static func rgb(_ r: Int, _ g: Int, _ b: Int) -> RGBAColor {
-    (try? RGBAColor(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255)) ?? .black
+    let rows: [JSONValue] = points.enumerated().map { i, p in
+      isSpring
+        ? .object([
+          ("time", .number(p.0)), ("progress", .number(p.1)),
+          ("velocity", .number(velocities[i])),
+        ])
+        : .object([("input", .number(p.0)), ("progress", .number(p.1))])
+    }
+    header.insert(("curve", .string(label)), at: 0)
+    return JSONValue.object(header + [("samples", .array(rows))]).serialized() + "\n"
   }
 }

@@ -21,6 +21,7 @@ extension LoadedTransition {
       throw CLIError(.dataError, timesSource, "\(time): the progress is not finite")
     }
     var culprit: (layer: Int, kind: Overflow)?
+    var depths: [Int]?
     for (i, layer) in sample.layers.enumerated() {
       var kind: Overflow?
       if !layer.opacity.isFinite {
@@ -36,7 +37,13 @@ extension LoadedTransition {
       }
       guard let kind else { continue }
       // Report the layer closest to the root: its descendants inherit the overflow.
-      if culprit == nil || depth(of: layer.id) < depth(of: sample.layers[culprit!.layer].id) {
+      guard let current = culprit else {
+        culprit = (i, kind)
+        continue
+      }
+      let depth = depths ?? modelDepths()
+      depths = depth
+      if self.depth(of: layer.id, depth) < self.depth(of: sample.layers[current.layer].id, depth) {
         culprit = (i, kind)
       }
     }
@@ -93,16 +100,22 @@ extension LoadedTransition {
     return "layer '\(id)'"
   }
 
-  /// The depth of layer `id` in the model tree (0 for a root; large when unknown).
-  private func depth(of id: String) -> Int {
-    guard var index = scene.model.index(of: id) else { return Int.max }
-    var depth = 0
-    while let parent = (try? scene.model.parentIndex(at: index)) ?? nil {
-      depth += 1
-      index = parent
-      if depth > scene.model.count { break }
+  /// The depth of every layer of the model tree (0 for a root), in one pass: a parent's index is
+  /// below its children's.
+  private func modelDepths() -> [Int] {
+    let model = scene.model
+    var depths = [Int](repeating: 0, count: model.count)
+    for index in 0..<model.count {
+      if let parent = (try? model.parentIndex(at: index)) ?? nil {
+        depths[index] = depths[parent] + 1
+      }
     }
-    return depth
+    return depths
+  }
+
+  /// The depth of layer `id` in the model tree from `depths` (large when unknown).
+  private func depth(of id: String, _ depths: [Int]) -> Int {
+    scene.model.index(of: id).map { depths[$0] } ?? Int.max
   }
 
   /// Whether the presented layer's own matrix in its superlayer is finite, or `nil` when the layer

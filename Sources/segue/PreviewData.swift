@@ -41,10 +41,12 @@ struct PreviewAppearanceUse: Equatable {
 
   /// Layer ids by kind, in first-use order.
   private(set) var layers: [Kind: [String]] = [:]
+  /// The same ids as sets, so that recording stays O(1) however many layers use a kind.
+  private var recorded: [Kind: Set<String>] = [:]
 
   /// Records that `id` uses `kind`.
   mutating func record(_ kind: Kind, _ id: String) {
-    if !(layers[kind]?.contains(id) ?? false) { layers[kind, default: []].append(id) }
+    if recorded[kind, default: []].insert(id).inserted { layers[kind, default: []].append(id) }
   }
 
   /// One note per kind used, in ``Kind`` order: `layer 'a': …` or `layers 'a', 'b': …`.
@@ -74,7 +76,8 @@ struct PreviewFrameStream {
   /// The appearance properties of the layers appended that the page does not draw.
   private(set) var appearance = PreviewAppearanceUse()
   /// The ids of the layers that clip their descendants (``RasterLayer/clips`` carries their
-  /// shapes, not their ids): read from the presentation tree by the builder.
+  /// shapes, not their ids), not yet returned for this frame: read from the presentation tree by
+  /// the builder (``ClipOwners``).
   var clipOwners: (RasterLayer) -> [String] = { _ in [] }
   private var snapshotIndex: [SnapshotKey: Int] = [:]
 
@@ -296,7 +299,10 @@ struct PreviewDataBuilder {
     _ transition: LoadedTransition, _ stream: inout PreviewFrameStream
   ) throws(CLIError) {
     try transition.checkFinite(sample, index: index)
-    stream.clipOwners = { layer in Self.clipOwners(of: layer, in: tree) }
+    let owners = ClipOwners(tree)
+    stream.clipOwners = { layer in
+      layer.snapshot.label.map { owners.newOwners(of: $0.text) } ?? []
+    }
     let items: [SceneRenderItem]
     do throws(Segue.ValidationError) {
       items = try Self.renderer.renderItems(for: sample, presentation: tree)
@@ -310,17 +316,6 @@ struct PreviewDataBuilder {
       located.argument = transition.sourceArgument
       throw located
     }
-  }
-
-  /// The ancestors of `layer` (by its label, the layer's id) in `tree` that mask to their bounds.
-  static func clipOwners(of layer: RasterLayer, in tree: LayerTree) -> [String] {
-    guard let id = layer.snapshot.label?.text, var index = tree.index(of: id) else { return [] }
-    var owners: [String] = []
-    while let parent = (try? tree.parentIndex(at: index)) ?? nil {
-      if tree.layers[parent].masksToBounds { owners.append(tree.layers[parent].id) }
-      index = parent
-    }
-    return owners.reversed()
   }
 
   /// The glyph of `scalar` in the renderer's block font, read from the renderer: a one-character
@@ -408,4 +403,31 @@ struct PreviewDataBuilder {
 /// Standard base64 (RFC 4648, with padding).
 func base64(_ bytes: [UInt8]) -> String {
   Data(bytes).base64EncodedString()
+}
+
+/// The masking ancestors of a frame's layers, each walked once: ``newOwners(of:)`` returns the
+/// ancestors of a layer (by id: a render list's layer carries it as its label) that mask to their
+/// bounds and were not returned for an earlier layer of the frame, outermost first. A walk stops at the first ancestor an earlier walk passed (whose
+/// masking ancestors were all returned then), so a frame costs one visit per layer however deep
+/// its tree is.
+final class ClipOwners {
+  private let tree: LayerTree
+  private var visited: [Bool]
+
+  init(_ tree: LayerTree) {
+    self.tree = tree
+    visited = [Bool](repeating: false, count: tree.count)
+  }
+
+  /// The not yet returned masking ancestors of the layer named `id` (none for an unknown id).
+  func newOwners(of id: String) -> [String] {
+    guard var index = tree.index(of: id) else { return [] }
+    var owners: [String] = []
+    while let parent = (try? tree.parentIndex(at: index)) ?? nil, !visited[parent] {
+      visited[parent] = true
+      if tree.layers[parent].masksToBounds { owners.append(tree.layers[parent].id) }
+      index = parent
+    }
+    return owners.reversed()
+  }
 }

@@ -59,17 +59,21 @@ struct ProfileReport: Encodable {
     var out = "workload \(workload)"
     if let preset { out += " \(preset)" }
     out += "  n \(n)  threads \(threads)  seconds \(decimal(seconds))\n"
+    /// Columns as wide as their longest cell plus two spaces, whatever the stage names.
     func table(_ rows: [StageTiming]) -> String {
-      var t =
-        pad("stage", 12) + pad("passes", 8) + pad("total s", 11) + pad("ms/pass", 12)
-        + pad("ns/item", 12) + "covers\n"
-      for r in rows {
-        t +=
-          pad(r.name, 12) + pad("\(r.passes)", 8) + pad(fixed(r.totalSeconds, 4), 11)
-          + pad(fixed(r.secondsPerPass * 1e3, 4), 12) + pad(fixed(r.nsPerItem, 2), 12) + r.covers
-          + "\n"
+      let header = ["stage", "passes", "total s", "ms/pass", "ns/item", "covers"]
+      let cells = rows.map { r in
+        [
+          r.name, "\(r.passes)", fixed(r.totalSeconds, 4), fixed(r.secondsPerPass * 1e3, 4),
+          fixed(r.nsPerItem, 2), r.covers,
+        ]
       }
-      return t
+      let widths = (0..<header.count - 1).map { c in
+        ([header] + cells).map { $0[c].count }.max()! + 2
+      }
+      return ([header] + cells).map { row in
+        (0..<widths.count).map { pad(row[$0], widths[$0]) }.joined() + row[widths.count] + "\n"
+      }.joined()
     }
     out += table(stages)
     if !breakdown.isEmpty {

@@ -143,8 +143,6 @@ struct RenderCommand: ParsableCommand {
       guard threads >= 1 && threads <= 64 else {
         throw CLIError(.dataError, "--threads", "must be in 1…64 (got \(threads))")
       }
-      // Before any work: a video needs ffmpeg.
-      let ffmpeg = try video.map { _ throws(CLIError) in try VideoPipe.locateFFmpeg() }
       let format = try filmstrip.map { path throws(CLIError) in
         guard let format = FilmstripFormat(path: path) else {
           throw CLIError(.usage, "--filmstrip", "'\(path)' must end in .png or .svg")
@@ -162,6 +160,8 @@ struct RenderCommand: ParsableCommand {
       let rate = try video.map { _ throws(CLIError) in
         try VideoPipe.frameRate(for: times, timesArgument: input.timesArgument)
       }
+      // Once the request is valid and before any frame is drawn: a video needs ffmpeg.
+      let ffmpeg = try video.map { _ throws(CLIError) in try VideoPipe.locateFFmpeg() }
       try requirePositive(scale, "--scale")
       guard columns >= 1 else {
         throw CLIError(.dataError, "--columns", "must be at least 1 (got \(columns))")
@@ -238,6 +238,9 @@ struct RenderCommand: ParsableCommand {
       return try sheet.layout(frameCount: count, containerSize: container)
     } catch {
       if error.field == "columns" { throw CLIError.data("--columns", error) }
+      if error.field == "frameCount" {
+        throw CLIError(.dataError, input.timesArgument, "a contact sheet needs at least one time")
+      }
       let frame = (try? sheet.renderer.outputSize(for: container)) ?? (width: 0, height: 0)
       let c = min(columns, count)
       let r = (count + c - 1) / c

@@ -241,8 +241,22 @@ struct StackJobValidationTests {
     }
   }
 
+  /// A valid job passes and runs to the workload's numbers (its checksum within Float noise of
+  /// the Double reference); one output value fewer is rejected.
   @Test func acceptsAValidJob() throws {
-    try withJob { job in try job.validate() }
+    let batch = try StackBatch(count: 10)
+    var out = [Float](repeating: .nan, count: 17 * 10)
+    try out.withUnsafeMutableBufferPointer { buffer in
+      let job = StackEvaluationJob(batch: batch, time: 0.3, output: buffer)
+      try job.validate()
+      try job.run()
+    }
+    let checksum = out.reduce(0.0) { $0 + Double($1) }
+    let reference = try batch.referenceChecksum(time: 0.3)
+    #expect(abs(checksum - reference) <= 1e-6 * abs(reference), "\(checksum) vs \(reference)")
+    #expect(throws: ValidationError.self) {
+      try self.withJob(outputCount: 17 * 10 - 1) { job in try job.validate() }
+    }
   }
 
   @Test func rejectsNaNTime() throws {

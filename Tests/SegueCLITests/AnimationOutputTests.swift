@@ -17,7 +17,10 @@ private let ffprobe = executableOnPath(["ffprobe"])
   /// Times 0, 0.1, 0.25: delays 0.1, 0.15 and (the last repeating the one before) 0.15 s, i.e.
   /// `delay_num/delay_den` 1/10, 3/20, 3/20; three frames, looping forever (plays 0); the first
   /// frame covers the 40 × 30 canvas.
-  @Test(.enabled(if: APNGReading.python != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: APNGReading.python != nil,
+      "python3 not found on PATH (apt-get install python3, or make setup-test)"))
   func apngFrameCountAndDelays() throws {
     let directory = try TemporaryDirectory()
     let file = directory.path + "/fade.png"
@@ -69,7 +72,7 @@ private let ffprobe = executableOnPath(["ffprobe"])
   @Test(
     .enabled(
       if: ffmpeg != nil && ffprobe != nil,
-      "ffmpeg or ffprobe not found on PATH: the MP4 output is not checked"))
+      "ffmpeg or ffprobe not found on PATH (apt-get install ffmpeg, or make setup-test)"))
   func mp4ThroughFFmpeg() throws {
     let directory = try TemporaryDirectory()
     let file = directory.path + "/push.mp4"
@@ -139,7 +142,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
 
   /// Rejected requests: an animation or video name of another kind (64), `--no-frames` with
   /// nothing else (64), unequal times for a video (65), repeated times for an animation (65),
-  /// `--threads` outside 1…64 (65). Nothing is written.
+  /// `--threads` outside 1…64 (65). Nothing is written. Run without `ffmpeg` on `PATH`: a bad
+  /// request is reported as such before the missing tool.
   @Test func rejectedRequests() throws {
     let directory = try TemporaryDirectory()
     let base = ["render", "--preset", "ca-fade", "--container", "40,30", "--no-frames"]
@@ -155,8 +159,9 @@ private let ffprobe = executableOnPath(["ffprobe"])
       (["--animation", directory.path + "/a.gif", "--threads", "0"], 65, "--threads: "),
       (["--animation", directory.path + "/a.gif", "--threads", "65"], 65, "--threads: "),
     ]
+    let emptyPath = try TemporaryDirectory()
     for (arguments, status, message) in cases {
-      let result = try SegueProcess.run(base + arguments)
+      let result = try SegueProcess.run(base + arguments, environment: ["PATH": emptyPath.path])
       #expect(result.status == status, "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }

@@ -135,6 +135,33 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       files: ["events.json": #"[{"time": 0, "update": 0.5}]"#], status: usage,
       mentions: ["--filmstrip", "interactive"]),
     BadInput(
+      name: "render empty sampleTimes into an SVG filmstrip",
+      arguments: [
+        "render", "--spec", "$DIR/spec.json", "--no-frames", "--filmstrip", "$DIR/s.svg",
+      ],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["segue render: --spec: $.sampleTimes", "at least one time"]),
+    BadInput(
+      name: "render empty sampleTimes into a PNG filmstrip",
+      arguments: [
+        "render", "--spec", "$DIR/spec.json", "--no-frames", "--filmstrip", "$DIR/s.png",
+      ],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["$.sampleTimes"]),
+    BadInput(
+      name: "render empty sampleTimes into frames",
+      arguments: ["render", "--spec", "$DIR/spec.json", "--output-dir", "$DIR"],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["$.sampleTimes"]),
+    BadInput(
+      name: "preview of empty sampleTimes",
+      arguments: ["preview", "--spec", "$DIR/spec.json", "--output", "$DIR/p.html"],
+      files: ["spec.json": specText(extra: #", "sampleTimes": []"#)], status: data,
+      mentions: ["segue preview: --spec: $.sampleTimes"]),
+    spec(
+      "sample of empty sampleTimes", specText(extra: #", "sampleTimes": []"#),
+      ["$.sampleTimes", "at least one time"]),
+    BadInput(
       name: "render bad spec",
       arguments: ["render", "--spec", "$DIR/spec.json", "--output-dir", "$DIR"],
       files: ["spec.json": specText(layers: #"{"id": "a"}, {"id": "a"}"#)], status: data,
@@ -268,6 +295,60 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     BadInput(
       name: "curve without a subject", arguments: ["curve", "--output", "$DIR/out.svg"],
       status: usage, mentions: ["--timing"]),
+    BadInput(
+      name: "curve of zero steps",
+      arguments: ["curve", "--timing", "steps(0)", "--format", "csv", "--output", "$DIR/out"],
+      status: data, mentions: ["--timing", "steps"]),
+    BadInput(
+      name: "curve steps of no number",
+      arguments: ["curve", "--timing", "steps(four)", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--timing", "steps(n)"]),
+    BadInput(
+      name: "curve steps at an unknown position",
+      arguments: ["curve", "--timing", "steps(2, middle)", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--timing", "'middle'"]),
+    BadInput(
+      name: "curve linear of one stop",
+      arguments: ["curve", "--timing", "linear(0.5)", "--output", "$DIR/out.svg"],
+      status: data, mentions: ["--timing", "stops"]),
+    BadInput(
+      name: "curve linear stop without a percentage",
+      arguments: ["curve", "--timing", "linear(0, 0.5 50, 1)", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--timing", "percentage"]),
+    BadInput(
+      name: "curve of malformed JSON",
+      arguments: ["curve", "--timing", #"{"steps": }"#, "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--timing"]),
+    BadInput(
+      name: "curve before flag of a spring",
+      arguments: ["curve", "--spring", "1,100,5", "--before", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--before"]),
+    BadInput(
+      name: "curve inputs in a plot",
+      arguments: ["curve", "--timing", "easeIn", "--inputs", "0.5", "--output", "$DIR/out.svg"],
+      status: usage, mentions: ["--inputs"]),
+    BadInput(
+      name: "curve inputs and samples",
+      arguments: [
+        "curve", "--timing", "easeIn", "--format", "csv", "--inputs", "0.5", "--samples", "3",
+        "--output", "$DIR/out.csv",
+      ], status: usage, mentions: ["--samples"]),
+    BadInput(
+      name: "curve NaN input",
+      arguments: [
+        "curve", "--timing", "easeIn", "--format", "csv", "--inputs", "0,nan", "--output",
+        "$DIR/out.csv",
+      ], status: data, mentions: ["--inputs", "not finite"]),
+    BadInput(
+      name: "curve negative spring time",
+      arguments: [
+        "curve", "--spring", "1,100,5", "--format", "json", "--inputs=-1", "--output",
+        "$DIR/out.json",
+      ], status: data, mentions: ["--inputs", "negative"]),
+    BadInput(
+      name: "curve one sample",
+      arguments: ["curve", "--timing", "easeIn", "--samples", "1", "--output", "$DIR/out.svg"],
+      status: data, mentions: ["--samples"]),
     BadInput(
       name: "profile seconds 0", arguments: ["profile", "--seconds", "0"], status: data,
       mentions: ["--seconds"]),

@@ -163,4 +163,104 @@ final class SVGElements: NSObject, XMLParserDelegate {
     #expect(svg.texts.contains(label), "\(svg.texts)")
     #expect(svg.texts.contains { $0.hasPrefix("settling ") })
   }
+
+  // MARK: Values
+
+  /// The CSV rows after the header, as numbers.
+  static func csvRows(_ result: SegueProcess.Result, header: String) throws -> [[Double]] {
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.text.split(separator: "\n").map(String.init)
+    try #require(lines.first == header, "\(lines.first ?? "")")
+    return lines.dropFirst().map { $0.split(separator: ",").map { Double($0) ?? .nan } }
+  }
+
+  /// CSS steps(4, jump-start) (CSS Easing 2): the output is ⌊4x⌋ + 1 quarters, capped at 1;
+  /// with the before flag, an input exactly at a jump takes one step less, so 0 gives 0 (and 1,
+  /// 5 − 1 = 4 steps, is still capped at 1).
+  @Test func stepsWithAndWithoutTheBeforeFlag() throws {
+    let inputs = ["--inputs", "0,0.1,0.25,0.5,0.99,1"]
+    let after = try Self.csvRows(
+      SegueProcess.run(
+        ["curve", "--timing", "steps(4, jump-start)", "--format", "csv"] + inputs),
+      header: "input,progress")
+    #expect(after.map { $0[1] } == [0.25, 0.25, 0.5, 0.75, 1, 1])
+    let before = try Self.csvRows(
+      SegueProcess.run(
+        ["curve", "--timing", "steps(4, jump-start)", "--format", "csv", "--before"] + inputs),
+      header: "input,progress")
+    #expect(before.map { $0[1] } == [0, 0.25, 0.25, 0.5, 1, 1])
+    #expect(before.map { $0[0] } == [0, 0.1, 0.25, 0.5, 0.99, 1])
+    // The spec's JSON form and step-end are the same functions as their CSS spellings.
+    let json = try Self.csvRows(
+      SegueProcess.run(
+        ["curve", "--timing", #"{"steps": 4, "position": "jumpStart"}"#, "--format", "csv"]
+          + inputs),
+      header: "input,progress")
+    #expect(json == after)
+    let stepEnd = try Self.csvRows(
+      SegueProcess.run(["curve", "--timing", "step-end", "--format", "csv", "--samples", "3"]),
+      header: "input,progress")
+    #expect(stepEnd == [[0, 0], [0.5, 0], [1, 1]])
+  }
+
+  /// CSS linear(0, 0.25 75%, 1): points (0, 0), (0.75, 0.25), (1, 1), linear between them; by
+  /// hand, 0.5 → 0.25·0.5/0.75 = 1/6 and 0.9 → 0.25 + 0.75·0.15/0.25 = 0.7.
+  @Test func linearStopsAsJSON() throws {
+    let result = try SegueProcess.run([
+      "curve", "--timing", "linear(0, 0.25 75%, 1)", "--format", "json", "--inputs",
+      "0,0.5,0.75,0.9,1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+    #expect(json?["kind"] as? String == "timing")
+    #expect(json?["beforeFlag"] as? Bool == false)
+    #expect(json?["curve"] as? String == "linear(0, 0.25 75%, 1)")
+    let samples = try #require(json?["samples"] as? [[String: Double]])
+    #expect(samples.map { $0["input"]! } == [0, 0.5, 0.75, 0.9, 1])
+    let expected = [0, 1.0 / 6, 0.25, 0.7, 1]
+    for (sample, value) in zip(samples, expected) {
+      #expect(abs(sample["progress"]! - value) < 1e-15, "\(sample)")
+    }
+  }
+
+  /// An underdamped spring against its closed form: m = 1, k = 100, c = 5 gives ω0 = 10,
+  /// ζ = 0.25, ωd = ω0·√(1 − ζ²); from rest, x(t) = 1 − e^(−ζω0t)·(cos ωd t + ζω0/ωd·sin ωd t)
+  /// and x′(t) = e^(−ζω0t)·ω0²/ωd·sin ωd t.
+  @Test func springValuesFollowTheClosedForm() throws {
+    let rows = try Self.csvRows(
+      SegueProcess.run(["curve", "--spring", "1,100,5", "--format", "csv", "--inputs", "0,0.3,1"]),
+      header: "time,progress,velocity")
+    let (zeta, w0) = (0.25, 10.0)
+    let wd = w0 * (1 - zeta * zeta).squareRoot()
+    for row in rows {
+      let t = row[0]
+      let e = Foundation.exp(-zeta * w0 * t)
+      let x = 1 - e * (Foundation.cos(wd * t) + zeta * w0 / wd * Foundation.sin(wd * t))
+      let v = e * w0 * w0 / wd * Foundation.sin(wd * t)
+      #expect(abs(row[1] - x) < 1e-12 && abs(row[2] - v) < 1e-11, "\(row)")
+    }
+    #expect(rows.map { $0[0] } == [0, 0.3, 1])
+    // --samples spreads the times over 1.2 × the settling duration (JSON reports it).
+    let result = try SegueProcess.run(["curve", "--spring", "1,100,5", "--format", "json"])
+    let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+    let settle = try #require(json?["settlingDuration"] as? Double)
+    let samples = try #require(json?["samples"] as? [[String: Double]])
+    let last = try #require(samples.last?["time"])
+    #expect(samples.count == 201 && abs(last - 1.2 * settle) < 1e-12 * settle)
+  }
+
+  /// The plot takes the same functions: a steps plot has --samples points and no key point, a
+  /// linear() plot marks its points in [0, 1].
+  @Test func stepsAndLinearPlots() throws {
+    let steps = try SegueProcess.run(["curve", "--timing", "steps(3, jump-both)", "--samples", "9"])
+    #expect(steps.status == 0, "\(steps.stderr)")
+    let stepsSVG = try SVGElements.parse(steps.stdout)
+    #expect(try stepsSVG.only(Self.blue).points.count == 9)
+    #expect(stepsSVG.rects.filter { $0.fill == Self.red }.isEmpty)
+    let linear = try SegueProcess.run(["curve", "--timing", "linear(0, 0.25 75%, 1)"])
+    #expect(linear.status == 0, "\(linear.stderr)")
+    let linearSVG = try SVGElements.parse(linear.stdout)
+    try Self.expectUnitCurve(linearSVG)
+    #expect(linearSVG.rects.filter { $0.fill == Self.red }.count == 3)
+  }
 }

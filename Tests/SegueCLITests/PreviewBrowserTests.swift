@@ -15,7 +15,9 @@ import Testing
 ///
 /// Skipped, saying so, when no browser is installed (`apt-get install chromium`); `$SEGUE_CHROMIUM`
 /// names one explicitly.
-@Suite(.enabled(if: Browser.path != nil, "no chromium on PATH: apt-get install chromium"))
+@Suite(
+  .enabled(
+    if: Browser.path != nil, "no chromium on PATH: apt-get install chromium, or make setup-test"))
 struct PreviewBrowserTests {
   static let meanLimit = 1.0
   static let channelThreshold = 24

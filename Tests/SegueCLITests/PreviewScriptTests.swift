@@ -5,7 +5,9 @@ import Testing
 /// The page's own functions, run in Node (skipped, saying so, when `node` is not installed): its
 /// gesture rules, drag recording and interaction timeline give what the library's
 /// ``GestureDriver`` and ``InteractionTimeline`` give for the same inputs.
-@Suite(.enabled(if: Node.path != nil, "no node on PATH: the page's script tests are skipped"))
+@Suite(
+  .enabled(
+    if: Node.path != nil, "no node on PATH: apt-get install nodejs, or make setup-test"))
 struct PreviewScriptTests {
   /// Runs `body` (JavaScript with `P` = the page's functions, `input` = `input`'s JSON) in Node
   /// after the core script of `page`; returns what it printed as JSON, numbers as strings (see

@@ -16,6 +16,34 @@ import Testing
     }
   }
 
+  /// The columns line up whatever the stage names (the presets workload has `decomposition`,
+  /// longer than the other names): in every table each column starts at the same character as
+  /// its header.
+  @Test func tableColumnsLineUp() throws {
+    let result = try SegueProcess.run([
+      "profile", "--workload", "presets", "--n", "200", "--seconds", "0.1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.text.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("decomposition ") })
+    var header: [Int] = []
+    var rows = 0
+    for line in lines {
+      if line.hasPrefix("stage ") {
+        header = ["stage", "passes", "total s", "ms/pass", "ns/item", "covers"].map {
+          line.distance(from: line.startIndex, to: line.range(of: $0)!.lowerBound)
+        }
+        continue
+      }
+      let words = line.split(separator: " ")
+      guard header.count == 6, words.count >= 6 else { continue }
+      let starts = words.prefix(6).map { line.distance(from: line.startIndex, to: $0.startIndex) }
+      #expect(starts == header, "\(line)")
+      rows += 1
+    }
+    #expect(rows >= 18)
+  }
+
   struct Report: Decodable {
     struct Stage: Decodable {
       var name: String

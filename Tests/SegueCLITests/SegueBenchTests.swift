@@ -16,17 +16,32 @@ struct SegueBenchTests {
     ["--workload", "bake", "--frames", "4"], ["--workload", "children"],
     ["--workload", "dissolve", "--frames", "4"],
     ["--workload", "blend", "--width", "100"],
+    ["--workload", "render", "--preset", "ca-fade", "--scale", "0.1", "--frames", "2"],
   ])
   func everyWorkloadPrintsJSON(arguments: [String]) throws {
+    let n = arguments.contains("render") ? [] : ["--n", "1000"]
     let result = try SegueProcess.runBench(
-      arguments + ["--n", "1000", "--repeats", "1", "--format", "json"])
+      arguments + n + ["--repeats", "1", "--format", "json"])
     #expect(result.status == 0, "\(arguments): \(result.stderr)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
       "\(arguments): \(result.text)")
     #expect(object["workload"] as? String == arguments[1])
-    let rate = (object["layerEvalsPerSecond"] ?? object["pixelsPerSecond"]) as? Double
+    let rate =
+      (object["layerEvalsPerSecond"] ?? object["pixelsPerSecond"] ?? object["mpixelsPerSecond"])
+      as? Double
     #expect((rate ?? 0) > 0, "\(arguments)")
+  }
+
+  /// Workloads reject the options they would ignore.
+  @Test(arguments: [
+    ["--workload", "bezier", "--threads", "2"], ["--workload", "spring", "--path", "scalar"],
+    ["--workload", "presets", "--path", "scalar", "--threads", "2"],
+    ["--workload", "presets", "--path", "naive"],
+  ])
+  func ignoredOptionsAreRejected(arguments: [String]) throws {
+    let result = try SegueProcess.runBench(arguments + ["--n", "1000", "--repeats", "1"])
+    #expect(result.status == 64, "\(arguments): \(result.stderr)")
   }
 
   /// `--chunk-size` splits a two-thread run into that many layers (stack) or lane groups

@@ -96,7 +96,10 @@ struct APNGTests {
   /// Python reader, the frame count, play count (0), each delay (1/10) and every composited
   /// canvas equal the rendered frames; the first frame covers the canvas, later ones only their
   /// changed region (1 × 1 for the last, equal to the one before).
-  @Test(.enabled(if: APNGReading.python != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: APNGReading.python != nil,
+      "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func systemPushDecodes() throws {
     let times = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
     let frames = try presetFrames(.system, .push, scale: 0.25, labels: true, times: times)

@@ -128,7 +128,9 @@ struct PNGTests {
   /// (64, 32, 0, 128): R = ⌊32768/256⌋ = 128, G = ⌊16448/256⌋ = 64; (0, 0, 0, 0) stays;
   /// (10, 20, 30, 40): R = ⌊5140/80⌋ = 64 (63.75), G = ⌊10240/80⌋ = 128 (127.5 ties up),
   /// B = ⌊15340/80⌋ = 191 (191.25); invalid (200, 0, 0, 100): ⌊102100/200⌋ = 510 → 255.
-  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func smallImageDecodes() throws {
     let image = try PixelBufferRGBA8(
       width: 3, height: 2,
@@ -152,7 +154,9 @@ struct PNGTests {
   /// A 300×200 opaque image with gradients, stripes and repeated rows decodes to exactly its
   /// bytes stored (level 0), compressed with adaptive filters, and with each single filter; a
   /// padded stride is not written. The compressed file is smaller than the stored one.
-  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func largeImageRoundTrips() throws {
     let width = 300
     let height = 200
@@ -183,7 +187,9 @@ struct PNGTests {
   /// quantised, encoded and decoded by Python: every chosen pixel is (128, 0, 128, 255), the
   /// cross-dissolve midpoint (127.5 rounded half up). A second layer at opacity 0.5 of green over
   /// the white margin gives (0.5, 1, 0.5) → (128, 255, 128, 255).
-  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func renderedCrossDissolveDecodes() throws {
     let frame = Rect(x: 0, y: 0, width: 20, height: 12)
     let green = try RGBAColor(red: 0, green: 1, blue: 0)
@@ -221,7 +227,9 @@ struct PNGTests {
   /// must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
   /// sheet, a hero pop frame with gradients and labels, and a cross-dissolve frame (its
   /// dissolve colours) at 0.5 px/pt.
-  @Test(.enabled(if: python3 != nil, "python3 not found on PATH"))
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func compressionWithinTenPercentOfTheBestSingleFilter() throws {
     func frame(
       _ preset: TransitionPreset, _ operation: TransitionOperation, _ f: Double,

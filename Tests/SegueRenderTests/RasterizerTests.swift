@@ -261,7 +261,12 @@ struct RasterizerTests {
 
   /// Random affine placements inside the image: no NaN, everything in [0, 1], and the summed
   /// alpha equals the transformed area |det|·w·h within the supersampling error (an edge pixel
-  /// is off by at most 1/4 of its area per edge crossing; bound: 0.25·perimeter + 1).
+  /// is off by at most 1/4 of its area per edge crossing; bound: 0.25·perimeter + 1). And
+  /// bounded by the rectangle shrunk and grown by a sample cell: each 1/4 × 1/4 cell lying
+  /// inside the shape has its sample inside, and the cells of the samples inside lie within the
+  /// shape grown by the cell's half-diagonal √2/8, so the alpha sum (samples inside / 16) lies
+  /// between (W − √2/4)(H − √2/4) and (W + √2/4)(H + √2/4) for the scaled sides W, H ≥ 1: an
+  /// empty or doubled render fails.
   @Test(arguments: Engine.allCases) func affineCoverageMatchesArea(engine: Engine) async {
     await propertyCheck(
       count: 40, input: Gen.double(in: 2...8).array(of: 2), Gen.double(in: -3...3),
@@ -279,6 +284,8 @@ struct RasterizerTests {
       let area = size[0] * size[1] * scale * scale
       let perimeter = 2 * (size[0] + size[1]) * scale
       #expect(abs(total - area) <= 0.25 * perimeter + 1)
+      let (w, h, grow) = (size[0] * scale, size[1] * scale, 2.0.squareRoot() / 4)
+      #expect(total >= (w - grow) * (h - grow) && total <= (w + grow) * (h + grow), "\(total)")
     }
   }
 

@@ -49,9 +49,14 @@ struct SpecAppearanceTests {
     #expect(document.scene.events == scene.events)
     try SpecTestSupport.expectSameSamples(document.scene, scene, "appearance")
     #expect(SpecFile.encode(scene: document.scene) == SpecFile.encode(scene: scene))
-    if let report = try SpecTestSupport.schemaReport([text]) {
-      #expect(report.hasSuffix("OK\n"), "\(report)")
-    }
+  }
+
+  /// The encoded scene is valid against the schema.
+  @Test(.enabled(if: SpecTestSupport.hasJSONSchema, SpecTestSupport.jsonSchemaHint))
+  func encodedSceneValidates() throws {
+    let text = SpecFile.encode(scene: try Self.scene()).serialized(pretty: true)
+    let report = try SpecTestSupport.schemaReport([text])
+    #expect(report.hasSuffix("OK\n"), "\(report)")
   }
 
   /// Defaults are not written, so a plain layer's JSON has none of the new keys; what is written
@@ -149,15 +154,16 @@ struct SpecAppearanceTests {
   }
 
   /// The schema accepts the new layer keys and key paths and rejects a wrong shape.
-  @Test func schemaKnowsTheNewKeys() throws {
+  @Test(.enabled(if: SpecTestSupport.hasJSONSchema, SpecTestSupport.jsonSchemaHint))
+  func schemaKnowsTheNewKeys() throws {
     let good = layer(
       #""cornerRadius": 4, "masksToBounds": true, "borderWidth": 1, "borderColor": [0, 0, 0, 1], "shadowOpacity": 0.5, "shadowRadius": 2, "shadowOffset": [0, 2], "shadowColor": [0, 0, 0, 1], "animations": [{"keyPath": "shadowOffset", "type": "basic", "toValue": [1, 1]}]"#
     )
     #expect(throws: Never.self) { try loadSpec(good) }
-    guard let report = try SpecTestSupport.schemaReport([good]) else { return }
+    let report = try SpecTestSupport.schemaReport([good])
     #expect(report.hasSuffix("OK\n"), "\(report)")
     let bad = layer(#""shadowOffset": [1]"#)
-    let badReport = try SpecTestSupport.schemaReport([bad]) ?? "FAIL\n"
-    #expect(badReport.hasSuffix("FAIL\n"))
+    let badReport = try SpecTestSupport.schemaReport([bad])
+    #expect(badReport.hasSuffix("FAIL\n"), "\(badReport)")
   }
 }

@@ -6,10 +6,10 @@ import Testing
 /// The shipped examples (Sources/SegueSpec/Examples/<preset>-push.json): one per preset, each
 /// sampling exactly as the preset's own scene, and each valid against the shipped JSON Schema.
 ///
-/// The examples were generated once from the encoder with
-/// `SEGUE_WRITE_EXAMPLES=1 swift test --filter SpecExamples` (see ``writeExamples()``) and are
-/// committed; the tests read them back and compare against `PresetAnimator` directly, so they
-/// check the decoder independently of the encoder that wrote them.
+/// The examples are the encoder's output, committed (``examplesAreTheEncodersOutput()`` checks
+/// they are current, and rewrites them in record mode); the other tests read them back and
+/// compare against `PresetAnimator` directly, so they check the decoder independently of the
+/// encoder that wrote them.
 @Suite("Spec examples")
 struct SpecExamplesTests {
   @Test(arguments: TransitionPreset.allCases)
@@ -34,15 +34,13 @@ struct SpecExamplesTests {
   }
 
   /// Validates every example (and the schema itself, against the draft 2020-12 meta-schema) with
-  /// python3's `jsonschema` package when it is installed; otherwise the test is skipped with a
-  /// note, and ``exampleKeysAreDeclaredInTheSchema()`` still runs.
-  @Test func examplesValidateAgainstTheSchema() throws {
+  /// python3's `jsonschema` package; reported as skipped, with the install hint, where it is
+  /// missing (``exampleKeysAreDeclaredInTheSchema()`` needs no Python).
+  @Test(.enabled(if: SpecTestSupport.hasJSONSchema, SpecTestSupport.jsonSchemaHint))
+  func examplesValidateAgainstTheSchema() throws {
     let script = """
       import json, sys
-      try:
-          import jsonschema
-      except ImportError:
-          print("NO-JSONSCHEMA"); sys.exit(0)
+      import jsonschema
       schema = json.load(open(sys.argv[1]))
       jsonschema.Draft202012Validator.check_schema(schema)
       v = jsonschema.Draft202012Validator(schema)
@@ -55,33 +53,36 @@ struct SpecExamplesTests {
       """
     let paths = TransitionPreset.allCases.map { SpecTestSupport.exampleURL($0).path }
     let output = try SpecTestSupport.runPython(script, [SpecTestSupport.schemaURL.path] + paths)
-    if output.contains("NO-JSONSCHEMA") { return }
     #expect(output.hasSuffix("OK\n"), "\(output)")
   }
 
-  /// The schema rejects what the decoder rejects, for a few representative documents.
-  @Test func schemaRejectsInvalidDocuments() throws {
-    let bad = [
-      #"{"version": 1, "layers": [{"id": "a", "colour": [0, 0, 0, 1]}]}"#,
-      #"{"version": 2, "layers": []}"#,
-      #"{"version": 1, "layers": [{"id": "a", "animations": [{"keyPath": "opacity", "type": "basic", "values": [0, 1]}]}]}"#,
-      #"{"version": 1, "layers": [{"id": "a", "bounds": [0, 0, 1]}]}"#,
-      #"{"version": 1, "layers": [], "interaction": [{"time": 0, "jump": 1}]}"#,
-    ]
+  /// Representative invalid documents, each rejected by the schema and by the decoder.
+  static let invalidDocuments = [
+    #"{"version": 1, "layers": [{"id": "a", "colour": [0, 0, 0, 1]}]}"#,
+    #"{"version": 2, "layers": []}"#,
+    #"{"version": 1, "layers": [{"id": "a", "animations": [{"keyPath": "opacity", "type": "basic", "values": [0, 1]}]}]}"#,
+    #"{"version": 1, "layers": [{"id": "a", "bounds": [0, 0, 1]}]}"#,
+    #"{"version": 1, "layers": [], "interaction": [{"time": 0, "jump": 1}]}"#,
+  ]
+
+  /// The schema rejects the invalid documents.
+  @Test(.enabled(if: SpecTestSupport.hasJSONSchema, SpecTestSupport.jsonSchemaHint))
+  func schemaRejectsInvalidDocuments() throws {
+    let bad = Self.invalidDocuments
     let script = """
       import json, sys
-      try:
-          import jsonschema
-      except ImportError:
-          print("NO-JSONSCHEMA"); sys.exit(0)
+      import jsonschema
       v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
       for doc in sys.argv[2:]:
           print("valid" if v.is_valid(json.loads(doc)) else "invalid")
       """
     let output = try SpecTestSupport.runPython(script, [SpecTestSupport.schemaURL.path] + bad)
-    if output.contains("NO-JSONSCHEMA") { return }
     #expect(output == String(repeating: "invalid\n", count: bad.count), "\(output)")
-    for text in bad { #expect(SpecTestSupport.specError(text) != nil) }
+  }
+
+  /// The decoder rejects the same documents (no Python needed).
+  @Test func decoderRejectsInvalidDocuments() {
+    for text in Self.invalidDocuments { #expect(SpecTestSupport.specError(text) != nil, "\(text)") }
   }
 
   /// Without python: every key used in an example is declared somewhere in the schema's
@@ -125,10 +126,12 @@ struct SpecExamplesTests {
     }
   }
 
-  /// Writes the examples from the encoder when `SEGUE_WRITE_EXAMPLES=1` (a one-off generation
-  /// step; otherwise does nothing).
-  @Test func writeExamples() throws {
-    guard ProcessInfo.processInfo.environment["SEGUE_WRITE_EXAMPLES"] == "1" else { return }
+  /// The committed examples are what the encoder writes for each preset (so they sample like
+  /// their presets). Record mode (`SEGUE_RECORD_EXAMPLES=1 swift test --filter
+  /// examplesAreTheEncodersOutput`) rewrites the files and still fails, as a snapshot test in
+  /// record mode does, so it never passes silently.
+  @Test func examplesAreTheEncodersOutput() throws {
+    let record = ProcessInfo.processInfo.environment["SEGUE_RECORD_EXAMPLES"] == "1"
     for preset in TransitionPreset.allCases {
       let scene = try SpecTestSupport.presetScene(preset, .push)
       var json = SpecFile.encode(scene: scene)
@@ -142,8 +145,17 @@ struct SpecExamplesTests {
           ), at: 1)
         json = .object(members)
       }
-      try (json.serialized(pretty: true) + "\n").write(
-        to: SpecTestSupport.exampleURL(preset), atomically: true, encoding: .utf8)
+      let text = json.serialized(pretty: true) + "\n"
+      let url = SpecTestSupport.exampleURL(preset)
+      if record {
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        Issue.record("record mode: wrote \(url.lastPathComponent); run again without it")
+      } else {
+        #expect(
+          try String(contentsOf: url, encoding: .utf8) == text,
+          "\(url.lastPathComponent) differs from the encoder's output (SEGUE_RECORD_EXAMPLES=1 rewrites it)"
+        )
+      }
     }
   }
 

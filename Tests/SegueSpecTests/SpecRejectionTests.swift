@@ -94,6 +94,14 @@ struct SpecRejectionTests {
       "expected a number, found a string")
   }
 
+  /// An empty list asks for no frame: every command would draw or print nothing (and a contact
+  /// sheet of no frames has no columns), so it is rejected; leaving the key out gives the default.
+  @Test func sampleTimesEmpty() throws {
+    expectError(
+      Self.doc(extra: #", "sampleTimes": []"#), path: "$.sampleTimes", "at least one time")
+    #expect(try SpecFile.decode(text: Self.doc(extra: #", "sampleTimes": [0]"#)).sampleTimes == [0])
+  }
+
   @Test func sampleTimesDecreasing() {
     expectError(
       Self.doc(extra: #", "sampleTimes": [0, 0.5, 0.25]"#), path: "$.sampleTimes[2]",

@@ -34,9 +34,11 @@ extension Transform3D {
   ///
   /// For Core Animation matrices (`m44 = 1`, perspective `m34 = −1/d` with `d` in points)
   /// `w = 1 − z/d`, so points within `1e-6·d` of the eye plane or behind it count as behind the eye;
-  /// a point in front is magnified by at most `1/minimumW = 1e6`. The threshold is absolute, so a
-  /// matrix scaled as a whole by a tiny or negative homogeneous factor should be normalised to
-  /// `m44 = 1` first.
+  /// a point in front is magnified by at most `1/minimumW = 1e6`. The sign of `w` is meaningful:
+  /// a transform interpolated by decomposition keeps its recomposed `m44`, which can differ from 1
+  /// and be negative (``TransformInterpolation``), and the points it sends to `w ≤ minimumW` are
+  /// behind the eye, as in browsers. The threshold is absolute: for a matrix scaled as a whole by
+  /// `k > 0` it is `minimumW / k` in the unscaled `w`.
   public static let minimumW: Double = 1e-6
 
   /// The row vector `v · M`:

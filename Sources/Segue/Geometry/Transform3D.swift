@@ -87,27 +87,6 @@ public struct Transform3D: Hashable, Sendable {
       && m44.isFinite
   }
 
-  /// Multiplies every field by `k` in place (no allocation).
-  @inlinable
-  package mutating func scaleFields(by k: Double) {
-    m11 *= k
-    m12 *= k
-    m13 *= k
-    m14 *= k
-    m21 *= k
-    m22 *= k
-    m23 *= k
-    m24 *= k
-    m31 *= k
-    m32 *= k
-    m33 *= k
-    m34 *= k
-    m41 *= k
-    m42 *= k
-    m43 *= k
-    m44 *= k
-  }
-
   /// The sixteen fields in `CATransform3D` order: `m11, m12, m13, m14, m21, …, m44`.
   @inlinable
   public var fields: [Double] {

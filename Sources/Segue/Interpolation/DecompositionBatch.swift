@@ -191,8 +191,7 @@ public struct DecompositionBatch: Hashable, Sendable {
 /// 3. 3D path: the quaternion is `wa·a + wb·b` with `wb = sin(tθ)/sin θ`, `wa = cos(tθ) − d·wb`
 ///    (`SIMDMath.sinCos`: Cody–Waite reduction and Cephes polynomials), or the
 ///    normalised lerp `((1 − t)·a + t·b)/|…|` for the flagged layers; then
-///    ``DecomposedTransform3D/recomposed()`` in `Float` and the division by `m44` when
-///    `m44 ∉ {0, 1}` (then `m44 = 1`).
+///    ``DecomposedTransform3D/recomposed()`` in `Float`, as it is (`m44` not divided out).
 /// 4. 2D path: ``DecomposedTransform2D/recomposed()`` in `Float` with `sin`/`cos` of the lerped
 ///    angle.
 /// 5. A layer whose result is not finite (an extrapolation that overflows `Float`) takes the
@@ -316,7 +315,7 @@ public struct DecompositionInterpolationJob: @unchecked Sendable {
   }
 
   /// The 3D path: translation, scale, skews and perspective interpolated linearly, the
-  /// quaternion by the prepared slerp (or normalised lerp), recomposed and normalised by `m44`.
+  /// quaternion by the prepared slerp (or normalised lerp), recomposed (`m44` not divided out).
   @inline(always)
   static func decomposed3D(t: Lanes, load: (Int) -> Lanes) -> LaneMatrix {
     typealias B = DecompositionBatch
@@ -368,13 +367,6 @@ public struct DecompositionInterpolationJob: @unchecked Sendable {
     m.m42 = ty
     m.m43 = tz
     m.m44 = (tx * px + ty * py + tz * pz) + pw
-    // Normalise by m44 where it is neither 0 nor 1.
-    let normalise = (m.m44 .!= 0) .& (m.m44 .!= 1)
-    if any(normalise) {
-      let k = SIMDMath.select(normalise, 1 / m.m44, Lanes(repeating: 1))
-      m = LaneMatrix { m.field($0) * k }
-      m.m44 = SIMDMath.select(normalise, 1, m.m44)
-    }
     return m
   }
 

@@ -11,8 +11,13 @@
 ///   ``Path/discrete``.
 ///
 /// A fraction of exactly 0 or 1 returns that end matrix unchanged (field for field). In between, the
-/// value is the recomposed matrix divided by its `m44` (so `m44 = 1`; it is left as recomposed if
-/// `m44` is 0). Compare values up to that homogeneous factor, or compare mapped points.
+/// value is the recomposed matrix as CSS Transforms 2 rebuilds it, not divided by its `m44`: `m44`
+/// is `translation · (px, py, pz) + pw` of the interpolated components, so it differs from 1 when
+/// the ends have perspective and translation, and is negative when an extrapolation carries the
+/// perspective far enough. Its sign is meaningful: a negative `m44` puts the origin behind the
+/// eye (`w < 0`), as in browsers. Between the ends the value is that of the ends divided by their
+/// `m44` (the decomposition works on `M / m44`), so compare an end with `m44 ≠ 1` up to that
+/// factor, or compare mapped points.
 ///
 /// Because both ends are decomposed, identity → `Rz(2π)` does not move (both decompose to the same
 /// rotation), as observed on Core Animation; animate ``TransformKeyPath/rotationZ`` to spin.
@@ -132,19 +137,11 @@ public struct TransformInterpolator: Hashable, Sendable {
     case .decomposed3D(let a, let b):
       recomposed = a.interpolated(to: b, fraction: f).recomposed()
     }
-    var value = recomposed
-    if recomposed.m44 != 0 && recomposed.m44 != 1 {
-      let k = 1 / recomposed.m44
-      var normalised = recomposed
-      normalised.scaleFields(by: k)
-      normalised.m44 = 1
-      if normalised.hasFiniteFields { value = normalised }
-    }
-    guard value.hasFiniteFields else {
+    guard recomposed.hasFiniteFields else {
       throw ValidationError(
         field: "fraction",
         reason: .invalidState("extrapolating to \(f) overflows the transform"))
     }
-    return TransformInterpolation(value: value, path: path)
+    return TransformInterpolation(value: recomposed, path: path)
   }
 }

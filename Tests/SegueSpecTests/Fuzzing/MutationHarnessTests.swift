@@ -19,18 +19,30 @@ struct MutationHarnessTests {
   /// Mutations per target.
   static let iterations = 2_000
 
-  static func corpus(_ target: String) throws -> [[UInt8]] {
+  /// The files of `target`'s seeds: every file of `Fuzz/Corpus/<target>/` (libFuzzer names its
+  /// files by hash, without an extension), and for `spec` also the example specs.
+  static func corpusFiles(_ target: String) throws -> [URL] {
     var urls = try FileManager.default.contentsOfDirectory(
       at: SpecTestSupport.packageRoot.appendingPathComponent("Fuzz/Corpus/\(target)"),
       includingPropertiesForKeys: nil)
     if target == "spec" {
       urls += try FileManager.default.contentsOfDirectory(
-        at: SpecTestSupport.examplesDirectory, includingPropertiesForKeys: nil)
+        at: SpecTestSupport.examplesDirectory, includingPropertiesForKeys: nil
+      ).filter { $0.pathExtension == "json" }
     }
-    let seeds = try urls.filter { $0.pathExtension == "json" }
-      .sorted { $0.lastPathComponent < $1.lastPathComponent }
-      .map { [UInt8](try Data(contentsOf: $0)) }
-    return seeds
+    return urls.filter { !$0.hasDirectoryPath }.sorted { $0.path < $1.path }
+  }
+
+  static func corpus(_ target: String) throws -> [[UInt8]] {
+    try corpusFiles(target).map { [UInt8](try Data(contentsOf: $0)) }
+  }
+
+  /// Every committed corpus file is a seed: 104 JSON seeds, 4 of events, and the 2 spec seeds
+  /// with the 10 examples.
+  @Test func corpusReadsEveryCommittedFile() throws {
+    for (target, count) in [("json", 104), ("events", 4), ("spec", 12)] {
+      #expect(try Self.corpusFiles(target).count == count, "\(target)")
+    }
   }
 
   static let tokens: [String] = [

@@ -109,6 +109,10 @@ struct AnimationSetTests {
     set.add(try Self.opacity(0, 1), to: "a")
     set.add(try Self.opacity(0, 1), to: "b")
     try set.validate(against: try Self.tree())
+    // The same set against a tree without "b" is rejected: the check looks at the layers.
+    var tree = LayerTree()
+    try tree.add(Layer(id: "a"))
+    #expect(throws: ValidationError.self) { try set.validate(against: tree) }
   }
 
   /// An unknown layer is rejected on "animations.layer" with the entry's index.

@@ -30,6 +30,17 @@ struct AnimationValueTests {
       .color(try RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)),
     ]
     for value in values { try value.validate(field: "toValue") }
+    // The check reads the numbers: each kind with a NaN in it is rejected.
+    let nan = Double.nan
+    var transform = Transform3D.identity
+    transform.m43 = nan
+    let bad: [AnimationValue] = [
+      .number(nan), .point(Point(x: 1, y: nan)), .size(Size(width: nan, height: 4)),
+      .rect(Rect(x: 1, y: 2, width: 3, height: nan)), .transform(transform),
+    ]
+    for value in bad {
+      #expect(throws: ValidationError.self, "\(value)") { try value.validate(field: "toValue") }
+    }
   }
 
   /// A NaN number is rejected on the given field, channel 0.

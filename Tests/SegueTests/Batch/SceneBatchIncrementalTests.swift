@@ -258,7 +258,7 @@ import Testing
       timing.beginTime = begin
       timing.speed = speed
       timing.timeOffset = offset
-      guard let batch = try? MediaTimingBatch(timings: [timing]) else { return }
+      let batch = try MediaTimingBatch(timings: [timing])
       let op = SceneOp(
         beginTime: begin, speed: speed, timeOffset: offset, activeDuration: timing.activeDuration,
         duration: batch.duration[0], activeEnd: batch.activeEnd[0], autoreverses: 0,

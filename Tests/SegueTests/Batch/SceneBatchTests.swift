@@ -148,7 +148,12 @@ import Testing
           continue
         }
         #expect(output.presence[g] == 1, "instance \(k) layer \(layer.id) should be present")
-        let fields = reference.matrix.fields
+        // Matrices are compared as projective maps, each divided by its m44: between the ends an
+        // interpolated transform is the decomposition of `M / m44`, so a time that rounds to the end
+        // in Float (the end matrix, m44 = 1.3 for a receding layer under perspective) and one just
+        // before it in Double (≈ M / 1.3) present the same layer.
+        let actual = Self.projective((0..<16).map { Double(output.matrices[16 * g + $0]) })
+        let fields = Self.projective(reference.matrix.fields)
         let scale = 1 + fields.map(abs).max()!
         let extent = max(
           batch.instance(k)!.scene.containerSize.width,
@@ -156,12 +161,11 @@ import Testing
         for (j, v) in fields.enumerated() {
           // Translation row: positions and anchor offsets of up to `extent` points cancel there.
           let allowance = j >= 12 ? translationTolerance * extent : 0
-          let error = max(abs(Double(output.matrices[16 * g + j]) - v) - allowance, 0) / scale
-          worst = max(
-            worst, abs(Double(output.matrices[16 * g + j]) - v) / (scale + (j >= 12 ? extent : 0)))
+          let error = max(abs(actual[j] - v) - allowance, 0) / scale
+          worst = max(worst, abs(actual[j] - v) / (scale + (j >= 12 ? extent : 0)))
           #expect(
             error <= matrixTolerance,
-            "instance \(k) layer \(layer.id) field \(j): \(output.matrices[16 * g + j]) vs \(v)")
+            "instance \(k) layer \(layer.id) field \(j): \(actual[j]) vs \(v)")
         }
         #expect(abs(Double(output.opacities[g]) - reference.opacity) <= opacityTolerance)
         // Corners well in front of the eye: x, y within the matrix tolerance scaled by 1/w, plus
@@ -180,6 +184,12 @@ import Testing
       }
     }
     return worst
+  }
+
+  /// The sixteen fields divided by `m44` when `|m44|` is not tiny (the same projective map).
+  static func projective(_ fields: [Double]) -> [Double] {
+    let w = fields[15]
+    return abs(w) > 1e-6 ? fields.map { $0 / w } : fields
   }
 
   static func allPresetScenes() throws -> [TransitionScene] {

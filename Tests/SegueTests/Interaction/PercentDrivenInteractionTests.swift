@@ -154,7 +154,7 @@ struct PercentDrivenInteractionTests {
       input: Gen.int(in: 0...99).array(of: 1...25), Gen.double(in: -0.2...1.2).array(of: 25),
       Gen.double(in: 0...0.3).array(of: 25)
     ) { kinds, values, gaps in
-      guard var interaction = try? PercentDrivenInteraction(duration: 0.5) else { return }
+      var interaction = try PercentDrivenInteraction(duration: 0.5)
       var time = 0.0
       var accepted: Bool?
       var deliveries: [TransitionCompletionEvent] = []

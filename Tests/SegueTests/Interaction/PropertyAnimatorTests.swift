@@ -335,10 +335,8 @@ struct PropertyAnimatorTests {
     await propertyCheck(
       count: 150, input: Gen.double(in: 0.05...1.95), Gen.double(in: 0...1), Gen.int(in: 0...3)
     ) { t1, share, curveIndex in
-      guard
-        var animator = try? PropertyAnimator(
-          duration: 2, timingParameters: .cubic(curves[curveIndex]))
-      else { return }
+      var animator = try PropertyAnimator(
+        duration: 2, timingParameters: .cubic(curves[curveIndex]))
       #expect((try? animator.startAnimation(at: 0)) != nil)
       #expect((try? animator.setReversed(true, at: t1)) != nil)
       let tau = share * t1
@@ -362,7 +360,7 @@ struct PropertyAnimatorTests {
       input: Gen.int(in: 0...10).array(of: 1...20), Gen.double(in: -0.2...1.2).array(of: 20),
       Gen.double(in: 0...0.4).array(of: 20), Gen.bool().array(of: 20)
     ) { kinds, values, gaps, flags in
-      guard var animator = try? PropertyAnimator(duration: 1) else { return }
+      var animator = try PropertyAnimator(duration: 1)
       var time = 0.0
       var deliveries = 0
       for (i, kind) in kinds.enumerated() {

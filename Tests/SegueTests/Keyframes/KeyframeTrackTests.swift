@@ -383,10 +383,18 @@ struct KeyframeTrackTests {
   // MARK: accepted edge forms
 
   /// Discrete n form may end before 1; paced modes ignore the key-time count.
+  /// By hand: the discrete track shows 1 before 0.4 and 2 from it; the paced tracks space
+  /// their equally distant values evenly (2 at ½), whatever key times were given.
   @Test func acceptedKeyTimeForms() throws {
-    _ = try KeyframeTrack(values: [1.0, 2], keyTimes: [0, 0.4], calculationMode: .discrete)
-    _ = try KeyframeTrack(values: [1.0, 2, 3], keyTimes: [0, 1], calculationMode: .paced)
-    _ = try KeyframeTrack(values: [1.0, 2, 3], keyTimes: [0.2], calculationMode: .cubicPaced)
+    let discrete = try KeyframeTrack(
+      values: [1.0, 2], keyTimes: [0, 0.4], calculationMode: .discrete)
+    #expect(discrete.value(at: 0.3) == 1 && discrete.value(at: 0.4) == 2)
+    let paced = try KeyframeTrack(values: [1.0, 2, 3], keyTimes: [0, 1], calculationMode: .paced)
+    #expect(abs(paced.value(at: 0.5) - 2) < 1e-12 && paced.value(at: 1) == 3)
+    let cubicPaced = try KeyframeTrack(
+      values: [1.0, 2, 3], keyTimes: [0.2], calculationMode: .cubicPaced)
+    #expect(cubicPaced.value(at: 0) == 1 && cubicPaced.value(at: 1) == 3)
+    #expect(abs(cubicPaced.value(at: 0.5) - 2) < 1e-9)
   }
 
   // MARK: rejected input, one condition each

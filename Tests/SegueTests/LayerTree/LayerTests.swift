@@ -91,8 +91,12 @@ struct LayerTests {
 
   /// Opacity outside [0, 1] is stored and valid (it is clamped when presented).
   @Test func opacityOutOfRangeIsValid() throws {
-    try Layer(id: "a", opacity: 2).validate()
-    try Layer(id: "a", opacity: -1).validate()
+    var tree = LayerTree()
+    try tree.add(Layer(id: "a", opacity: 2))
+    try tree.add(Layer(id: "b", opacity: -1))
+    #expect(tree[id: "a"]?.opacity == 2 && tree[id: "b"]?.opacity == -1)
+    #expect(try tree.effectiveOpacity(at: 0) == 1 && tree.effectiveOpacity(at: 1) == 0)
+    #expect(throws: ValidationError.self) { try Layer(id: "c", opacity: .nan).validate() }
   }
 
   static let scalarFields = [

@@ -207,7 +207,7 @@ struct NavigationStackTests {
             }
           default:
             // Drive the running transition interactively and commit its completion.
-            guard var interaction = try? PercentDrivenInteraction(duration: 0.35) else { return }
+            var interaction = try PercentDrivenInteraction(duration: 0.35)
             try interaction.update(percents[i], at: 0.1)
             if kind == 4 {
               try interaction.finish(at: 0.2)
