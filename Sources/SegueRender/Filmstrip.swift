@@ -183,7 +183,9 @@ public struct Filmstrip: Hashable, Sendable {
   /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
   /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
   /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; the eye-plane-clipped polygon
-  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye), filled with its colour (a
+  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye; for each piece of a
+  /// layer cut by depth sorting, the piece's polygon through
+  /// ``/Segue/Transform3D/mapPolygon(_:)``), filled with its colour (a
   /// gradient's mean of top and bottom) at alpha × opacity. A cross-dissolve's layers sit in an
   /// isolated nested viewport and blend with `plus-lighter` at alpha × weight (exact for
   /// one-layer snapshots such as CATransition `fade`'s; a snapshot's sublayers are added
@@ -250,7 +252,9 @@ public struct Filmstrip: Hashable, Sendable {
     guard p.parts.contains(.body) else { return }
     let corners = p.sample.corners
     let points: [Point]
-    if corners.count == 4, !corners.contains(where: \.isBehindEye) {
+    if !p.region.isWholePlane {
+      points = p.sample.matrix.mapPolygon(p.region.polygon(clipping: p.snapshot.bounds))
+    } else if corners.count == 4, !corners.contains(where: \.isBehindEye) {
       points = corners.map(\.point)
     } else {
       points = p.sample.matrix.mapQuad(Quad(p.snapshot.bounds))

@@ -19,11 +19,16 @@ public struct RasterLayer: Hashable, Sendable {
   /// Clips: every sample must also lie inside each of these shapes (the rounded bounds of the
   /// layer's ancestors with `masksToBounds`).
   public var clips: [ClipShape]
+  /// The part of the layer's plane to draw, in its own coordinates: a sample is drawn only when
+  /// the layer point it maps back to lies in the region (a piece of a layer that depth sorting
+  /// cut, ``/Segue/DrawStep/region``). The whole plane by default.
+  public var region: ConvexRegion
 
   /// Creates a raster layer.
   public init(
     snapshot: LayerSnapshot, matrix: Transform3D = .identity, opacity: Double = 1,
-    blendMode: BlendMode = .over, parts: LayerParts = .all, clips: [ClipShape] = []
+    blendMode: BlendMode = .over, parts: LayerParts = .all, clips: [ClipShape] = [],
+    region: ConvexRegion = .wholePlane
   ) {
     self.snapshot = snapshot
     self.matrix = matrix
@@ -31,15 +36,31 @@ public struct RasterLayer: Hashable, Sendable {
     self.blendMode = blendMode
     self.parts = parts
     self.clips = clips
+    self.region = region
   }
 
   /// Throws unless the layer can be drawn: a finite matrix, a valid snapshot, an opacity in
-  /// `[0, 1]`, valid clips.
+  /// `[0, 1]`, valid clips, a region of finite half-planes.
   func validate() throws(ValidationError) {
     for i in 0..<16 { try Validate.finite(matrix[i / 4, i % 4], "matrix", index: i) }
     try snapshot.validate()
     try Validate.inRange(opacity, 0, 1, "opacity")
     for clip in clips { try clip.validate() }
+    for (k, h) in region.halfPlanes.enumerated() {
+      for value in [h.a, h.b, h.c] { try Validate.finite(value, "region", index: k) }
+    }
+  }
+
+  /// The layer's region as a clip in the layer's own plane, bounded by the extents of the parts
+  /// drawn (for the fast rasteriser's spans), or `nil` for the whole plane.
+  func regionClip(_ paint: SnapshotPaint) -> PreparedClip? {
+    guard !region.isWholePlane else { return nil }
+    var extent: Rect?
+    for part in LayerPart.allCases where parts.contains(part.set) && paint.has(part) {
+      let e = paint.extent(of: part)
+      extent = extent.map { Rect(boundingBoxOf: Quad($0).points + Quad(e).points) } ?? e
+    }
+    return PreparedClip(region: region, matrix: matrix, extent: extent ?? .zero)
   }
 }
 
@@ -80,10 +101,14 @@ public struct ClipShape: Hashable, Sendable {
 }
 
 /// A clip prepared for sampling: its pixel → layer homography (`nil` when singular: nothing
-/// is inside) and its shape.
+/// is inside), its shape and the half-planes of a region (a depth-sorted piece).
 struct PreparedClip: Sendable {
   var inverse: Homography?
   var shape: RoundedRect
+  var halfPlanes: [HalfPlane] = []
+  /// Whether the clip decides whole pixels, at their centres (a region's cut edges), rather than
+  /// each sample.
+  var decidesPixels = false
   /// The projected shape, and the projected rectangle inside it away from the rounded corners
   /// (pixels wholly inside the latter are wholly inside the clip).
   var polygon: ScreenPolygon
@@ -104,15 +129,38 @@ struct PreparedClip: Sendable {
     // one here, which is all the fast path needs (anything else is sampled).
   }
 
-  /// Whether the pixel position `(x, y)` is inside the clip: the reference's arithmetic for
-  /// mapping back, then ``RoundedRect/contains(_:_:)``.
+  /// The region `region` of the plane of the layer with `matrix` as a clip that decides whole
+  /// pixels: a pixel is in when its centre maps into the region, so the pieces of a cut layer
+  /// share out its pixels with neither seam nor overlap (Core Animation draws layer edges
+  /// without antialiasing unless `allowsEdgeAntialiasing` is set). No shape bounds it; its
+  /// outer polygon is not finite (it narrows nothing) and its core, the part of `extent` in the
+  /// region projected, holds the pixels wholly inside (none when that part has more than 8
+  /// vertices on screen).
+  init(region: ConvexRegion, matrix: Transform3D, extent: Rect) {
+    inverse = Homography(plane: matrix).inverted()
+    let infinity = Double.infinity
+    shape = RoundedRect(-infinity, infinity, -infinity, infinity, radius: 0)
+    halfPlanes = region.halfPlanes
+    decidesPixels = true
+    polygon = ScreenPolygon()
+    polygon.isFinite = false
+    core = ScreenPolygon(region.polygon(clipping: extent), matrix)
+  }
+
+  /// Whether the pixel position `(x, y)` is inside the clip (at the centre of its pixel when the
+  /// clip ``decidesPixels``): the reference's arithmetic for mapping back, then
+  /// ``RoundedRect/contains(_:_:)`` and every half-plane.
   @inline(__always)
-  func contains(_ x: Double, _ y: Double) -> Bool {
+  func contains(_ sampleX: Double, _ sampleY: Double) -> Bool {
     guard let h = inverse else { return false }
+    let x = decidesPixels ? sampleX.rounded(.down) + 0.5 : sampleX
+    let y = decidesPixels ? sampleY.rounded(.down) + 0.5 : sampleY
     let omega = x * h.h2 + y * h.h5 + h.h8
     guard omega > 0 && omega < 1 / Transform3D.minimumW else { return false }
-    return shape.contains(
-      (x * h.h0 + y * h.h3 + h.h6) / omega, (x * h.h1 + y * h.h4 + h.h7) / omega)
+    let u = (x * h.h0 + y * h.h3 + h.h6) / omega
+    let v = (x * h.h1 + y * h.h4 + h.h7) / omega
+    for plane in halfPlanes where !plane.contains(x: u, y: v) { return false }
+    return shape.contains(u, v)
   }
 }
 

@@ -18,17 +18,32 @@ struct ScreenPolygon: Sendable {
   /// The visible polygon of `rect` mapped by `matrix`: ``Transform3D/mapQuad(_:)`` (at most 5
   /// vertices), without allocating.
   init(_ rect: Rect, _ matrix: Transform3D) {
-    matrix.forEachMappedQuadVertex(Quad(rect)) { p in
-      guard count < 8 else { return }
-      x[count] = p.x
-      y[count] = p.y
-      count += 1
-      isFinite = isFinite && p.x.isFinite && p.y.isFinite
-      minX = Swift.min(minX, p.x)
-      maxX = Swift.max(maxX, p.x)
-      minY = Swift.min(minY, p.y)
-      maxY = Swift.max(maxY, p.y)
+    matrix.forEachMappedQuadVertex(Quad(rect)) { append($0) }
+  }
+
+  /// The visible polygon of the convex `polygon` (layer coordinates) mapped by `matrix`
+  /// (``/Segue/Transform3D/mapPolygon(_:)``); a polygon of more than 8 vertices is not finite
+  /// (its pixels are all sampled).
+  init(_ polygon: [Point], _ matrix: Transform3D) {
+    let mapped = polygon.count >= 3 ? matrix.mapPolygon(polygon) : []
+    guard mapped.count <= 8 else {
+      isFinite = false
+      return
     }
+    for p in mapped { append(p) }
+  }
+
+  /// Adds the vertex `p` (the first 8 only).
+  private mutating func append(_ p: Point) {
+    guard count < 8 else { return }
+    x[count] = p.x
+    y[count] = p.y
+    count += 1
+    isFinite = isFinite && p.x.isFinite && p.y.isFinite
+    minX = Swift.min(minX, p.x)
+    maxX = Swift.max(maxX, p.x)
+    minY = Swift.min(minY, p.y)
+    maxY = Swift.max(maxY, p.y)
   }
 
   /// The x-extent `[lo, hi]` of the polygon on the line `y = line`, or `nil` when it misses.
@@ -271,8 +286,9 @@ struct RasterProgram {
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
     let paint = SnapshotPaint(layer.snapshot)
     let clipStart = clips.count
-    for clip in layer.clips {
-      let prepared = PreparedClip(clip)
+    for prepared in layer.clips.map(PreparedClip.init)
+      + [layer.regionClip(paint)].compactMap(\.self)
+    {
       // A clip with a singular homography contains nothing: the layer draws nothing.
       guard prepared.inverse != nil else {
         clips.removeLast(clips.count - clipStart)

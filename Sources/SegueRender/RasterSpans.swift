@@ -114,13 +114,15 @@ enum RasterSpans {
       }
     }
     for clip in source.clips {
-      guard clip.polygon.isFinite && clip.core.isFinite else {
+      guard clip.core.isFinite && (clip.polygon.isFinite || clip.decidesPixels) else {
         ix1 = ix0  // sample everything
         continue
       }
-      guard let outer = clip.polygon.spans(top, bottom).outer else { return }
-      ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
-      ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      if clip.polygon.isFinite {
+        guard let outer = clip.polygon.spans(top, bottom).outer else { return }
+        ox0 = Swift.max(ox0, index(outer.lo.rounded(.down), layer.x0, layer.x1))
+        ox1 = Swift.min(ox1, index(outer.hi.rounded(.up), layer.x0, layer.x1))
+      }
       if let inner = clip.core.spans(top, bottom).inner {
         ix0 = Swift.max(ix0, index(inner.lo.rounded(.up), layer.x0, layer.x1))
         ix1 = Swift.min(ix1, index(inner.hi.rounded(.down), layer.x0, layer.x1))

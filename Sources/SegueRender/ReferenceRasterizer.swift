@@ -28,7 +28,7 @@ public enum ReferenceRasterizer {
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
     let paint = SnapshotPaint(layer.snapshot)
     let glyphs = layer.snapshot.label.map { BlockFont.glyphs($0.text) } ?? []
-    let clips = layer.clips.map(PreparedClip.init)
+    let clips = layer.clips.map(PreparedClip.init) + [layer.regionClip(paint)].compactMap(\.self)
     let opacity = Float(layer.opacity)
     let add = layer.blendMode == .add
     let stride = buffer.stride

@@ -225,7 +225,7 @@ public struct SceneRenderer: Hashable, Sendable {
           ClipShape(
             bounds: $0.bounds, cornerRadius: $0.cornerRadius,
             matrix: $0.matrix.concatenating(pixels))
-        })
+        }, region: p.region)
     }
     return try plan(for: sample, presentation: tree).map { step in
       switch step {
@@ -249,6 +249,8 @@ public struct SceneRenderer: Hashable, Sendable {
     var parts: LayerParts = .all
     /// The rounded bounds of the ancestors with `masksToBounds`, with matrices to the container.
     var clips: [ClipShape] = []
+    /// The part of the layer's plane drawn at this step (a piece of a depth-sorted layer).
+    var region: ConvexRegion = .wholePlane
   }
 
   /// A step of the draw plan shared by the pixel and SVG outputs.
@@ -295,10 +297,7 @@ public struct SceneRenderer: Hashable, Sendable {
     /// Borders waiting for the end of their layer's subtree (subtrees are contiguous in draw
     /// order: a depth-first walk).
     var pending: [(tree: Int, planned: PlannedLayer, inDissolve: Bool)] = []
-    let drawOrder = sample.layers.indices.sorted {
-      sample.layers[$0].order < sample.layers[$1].order
-    }
-    for s in drawOrder {
+    for (s, region) in Self.drawSteps(sample) {
       let entry = sample.layers[s]
       let t = treeIndex[s]
       while let last = pending.last, !ancestry.isInside(t, last.tree) {
@@ -325,7 +324,8 @@ public struct SceneRenderer: Hashable, Sendable {
       }
       emit(
         PlannedLayer(
-          sample: entry, snapshot: snapshot, opacity: opacity, parts: parts, clips: clips),
+          sample: entry, snapshot: snapshot, opacity: opacity, parts: parts, clips: clips,
+          region: region),
         inDissolve: inDissolve)
       if let border {
         snapshot.border = border
@@ -334,7 +334,7 @@ public struct SceneRenderer: Hashable, Sendable {
             t,
             PlannedLayer(
               sample: entry, snapshot: snapshot, opacity: opacity, parts: [.border],
-              clips: clips), inDissolve
+              clips: clips, region: region), inDissolve
           ))
       }
     }
@@ -426,6 +426,22 @@ public struct SceneRenderer: Hashable, Sendable {
     func isInside(_ t: Int, _ ancestor: Int) -> Bool {
       order[t] > order[ancestor] && order[t] <= order[ancestor] + size[ancestor]
     }
+  }
+
+  /// The draw steps of `sample`, bottom first: each layer at its ``/Segue/LayerSample/order``,
+  /// or at each of its pieces with the piece's region.
+  static func drawSteps(_ sample: TransitionSample) -> [(layer: Int, region: ConvexRegion)] {
+    var steps: [(order: Int, layer: Int, region: ConvexRegion)] = []
+    steps.reserveCapacity(sample.layers.count)
+    for (s, layer) in sample.layers.enumerated() {
+      if layer.pieces.isEmpty {
+        steps.append((layer.order, s, .wholePlane))
+      } else {
+        for piece in layer.pieces { steps.append((piece.order, s, piece.region)) }
+      }
+    }
+    steps.sort { $0.order < $1.order }
+    return steps.map { ($0.layer, $0.region) }
   }
 
   // MARK: - Rendering

@@ -63,9 +63,11 @@ struct PreviewAppearanceUse: Equatable {
 ///
 /// Frame: its item count, then per item `[0, layer]` or `[1, snapshot count, per snapshot:
 /// weight, layer count, layers]`; a layer is `[snapshot index, opacity, bounds x, y, width,
-/// height, h0 … h8]` with `h` the plane homography `(m11, m12, m14, m21, m22, m24, m41, m42,
-/// m44)` of the layer's matrix to the container (points). A snapshot (the table beside the
-/// stream) is the layer's id, fill colour and label placement.
+/// height, h0 … h8, n, x1, y1 … xn, yn]` with `h` the plane homography `(m11, m12, m14, m21,
+/// m22, m24, m41, m42, m44)` of the layer's matrix to the container (points) and `n = 0` for a
+/// layer drawn whole, else the `n` vertices (layer coordinates) of the part of its bounds drawn
+/// at this step (``RasterLayer/region``: a piece of a depth-sorted layer, `n ≥ 3`). A snapshot
+/// (the table beside the stream) is the layer's id, fill colour and label placement.
 struct PreviewFrameStream {
   /// The floats written so far, as bytes.
   private(set) var bytes: [UInt8] = []
@@ -140,10 +142,12 @@ struct PreviewFrameStream {
   }
 
   /// Whether the page draws `layer`: its fill and label are among its parts (a layer's border
-  /// comes after its sublayers as a second raster layer of the border alone) and its
-  /// homography is not singular.
+  /// comes after its sublayers as a second raster layer of the border alone), its homography
+  /// is not singular, and its region holds some of its bounds.
   static func drawsBody(_ layer: RasterLayer) -> Bool {
     layer.parts.contains(.body) && !isSingular(homography(layer.matrix))
+      && (layer.region.isWholePlane
+        || !layer.region.polygon(clipping: layer.snapshot.bounds).isEmpty)
   }
 
   /// Records the appearance properties `layer` draws with.
@@ -221,6 +225,9 @@ struct PreviewFrameStream {
     let bounds = snapshot.bounds
     var values = [Double(index), opacity, bounds.minX, bounds.minY, bounds.width, bounds.height]
     values += Self.homography(layer.matrix)
+    let piece = layer.region.isWholePlane ? [] : layer.region.polygon(clipping: bounds)
+    values.append(Double(piece.count))
+    values += piece.flatMap { [$0.x, $0.y] }
     for value in values { body.append(try checked(value, describe)) }
   }
 }

@@ -157,7 +157,8 @@ enum PreviewPage {
       /**
        * The frames of one Float32 stream: per frame its item count, then per item either
        * [0, layer] or [1, snapshot count, per snapshot: weight, layer count, layers], a layer being
-       * [snapshot index, opacity, bounds x, y, width, height, h0 … h8].
+       * [snapshot index, opacity, bounds x, y, width, height, h0 … h8, n, x1, y1 … xn, yn]: n = 0
+       * for a layer drawn whole, else the piece of its bounds drawn (a depth-sorted layer's).
        */
       function decodeFrames(values) {
         const frames = [];
@@ -167,7 +168,12 @@ enum PreviewPage {
             snap: values[i], opacity: values[i + 1], bounds: values.slice(i + 2, i + 6),
             h: values.slice(i + 6, i + 15),
           };
-          i += 15;
+          const n = values[i + 15];
+          i += 16;
+          if (n > 0) {
+            l.piece = [];
+            for (let k = 0; k < n; k++, i += 2) l.piece.push([values[i], values[i + 1]]);
+          }
           return l;
         };
         while (i < values.length) {
@@ -227,7 +233,8 @@ enum PreviewPage {
       /** Whether two frames hold the same items (kinds, layer ids, dissolve shapes). */
       function sameShape(snaps, a, b) {
         if (a.items.length !== b.items.length) return false;
-        const same = (x, y) => snaps[x.snap].id === snaps[y.snap].id;
+        const same = (x, y) => snaps[x.snap].id === snaps[y.snap].id
+          && (x.piece ? x.piece.length : 0) === (y.piece ? y.piece.length : 0);
         for (let k = 0; k < a.items.length; k++) {
           const x = a.items[k];
           const y = b.items[k];
@@ -260,11 +267,13 @@ enum PreviewPage {
       function lerpLayer(a, b, f, minimumW) {
         const ha = normalized(a, minimumW);
         const hb = normalized(b, minimumW);
-        return {
+        const l = {
           snap: a.snap, snapB: b.snap, mix: f, opacity: lerp(a.opacity, b.opacity, f),
           bounds: a.bounds.map((v, i) => lerp(v, b.bounds[i], f)),
           h: ha.map((v, i) => lerp(v, hb[i], f)),
         };
+        if (a.piece) l.piece = a.piece.map((p, k) => p.map((v, j) => lerp(v, b.piece[k][j], f)));
+        return l;
       }
 
       /**
@@ -449,16 +458,25 @@ enum PreviewPage {
 
       /**
        * The visible polygon of the layer rectangle [x0, x1] × [y0, y1] through h, in pixels of
-       * scale s: corners to homogeneous (X, Y, W), clipped against W ≥ minimumW
-       * (Sutherland–Hodgman, as Transform3D.mapQuad), divided, scaled and snapped.
+       * scale s (projectPolygon of its corners).
        */
       function projectRect(h, x0, y0, x1, y1, s, minimumW) {
-        const corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]].map(([u, v]) => [
+        return projectPolygon(h, [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], s, minimumW);
+      }
+
+      /**
+       * The visible polygon of a convex polygon of layer points through h, in pixels of scale s:
+       * vertices to homogeneous (X, Y, W), clipped against W ≥ minimumW (Sutherland–Hodgman, as
+       * Transform3D.mapPolygon), divided, scaled and snapped.
+       */
+      function projectPolygon(h, points, s, minimumW) {
+        const corners = points.map(([u, v]) => [
           u * h[0] + v * h[3] + h[6], u * h[1] + v * h[4] + h[7], u * h[2] + v * h[5] + h[8]]);
         const clipped = [];
-        for (let i = 0; i < 4; i++) {
+        const n = corners.length;
+        for (let i = 0; i < n; i++) {
           const a = corners[i];
-          const b = corners[(i + 1) % 4];
+          const b = corners[(i + 1) % n];
           const aIn = a[2] >= minimumW;
           if (aIn) clipped.push(a);
           if (aIn !== (b[2] >= minimumW)) {
@@ -543,7 +561,9 @@ enum PreviewPage {
       function drawLayer(ctx, l, alpha, operation, env) {
         if (!(alpha > 0)) return;
         const [x, y, bw, bh] = l.bounds;
-        const outline = projectRect(l.h, x, y, x + bw, y + bh, env.scale, env.minimumW);
+        const outline = l.piece
+          ? projectPolygon(l.h, l.piece, env.scale, env.minimumW)
+          : projectRect(l.h, x, y, x + bw, y + bh, env.scale, env.minimumW);
         if (outline.length < 3) return;
         const fill = new Path2D();
         addPolygon(fill, outline);
@@ -562,8 +582,11 @@ enum PreviewPage {
         target.fillStyle = css(layerColor(l, env.snaps));
         target.fill(fill);
         if (label) {
+          target.save();
+          if (l.piece) target.clip(fill);
           target.fillStyle = css(snapshot.label.color);
           target.fill(label);
+          target.restore();
         }
         if (!direct) {
           ctx.globalAlpha = Math.min(alpha, 1);
@@ -606,7 +629,7 @@ enum PreviewPage {
       return {
         decodeFloats, decodeFrames, prepareScene, frameTime, frameIndex, runningFrame, sameShape,
         curveValue, interactionState, interactionEnd, gestureBegins, gesturePercent, thresholdDecision,
-        gestureRelease, beginDrag, moveDrag, endDrag, projectRect, snap, drawFrame,
+        gestureRelease, beginDrag, moveDrag, endDrag, projectRect, projectPolygon, snap, drawFrame,
       };
     })();
     globalThis.SeguePreview = SeguePreview;

@@ -26,14 +26,23 @@ struct SampleCommand: ParsableCommand {
       JSON output: {"preset", "operation" (presets) or "spec" (the file), "duration", \
       "container": [W, H], "interactive", "samples": [{"time", "progress", "completed", \
       "cancelled", "phase" (interactive only), "layers": [{"id", "opacity", "transform": \
-      [m11…m44], "corners": [[x, y] × 4], "order", "blend", "behindEye" (only when a corner is \
-      behind the eye), "backgroundColor": [r, g, b, a], "cornerRadius", "masksToBounds", \
-      "borderWidth", "borderColor", "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], \
-      "shadowColor"}]}]}.
+      [m11…m44], "corners": [[x, y] × 4], "order", "pieces" (only for a layer drawn in \
+      pieces), "blend", "behindEye" (only when a corner is behind the eye), "backgroundColor": \
+      [r, g, b, a], "cornerRadius", "masksToBounds", "borderWidth", "borderColor", \
+      "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], "shadowColor"}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
       cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3, backgroundR…A, \
       cornerRadius, masksToBounds, borderWidth, borderR…A, shadowOpacity, shadowRadius, \
       shadowOffsetWidth, shadowOffsetHeight, shadowR…A.
+
+      Depth order: "order" is the layer's position in the draw order (0 at the bottom). Where \
+      layers leave their parent's plane and intersect, depth sorting cuts them (as Core \
+      Animation does); a cut layer, and every layer inside it, is drawn once per piece: \
+      "pieces": [{"order", "polygon": [[x, y], …]}] lists each draw position with the part of \
+      the layer's bounds drawn there, a convex polygon in the layer's own coordinates (map it \
+      with "transform"), possibly empty; "order" is then the first piece's. In CSV, when some \
+      layer has pieces, every row gets two more columns, piece (its index) and polygon (x y \
+      pairs separated by spaces), and such a layer one row per piece with that piece's order.
 
       Every sample is computed and checked (no number may overflow) before the first byte is \
       written; the output is then streamed. Budgets: at most 1000000 times, and samples × \
@@ -62,12 +71,15 @@ struct SampleCommand: ParsableCommand {
       try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
       // First pass: every sample is computed and checked before any byte is written, so a bad
       // value never leaves a partial document on stdout.
+      var pieces = false
       for (i, t) in times.enumerated() {
-        try transition.checkFinite(sample(transition, at: t, index: i), index: i)
+        let sample = try sample(transition, at: t, index: i)
+        try transition.checkFinite(sample, index: i)
+        pieces = pieces || sample.layers.contains { !$0.pieces.isEmpty }
       }
       let note: (String) -> Void = { text in if !quiet { printError("segue sample: " + text) } }
       try OutputTarget(output).stream(note: note) { writer throws(CLIError) in
-        let encoder = SampleEncoder(format: format, transition: transition)
+        let encoder = SampleEncoder(format: format, transition: transition, pieces: pieces)
         try writer.write(encoder.header())
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 17)
@@ -105,6 +117,9 @@ struct SampleCommand: ParsableCommand {
 struct SampleEncoder {
   var format: DataFormat
   var transition: LoadedTransition
+  /// Whether some layer of some sample is drawn in pieces: the CSV then has the columns
+  /// `piece` and `polygon`, and one row per piece.
+  var pieces = false
 
   /// Everything before the first sample.
   func header() -> String {
@@ -119,6 +134,7 @@ struct SampleEncoder {
       header += ["masksToBounds", "borderWidth", "borderR", "borderG", "borderB", "borderA"]
       header += ["shadowOpacity", "shadowRadius", "shadowOffsetWidth", "shadowOffsetHeight"]
       header += ["shadowR", "shadowG", "shadowB", "shadowA"]
+      if pieces { header += ["piece", "polygon"] }
       return header.joined(separator: ",") + "\n"
     case .json:
       let size = transition.scene.containerSize
@@ -142,41 +158,25 @@ struct SampleEncoder {
       prefix.append(ascii: sample.isCompleted ? ",true," : ",false,")
       prefix.append(ascii: sample.isCancelled ? "true," : "false,")
       for layer in sample.layers {
-        out.append(contentsOf: prefix)
-        out.append(text: csvField(layer.id))
-        out.append(ascii: ",")
-        out.append(text: String(layer.order))
-        out.append(ascii: ",")
-        out.append(decimal: layer.opacity)
-        out.append(ascii: ",")
-        out.append(text: layer.blend.rawValue)
-        for value in layer.matrix.fields {
-          out.append(ascii: ",")
-          out.append(decimal: value)
+        guard pieces else {
+          csvRow(layer, order: layer.order, prefix: prefix, into: &out)
+          continue
         }
-        for corner in layer.corners {
-          out.append(ascii: ",")
-          out.append(decimal: corner.point.x)
-          out.append(ascii: ",")
-          out.append(decimal: corner.point.y)
+        guard !layer.pieces.isEmpty else {
+          csvRow(layer, order: layer.order, prefix: prefix, suffix: Array(",,".utf8), into: &out)
+          continue
         }
-        let appearance =
-          layer.backgroundColor.channels + [layer.cornerRadius]
-        for value in appearance {
-          out.append(ascii: ",")
-          out.append(decimal: value)
+        for (k, piece) in layer.pieces.enumerated() {
+          var suffix: [UInt8] = []
+          suffix.append(text: ",\(k),")
+          for (v, p) in piece.polygon.enumerated() {
+            if v > 0 { suffix.append(ascii: " ") }
+            suffix.append(decimal: p.x)
+            suffix.append(ascii: " ")
+            suffix.append(decimal: p.y)
+          }
+          csvRow(layer, order: piece.order, prefix: prefix, suffix: suffix, into: &out)
         }
-        out.append(ascii: layer.masksToBounds ? ",true" : ",false")
-        let rest =
-          [layer.borderWidth] + layer.borderColor.channels + [
-            layer.shadowOpacity, layer.shadowRadius,
-          ]
-          + [layer.shadowOffset.width, layer.shadowOffset.height] + layer.shadowColor.channels
-        for value in rest {
-          out.append(ascii: ",")
-          out.append(decimal: value)
-        }
-        out.append(ascii: "\n")
       }
     case .json:
       out.append(ascii: first ? "{" : ",{")
@@ -221,6 +221,23 @@ struct SampleEncoder {
         out.append(decimal: layer.opacity)
         out.append(ascii: ",\"order\":")
         out.append(text: String(layer.order))
+        if !layer.pieces.isEmpty {
+          out.append(ascii: ",\"pieces\":[")
+          for (k, piece) in layer.pieces.enumerated() {
+            out.append(ascii: k > 0 ? ",{\"order\":" : "{\"order\":")
+            out.append(text: String(piece.order))
+            out.append(ascii: ",\"polygon\":[")
+            for (v, p) in piece.polygon.enumerated() {
+              out.append(ascii: v > 0 ? ",[" : "[")
+              out.append(decimal: p.x)
+              out.append(ascii: ",")
+              out.append(decimal: p.y)
+              out.append(ascii: "]")
+            }
+            out.append(ascii: "]}")
+          }
+          out.append(ascii: "]")
+        }
         out.append(ascii: ",\"shadowColor\":")
         out.append(channels: layer.shadowColor.channels)
         out.append(ascii: ",\"shadowOffset\":")
@@ -247,6 +264,47 @@ struct SampleEncoder {
       out.append(decimal: sample.time)
       out.append(ascii: "}")
     }
+  }
+
+  /// One CSV row of `layer` at draw position `order`, after `prefix` (the sample's columns) and
+  /// before `suffix` (the piece columns, when the document has them) and the line break.
+  private func csvRow(
+    _ layer: LayerSample, order: Int, prefix: [UInt8], suffix: [UInt8] = [],
+    into out: inout [UInt8]
+  ) {
+    out.append(contentsOf: prefix)
+    out.append(text: csvField(layer.id))
+    out.append(ascii: ",")
+    out.append(text: String(order))
+    out.append(ascii: ",")
+    out.append(decimal: layer.opacity)
+    out.append(ascii: ",")
+    out.append(text: layer.blend.rawValue)
+    for value in layer.matrix.fields {
+      out.append(ascii: ",")
+      out.append(decimal: value)
+    }
+    for corner in layer.corners {
+      out.append(ascii: ",")
+      out.append(decimal: corner.point.x)
+      out.append(ascii: ",")
+      out.append(decimal: corner.point.y)
+    }
+    let appearance = layer.backgroundColor.channels + [layer.cornerRadius]
+    for value in appearance {
+      out.append(ascii: ",")
+      out.append(decimal: value)
+    }
+    out.append(ascii: layer.masksToBounds ? ",true" : ",false")
+    let rest =
+      [layer.borderWidth] + layer.borderColor.channels + [layer.shadowOpacity, layer.shadowRadius]
+      + [layer.shadowOffset.width, layer.shadowOffset.height] + layer.shadowColor.channels
+    for value in rest {
+      out.append(ascii: ",")
+      out.append(decimal: value)
+    }
+    out.append(contentsOf: suffix)
+    out.append(ascii: "\n")
   }
 
   /// Everything after the last sample.

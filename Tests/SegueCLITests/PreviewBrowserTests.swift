@@ -28,6 +28,7 @@ struct PreviewBrowserTests {
   /// pairs, row by row. `$SEGUE_PREVIEW_REPORT` set: prints each frame's figures.
   @discardableResult func compare(
     preset: [String], ops: [String], times: [Double], query: String = "",
+    size: (Int, Int)? = nil,
     renderOptions: (String) throws -> [String] = { ["--operation", $0] }
   ) throws -> [(RasterImage, RasterImage)] {
     var pairs: [(RasterImage, RasterImage)] = []
@@ -35,7 +36,7 @@ struct PreviewBrowserTests {
     let page = directory.path + "/page.html"
     let made = try SegueProcess.run(["preview"] + preset + ["--output", page, "--quiet"])
     try #require(made.status == 0, "\(made.stderr)")
-    let (w, h) = try Self.size(preset)
+    let (w, h) = try size ?? Self.size(preset)
     let list = times.map { "\($0)" }.joined(separator: ",")
     let shot = directory.path + "/shot.png"
     try Browser.screenshot(
@@ -82,6 +83,16 @@ struct PreviewBrowserTests {
     try #require(pairs.count == 6)
     let wrong = pairs[1].0.difference(pairs[0].1, threshold: Self.channelThreshold)
     #expect(wrong.mean > 4 * Self.meanLimit && wrong.fraction > 4 * Self.fractionLimit)
+  }
+
+  /// Layers cut by depth sorting: two layers crossing like an X, `b` drawn in two pieces with
+  /// `a` between them (``SampleCommandTests/crossingSpec``).
+  @Test func cutLayersMatchRender() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("crossing.json", SampleCommandTests.crossingSpec)
+    try compare(
+      preset: ["--spec", spec], ops: ["spec"], times: [0], size: (400, 400),
+      renderOptions: { _ in [] })
   }
 
   /// ca-fade: a true cross-dissolve (snapshots summed with weights); hero: many labelled

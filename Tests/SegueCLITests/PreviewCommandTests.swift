@@ -92,6 +92,23 @@ import Testing
       "cancelled")
   }
 
+  /// A layer cut by depth sorting (``SampleCommandTests/crossingSpec``): the page draws `b`'s
+  /// left half, then `a`, then `b`'s right half, each piece with the polygon of the sample's piece
+  /// (Float precision); `P` (clear) draws nothing.
+  @Test func cutLayerPiecesAreInTheFrames() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("crossing.json", SampleCommandTests.crossingSpec)
+    let page = try Self.page(["--spec", spec, "--fps", "1"])
+    let frames = try page.frames(try page.scene("spec"))
+    let layers = frames[0].flatMap(\.layers)
+    #expect(layers.map(\.id) == ["b", "a", "b"])
+    let sample = try Self.loaded(["--spec", spec]).scene.sample(at: 0)
+    let pieces = try #require(sample["b"]?.pieces)
+    #expect(layers[0].piece == pieces[0].polygon.flatMap { [Float($0.x), Float($0.y)] })
+    #expect(layers[2].piece == pieces[1].polygon.flatMap { [Float($0.x), Float($0.y)] })
+    #expect(layers[1].piece.isEmpty)
+  }
+
   /// ca-fade (0.25 s, linear) is a true cross-dissolve: at 8 samples per second frame 1 is
   /// 0.125 s, q = 0.5, two snapshots weighted 1 − q = 0.5 and q = 0.5; frame 0 is the old
   /// snapshot alone, weight 1.

@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueSpec
 import Testing
 
 /// `segue sample` against the library: the JSON and CSV outputs hold exactly the values that
@@ -153,6 +154,51 @@ import Testing
       #expect(cells.map { Double($0) } == numbers.map { Optional($0) })
       #expect(row[37] == "\(layer.masksToBounds)")
     }
+  }
+
+  /// Two 200 × 200 layers crossing like an X under a perspective stage (turned ±0.5 rad about
+  /// y, one centre): `b` is cut in two (``LayerTree/drawOrder()``).
+  static let crossingSpec: String = {
+    let (c, s) = (Double.cos(0.5), Double.sin(0.5))
+    func turned(_ sign: Double) -> String {
+      "[\(c), 0, \(-sign * s), 0, 0, 1, 0, 0, \(sign * s), 0, \(c), 0, 0, 0, 0, 1]"
+    }
+    return """
+      {"version": 1, "duration": 1, "container": [400, 400], "layers": [
+        {"id": "P", "bounds": [0, 0, 400, 400], "position": [200, 200],
+         "sublayerTransform": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1]},
+        {"id": "a", "parent": "P", "bounds": [0, 0, 200, 200], "position": [200, 200],
+         "transform": \(turned(1)), "backgroundColor": [1, 0, 0, 1]},
+        {"id": "b", "parent": "P", "bounds": [0, 0, 200, 200], "position": [200, 200],
+         "transform": \(turned(-1)), "backgroundColor": [0, 0, 1, 1]}
+      ]}
+      """
+  }()
+
+  /// A cut layer in the JSON output: `b` lists its two pieces (its left half drawn at 1, behind
+  /// `a`, its right half at 3), `order` is the first; the library's numbers exactly. In CSV the
+  /// header gains piece and polygon, and `b` has one row per piece.
+  @Test func piecesOfACutLayer() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("crossing.json", Self.crossingSpec)
+    let json = try decodeSamples(try SegueProcess.run(["sample", "--spec", spec, "--times", "0"]))
+    let scene = try loadSpec(Self.crossingSpec).scene
+    expectFrame(json.samples[0], equals: try scene.sample(at: 0), "crossing")
+    let b = try #require(json.samples[0].layers.first { $0.id == "b" })
+    #expect(b.order == 1 && b.pieces?.map(\.order) == [1, 3])
+    #expect(b.pieces?[0].polygon.allSatisfy { $0[0] <= 100 + 1e-9 } == true)
+    #expect(json.samples[0].layers.filter { $0.pieces != nil }.map(\.id) == ["b"])
+    let csv = try SegueProcess.run(["sample", "--spec", spec, "--times", "0", "--format", "csv"])
+    let lines = csv.text.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    #expect(lines[0].suffix(3) == ["shadowA", "piece", "polygon"])
+    let rows = lines.dropFirst().map { ($0[4], $0[5], $0[$0.count - 2], $0[$0.count - 1]) }
+    #expect(rows.map(\.0) == ["P", "a", "b", "b"])
+    #expect(rows.map(\.1) == ["0", "2", "1", "3"])
+    #expect(rows.map(\.2) == ["", "", "0", "1"])
+    let polygon = rows[2].3.split(separator: " ").compactMap { Double($0) }
+    #expect(polygon == b.pieces?[0].polygon.flatMap { $0 })
   }
 
   @Test func outputFileHoldsWhatStdoutWouldAndNothingElseIsLeft() throws {

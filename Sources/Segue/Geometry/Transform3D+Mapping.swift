@@ -152,6 +152,43 @@ extension Transform3D {
     for k in 0..<count { body(vertex(k)) }
   }
 
+  /// Maps the convex polygon `polygon` (in the plane z = 0, vertices in order) and returns the
+  /// visible polygon on screen, as ``mapQuad(_:)`` does for four corners: the vertices'
+  /// homogeneous images clipped against `w = minimumW`, then divided; at most one more vertex
+  /// than `polygon` has, consecutive duplicates removed, empty when all of it is behind the eye.
+  public func mapPolygon(_ polygon: [Point]) -> [Point] {
+    var out: [Point] = []
+    out.reserveCapacity(polygon.count + 1)
+    for v in visibleImage(of: polygon) {
+      let p = Point(x: v.x / v.w, y: v.y / v.w)
+      if out.last != p { out.append(p) }
+    }
+    if out.count > 1, out[0] == out[out.count - 1] { out.removeLast() }
+    return out
+  }
+
+  /// The homogeneous images `[x y 0 1]·M` of the vertices of the convex `polygon`, clipped
+  /// against the plane `w = minimumW` (Sutherland–Hodgman, all four coordinates interpolated,
+  /// which is exact for the projective image of an edge), not divided: every `w ≥ minimumW`.
+  package func visibleImage(of polygon: [Point]) -> [Vector4] {
+    let minimumW = Transform3D.minimumW
+    let lifted = polygon.map { apply(to: Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
+    var out: [Vector4] = []
+    out.reserveCapacity(polygon.count + 1)
+    for (i, start) in lifted.enumerated() {
+      let end = lifted[(i + 1) % lifted.count]
+      if start.w >= minimumW { out.append(start) }
+      if (start.w >= minimumW) != (end.w >= minimumW) {
+        let t = (minimumW - start.w) / (end.w - start.w)
+        out.append(
+          Vector4(
+            x: start.x + t * (end.x - start.x), y: start.y + t * (end.y - start.y),
+            z: start.z + t * (end.z - start.z), w: minimumW))
+      }
+    }
+    return out
+  }
+
   /// The bounding box of ``mapQuad(_:)`` of `rect`'s four corners (points), or `nil` when the whole
   /// rectangle is behind the eye. For an affine matrix this equals `CGRectApplyAffineTransform`.
   public func mapRect(_ rect: Rect) -> Rect? {

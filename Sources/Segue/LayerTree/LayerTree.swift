@@ -13,13 +13,17 @@ public struct LayerGeometry: Hashable, Sendable {
   public var opacity: Double
   /// ``LayerTree/corners(at:)``: the bounds corners TL, TR, BR, BL in container space.
   public var corners: [ProjectedPoint]
-  /// The layer's position in ``LayerTree/drawOrder()`` (0 is drawn first, at the bottom).
+  /// The position of the layer's first step in ``LayerTree/drawOrder()`` (0 is drawn first, at
+  /// the bottom).
   public var drawIndex: Int
+  /// Every step at which the layer is drawn, when depth sorting cut it or a layer it is
+  /// flattened into (<doc:DepthOrder>); empty for a layer drawn once, whole, at ``drawIndex``.
+  public var pieces: [LayerPiece] = []
 
   /// Creates a geometry record from its parts.
   public init(
     id: String, parent: Int?, localMatrix: Transform3D, matrix: Transform3D, opacity: Double,
-    corners: [ProjectedPoint], drawIndex: Int
+    corners: [ProjectedPoint], drawIndex: Int, pieces: [LayerPiece] = []
   ) {
     self.id = id
     self.parent = parent
@@ -28,6 +32,7 @@ public struct LayerGeometry: Hashable, Sendable {
     self.opacity = opacity
     self.corners = corners
     self.drawIndex = drawIndex
+    self.pieces = pieces
   }
 }
 
@@ -215,31 +220,24 @@ public struct LayerTree: Equatable, Sendable {
     return result
   }
 
-  /// The indices of all layers in draw order (first = bottom): one depth-first walk from the
-  /// container, each layer before (below) its sublayers, siblings by ascending `zPosition`, then
-  /// insertion order (later on top).
-  public func drawOrder() -> [Int] {
-    var childrenOf = [[Int]](repeating: [], count: storage.count)
-    var roots: [Int] = []
-    for i in storage.indices {
-      if let parent = parents[i] { childrenOf[parent].append(i) } else { roots.append(i) }
-    }
-    func sortedSiblings(_ siblings: [Int]) -> [Int] {
-      siblings.sorted { (storage[$0].zPosition, $0) < (storage[$1].zPosition, $1) }
-    }
-    var order: [Int] = []
-    order.reserveCapacity(storage.count)
-    var stack = Array(sortedSiblings(roots).reversed())
-    while let next = stack.popLast() {
-      order.append(next)
-      stack.append(contentsOf: sortedSiblings(childrenOf[next]).reversed())
-    }
-    return order
+  /// The draw order, bottom first: one depth-first walk from the container, each layer before
+  /// (below) its sublayers. The sublayers of a layer are composited in that layer's plane, those
+  /// of a transform layer in its parent's (its 3D rendering context); within a context, siblings
+  /// go by ascending `zPosition`, then insertion order (later on top), and where members leave
+  /// the context's plane (tilted, or at depths that disagree with that order) by depth from the
+  /// viewer, members that intersect cut into pieces. The rule, its sources and its cost are in
+  /// <doc:DepthOrder>.
+  ///
+  /// One step per layer, in the order of the walk, unless depth sorting cut a layer: a cut layer
+  /// is drawn once per piece, and so is every layer flattened into it, each step with the region
+  /// of the layer's plane it draws (``DrawStep/region``).
+  public func drawOrder() -> [DrawStep] {
+    DrawOrderBuilder.drawOrder(layers: storage, parents: parents, local: local)
   }
 
   /// Every layer's geometry in one forward pass (parents before children), in ``layers`` order:
-  /// local and container matrices, presented opacity, projected corners and draw position. Equal
-  /// to calling the `at:` methods for each index.
+  /// local and container matrices, presented opacity, projected corners and draw position (and
+  /// pieces). Equal to calling the `at:` methods for each index.
   public func evaluate() -> [LayerGeometry] {
     var result: [LayerGeometry] = []
     result.reserveCapacity(storage.count)
@@ -258,15 +256,42 @@ public struct LayerTree: Equatable, Sendable {
       result.append(
         LayerGeometry(
           id: storage[i].id, parent: parents[i], localMatrix: localMatrix, matrix: matrix,
-          opacity: opacity, corners: corners(of: storage[i], matrix: matrix), drawIndex: 0))
+          opacity: opacity, corners: corners(of: storage[i], matrix: matrix), drawIndex: -1))
     }
-    for (position, index) in drawOrder().enumerated() { result[index].drawIndex = position }
+    let steps = DrawOrderBuilder.drawOrder(layers: storage, parents: parents) {
+      result[$0].localMatrix
+    }
+    var pieced = false
+    for (position, step) in steps.enumerated() {
+      if result[step.layer].drawIndex < 0 {
+        result[step.layer].drawIndex = position
+        pieced = pieced || !step.region.isWholePlane
+      } else {
+        pieced = true
+      }
+    }
+    if pieced { addPieces(steps, to: &result) }
     return result
+  }
+
+  /// Fills ``LayerGeometry/pieces`` of every layer drawn in more than one step or cut.
+  private func addPieces(_ steps: [DrawStep], to result: inout [LayerGeometry]) {
+    var pieces = [[LayerPiece]](repeating: [], count: storage.count)
+    for (position, step) in steps.enumerated() {
+      pieces[step.layer].append(
+        LayerPiece(
+          order: position, region: step.region,
+          polygon: step.region.polygon(clipping: storage[step.layer].bounds)))
+    }
+    for i in storage.indices
+    where pieces[i].count > 1 || pieces[i].contains(where: { !$0.region.isWholePlane }) {
+      result[i].pieces = pieces[i]
+    }
   }
 
   // MARK: - Private helpers
 
-  private func local(_ index: Int) -> Transform3D {
+  func local(_ index: Int) -> Transform3D {
     let own = storage[index].matrixInSuperlayer
     guard let parent = parents[index] else { return own }
     let c = storage[parent].sublayerMatrix

@@ -9,8 +9,12 @@ public struct LayerSample: Hashable, Sendable {
   /// The bounds corners (top-left, top-right, bottom-right, bottom-left) in the container, after
   /// the homogeneous divide; points at or behind the eye are flagged (``ProjectedPoint``).
   public var corners: [ProjectedPoint]
-  /// Position in the draw order (0 is drawn first, at the bottom).
+  /// Position in the draw order (0 is drawn first, at the bottom) of the layer's first step.
   public var order: Int
+  /// Every step at which the layer is drawn, in draw order, when depth sorting cut it or a layer
+  /// it is flattened into (``LayerPiece``: the step's position, and the region and polygon of
+  /// the layer drawn there); empty for a layer drawn once, whole, at ``order``.
+  public var pieces: [LayerPiece] = []
   /// How the layer blends with what is below it.
   public var blend: BlendMode
   /// The presented `backgroundColor` (straight RGBA).
@@ -63,7 +67,7 @@ public struct TransitionSample: Hashable, Sendable {
     self.layers = zip(tree.evaluate(), tree.layers).map { geometry, layer in
       LayerSample(
         id: geometry.id, matrix: geometry.matrix, opacity: geometry.opacity,
-        corners: geometry.corners, order: geometry.drawIndex,
+        corners: geometry.corners, order: geometry.drawIndex, pieces: geometry.pieces,
         blend: blendModes[geometry.id] ?? .over, backgroundColor: layer.backgroundColor,
         cornerRadius: Swift.max(layer.cornerRadius, 0), masksToBounds: layer.masksToBounds,
         borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,

@@ -37,12 +37,14 @@ struct PreviewPageReading {
     return try #require(scenes.first { $0["name"] as? String == name })
   }
 
-  /// One layer of a frame: its snapshot's id, opacity, bounds and plane homography.
+  /// One layer of a frame: its snapshot's id, opacity, bounds, plane homography and, for a piece
+  /// of a depth-sorted layer, the part of its bounds drawn (x, y pairs; empty when drawn whole).
   struct Layer {
     var id: String
     var opacity: Float
     var bounds: [Float]
     var h: [Float]
+    var piece: [Float] = []
   }
 
   /// One item of a frame: a layer, or a cross-dissolve's snapshots (weight, layers).
@@ -83,7 +85,10 @@ struct PreviewPageReading {
       let opacity = try next()
       let bounds = try (0..<4).map { _ in try next() }
       let h = try (0..<9).map { _ in try next() }
-      return Layer(id: ids[index], opacity: opacity, bounds: bounds, h: h)
+      let n = Int(try next())
+      try #require(n == 0 || n >= 3)
+      let piece = try (0..<(2 * n)).map { _ in try next() }
+      return Layer(id: ids[index], opacity: opacity, bounds: bounds, h: h, piece: piece)
     }
     var frames: [[Item]] = []
     while i < values.count {

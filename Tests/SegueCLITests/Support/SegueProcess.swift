@@ -214,6 +214,7 @@ struct SampledLayer: Decodable {
   var transform: [Double]
   var corners: [[Double]]
   var order: Int
+  var pieces: [SampledPiece]?
   var blend: String
   var behindEye: [Bool]?
   var backgroundColor: [Double]
@@ -225,6 +226,12 @@ struct SampledLayer: Decodable {
   var shadowRadius: Double
   var shadowOffset: [Double]
   var shadowColor: [Double]
+}
+
+/// One piece of a layer cut by depth sorting: its draw position and the part of its bounds.
+struct SampledPiece: Decodable, Equatable {
+  var order: Int
+  var polygon: [[Double]]
 }
 
 /// Decodes the JSON output of `segue sample`.
@@ -257,6 +264,12 @@ func expectFrame(
       layer.corners == expected.corners.map { [$0.point.x, $0.point.y] }, "\(place) corners",
       sourceLocation: sourceLocation)
     #expect(layer.order == expected.order, "\(place) order", sourceLocation: sourceLocation)
+    let pieces = expected.pieces.map { piece in
+      SampledPiece(order: piece.order, polygon: piece.polygon.map { [$0.x, $0.y] })
+    }
+    #expect(
+      layer.pieces == (pieces.isEmpty ? nil : pieces), "\(place) pieces",
+      sourceLocation: sourceLocation)
     #expect(
       layer.blend == expected.blend.rawValue, "\(place) blend", sourceLocation: sourceLocation)
     let behind = expected.corners.map(\.isBehindEye)

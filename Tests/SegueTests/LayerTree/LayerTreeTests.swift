@@ -271,7 +271,7 @@ struct LayerTreeTests {
     try tree.add(box("c1", 1, 1, at: 0, 0, z: -1), parent: "r1")  // 4
     try tree.add(box("c2", 1, 1, at: 0, 0, z: 5), parent: "r1")  // 5
     try tree.add(box("g", 1, 1, at: 0, 0, z: -9), parent: "c0")  // 6
-    let ids = tree.drawOrder().map { tree.layers[$0].id }
+    let ids = tree.drawOrder().map { tree.layers[$0.layer].id }
     #expect(ids == ["r1", "c1", "c0", "g", "c2", "r2", "r0"])
   }
 
@@ -299,7 +299,7 @@ struct LayerTreeTests {
       #expect(all[i].localMatrix == (try tree.localMatrix(at: i)))
       #expect(all[i].matrix.isApproximatelyEqual(to: try tree.matrixToContainer(at: i)))
       #expect(all[i].opacity == (try tree.effectiveOpacity(at: i)))
-      #expect(order[all[i].drawIndex] == i)
+      #expect(order[all[i].drawIndex].layer == i)
       let corners = try tree.corners(at: i)
       for k in 0..<4 {
         #expect(near(all[i].corners[k].point, corners[k].point.x, corners[k].point.y, 1e-9))

@@ -78,10 +78,10 @@ struct SceneBuilderTests {
     try b.add(Layer(id: "a1"), parent: "a")
     try b.add(Layer(id: "a2"), parent: "a")
     try b.bringToFront("a")
-    let order = b.model.drawOrder().map { b.model.layers[$0].id }
+    let order = b.model.drawOrder().map { b.model.layers[$0.layer].id }
     #expect(order == ["b", "c", "a", "a1", "a2"])
     try b.bringToFront("a1")
-    let again = b.model.drawOrder().map { b.model.layers[$0].id }
+    let again = b.model.drawOrder().map { b.model.layers[$0.layer].id }
     #expect(again == ["b", "c", "a", "a2", "a1"])
     #expect(try b.model.parentIndex(at: b.model.index(of: "a1")!) == b.model.index(of: "a"))
   }
@@ -427,7 +427,7 @@ struct SceneBuilderSubviewTests {
   }
 
   static func order(_ b: SceneBuilder) -> [String] {
-    b.model.drawOrder().map { b.model.layers[$0].id }
+    b.model.drawOrder().map { b.model.layers[$0.layer].id }
   }
 
   @Test func insertAboveAndBelow() throws {

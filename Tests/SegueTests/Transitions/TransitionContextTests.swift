@@ -321,7 +321,7 @@ struct TransitionContextUIKitTests {
     var container = c.containerView
     #expect(container.model.layers.map(\.id) == ["old", "old.label"])
     try container.insertSubview(c.view(forKey: .to), belowSubview: c.view(forKey: .from))
-    let order = container.model.drawOrder().map { container.model.layers[$0].id }
+    let order = container.model.drawOrder().map { container.model.layers[$0.layer].id }
     #expect(order == ["new", "new.label", "old", "old.label"])
   }
 
