@@ -8,6 +8,9 @@ import PackageDescription
 // * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers, images, text): zlib (`zlib1g-dev`); for
 //   images libpng (`libpng-dev`) and libjpeg-turbo (`libjpeg62-turbo-dev`); for text FreeType
 //   (`libfreetype-dev`), HarfBuzz (`libharfbuzz-dev`), fontconfig (`libfontconfig-dev`).
+// * `SegueTesting` (snapshot and continuity assertions for Swift Testing and XCTest): what
+//   `SegueRender` needs, and libdeflate (`libdeflate-dev`) for its engine `SegueSnapshot`, which
+//   also serves `segue snapshot`.
 // * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
 // * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
@@ -16,6 +19,7 @@ let package = Package(
     .library(name: "Segue", targets: ["Segue"]),
     .library(name: "SegueSpec", targets: ["SegueSpec"]),
     .library(name: "SegueRender", targets: ["SegueRender"]),
+    .library(name: "SegueTesting", targets: ["SegueTesting"]),
     // The benchmark workloads (the `stack` workload, its naive and reference implementations and
     // its kernel), shared by segue-bench, the tests and the package-benchmark suite; not for apps.
     .library(name: "SegueBenchSupport", targets: ["SegueBenchSupport"]),
@@ -90,6 +94,12 @@ let package = Package(
       pkgConfig: "fontconfig",
       providers: [.apt(["libfontconfig-dev"])]
     ),
+    .systemLibrary(
+      name: "CDeflate",
+      path: "Sources/CDeflate",
+      pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"])]
+    ),
     .target(
       name: "SegueSIMDSupport",
       path: "Sources/SegueSIMDSupport"
@@ -126,6 +136,16 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
+      name: "SegueSnapshot",
+      dependencies: ["Segue", "SegueSpec", "SegueRender", "CDeflate"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .target(
+      name: "SegueTesting",
+      dependencies: ["Segue", "SegueSnapshot"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .target(
       name: "SegueSpec",
       dependencies: ["Segue"],
       exclude: ["Schema", "Examples"],
@@ -146,6 +166,7 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueRender",
+        "SegueSnapshot",
         "SegueSIMDSupport",
         "SegueBenchSupport",
         "SegueMallocCounter",
@@ -160,6 +181,7 @@ let package = Package(
         "Segue",
         "SegueSpec",
         "SegueRender",
+        "SegueSnapshot",
         "SegueBenchSupport",
         "SegueToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -176,8 +198,8 @@ let package = Package(
     .testTarget(
       name: "SegueCLITests",
       dependencies: [
-        "segue", "segue-bench", "Segue", "SegueSpec", "SegueBenchSupport", "SegueTestSupport",
-        "SegueToolSupport", "CZlib",
+        "segue", "segue-bench", "Segue", "SegueSpec", "SegueSnapshot", "SegueBenchSupport",
+        "SegueTestSupport", "SegueToolSupport",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -206,6 +228,22 @@ let package = Package(
         "SegueTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueSnapshotTests",
+      dependencies: [
+        "Segue", "SegueRender", "SegueSnapshot", "SegueTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    .testTarget(
+      name: "SegueTestingTests",
+      dependencies: [
+        "Segue", "SegueRender", "SegueSnapshot", "SegueTesting", "SegueTestSupport",
+      ],
+      exclude: ["__Snapshots__"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(

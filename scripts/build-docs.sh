@@ -11,8 +11,8 @@
 # is the combined one). Usage: scripts/build-docs.sh [extra docc options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(Segue SegueSpec SegueRender SegueBenchSupport)
-CATALOGS=(Segue SegueSpec SegueRender)
+TARGETS=(Segue SegueSpec SegueRender SegueSnapshot SegueTesting SegueBenchSupport)
+CATALOGS=(Segue SegueSpec SegueRender SegueTesting)
 args=()
 for t in "${TARGETS[@]}"; do args+=(--target "$t"); done
 for c in "${CATALOGS[@]}"; do

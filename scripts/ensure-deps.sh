@@ -4,7 +4,8 @@
 #   scripts/ensure-deps.sh         the build: pkg-config, the CBLAS headers and library
 #                                  (libblas-dev, for the default `BLAS` trait); for SegueRender
 #                                  zlib, libpng and libjpeg (images), FreeType, HarfBuzz and
-#                                  fontconfig (text), and the fonts text is drawn with by default
+#                                  fontconfig (text), libdeflate (snapshot
+#                                  reading), and the fonts text is drawn with by default
 #                                  and tested with (fonts-inter, fonts-dejavu-core)
 #   scripts/ensure-deps.sh test    the build and the programs the test suite runs: python3 with
 #                                  jsonschema (the spec schema checks, the PNG and APNG readers),
@@ -28,6 +29,7 @@ build|libjpeg62-turbo-dev|pkg-config --exists libjpeg
 build|libfreetype-dev|pkg-config --exists freetype2
 build|libharfbuzz-dev|pkg-config --exists harfbuzz
 build|libfontconfig-dev|pkg-config --exists fontconfig
+build|libdeflate-dev|pkg-config --exists libdeflate
 build|fonts-inter|dpkg -s fonts-inter
 build|fonts-dejavu-core|dpkg -s fonts-dejavu-core
 test|python3|command -v python3

@@ -156,10 +156,7 @@ public struct Filmstrip: Hashable, Sendable {
   {
     try Self.checkTimes(times)
     let layout = try layout(frameCount: times.count, containerSize: scene.containerSize)
-    let premultiplied = SIMD4<Float>(LayerSnapshot.premultiplied(background))
-    var fill = SIMD4<UInt8>.zero
-    for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
-    var sheet = try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+    var sheet = try blankSheet(layout)
     let context = try RenderContext()
     var frame = try PixelBufferRGBA8(width: layout.frameWidth, height: layout.frameHeight)
     for (k, time) in times.enumerated() {
@@ -168,14 +165,50 @@ public struct Filmstrip: Hashable, Sendable {
           field: error.field == "time" ? "times" : error.field,
           index: error.field == "time" ? k : error.index, reason: error.reason)
       }
-      let (x, y) = layout.frameOrigin(k)
-      Self.copy(frame, into: &sheet, x: x, y: y)
-      if captions {
-        let strip = try captionStrip(Self.caption(for: time), width: layout.frameWidth)
-        Self.copy(strip, into: &sheet, x: x, y: y + layout.frameHeight)
-      }
+      try place(frame, at: k, time: time, layout: layout, into: &sheet)
     }
     return sheet
+  }
+
+  /// A sheet of `layout`'s size before any frame: ``background`` everywhere. With
+  /// ``place(_:at:time:layout:into:)`` it builds the sheet of frames rendered elsewhere (an
+  /// interactive run, frames already on hand).
+  ///
+  /// - Throws: the size errors of ``/Segue/PixelBufferRGBA8/init(width:height:stride:fill:)``.
+  public func blankSheet(_ layout: Layout) throws(ValidationError) -> PixelBufferRGBA8 {
+    let premultiplied = SIMD4<Float>(LayerSnapshot.premultiplied(background))
+    var fill = SIMD4<UInt8>.zero
+    for c in 0..<4 { fill[c] = PixelBufferRGBA8.quantise(premultiplied[c]) }
+    return try PixelBufferRGBA8(width: layout.width, height: layout.height, fill: fill)
+  }
+
+  /// Copies `frame` into cell `k` of `sheet` and, with ``captions``, draws the caption of `time`
+  /// below it, as ``render(_:times:)`` does.
+  ///
+  /// - Throws: ``/Segue/ValidationError`` naming `frame` (`.invalidState`) unless `frame` has
+  ///   `layout`'s frame size, `sheet` has `layout`'s size and `0 ≤ k < columns·rows`; the
+  ///   caption's rendering errors.
+  public func place(
+    _ frame: PixelBufferRGBA8, at k: Int, time: Double, layout: Layout,
+    into sheet: inout PixelBufferRGBA8
+  ) throws(ValidationError) {
+    guard frame.width == layout.frameWidth, frame.height == layout.frameHeight,
+      sheet.width == layout.width, sheet.height == layout.height,
+      k >= 0, k < layout.columns * layout.rows
+    else {
+      throw ValidationError(
+        field: "frame", index: k,
+        reason: .invalidState(
+          "a \(frame.width)×\(frame.height) frame does not fit cell \(k) of a "
+            + "\(layout.columns)×\(layout.rows) sheet of \(layout.frameWidth)×"
+            + "\(layout.frameHeight) frames (sheet \(sheet.width)×\(sheet.height))"))
+    }
+    let (x, y) = layout.frameOrigin(k)
+    Self.copy(frame, into: &sheet, x: x, y: y)
+    if captions {
+      let strip = try captionStrip(Self.caption(for: time), width: layout.frameWidth)
+      Self.copy(strip, into: &sheet, x: x, y: y + layout.frameHeight)
+    }
   }
 
   /// An SVG contact sheet with the layout of ``render(_:times:)`` (user units = pixels): per

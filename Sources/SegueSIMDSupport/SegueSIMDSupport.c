@@ -3,7 +3,10 @@
 #endif
 #include "SegueSIMDSupport.h"
 
-uint32_t segue_runtime_features(void) {
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t segue_detected_features(void) {
   uint32_t f = 0;
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
@@ -16,6 +19,29 @@ uint32_t segue_runtime_features(void) {
 #elif defined(__aarch64__)
   f |= SEGUE_FEATURE_NEON;
 #endif
+  return f;
+}
+
+/// The features `SEGUE_CPU` allows (all bits when it is unset or unknown).
+static uint32_t segue_forced_mask(void) {
+  const char *name = getenv("SEGUE_CPU");
+  const uint32_t avx512 = SEGUE_FEATURE_AVX512F | SEGUE_FEATURE_AVX512VL;
+  if (name == 0) return ~0u;
+  if (strcmp(name, "avx2") == 0) return ~avx512;
+  if (strcmp(name, "baseline") == 0)
+    return ~(avx512 | SEGUE_FEATURE_SSE4_2 | SEGUE_FEATURE_AVX | SEGUE_FEATURE_AVX2 |
+             SEGUE_FEATURE_FMA);
+  return ~0u;
+}
+
+uint32_t segue_runtime_features(void) {
+  // Computed once (a benign race: every thread computes the same value).
+  static uint32_t known = 0;
+  static int ready = 0;
+  if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return __atomic_load_n(&known, __ATOMIC_RELAXED);
+  uint32_t f = segue_detected_features() & segue_forced_mask();
+  __atomic_store_n(&known, f, __ATOMIC_RELAXED);
+  __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
   return f;
 }
 

@@ -205,7 +205,7 @@ extension SpecFile {
 
   /// Parses a timing function written as a spec's JSON `timingFunction`: a string (a name or
   /// `"cubic-bezier(x1, y1, x2, y2)"`), an array `[x1, y1, x2, y2]`, or an object with
-  /// `controlPoints`, `steps` (and `position`) or `linear` (see ``readTimingFunction(_:)``).
+  /// `controlPoints`, `steps` (and `position`) or `linear`, as in a spec file.
   ///
   /// - Throws: ``SpecError`` with a JSON path from `$`: malformed JSON, or what a spec's
   ///   `timingFunction` rejects.

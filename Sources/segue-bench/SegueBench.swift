@@ -53,7 +53,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); or text (text layer layouts)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
   )
   var workload: String = "stack"
 
@@ -116,6 +116,9 @@ struct SegueBench: ParsableCommand {
   @OptionGroup(title: "Paint workload")
   var paintOptions: PaintOptions
 
+  @OptionGroup(title: "Snapshot workload")
+  var snapshotOptions: SnapshotWorkloadOptions
+
   /// N parsed from `--n`.
   var layerCount: Int {
     if let n = Int(count) { return n }
@@ -137,11 +140,13 @@ struct SegueBench: ParsableCommand {
     guard
       workload == "stack" || workload == "presets" || workload == "blend"
         || workload == "render" || workload == "paint" || workload == "text"
+        || workload == "snapshot"
         || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
         "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, text, "
+          + "snapshot, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
     let n = layerCount
@@ -188,6 +193,8 @@ struct SegueBench: ParsableCommand {
       try validateRenderWorkload()
     } else if workload == "paint" {
       try validatePaintWorkload()
+    } else if workload == "snapshot" {
+      try validateSnapshotWorkload()
     } else if path == .blas {
       // Every stack layer has its own start, duration, curve and keys, so neither its keyframe
       // weights nor its matrices are shared across layers: there is no large matrix product to
@@ -238,6 +245,7 @@ struct SegueBench: ParsableCommand {
     if workload == "render" { return try runRenderWorkload() }
     if workload == "paint" { return try runPaintWorkload() }
     if workload == "text" { return try runTextWorkload() }
+    if workload == "snapshot" { return try runSnapshotWorkload() }
     return try runStackWorkload()
   }
 }

@@ -333,7 +333,7 @@ struct RenderCommand: ParsableCommand {
     var contactSheet: PixelBufferRGBA8?
     if format == .png, let layout {
       contactSheet = try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
-        try Self.blankSheet(sheet, layout)
+        try sheet.blankSheet(layout)
       }
     }
     let digits = max(4, String(max(times.count - 1, 0)).count)
@@ -368,7 +368,7 @@ struct RenderCommand: ParsableCommand {
         }
         if contactSheet != nil, let layout {
           try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
-            try Self.place(image, caption: time, k, sheet, layout, into: &contactSheet!)
+            try sheet.place(image, at: k, time: time, layout: layout, into: &contactSheet!)
           }
         }
         if encoder != nil {
@@ -442,50 +442,6 @@ struct RenderCommand: ParsableCommand {
     }
     guard isDirectory.boolValue else {
       throw CLIError(.cannotCreate, "--output-dir", "'\(path)' is not a directory")
-    }
-  }
-
-  /// The contact sheet before any frame: ``Filmstrip/background`` everywhere.
-  private static func blankSheet(_ sheet: Filmstrip, _ layout: Filmstrip.Layout)
-    throws(Segue.ValidationError) -> PixelBufferRGBA8
-  {
-    let blank = try Rasterizer.render(
-      [], width: layout.width, height: layout.height, background: sheet.background)
-    return PixelBufferRGBA8(blank)
-  }
-
-  /// Copies frame `k` into its cell of the contact sheet and draws its caption below it, with
-  /// the geometry and caption style of ``Filmstrip/render(_:times:)`` (so a non-interactive
-  /// sheet equals the library's).
-  private static func place(
-    _ image: PixelBufferRGBA8, caption time: Double, _ k: Int, _ sheet: Filmstrip,
-    _ layout: Filmstrip.Layout, into target: inout PixelBufferRGBA8
-  ) throws(Segue.ValidationError) {
-    let (x, y) = layout.frameOrigin(k)
-    blit(image, into: &target, x: x, y: y)
-    guard sheet.captions else { return }
-    let cell = Double(sheet.captionCellSize)
-    let label = LayerSnapshot.Label(
-      text: Filmstrip.caption(for: time), origin: Point(x: cell, y: cell), cellSize: cell,
-      color: sheet.captionColor)
-    let strip = LayerSnapshot(
-      bounds: Rect(
-        x: 0, y: 0, width: Double(layout.frameWidth), height: Double(layout.captionHeight)),
-      fill: .solid(.clear), label: label)
-    let rendered = try Rasterizer.render(
-      [.layer(RasterLayer(snapshot: strip))], width: layout.frameWidth,
-      height: layout.captionHeight, background: sheet.background)
-    blit(PixelBufferRGBA8(rendered), into: &target, x: x, y: y + layout.frameHeight)
-  }
-
-  /// Copies `image` row by row into `target` at `(x, y)` (it fits by the layout's construction).
-  private static func blit(
-    _ image: PixelBufferRGBA8, into target: inout PixelBufferRGBA8, x: Int, y: Int
-  ) {
-    for row in 0..<image.height {
-      let from = row * image.stride
-      let to = (y + row) * target.stride + 4 * x
-      for i in 0..<(4 * image.width) { target.components[to + i] = image.components[from + i] }
     }
   }
 }

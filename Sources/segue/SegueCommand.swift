@@ -37,6 +37,7 @@ enum ExitStatus: Int32, CaseIterable {
 let exitCodesHelp = """
   Exit codes:
     0   success
+    1   snapshot verify: a snapshot is missing, unreadable or different
     64  usage: unknown subcommand, option or name; a value of the wrong form; missing or \
   conflicting options
     65  bad input data: NaN, negative or out-of-range values (e.g. --fps 0), a request above a \
@@ -117,7 +118,7 @@ struct SegueCommand: ParsableCommand {
     version: segueVersion,
     subcommands: [
       PresetsCommand.self, SampleCommand.self, RenderCommand.self, PreviewCommand.self,
-      CurveCommand.self, ProfileCommand.self,
+      CurveCommand.self, ProfileCommand.self, SnapshotCommand.self,
     ])
 
   /// The entry point: sets up signal handling, parses, runs, and reports every error (the

@@ -34,14 +34,7 @@ struct LoadedTransition {
 
   /// The last moment worth sampling: the duration, or with a history the latest of the
   /// duration, the last event and the moment the completion fires.
-  var endTime: Double {
-    guard let interaction, let last = interaction.events.last else { return scene.duration }
-    var end = max(scene.duration, last.time)
-    if let completion = try? interaction.state(at: last.time).completionTime {
-      end = max(end, completion)
-    }
-    return end
-  }
+  var endTime: Double { scene.endTime(interaction: interaction) }
 
   /// The work of evaluating the scene once, in items: layers + animations + model changes +
   /// interaction events (each sample visits every one of them).
@@ -184,13 +177,9 @@ struct TransitionInput: ParsableArguments {
           + "\(frames.isFinite ? decimal(frames + 1) : "too many") samples: at most \(limit) "
           + "are allowed")
     }
-    // k/N is correctly rounded, so a frame that lands on the end equals it exactly.
-    var last = Int(frames)
-    if Double(last + 1) / rate <= end { last += 1 }
-    while last > 0 && Double(last) / rate > end { last -= 1 }
-    var result = (0...last).map { Double($0) / rate }
-    if result[result.count - 1] < end { result.append(end) }
-    return result
+    do { return try TransitionScene.frameTimes(fps: rate, end: end, maximum: limit) } catch {
+      throw CLIError.data("--fps", error)
+    }
   }
 
   /// The argument the sample times came from, for errors about one of them.

@@ -187,7 +187,7 @@ import Testing
   }
 
   /// The help texts name no file outside the installed binary: no README, no source path.
-  @Test(arguments: ["", "presets", "sample", "render", "curve", "profile"])
+  @Test(arguments: ["", "presets", "sample", "render", "curve", "profile", "snapshot"])
   func helpNamesNoOutsideFile(_ subcommand: String) throws {
     let result = try SegueProcess.run(["help"] + (subcommand.isEmpty ? [] : [subcommand]))
     #expect(result.status == 0)

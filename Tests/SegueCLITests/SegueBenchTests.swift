@@ -33,6 +33,24 @@ struct SegueBenchTests {
     #expect((rate ?? 0) > 0, "\(arguments)")
   }
 
+  /// The workloads with a report of their own (text only) run their own measurement: the first
+  /// line names the workload, not the default `stack`.
+  @Test(arguments: [
+    ["--workload", "paint", "--width", "1000", "--n", "1000"],
+    ["--workload", "text", "--n", "1000"],
+    [
+      "--workload", "snapshot", "--snapshot-transitions", "1", "--snapshot-frames", "1",
+      "--snapshot-scale", "0.1",
+    ],
+  ])
+  func ownReportWorkloadsRunTheirMeasurement(arguments: [String]) throws {
+    let result = try SegueProcess.runBench(arguments + ["--repeats", "1"])
+    #expect(result.status == 0, "\(arguments): \(result.stderr)")
+    let first = result.text.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(first.hasPrefix("workload \(arguments[1])"), "\(arguments): \(result.text)")
+    #expect(!result.text.contains("layer-evals/s"), "\(arguments): \(result.text)")
+  }
+
   /// Workloads reject the options they would ignore.
   @Test(arguments: [
     ["--workload", "bezier", "--threads", "2"], ["--workload", "spring", "--path", "scalar"],

@@ -77,6 +77,27 @@ struct FilmstripTests {
     }
   }
 
+  /// A sheet assembled from frames rendered elsewhere (``Filmstrip/blankSheet(_:)`` and
+  /// ``Filmstrip/place(_:at:time:layout:into:)``) is the rendered sheet; a frame or cell that
+  /// does not fit is refused.
+  @Test func placingFramesBuildsTheSameSheet() throws {
+    let s = try scene(.slideOver)
+    let layout = try strip.layout(frameCount: 3, containerSize: small)
+    var sheet = try strip.blankSheet(layout)
+    for (k, t) in times.enumerated() {
+      try strip.place(strip.renderer.render(s, at: t), at: k, time: t, layout: layout, into: &sheet)
+    }
+    #expect(sheet == (try strip.render(s, times: times)))
+    let frame = try strip.renderer.render(s, at: 0)
+    #expect(throws: ValidationError.self) {
+      try strip.place(frame, at: 4, time: 0, layout: layout, into: &sheet)
+    }
+    let wrong = try PixelBufferRGBA8(width: 3, height: 3)
+    #expect(throws: ValidationError.self) {
+      try strip.place(wrong, at: 0, time: 0, layout: layout, into: &sheet)
+    }
+  }
+
   /// Gaps and the empty fourth cell show the sheet grey, 0.92·255 = 234.6 → 235. The caption of
   /// frame 0 is "0.000s"; its strip starts at y = 3 + 20 = 23 and the text one cell (1 pixel)
   /// in, at (4, 24). The glyph "0" is 111/101/101/101/111: cell (0, 0) → pixel (4, 24) is set
@@ -248,72 +269,5 @@ struct FilmstripTests {
     Self.expectError("origin", .notFinite, index: 0) {
       try parent.embed(child, at: Point(x: .nan, y: 0))
     }
-  }
-}
-
-/// The committed DocC filmstrips: one per preset (push, default views, 390 × 844 at 0.25 px/pt,
-/// six frames at `k·duration/5`, six columns, layer ids as labels). With
-/// `SEGUE_WRITE_FILMSTRIPS=1` this regenerates them; otherwise it checks that each file exists,
-/// is below 150 KB and decodes (an independent Python zlib decoder: signature, chunk CRCs,
-/// inflate, filters) to the expected size.
-@Suite("Filmstrip resources")
-struct FilmstripResourceTests {
-  static let resources = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/Segue/Segue.docc/Resources")
-
-  static let film = Filmstrip(
-    renderer: SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8), columns: 6)
-
-  /// Sheet size: frames round(97.5) × 211 = 98 × 211; 6·98 + 7·4 = 616 wide,
-  /// 211 + 14 + 2·4 = 233 high.
-  static let expectedSize = (616, 233)
-
-  static func url(_ preset: TransitionPreset) -> URL {
-    resources.appendingPathComponent("filmstrip-\(preset.rawValue).png")
-  }
-
-  @Test(arguments: TransitionPreset.allCases)
-  func filmstrip(_ preset: TransitionPreset) throws {
-    if ProcessInfo.processInfo.environment["SEGUE_WRITE_FILMSTRIPS"] == "1" {
-      let animator = PresetAnimator(preset)
-      let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
-      let times = (0...5).map { Double($0) * scene.duration / 5 }
-      let png = try PNG.encode(Self.film.render(scene, times: times))
-      try Data(png).write(to: Self.url(preset))
-    }
-    let path = Self.url(preset).path
-    let attributes = try FileManager.default.attributesOfItem(atPath: path)
-    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-    #expect(size > 0 && size < 150_000, "\(path): \(size) bytes")
-    #expect(try Self.decode(path) == "OK \(Self.expectedSize.0) \(Self.expectedSize.1)")
-  }
-
-  /// Runs the Python decoder; returns its output line, or a skip marker without python3.
-  static func decode(_ path: String) throws -> String {
-    let script = """
-      import sys, zlib, struct
-      d = open(sys.argv[1], 'rb').read()
-      assert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
-      pos, chunks = 8, []
-      while pos < len(d):
-          (n,) = struct.unpack('>I', d[pos:pos + 4]); t = d[pos + 4:pos + 8]; b = d[pos + 8:pos + 8 + n]
-          assert zlib.crc32(t + b) & 0xffffffff == struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0]
-          chunks.append((t, b)); pos += 12 + n
-      w, h, depth, ctype = struct.unpack('>IIBB', chunks[0][1][:10])
-      assert chunks[0][0] == b'IHDR' and chunks[-1][0] == b'IEND' and depth == 8 and ctype == 6
-      raw = zlib.decompress(b''.join(b for t, b in chunks if t == b'IDAT'))
-      assert len(raw) == h * (4 * w + 1) and all(raw[y * (4 * w + 1)] <= 4 for y in range(h))
-      print('OK', w, h)
-      """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return output.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

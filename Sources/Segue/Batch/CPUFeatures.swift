@@ -23,8 +23,15 @@ public struct CPUFeatures: OptionSet, Hashable, Sendable, CustomStringConvertibl
   /// Advanced SIMD (AArch64).
   public static let neon = CPUFeatures(rawValue: UInt32(SEGUE_FEATURE_NEON))
 
-  /// What the running CPU supports (`__builtin_cpu_supports`, asked once).
+  /// What the run-time dispatch may use: what the running CPU supports
+  /// (`__builtin_cpu_supports`, asked once), limited by the environment variable `SEGUE_CPU`
+  /// (read once): `avx512` (no limit), `avx2` (no AVX-512), `baseline` (x86-64's SSE2: no SSE4.2,
+  /// AVX, AVX2, FMA or AVX-512). Every kernel chosen at run time follows it, so a test can force
+  /// each path the machine offers.
   public static let runtime = CPUFeatures(rawValue: segue_runtime_features())
+
+  /// What the running CPU supports, whatever `SEGUE_CPU` says.
+  public static let detected = CPUFeatures(rawValue: segue_detected_features())
 
   /// What the `Segue` module's Swift code was compiled for: the predefined target macros as the
   /// Clang importer sees them with this module's options, so `-Xswiftc -target-cpu -Xswiftc native`

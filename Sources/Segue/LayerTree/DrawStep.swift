@@ -23,7 +23,7 @@ public struct LayerPiece: Hashable, Sendable {
   public var order: Int
   /// The part of the layer's plane drawn at this step, in the layer's own coordinates.
   public var region: ConvexRegion
-  /// The part of the layer's bounds drawn at this step: ``ConvexRegion/polygon(clipping:)`` of the
+  /// The part of the layer's bounds drawn at this step: the region's `polygon(clipping:)` of the
   /// bounds, a convex polygon in the layer's own coordinates in the bounds' corner order
   /// (top-left first), empty when none of the bounds is in the region.
   public var polygon: [Point]

@@ -452,9 +452,15 @@ static inline uint32_t segue_compiled_features(void) {
   return f;
 }
 
-/// The features the running CPU supports (`__builtin_cpu_supports` on x86; NEON is assumed on
-/// AArch64; 0 elsewhere).
+/// The features the run-time dispatch may use: what the running CPU supports
+/// (`__builtin_cpu_supports` on x86; NEON is assumed on AArch64; 0 elsewhere), limited by the
+/// environment variable `SEGUE_CPU`, read once: `avx512` (everything the CPU has), `avx2` (no
+/// AVX-512), `baseline` (x86-64's SSE2 only: no SSE4.2, AVX, AVX2, FMA or AVX-512). Unset,
+/// empty or any other value: no limit.
 uint32_t segue_runtime_features(void);
+
+/// What the running CPU supports, without the `SEGUE_CPU` limit.
+uint32_t segue_detected_features(void);
 
 // SegueRender's span-kernel primitives (clamp, alpha broadcast, quantisation).
 #include "SegueRenderSupport.h"
