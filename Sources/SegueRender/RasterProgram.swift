@@ -286,10 +286,17 @@ struct RasterProgram {
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
     let paint = SnapshotPaint(layer.snapshot)
     let clipStart = clips.count
-    for prepared in layer.clips.map(PreparedClip.init)
-      + [layer.regionClip(paint)].compactMap(\.self)
-    {
-      // A clip with a singular homography contains nothing: the layer draws nothing.
+    // The layer's clips, then its region's, appended one by one (no array per layer). A clip
+    // with a singular homography contains nothing: the layer draws nothing.
+    for clip in layer.clips {
+      let prepared = PreparedClip(clip)
+      guard prepared.inverse != nil else {
+        clips.removeLast(clips.count - clipStart)
+        return
+      }
+      clips.append(prepared)
+    }
+    if let prepared = layer.regionClip(paint) {
       guard prepared.inverse != nil else {
         clips.removeLast(clips.count - clipStart)
         return

@@ -23,14 +23,29 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
   /// The library's error this one wraps, if any.
   public var validation: ValidationError?
+  /// Whether the spec's content is wrong, or a file it names cannot be read.
+  public var category: Category
+
+  /// What a ``SpecError`` is about.
+  public enum Category: Hashable, Sendable {
+    /// The spec's content (the JSON, a value, a name, a budget): the command line's exit 65.
+    case content
+    /// A file the spec names (an image, a font) does not exist, is not a regular file or cannot
+    /// be read: the command line's exit 66, as for a missing spec.
+    case unreadableFile
+  }
 
   /// An error at the JSON path `path`.
-  public init(path: String, message: String, validation: ValidationError? = nil) {
+  public init(
+    path: String, message: String, validation: ValidationError? = nil,
+    category: Category = .content
+  ) {
     self.path = path
     self.line = nil
     self.column = nil
     self.message = message
     self.validation = validation
+    self.category = category
   }
 
   /// A JSON syntax error at `line:column`.
@@ -40,6 +55,7 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     self.column = column
     self.message = message
     self.validation = nil
+    self.category = .content
   }
 
   /// Wraps a library error raised while building the object at `path`: the error's field (and

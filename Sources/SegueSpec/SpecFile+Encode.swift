@@ -81,6 +81,9 @@ extension SpecFile {
       o.append(("cornerRadius", .number(layer.cornerRadius)))
     }
     if layer.masksToBounds { o.append(("masksToBounds", .bool(true))) }
+    if layer.maskedCorners != defaults.maskedCorners {
+      o.append(("maskedCorners", SpecFile.writeValue(.cornerMask(layer.maskedCorners))))
+    }
     if layer.borderWidth != defaults.borderWidth {
       o.append(("borderWidth", .number(layer.borderWidth)))
     }
@@ -105,6 +108,7 @@ extension SpecFile {
     if layer.sublayerTransform != .identity {
       o.append(("sublayerTransform", writeValue(.transform(layer.sublayerTransform))))
     }
+    o += writeContent(layer)
     if !animations.isEmpty { o.append(("animations", .array(animations.map(writeAnimation)))) }
     return .object(o)
   }
@@ -150,21 +154,11 @@ extension SpecFile {
     func fields<V: Interpolatable>(_ track: KeyframeTrack<V>, _ wrap: (V) -> AnimationValue)
       -> [(String, JSONValue)]
     {
-      var o: [(String, JSONValue)] = [("values", .array(track.values.map { writeValue(wrap($0)) }))]
-      if let k = track.keyTimes { o.append(("keyTimes", numbers(k))) }
-      if track.calculationMode != .linear {
-        o.append(("calculationMode", .string(track.calculationMode.rawValue)))
-      }
-      if let fs = track.timingFunctions {
-        o.append(("timingFunctions", .array(fs.map(writeTimingFunction))))
-      }
-      if let v = track.tensionValues { o.append(("tensionValues", numbers(v))) }
-      if let v = track.continuityValues { o.append(("continuityValues", numbers(v))) }
-      if let v = track.biasValues { o.append(("biasValues", numbers(v))) }
-      if let f = track.timingFunction {
-        o.append(("keyframeTimingFunction", writeTimingFunction(f)))
-      }
-      return o
+      trackFields(
+        values: track.values.map { writeValue(wrap($0)) }, keyTimes: track.keyTimes,
+        calculationMode: track.calculationMode, timingFunctions: track.timingFunctions,
+        tension: track.tensionValues, continuity: track.continuityValues,
+        bias: track.biasValues, trackFunction: track.timingFunction)
     }
     switch values {
     case .numbers(let t): return fields(t) { .number($0) }
@@ -173,25 +167,46 @@ extension SpecFile {
     case .rects(let t): return fields(t) { .rect($0) }
     case .transforms(let t): return fields(t) { .transform($0) }
     case .colors(let t): return fields(t) { .color($0) }
+    case .paths(let t): return listFields(t) { .path($0) }
+    case .colorLists(let t): return listFields(t) { .colorList($0) }
+    case .numberLists(let t): return listFields(t) { .numberList($0) }
     }
   }
 
-  static func writePathTrack(_ track: KeyframePathTrack) -> [(String, JSONValue)] {
-    func point(_ p: Point) -> JSONValue { writeValue(.point(p)) }
-    let elements: [JSONValue] = track.path.elements.map { element in
-      switch element {
-      case .move(let p): .object([("move", point(p))])
-      case .line(let p): .object([("line", point(p))])
-      case .quadCurve(let p, let c):
-        .object([("quadCurve", .object([("to", point(p)), ("control", point(c))]))])
-      case .curve(let p, let c1, let c2):
-        .object([
-          ("curve", .object([("to", point(p)), ("control1", point(c1)), ("control2", point(c2))]))
-        ])
-      case .closeSubpath: .object([("close", .bool(true))])
-      }
+  /// The keys of a list track (paths, colour lists, number lists): as a fixed-size track's.
+  static func listFields<V: InterpolatableList>(
+    _ track: KeyframeListTrack<V>, _ wrap: (V) -> AnimationValue
+  ) -> [(String, JSONValue)] {
+    trackFields(
+      values: track.values.map { writeValue(wrap($0)) }, keyTimes: track.keyTimes,
+      calculationMode: track.calculationMode, timingFunctions: track.timingFunctions,
+      tension: track.tensionValues, continuity: track.continuityValues, bias: track.biasValues,
+      trackFunction: track.timingFunction)
+  }
+
+  /// The keys of a keyframe track with `values`, those that differ from the defaults.
+  static func trackFields(
+    values: [JSONValue], keyTimes: [Double]?, calculationMode: CalculationMode,
+    timingFunctions: [TimingFunction]?, tension: [Double]?, continuity: [Double]?,
+    bias: [Double]?, trackFunction: TimingFunction?
+  ) -> [(String, JSONValue)] {
+    var o: [(String, JSONValue)] = [("values", .array(values))]
+    if let k = keyTimes { o.append(("keyTimes", numbers(k))) }
+    if calculationMode != .linear {
+      o.append(("calculationMode", .string(calculationMode.rawValue)))
     }
-    var o: [(String, JSONValue)] = [("path", .array(elements))]
+    if let fs = timingFunctions {
+      o.append(("timingFunctions", .array(fs.map(writeTimingFunction))))
+    }
+    if let v = tension { o.append(("tensionValues", numbers(v))) }
+    if let v = continuity { o.append(("continuityValues", numbers(v))) }
+    if let v = bias { o.append(("biasValues", numbers(v))) }
+    if let f = trackFunction { o.append(("keyframeTimingFunction", writeTimingFunction(f))) }
+    return o
+  }
+
+  static func writePathTrack(_ track: KeyframePathTrack) -> [(String, JSONValue)] {
+    var o: [(String, JSONValue)] = [("path", writePath(track.path))]
     if let k = track.keyTimes { o.append(("keyTimes", numbers(k))) }
     if track.calculationMode != .linear {
       o.append(("calculationMode", .string(track.calculationMode.rawValue)))

@@ -13,11 +13,19 @@ public struct SpecDocument: Sendable {
   /// it) or the last event time plus the duration (when it does not).
   public var sampleTimes: [Double]
 
+  /// The image and font files the layers name, in the order of the spec's `layers` list, each
+  /// with the JSON path that names it (``SpecFileReference``).
+  public var files: [SpecFileReference]
+
   /// Creates a document.
-  public init(scene: TransitionScene, interaction: InteractionTimeline?, sampleTimes: [Double]) {
+  public init(
+    scene: TransitionScene, interaction: InteractionTimeline?, sampleTimes: [Double],
+    files: [SpecFileReference] = []
+  ) {
     self.scene = scene
     self.interaction = interaction
     self.sampleTimes = sampleTimes
+    self.files = files
   }
 
   /// Samples the transition at `time` seconds: with ``interaction`` through
@@ -84,7 +92,9 @@ public enum SpecFile {
   ///   object being built).
   public static func decode(_ json: JSONValue) throws(SpecError) -> SpecDocument {
     var decoder = SpecDecoder()
-    return try decoder.document(Node(value: json, path: "$"))
+    var document = try decoder.document(Node(value: json, path: "$"))
+    document.files = fileReferences(in: document.scene.model, json: json)
+    return document
   }
 
   /// Parses `text` as the value of a spec's `"interaction"` on its own (<doc:SpecFormat>):
@@ -137,12 +147,14 @@ struct SpecDecoder {
     "version", "description", "duration", "container", "layers", "events", "finish", "cancel",
     "blendModes", "interaction", "sampleTimes",
   ]
-  static let layerKeys = [
-    "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
-    "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
-    "masksToBounds", "borderWidth", "borderColor", "shadowOpacity", "shadowRadius",
-    "shadowOffset", "shadowColor", "animations",
-  ]
+  static let layerKeys =
+    [
+      "id", "parent", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "opacity",
+      "backgroundColor", "isTransformLayer", "transform", "sublayerTransform", "cornerRadius",
+      "masksToBounds", "maskedCorners", "borderWidth", "borderColor", "shadowOpacity",
+      "shadowRadius",
+      "shadowOffset", "shadowColor", "animations",
+    ] + contentKeys
   static let timingKeys = [
     "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
     "repeatDuration", "autoreverses", "fillMode",
@@ -450,6 +462,7 @@ struct SpecDecoder {
     if let v = o["backgroundColor"] { layer.backgroundColor = try color(v) }
     if let v = o["cornerRadius"] { layer.cornerRadius = try v.number() }
     if let v = o["masksToBounds"] { layer.masksToBounds = try v.bool() }
+    if let v = o["maskedCorners"] { layer.maskedCorners = try SpecFile.readCornerMask(v) }
     if let v = o["borderWidth"] { layer.borderWidth = try v.number() }
     if let v = o["borderColor"] { layer.borderColor = try color(v) }
     if let v = o["shadowOpacity"] { layer.shadowOpacity = try v.number() }
@@ -463,6 +476,7 @@ struct SpecDecoder {
     if let v = o["transform"] { layer.transform = try SpecFile.readTransform(v) }
     if let v = o["sublayerTransform"] { layer.sublayerTransform = try SpecFile.readTransform(v) }
     if let v = o["animations"] { _ = try v.array() }
+    try readContent(o, into: &layer)
     try building(node.path) { () throws(ValidationError) in try layer.validate() }
     return (layer, parent)
   }
@@ -476,7 +490,7 @@ struct SpecDecoder {
     } catch {
       if case .invalidState(let why) = error.reason { throw node.fail(why) }
       throw node.fail(
-        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor and transform.rotation/scale/translation sub-paths)"
+        "unknown key path '\(keyPath)' (known: opacity, position, position.x, position.y, zPosition, bounds, bounds.size, anchorPoint, transform, sublayerTransform, backgroundColor, cornerRadius, borderWidth, borderColor, shadowOpacity, shadowRadius, shadowOffset, shadowColor, contentsRect, contentsCenter, contentsScale, fontSize, foregroundColor, path, fillColor, strokeColor, lineWidth, miterLimit, lineDashPhase, strokeStart, strokeEnd, colors, locations, startPoint, endPoint, transform.rotation/scale/translation sub-paths, and in model changes masksToBounds and maskedCorners)"
       )
     }
   }
@@ -494,7 +508,16 @@ struct SpecDecoder {
       throw typeNode.fail("unknown animation type '\(type)' (known: basic, keyframe, spring)")
     }
     try o.check(allowed: allowed, context: "for a \(type) animation")
-    let property = try readProperty(try o.required("keyPath"))
+    let keyPathNode = try o.required("keyPath")
+    let property = try readProperty(keyPathNode)
+    guard property.isAnimatable else {
+      throw keyPathNode.fail(
+        "\(property.keyPath) is not animatable (set it on the layer, or change it with an event)")
+    }
+    do { try property.checkApplies(to: layer) } catch {
+      if case .invalidState(let why) = error.reason { throw keyPathNode.fail(why) }
+      throw SpecError(wrapping: error, at: keyPathNode.path)
+    }
     let kind = property.valueKind
     let timing = try readTiming(o)
     let model = property.value(in: layer)
@@ -614,28 +637,11 @@ struct SpecDecoder {
     let tension = try o["tensionValues"]?.numberList()
     let continuity = try o["continuityValues"]?.numberList()
     let bias = try o["biasValues"]?.numberList()
-    func track<V: Interpolatable>(_ vs: [V]) throws(ValidationError) -> KeyframeTrack<V> {
-      try KeyframeTrack(
-        values: vs, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
-        timingFunction: trackFunction, tensionValues: tension, continuityValues: continuity,
-        biasValues: bias)
-    }
     return try building(o.path) { () throws(ValidationError) in
-      switch kind {
-      case .number:
-        return .numbers(try track(values.map { if case .number(let x) = $0 { x } else { 0 } }))
-      case .point:
-        return .points(try track(values.map { if case .point(let x) = $0 { x } else { .zero } }))
-      case .size:
-        return .sizes(try track(values.map { if case .size(let x) = $0 { x } else { .zero } }))
-      case .rect:
-        return .rects(try track(values.map { if case .rect(let x) = $0 { x } else { .zero } }))
-      case .transform:
-        return .transforms(
-          try track(values.map { if case .transform(let x) = $0 { x } else { .identity } }))
-      case .color:
-        return .colors(try track(values.map { if case .color(let x) = $0 { x } else { .clear } }))
-      }
+      try KeyframeValues(
+        kind: kind, values: values, keyTimes: keyTimes, calculationMode: mode,
+        timingFunctions: functions, timingFunction: trackFunction, tensionValues: tension,
+        continuityValues: continuity, biasValues: bias)
     }
   }
 
@@ -653,23 +659,7 @@ struct SpecDecoder {
       throw pathNode.fail(
         "a path moves a point property (position, anchorPoint), not a \(kind.rawValue)")
     }
-    var path = BezierPath()
-    for node in try pathNode.array() {
-      let element = try Self.readPathElement(node)
-      var extended = path
-      do throws(ValidationError) {
-        switch element {
-        case .move(let p): try extended.move(to: p)
-        case .line(let p): try extended.addLine(to: p)
-        case .quadCurve(let p, let c): try extended.addQuadCurve(to: p, control: c)
-        case .curve(let p, let c1, let c2): try extended.addCurve(to: p, control1: c1, control2: c2)
-        case .closeSubpath: try extended.closeSubpath()
-        }
-      } catch {
-        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: node.path)
-      }
-      path = extended
-    }
+    let path = try SpecFile.readPath(pathNode)
     let (keyTimes, mode, functions) = try readKeyframeTiming(o)
     var rotation: RotationMode?
     if let r = o["rotationMode"] {
@@ -679,35 +669,6 @@ struct SpecDecoder {
       try KeyframePathTrack(
         path: path, keyTimes: keyTimes, calculationMode: mode, timingFunctions: functions,
         rotationMode: rotation)
-    }
-  }
-
-  /// One element of a `path`: an object with exactly one of `move`, `line` (a point),
-  /// `quadCurve` (`to`, `control`), `curve` (`to`, `control1`, `control2`), `close` (true).
-  static func readPathElement(_ node: Node) throws(SpecError) -> BezierPath.Element {
-    let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
-    guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
-      throw node.fail("a path element has exactly one of move, line, quadCurve, curve, close")
-    }
-    func point(_ n: Node) throws(SpecError) -> Point {
-      let p = try n.numbers(count: [2], what: "a point [x, y]")
-      return Point(x: p[0], y: p[1])
-    }
-    switch key {
-    case "move": return .move(to: try point(v))
-    case "line": return .line(to: try point(v))
-    case "quadCurve":
-      let c = try v.object(allowed: ["to", "control"])
-      return .quadCurve(
-        to: try point(try c.required("to")), control: try point(try c.required("control")))
-    case "curve":
-      let c = try v.object(allowed: ["to", "control1", "control2"])
-      return .curve(
-        to: try point(try c.required("to")), control1: try point(try c.required("control1")),
-        control2: try point(try c.required("control2")))
-    default:
-      guard try v.bool() else { throw v.fail("expected true") }
-      return .closeSubpath
     }
   }
 

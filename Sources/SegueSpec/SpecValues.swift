@@ -25,12 +25,114 @@ extension SpecFile {
     case .transform:
       return .transform(try readTransform(node))
     case .color:
-      let v = try node.numbers(count: [4], what: "a colour [red, green, blue, alpha]")
-      return .color(
-        try building(node.path) { () throws(ValidationError) in
-          try RGBAColor(red: v[0], green: v[1], blue: v[2], alpha: v[3])
-        })
+      return .color(try readColor(node))
+    case .path:
+      return .path(try readPath(node))
+    case .colorList:
+      var colors: [RGBAColor] = []
+      for item in try node.array() { colors.append(try readColor(item)) }
+      return .colorList(colors)
+    case .numberList:
+      return .numberList(try node.numberList())
+    case .boolean:
+      return .boolean(try node.bool())
+    case .cornerMask:
+      return .cornerMask(try readCornerMask(node))
     }
+  }
+
+  /// Reads a colour `[red, green, blue, alpha]` (components clamped to `[0, 1]`).
+  static func readColor(_ node: Node) throws(SpecError) -> RGBAColor {
+    let v = try node.numbers(count: [4], what: "a colour [red, green, blue, alpha]")
+    return try building(node.path) { () throws(ValidationError) in
+      try RGBAColor(red: v[0], green: v[1], blue: v[2], alpha: v[3])
+    }
+  }
+
+  /// Reads a path: an array of `CGPath` elements, each an object with exactly one key (`move`,
+  /// `line`, `quadCurve`, `curve`, `close`); a drawing element needs a `move` before it.
+  static func readPath(_ node: Node) throws(SpecError) -> BezierPath {
+    var path = BezierPath()
+    for item in try node.array() {
+      let element = try readPathElement(item)
+      do throws(ValidationError) {
+        switch element {
+        case .move(let p): try path.move(to: p)
+        case .line(let p): try path.addLine(to: p)
+        case .quadCurve(let p, let c): try path.addQuadCurve(to: p, control: c)
+        case .curve(let p, let c1, let c2): try path.addCurve(to: p, control1: c1, control2: c2)
+        case .closeSubpath: try path.closeSubpath()
+        }
+      } catch {
+        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: item.path)
+      }
+    }
+    return path
+  }
+
+  /// One path element object.
+  static func readPathElement(_ node: Node) throws(SpecError) -> BezierPath.Element {
+    let e = try node.object(allowed: ["move", "line", "quadCurve", "curve", "close"])
+    guard e.keys.count == 1, let key = e.keys.first, let v = e[key] else {
+      throw node.fail("a path element has exactly one of move, line, quadCurve, curve, close")
+    }
+    func point(_ n: Node) throws(SpecError) -> Point {
+      let p = try n.numbers(count: [2], what: "a point [x, y]")
+      return Point(x: p[0], y: p[1])
+    }
+    switch key {
+    case "move": return .move(to: try point(v))
+    case "line": return .line(to: try point(v))
+    case "quadCurve":
+      let c = try v.object(allowed: ["to", "control"])
+      return .quadCurve(
+        to: try point(try c.required("to")), control: try point(try c.required("control")))
+    case "curve":
+      let c = try v.object(allowed: ["to", "control1", "control2"])
+      return .curve(
+        to: try point(try c.required("to")), control1: try point(try c.required("control1")),
+        control2: try point(try c.required("control2")))
+    default:
+      guard try v.bool() else { throw v.fail("expected true") }
+      return .closeSubpath
+    }
+  }
+
+  /// Writes a path as its element objects.
+  static func writePath(_ path: BezierPath) -> JSONValue {
+    func point(_ p: Point) -> JSONValue { numbers([p.x, p.y]) }
+    return .array(
+      path.elements.map { element in
+        switch element {
+        case .move(let p): .object([("move", point(p))])
+        case .line(let p): .object([("line", point(p))])
+        case .quadCurve(let p, let c):
+          .object([("quadCurve", .object([("to", point(p)), ("control", point(c))]))])
+        case .curve(let p, let c1, let c2):
+          .object([
+            (
+              "curve",
+              .object([("to", point(p)), ("control1", point(c1)), ("control2", point(c2))])
+            )
+          ])
+        case .closeSubpath: .object([("close", .bool(true))])
+        }
+      })
+  }
+
+  /// Reads a `maskedCorners` value: a list of `CACornerMask` names, each at most once.
+  static func readCornerMask(_ node: Node) throws(SpecError) -> CornerMask {
+    var mask: CornerMask = []
+    for item in try node.array() {
+      let name = try item.string()
+      guard let corner = CornerMask(name: name) else {
+        let known = CornerMask.named.map(\.name).joined(separator: ", ")
+        throw item.fail("unknown corner '\(name)' (known: \(known))")
+      }
+      guard !mask.contains(corner) else { throw item.fail("the corner '\(name)' is listed twice") }
+      mask.insert(corner)
+    }
+    return mask
   }
 
   /// Writes a value; transforms as 16 numbers.
@@ -42,6 +144,11 @@ extension SpecFile {
     case .rect(let r): numbers([r.origin.x, r.origin.y, r.size.width, r.size.height])
     case .transform(let t): numbers(t.fields)
     case .color(let c): numbers([c.red, c.green, c.blue, c.alpha])
+    case .boolean(let b): .bool(b)
+    case .cornerMask(let m): .array(m.names.map { .string($0) })
+    case .path(let p): writePath(p)
+    case .colorList(let list): .array(list.map { numbers([$0.red, $0.green, $0.blue, $0.alpha]) })
+    case .numberList(let list): numbers(list)
     }
   }
 

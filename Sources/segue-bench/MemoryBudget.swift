@@ -57,6 +57,13 @@ extension SegueBench {
       let output = checkedProduct(17, 4, n, frameCount)
       return MemoryEstimate(
         bytes: checkedSum(batch, output), largest: "output \(frameCount) frames × \(n) layers")
+    case "live":
+      // N instances of about 5 layers: the batch and its live clocks (about 1 KB per instance),
+      // the outputs (17 floats per layer) and the scalar baseline's animators and samples
+      // (about 16 KB per instance).
+      let instances = liveInstances
+      return MemoryEstimate(
+        bytes: checkedProduct(20 * 1024, instances), largest: "\(instances) live instances")
     case "blend":
       // Three images of 16-byte Float pixels at most.
       return MemoryEstimate(bytes: checkedProduct(3, 16, n), largest: "3 images of \(n) pixels")

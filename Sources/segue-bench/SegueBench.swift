@@ -53,7 +53,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); live (animator-driven preset instances controlled every frame; --n instances, default 10000; --frames, default 600); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
   )
   var workload: String = "stack"
 
@@ -138,14 +138,14 @@ struct SegueBench: ParsableCommand {
 
   mutating func validate() throws {
     guard
-      workload == "stack" || workload == "presets" || workload == "blend"
+      workload == "stack" || workload == "presets" || workload == "live" || workload == "blend"
         || workload == "render" || workload == "paint" || workload == "text"
         || workload == "snapshot"
         || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, blend, render, paint, text, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, live, blend, render, paint, text, "
           + "snapshot, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
@@ -173,6 +173,12 @@ struct SegueBench: ParsableCommand {
         throw ValidationError(
           "'\(workload)' runs its SIMD kernel on one thread: --path simd, --threads 1, no "
             + "--chunk-size (got --path \(path.rawValue), --threads \(threads))")
+      }
+    }
+    if workload == "live" {
+      guard path == .simd, frames >= 1 else {
+        throw ValidationError(
+          "'live' runs the batch (--path simd) and its scalar baseline in one run; --frames ≥ 1")
       }
     }
     if workload == "presets" {
@@ -241,6 +247,7 @@ struct SegueBench: ParsableCommand {
     if let kind = batchWorkload { return try runBatchWorkload(kind) }
     if Self.kernelWorkloads.contains(workload) { return try runKernelWorkload() }
     if workload == "presets" { return try runPresetsWorkload() }
+    if workload == "live" { return try runLiveWorkload() }
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
     if workload == "paint" { return try runPaintWorkload() }

@@ -28,12 +28,14 @@ struct SampleCommand: ParsableCommand {
       "cancelled", "phase" (interactive only), "layers": [{"id", "opacity", "transform": \
       [m11…m44], "corners": [[x, y] × 4], "order", "pieces" (only for a layer drawn in \
       pieces), "blend", "behindEye" (only when a corner is behind the eye), "backgroundColor": \
-      [r, g, b, a], "cornerRadius", "masksToBounds", "borderWidth", "borderColor", \
-      "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], "shadowColor"}]}]}.
+      [r, g, b, a], "cornerRadius", "maskedCorners": [corner names], "masksToBounds", \
+      "borderWidth", "borderColor", "shadowOpacity", "shadowRadius", "shadowOffset": [w, h], \
+      "shadowColor"}]}]}.
       CSV output: a header, then one row per sample and layer: time, progress, completed, \
       cancelled, id, order, opacity, blend, m11…m44, x0, y0 … x3, y3, backgroundR…A, \
       cornerRadius, masksToBounds, borderWidth, borderR…A, shadowOpacity, shadowRadius, \
-      shadowOffsetWidth, shadowOffsetHeight, shadowR…A.
+      shadowOffsetWidth, shadowOffsetHeight, shadowR…A, maskedCorners (CACornerMask bits: 1 \
+      top-left, 2 top-right, 4 bottom-left, 8 bottom-right).
 
       Depth order: "order" is the layer's position in the draw order (0 at the bottom). Where \
       layers leave their parent's plane and intersect, depth sorting cuts them (as Core \
@@ -133,7 +135,7 @@ struct SampleEncoder {
       header += ["backgroundR", "backgroundG", "backgroundB", "backgroundA", "cornerRadius"]
       header += ["masksToBounds", "borderWidth", "borderR", "borderG", "borderB", "borderA"]
       header += ["shadowOpacity", "shadowRadius", "shadowOffsetWidth", "shadowOffsetHeight"]
-      header += ["shadowR", "shadowG", "shadowB", "shadowA"]
+      header += ["shadowR", "shadowG", "shadowB", "shadowA", "maskedCorners"]
       if pieces { header += ["piece", "polygon"] }
       return header.joined(separator: ",") + "\n"
     case .json:
@@ -215,7 +217,12 @@ struct SampleEncoder {
         }
         out.append(ascii: "],\"id\":")
         out.append(text: jsonString(layer.id))
-        out.append(ascii: ",\"masksToBounds\":")
+        out.append(ascii: ",\"maskedCorners\":[")
+        for (c, name) in layer.maskedCorners.names.enumerated() {
+          if c > 0 { out.append(ascii: ",") }
+          out.append(text: jsonString(name))
+        }
+        out.append(ascii: "],\"masksToBounds\":")
         out.append(ascii: layer.masksToBounds ? "true" : "false")
         out.append(ascii: ",\"opacity\":")
         out.append(decimal: layer.opacity)
@@ -303,6 +310,8 @@ struct SampleEncoder {
       out.append(ascii: ",")
       out.append(decimal: value)
     }
+    out.append(ascii: ",")
+    out.append(text: String(layer.maskedCorners.rawValue))
     out.append(contentsOf: suffix)
     out.append(ascii: "\n")
   }

@@ -81,9 +81,11 @@ struct CLIError: Error, CustomStringConvertible {
 
   /// A rejected input file (`--spec`, `--events`), as bad data: `malformed JSON: line L, column
   /// C: …` for a syntax error, else `JSONPATH: what is wrong`.
+  /// A spec error: no input (66) for a file the spec names that cannot be read, else data
+  /// error (65).
   static func spec(_ argument: String, _ error: SpecError) -> CLIError {
     let text = error.line != nil ? "malformed JSON: \(error)" : error.description
-    return CLIError(.dataError, argument, text)
+    return CLIError(error.category == .unreadableFile ? .noInput : .dataError, argument, text)
   }
 }
 

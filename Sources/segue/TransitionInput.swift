@@ -85,8 +85,11 @@ struct TransitionInput: ParsableArguments {
   ///
   /// - Throws: ``CLIError``: usage for a preset option given with `--spec`, neither given,
   ///   `--times` with `--fps`, or both files on standard input; no input (66) for a missing or
-  ///   unreadable file; data error (65) naming `--spec` or `--events` and the JSON path for a
-  ///   file whose content is wrong or that is too large.
+  ///   unreadable file, and for an image or font file the spec names that is missing or
+  ///   unreadable (relative to the spec's folder, the working directory for standard input);
+  ///   data error (65) naming `--spec` or `--events` and the JSON path for a file whose content
+  ///   is wrong or that is too large, and for an image or font the spec names that cannot be
+  ///   decoded.
   func load() throws(CLIError) -> LoadedTransition {
     if times != nil && fps != nil {
       throw CLIError(.usage, "--times", "give either --times or --fps, not both")
@@ -102,9 +105,10 @@ struct TransitionInput: ParsableArguments {
       }
       let text = try readInputText(spec, argument: "--spec")
       let document: SpecDocument
-      do { document = try SpecFile.decode(text: text) } catch {
+      do { document = try SpecFile.decode(text: text, directory: Self.folder(of: spec)) } catch {
         throw CLIError.spec("--spec", error)
       }
+      try document.checkFileContents(argument: "--spec")
       loaded = LoadedTransition(
         scene: document.scene, interaction: document.interaction, spec: spec,
         specTimes: document.sampleTimes)
@@ -133,6 +137,13 @@ struct TransitionInput: ParsableArguments {
       }
     }
     return loaded
+  }
+
+  /// The folder of the spec file `path`, against which the files it names are found: its
+  /// directory part, or `.` for a bare name and for standard input (`-`).
+  static func folder(of path: String) -> String {
+    guard path != "-", let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// The times: `--times`, else `--fps` (0…end inclusive), else the spec's `sampleTimes`, else

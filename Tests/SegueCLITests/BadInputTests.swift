@@ -59,6 +59,35 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     spec("malformed spec JSON", #"{"version": 1, "layers": [}"#, ["malformed JSON", "line 1"]),
     spec("NaN in a spec", specText(extra: #", "sampleTimes": [NaN]"#), ["malformed JSON"]),
     spec(
+      "missing image", specText(layers: #"{"id": "a", "contents": "shots/none.png"}"#),
+      ["$.layers[0].contents", "no such file"], status: noInput),
+    spec(
+      "font file is a directory",
+      specText(layers: #"{"id": "a", "text": {"font": {"file": "."}}}"#),
+      ["$.layers[0].text.font.file", "directory"], status: noInput),
+    BadInput(
+      name: "corrupt image", arguments: sample(["--spec", "$DIR/spec.json"]),
+      files: [
+        "spec.json": specText(layers: #"{"id": "a", "contents": "shots/a.png"}"#),
+        "shots/a.png": "not a PNG",
+      ], status: data, mentions: ["--spec", "$.layers[0].contents", "cannot be decoded"]),
+    BadInput(
+      name: "corrupt font", arguments: sample(["--spec", "$DIR/spec.json"]),
+      files: [
+        "spec.json": specText(layers: #"{"id": "a", "text": {"font": {"file": "f.ttf"}}}"#),
+        "f.ttf": "not a font",
+      ], status: data, mentions: ["--spec", "$.layers[0].text.font.file", "cannot be used"]),
+    spec(
+      "image outside the spec's folder",
+      specText(layers: #"{"id": "a", "contents": "../elsewhere.png"}"#),
+      ["$.layers[0].contents", "leaves the spec's folder"]),
+    spec(
+      "strokeEnd of a plain layer",
+      specText(
+        layers:
+          #"{"id": "a", "animations": [{"keyPath": "strokeEnd", "type": "basic", "toValue": 1}]}"#
+      ), ["$.layers[0].animations[0].keyPath", "CAShapeLayer"]),
+    spec(
       "unknown spec key", specText(extra: #", "colour": 1"#), ["$.colour", "unknown key 'colour'"]),
     spec(
       "unknown key path",
@@ -380,6 +409,23 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     }
     #expect(result.stdout.isEmpty, "stdout: \(result.text)")
     #expect(try directory.contents() == before, "files were left behind")
+  }
+
+  /// A spec naming a valid PNG next to it (a 1 × 1 image) is accepted.
+  @Test func specWithAnImageNextToItIsAccepted() throws {
+    let directory = try TemporaryDirectory()
+    let png = try #require(
+      Data(
+        base64Encoded:
+          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+      ))
+    try FileManager.default.createDirectory(
+      atPath: directory.path + "/shots", withIntermediateDirectories: true)
+    try png.write(to: URL(fileURLWithPath: directory.path + "/shots/a.png"))
+    let spec = try directory.write(
+      "spec.json", Self.specText(layers: #"{"id": "a", "contents": "shots/a.png"}"#))
+    let result = try SegueProcess.run(["sample", "--spec", spec, "--times", "0"])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
   }
 
   @Test func failedRunLeavesAnExistingOutputUntouched() throws {

@@ -129,7 +129,7 @@ import Testing
     header += ["backgroundR", "backgroundG", "backgroundB", "backgroundA", "cornerRadius"]
     header += ["masksToBounds", "borderWidth", "borderR", "borderG", "borderB", "borderA"]
     header += ["shadowOpacity", "shadowRadius", "shadowOffsetWidth", "shadowOffsetHeight"]
-    header += ["shadowR", "shadowG", "shadowB", "shadowA"]
+    header += ["shadowR", "shadowG", "shadowB", "shadowA", "maskedCorners"]
     #expect(lines.first == header.joined(separator: ","))
     let rows = lines.dropFirst().map { $0.split(separator: ",").map(String.init) }
     let expected = json.samples.flatMap { s in s.layers.map { (s, $0) } }
@@ -153,6 +153,13 @@ import Testing
       let cells = row[32..<37] + row[38..<51]
       #expect(cells.map { Double($0) } == numbers.map { Optional($0) })
       #expect(row[37] == "\(layer.masksToBounds)")
+      // CACornerMask bits: every corner named in the JSON, 1 + 2 + 4 + 8 = 15 for all four.
+      let bits = [
+        "layerMinXMinYCorner": 1, "layerMaxXMinYCorner": 2, "layerMinXMaxYCorner": 4,
+        "layerMaxXMaxYCorner": 8,
+      ]
+      #expect(Int(row[51]) == layer.maskedCorners.compactMap { bits[$0] }.reduce(0, +))
+      #expect(layer.maskedCorners.count == 4)
     }
   }
 
@@ -192,7 +199,7 @@ import Testing
     let lines = csv.text.split(separator: "\n").map {
       $0.split(separator: ",", omittingEmptySubsequences: false)
     }
-    #expect(lines[0].suffix(3) == ["shadowA", "piece", "polygon"])
+    #expect(lines[0].suffix(4) == ["shadowA", "maskedCorners", "piece", "polygon"])
     let rows = lines.dropFirst().map { ($0[4], $0[5], $0[$0.count - 2], $0[$0.count - 1]) }
     #expect(rows.map(\.0) == ["P", "a", "b", "b"])
     #expect(rows.map(\.1) == ["0", "2", "1", "3"])

@@ -129,14 +129,54 @@ struct SpecAppearanceTests {
     expectError(layer(#""masksToBounds": 1"#), path: "$.layers[0].masksToBounds", "boolean")
   }
 
-  @Test func masksToBoundsIsNotAnimatable() {
+  /// `masksToBounds` and `maskedCorners` do not animate: an animation of them is refused on its
+  /// key path; in events they hold a boolean and a corner list.
+  @Test func modelOnlyPropertiesAreNotAnimatable() {
     expectError(
       SpecRejectionTests.anim(#"{"keyPath": "masksToBounds", "type": "basic", "toValue": 1}"#),
       path: "$.layers[0].animations[0].keyPath", "masksToBounds is not animatable")
     expectError(
+      SpecRejectionTests.anim(
+        #"{"keyPath": "maskedCorners", "type": "basic", "toValue": ["layerMinXMinYCorner"]}"#),
+      path: "$.layers[0].animations[0].keyPath", "maskedCorners is not animatable")
+    expectError(
       SpecRejectionTests.doc(
         extra: #", "events": [{"time": 0, "layer": "a", "keyPath": "masksToBounds", "value": 1}]"#),
-      path: "$.events[0].keyPath", "not animatable")
+      path: "$.events[0].value", "boolean")
+  }
+
+  /// `maskedCorners` is a list of `CACornerMask` names, each once.
+  @Test func maskedCornersRejections() {
+    expectError(
+      layer(#""maskedCorners": ["layerMinXMinYCorner", "topLeft"]"#),
+      path: "$.layers[0].maskedCorners[1]", "unknown corner 'topLeft'")
+    expectError(
+      layer(#""maskedCorners": ["layerMaxXMaxYCorner", "layerMaxXMaxYCorner"]"#),
+      path: "$.layers[0].maskedCorners[1]", "listed twice")
+    expectError(layer(#""maskedCorners": 3"#), path: "$.layers[0].maskedCorners", "array")
+  }
+
+  /// `clipsToBounds` and `maskedCorners` change at any time through events and completion
+  /// changes, and round-trip with the layer's own `maskedCorners`.
+  @Test func modelOnlyPropertiesInEventsRoundTrip() throws {
+    var b = SceneBuilder()
+    try b.add(Layer(id: "card", maskedCorners: [.layerMinXMinYCorner, .layerMaxXMinYCorner]))
+    b.at(0.25, .set(layerID: "card", property: .masksToBounds, value: .boolean(true)))
+    b.at(0.5, .set(layerID: "card", property: .maskedCorners, value: .cornerMask([])))
+    b.finishChanges = [.set(layerID: "card", property: .maskedCorners, value: .cornerMask(.all))]
+    let scene = try b.scene(duration: 1, containerSize: Size(width: 10, height: 10))
+    let text = SpecFile.encode(scene: scene).serialized(pretty: false)
+    #expect(text.contains(#""maskedCorners":["layerMinXMinYCorner","layerMaxXMinYCorner"]"#))
+    let document = try loadSpec(text)
+    #expect(document.scene.model == scene.model)
+    #expect(document.scene.events == scene.events)
+    #expect(document.scene.finishChanges == scene.finishChanges)
+    let early = try document.scene.sample(at: 0.1)["card"]!
+    #expect(!early.masksToBounds && early.maskedCorners.names.count == 2)
+    let late = try document.scene.sample(at: 0.75)["card"]!
+    #expect(late.masksToBounds && late.maskedCorners == [])
+    let report = try SpecTestSupport.schemaReport([text])
+    #expect(report.hasSuffix("OK\n"), "\(report)")
   }
 
   @Test func animationValuesHaveTheKeyPathsKind() {

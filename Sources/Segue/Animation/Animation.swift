@@ -39,9 +39,13 @@ public struct LayerAnimation: Equatable, Sendable {
 
   /// Creates an animation and checks it.
   ///
-  /// - Throws: ``ValidationError`` when a value is not finite (`fromValue`, `toValue`), a value's
+  /// - Throws: ``ValidationError`` on `"keyPath"` for a property that is not animatable
+  ///   (``LayerProperty/isAnimatable``); when a value is not finite (`fromValue`, `toValue`), a value's
   ///   kind does not match the property (`fromValue`/`toValue`/`values`, or `path` on a property
-  ///   that is not a point), or the media timing is
+  ///   that is not a point), two paths or lists cannot be interpolated (`toValue`: another
+  ///   element count or length, ``ValidationError/Reason/countMismatch(expected:actual:)``;
+  ///   another element kind at an index, ``ValidationError/Reason/invalidState(_:)``), or the
+  ///   media timing is
   ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive.
   public init(
     property: LayerProperty, content: Content, timing: MediaTiming,
@@ -71,6 +75,10 @@ public struct LayerAnimation: Equatable, Sendable {
 
   /// Checks the fields; see ``init(property:content:timing:timingFunction:)``.
   public func validate() throws(ValidationError) {
+    guard property.isAnimatable else {
+      throw ValidationError(
+        field: "keyPath", reason: .invalidState("\(property.keyPath) is not animatable"))
+    }
     try timing.validate()
     try Validate.positive(timing.duration, "duration")
     let kind = property.valueKind
@@ -83,13 +91,16 @@ public struct LayerAnimation: Equatable, Sendable {
             "is a \(value.kind.rawValue) but \(property.keyPath) holds a \(kind.rawValue)"))
       }
     }
+    func checkLayouts(_ from: AnimationValue, _ to: AnimationValue) throws(ValidationError) {
+      if let (index, reason) = from.layoutMismatch(with: to) {
+        throw ValidationError(field: "toValue", index: index, reason: reason)
+      }
+    }
     switch content {
-    case .basic(let from, let to):
+    case .basic(let from, let to), .spring(_, let from, let to):
       try check(from, "fromValue")
       try check(to, "toValue")
-    case .spring(_, let from, let to):
-      try check(from, "fromValue")
-      try check(to, "toValue")
+      try checkLayouts(from, to)
     case .path:
       guard kind == .point else {
         throw ValidationError(

@@ -40,6 +40,14 @@ public struct AnimationSet: Sendable {
     compiled.append(CompiledAnimation(animation))
   }
 
+  /// Removes every animation of the layers in `layerIDs` (CALayer `removeAllAnimations()` on
+  /// each), keeping the others in order.
+  public mutating func removeAll(ofLayers layerIDs: Set<String>) {
+    let keep = entries.indices.filter { !layerIDs.contains(entries[$0].layerID) }
+    entries = keep.map { entries[$0] }
+    compiled = keep.map { compiled[$0] }
+  }
+
   /// Appends every animation of `other`, after these.
   public mutating func append(contentsOf other: AnimationSet) {
     entries += other.entries
@@ -64,10 +72,18 @@ public struct AnimationSet: Sendable {
   }
 
   /// Throws ``ValidationError/Reason/unknown(_:)`` on field `"animations.layer"` (with the entry
-  /// index) for an animation whose layer id is not in `tree`.
+  /// index) for an animation whose layer id is not in `tree`, and
+  /// ``ValidationError/Reason/invalidState(_:)`` on `"animations.keyPath"` for one that animates
+  /// a property of another layer class (``LayerProperty/checkApplies(to:)``: `strokeEnd` of a
+  /// text layer).
   public func validate(against tree: LayerTree) throws(ValidationError) {
-    for (i, entry) in entries.enumerated() where tree.index(of: entry.layerID) == nil {
-      throw ValidationError(field: "animations.layer", index: i, reason: .unknown(entry.layerID))
+    for (i, entry) in entries.enumerated() {
+      guard let index = tree.index(of: entry.layerID) else {
+        throw ValidationError(field: "animations.layer", index: i, reason: .unknown(entry.layerID))
+      }
+      do { try entry.animation.property.checkApplies(to: tree.storage[index]) } catch {
+        throw ValidationError(field: "animations.keyPath", index: i, reason: error.reason)
+      }
     }
   }
 
@@ -79,10 +95,19 @@ public struct AnimationSet: Sendable {
   /// `Rz(θ)` about its anchor point (`transform · Rz(θ)`, row vectors), θ the path's angle; when
   /// several such animations show on one layer, the last one's angle is used.
   public func presentation(of model: LayerTree, at t: Double) -> LayerTree {
+    var rates: PresentationRates? = nil
+    return presentation(of: model, at: t, rates: &rates)
+  }
+
+  /// ``presentation(of:at:)``, and when `rates` is set, every written geometry property's time
+  /// derivative (``CompiledAnimation/rate(atParentTime:)``) recorded in it, per layer index.
+  func presentation(of model: LayerTree, at t: Double, rates: inout PresentationRates?)
+    -> LayerTree
+  {
     var tree = model
     var written = Set<Written>()
     var rotations: [(index: Int, angle: Double)] = []
-    for (entry, animation) in zip(entries, compiled) {
+    for (number, (entry, animation)) in zip(entries, compiled).enumerated() {
       guard let index = tree.index(of: entry.layerID),
         let (eased, phase) = animation.eased(atParentTime: t)
       else { continue }
@@ -94,9 +119,14 @@ public struct AnimationSet: Sendable {
       written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
       let before = phase == .before
+      let base = tree.storage[index]
       try? entry.animation.property.set(
         animation.value(atEased: eased, beforeFlag: before), in: &tree.storage[index])
+      if rates != nil {
+        rates?.record(animation, number: number, of: base, at: index, time: t)
+      }
       if let angle = animation.rotation(atEased: eased, beforeFlag: before) {
+        rates?.markUnsupported(number, "the rotation of a path animation")
         rotations.removeAll { $0.index == index }
         rotations.append((index, angle))
       }

@@ -3,10 +3,10 @@
 public struct CompiledAnimation: Sendable {
   /// The description this was compiled from.
   public let animation: LayerAnimation
-  private let pair: Pair?
+  let pair: Pair?
 
   /// How a from/to pair interpolates.
-  private enum Pair: Sendable {
+  enum Pair: Sendable {
     case values(AnimationValue, AnimationValue)
     case transforms(TransformInterpolator)
   }
@@ -99,7 +99,7 @@ public struct CompiledAnimation: Sendable {
 
 extension LayerAnimation.Content {
   /// The first value of the content (`fromValue`, or the first keyframe value).
-  fileprivate var firstValue: AnimationValue {
+  var firstValue: AnimationValue {
     switch self {
     case .basic(let from, _), .spring(_, let from, _): from
     case .keyframes(let values): values.value(at: 0)
@@ -110,9 +110,12 @@ extension LayerAnimation.Content {
 
 extension AnimationValue {
   /// `a + (b − a)·f` channel by channel for two values of the same kind (transforms by
-  /// decomposition); `f` may lie outside [0, 1] (spring overshoot extrapolates). Values of
-  /// different kinds return `b` from `f ≥ 0.5` on, `a` before (never produced by a validated
-  /// ``LayerAnimation``).
+  /// decomposition; paths point by point, lists entry by entry); `f` may lie outside [0, 1]
+  /// (spring overshoot extrapolates). Values of different kinds or layouts, and a path or list
+  /// whose extrapolation overflows, return `b` from `f ≥ 0.5` on, `a` before (a validated
+  /// ``LayerAnimation`` never pairs different kinds or layouts). The kinds that do not animate
+  /// (``Kind/boolean``, ``Kind/cornerMask``) are `b` at every `f`: the change takes effect at
+  /// once, as a UIView animation block applies it.
   public static func interpolate(_ a: AnimationValue, _ b: AnimationValue, fraction f: Double)
     -> AnimationValue
   {
@@ -124,6 +127,14 @@ extension AnimationValue {
     case (.color(let x), .color(let y)): .color(RGBAColor.interpolate(x, y, fraction: f))
     case (.transform(let x), .transform(let y)):
       .transform(Transform3D.interpolate(x, y, fraction: f))
+    case (.boolean, .boolean), (.cornerMask, .cornerMask): b
+    case (.path(let x), .path(let y)):
+      (try? x.interpolated(to: y, fraction: f)).map { .path($0) } ?? (f >= 0.5 ? b : a)
+    case (.colorList(let x), .colorList(let y)):
+      x.channelwiseInterpolated(to: y, fraction: f).map { .colorList($0) } ?? (f >= 0.5 ? b : a)
+    case (.numberList(let x), .numberList(let y)):
+      x.channelwiseInterpolated(to: y, fraction: f).map { .numberList($0) }
+        ?? (f >= 0.5 ? b : a)
     default: f >= 0.5 ? b : a
     }
   }

@@ -11,8 +11,14 @@ public enum KeyframeValues: Equatable, Sendable {
   case rects(KeyframeTrack<Rect>)
   /// Transforms (`transform`, `sublayerTransform`), interpolated by decomposition.
   case transforms(KeyframeTrack<Transform3D>)
-  /// Colours (`backgroundColor`).
+  /// Colours (`backgroundColor`, `fillColor`, …).
   case colors(KeyframeTrack<RGBAColor>)
+  /// Paths (`path`), all with the elements of the first.
+  case paths(KeyframeListTrack<BezierPath>)
+  /// Colour lists (`colors`), all of one length.
+  case colorLists(KeyframeListTrack<[RGBAColor]>)
+  /// Number lists (`locations`), all of one length.
+  case numberLists(KeyframeListTrack<[Double]>)
 
   /// The kind of the track's values.
   public var kind: AnimationValue.Kind {
@@ -23,6 +29,9 @@ public enum KeyframeValues: Equatable, Sendable {
     case .rects: .rect
     case .transforms: .transform
     case .colors: .color
+    case .paths: .path
+    case .colorLists: .colorList
+    case .numberLists: .numberList
     }
   }
 
@@ -40,6 +49,9 @@ public enum KeyframeValues: Equatable, Sendable {
     case .rects(let track): .rect(track.value(at: u, beforeFlag: beforeFlag))
     case .transforms(let track): .transform(track.value(at: u, beforeFlag: beforeFlag))
     case .colors(let track): .color(track.value(at: u, beforeFlag: beforeFlag))
+    case .paths(let track): .path(track.value(at: u, beforeFlag: beforeFlag))
+    case .colorLists(let track): .colorList(track.value(at: u, beforeFlag: beforeFlag))
+    case .numberLists(let track): .numberList(track.value(at: u, beforeFlag: beforeFlag))
     }
   }
 }

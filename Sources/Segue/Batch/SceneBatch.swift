@@ -11,6 +11,22 @@ public enum SceneClock: Hashable, Sendable {
   /// ``TransitionScene/sample(at:interaction:)`` at `max(t − start, 0)`, including its finished
   /// and cancelled completion states. The timeline's duration must equal the scene's.
   case interactive(InteractionTimeline, start: Double)
+  /// A live percent-driven instance (`UIPercentDrivenInteractiveTransition`) that began at wall
+  /// time `start` (seconds): driven by ``SceneBatch/apply(_:to:)-(InteractionEvent,_)`` calls as they
+  /// happen, with the rules of ``InteractionTimeline`` (event times are batch times; the
+  /// transition's time is `t − start`). `completionSpeed` finite and `> 0`.
+  case percentDriven(
+    start: Double, completionSpeed: Double = 1, completionCurve: TimingFunction = .easeInEaseOut,
+    wantsInteractiveStart: Bool = true)
+  /// A live animator-driven instance (`UIViewPropertyAnimator` with the scene's duration and
+  /// `timingParameters`), inactive until started: driven by
+  /// ``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` calls, with the rules of ``PropertyAnimator``
+  /// on the batch clock (times `≥ 0`). The instance shows the scene at `τ = clamp(q, 0, 1)·duration`
+  /// for the animator's eased progress `q`; completed at the end it shows the finished state, at
+  /// the start the cancelled state, at `.current` the scene where it stopped.
+  case animator(
+    timingParameters: TimingCurveProvider = .linear, pausesOnCompletion: Bool = false,
+    scrubsLinearly: Bool = true)
 }
 
 /// Many ``TransitionScene`` instances, each with its own ``SceneClock``, evaluated in `Float` by
@@ -221,7 +237,7 @@ public struct SceneBatch: Sendable {
     return s
   }
 
-  private static func validate(_ clock: SceneClock, duration: Double) throws(ValidationError) {
+  static func validate(_ clock: SceneClock, duration: Double) throws(ValidationError) {
     func fail(_ reason: ValidationError.Reason) -> ValidationError {
       ValidationError(field: "clock", reason: reason)
     }
@@ -235,6 +251,14 @@ public struct SceneBatch: Sendable {
     case .interactive(let timeline, let start):
       guard start.isFinite else { throw fail(.notFinite) }
       guard timeline.duration == duration else { throw fail(.mustEqual(duration)) }
+    case .percentDriven(let start, let speed, _, _):
+      guard start.isFinite, speed.isFinite else { throw fail(.notFinite) }
+      guard speed > 0 else { throw fail(.notPositive) }
+    case .animator(let timing, _, _):
+      let length = timing.runLength(forDuration: duration)
+      guard length.isFinite, length > 0 else {
+        throw fail(.invalidState("the timing parameters give a run length that is not > 0"))
+      }
     }
   }
 }
@@ -248,6 +272,19 @@ enum SceneClockKind: UInt8 {
   case position
   /// ``SceneClock/interactive(_:start:)``: read from ``SceneInstanceGroup/clocks``.
   case interactive
+  /// ``SceneClock/percentDriven(start:completionSpeed:completionCurve:wantsInteractiveStart:)``:
+  /// read from the instance's ``LiveClock``.
+  case percentDriven
+  /// ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``: read from the instance's
+  /// ``LiveClock``.
+  case animator
+}
+
+/// The current state of a live instance's clock (only the state after its latest call).
+enum LiveClock: Hashable, Sendable {
+  case none
+  case percentDriven(InteractionMachine)
+  case animator(AnimatorMachine)
 }
 
 /// The instances of one template, structure of arrays in row order.
@@ -256,32 +293,73 @@ struct SceneInstanceGroup: Sendable {
   var ids: [Int32] = []
   /// How each clock is read.
   var kinds: [SceneClockKind] = []
-  /// Timed: the start (seconds); position: the scene time `p·duration`.
+  /// Timed, percent-driven, interactive: the start (seconds); position: the scene time
+  /// `p·duration`.
   var start: [Double] = []
   /// Timed: the speed.
   var speed: [Double] = []
-  /// The clocks as given.
+  /// The clocks as last given (at add or ``SceneBatch/setClock(_:of:at:)``).
   var clocks: [SceneClock] = []
+  /// Live instances: the machine after the latest call.
+  var live: [LiveClock] = []
+  /// The wall time of the latest control call (`−∞` before any).
+  var lastCall: [Double] = []
+  /// The wall time the completion fires, while it is decided and not yet reported; `+∞` otherwise.
+  var pendingCompletion: [Double] = []
 
   var count: Int { ids.count }
 
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
     ids.append(Int32(id))
     clocks.append(clock)
+    kinds.append(.timed)
+    start.append(0)
+    speed.append(0)
+    live.append(.none)
+    lastCall.append(-.infinity)
+    pendingCompletion.append(.infinity)
+    set(count - 1, clock: clock, duration: duration)
+  }
+
+  /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
+  mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
+    clocks[slot] = clock
+    live[slot] = .none
+    var completion = Double.infinity
     switch clock {
     case .timed(let s, let v):
-      kinds.append(.timed)
-      start.append(s)
-      speed.append(v)
+      kinds[slot] = .timed
+      start[slot] = s
+      speed[slot] = v
+      completion = s + duration / v
     case .position(let p):
-      kinds.append(.position)
-      start.append(p * duration)
-      speed.append(0)
-    case .interactive(_, let s):
-      kinds.append(.interactive)
-      start.append(s)
-      speed.append(0)
+      kinds[slot] = .position
+      start[slot] = p * duration
+      speed[slot] = 0
+    case .interactive(let timeline, let s):
+      kinds[slot] = .interactive
+      start[slot] = s
+      speed[slot] = 0
+      completion = timeline.replayed(upTo: .infinity).completionTime.map { $0 + s } ?? .infinity
+    case .percentDriven(let s, let k, let c, let interactiveStart):
+      kinds[slot] = .percentDriven
+      start[slot] = s
+      speed[slot] = 0
+      let machine = InteractionMachine(
+        duration: duration, completionSpeed: k, completionCurve: c,
+        wantsInteractiveStart: interactiveStart)
+      live[slot] = .percentDriven(machine)
+      completion = machine.completionTime.map { $0 + s } ?? .infinity
+    case .animator(let timing, let pauses, let scrubs):
+      kinds[slot] = .animator
+      start[slot] = 0
+      speed[slot] = 0
+      live[slot] = .animator(
+        AnimatorMachine(
+          duration: timing.runLength(forDuration: duration), curve: timing,
+          pausesOnCompletion: pauses, scrubsLinearly: scrubs, keepsHistory: false))
     }
+    pendingCompletion[slot] = completion.isNaN ? .infinity : completion
   }
 
   /// Removes position `slot` by moving the last instance into it; returns the moved id.
@@ -293,11 +371,17 @@ struct SceneInstanceGroup: Sendable {
     start.swapAt(slot, last)
     speed.swapAt(slot, last)
     clocks.swapAt(slot, last)
+    live.swapAt(slot, last)
+    lastCall.swapAt(slot, last)
+    pendingCompletion.swapAt(slot, last)
     ids.removeLast()
     kinds.removeLast()
     start.removeLast()
     speed.removeLast()
     clocks.removeLast()
+    live.removeLast()
+    lastCall.removeLast()
+    pendingCompletion.removeLast()
     return moved
   }
 }
@@ -329,8 +413,8 @@ func sameScene(_ a: TransitionScene, _ b: TransitionScene) -> Bool {
 
 /// The compiled track of `values` when the keyframe kernel takes it, or `nil` when it stays on
 /// the scalar path: transforms in the linear and paced modes (interpolated by decomposition, not
-/// channel-wise), colours, and tracks with a steps or `linear(…)` timing function (only cubic
-/// Béziers are batched).
+/// channel-wise), colours, paths and lists, and tracks with a steps or `linear(…)` timing function
+/// (only cubic Béziers are batched).
 func batchableTrack(_ values: KeyframeValues) -> CompiledKeyframeTrack? {
   let track: CompiledKeyframeTrack
   switch values {
@@ -341,7 +425,7 @@ func batchableTrack(_ values: KeyframeValues) -> CompiledKeyframeTrack? {
   case .transforms(let t):
     guard t.calculationMode != .linear, t.calculationMode != .paced else { return nil }
     track = t.compiled
-  case .colors: return nil
+  case .colors, .paths, .colorLists, .numberLists: return nil
   }
   for function in track.timingFunctions + (track.timingFunction.map { [$0] } ?? []) {
     guard case .cubicBezier = function else { return nil }
@@ -361,8 +445,21 @@ func rawPlanes(of layer: Layer) -> [Double] {
   ] + layer.transform.fields + layer.sublayerTransform.fields
 }
 
+/// Whether the batch skips animations and changes of `property`: it changes only what is drawn
+/// (`backgroundColor`, `contentsRect`, `contentsCenter`, `contentsScale` and the properties of text,
+/// shape and gradient layers), never a matrix or an opacity.
+func isSkippedByBatch(_ property: LayerProperty) -> Bool {
+  switch property {
+  case .backgroundColor, .contentsRect, .contentsCenter, .contentsScale, .fontSize,
+    .foregroundColor, .path, .fillColor, .strokeColor, .lineWidth, .miterLimit, .lineDashPhase,
+    .strokeStart, .strokeEnd, .colors, .locations, .startPoint, .endPoint:
+    true
+  default: false
+  }
+}
+
 /// The planes a property writes: first plane and channel count; `nil` for properties the batch
-/// does not write (`backgroundColor`, transform sub-paths).
+/// does not write (``isSkippedByBatch(_:)``, transform sub-paths, the appearance properties).
 func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   switch property {
   case .opacity: (LayerPlanes.opacity, 1)
@@ -376,19 +473,10 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .transform: (LayerPlanes.transform, LaneMatrix.fieldCount)
   case .sublayerTransform: (LayerPlanes.sublayerTransform, LaneMatrix.fieldCount)
   case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
-    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor:
+    .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .contentsRect, .contentsCenter,
+    .contentsScale, .fontSize, .foregroundColor, .path, .fillColor, .strokeColor, .lineWidth,
+    .miterLimit, .lineDashPhase, .strokeStart, .strokeEnd, .colors, .locations, .startPoint,
+    .endPoint, .masksToBounds, .maskedCorners:
     nil
-  }
-}
-
-/// The channels of `value` in plane order (rectangles as origin x, y, width, height).
-func channels(_ value: AnimationValue) -> [Double] {
-  switch value {
-  case .number(let v): [v]
-  case .point(let p): [p.x, p.y]
-  case .size(let s): [s.width, s.height]
-  case .rect(let r): [r.origin.x, r.origin.y, r.size.width, r.size.height]
-  case .transform(let t): t.fields
-  case .color(let c): c.channels
   }
 }

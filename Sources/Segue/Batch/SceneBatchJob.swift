@@ -73,8 +73,11 @@ public final class SceneBatchContext: @unchecked Sendable {
 /// Pointers into one slot of a ``SceneBatchContext`` (every region 64-byte aligned; a "vector"
 /// is one float per lane, ``SceneLaneGroup/laneCount`` floats).
 struct SceneBatchSlot: @unchecked Sendable {
-  /// Scene times of the lanes (`Double`).
+  /// Scene times `τ` of the lanes (`Double`, seconds).
   let times: UnsafeMutablePointer<Double>
+  /// `dτ/dt` of the lanes (`Double`, scene seconds per wall second; written when the job's
+  /// ``SceneEvaluationJob/computesTimeRates``): the clock stage's input to derivative kernels.
+  let timeRates: UnsafeMutablePointer<Double>
   let dynamic: UnsafeMutablePointer<Float>
   let written: UnsafeMutablePointer<Float>
   let alpha: UnsafeMutablePointer<Float>
@@ -90,7 +93,7 @@ struct SceneBatchSlot: @unchecked Sendable {
   static var cacheLineBytes: Int { 64 }
   /// The floats of a cache line (one lane vector).
   static var cacheLineFloats: Int { cacheLineBytes / MemoryLayout<Float>.stride }
-  /// The vectors of the lanes' scene times (one `Double` per lane).
+  /// The vectors of the lanes' scene times, and of their rates (one `Double` per lane).
   static var timeVectors: Int { MemoryLayout<Double>.stride / MemoryLayout<Float>.stride }
   /// The floats of one lane matrix in ``worlds`` or ``sublayers``: a vector per field.
   static var matrixFloats: Int { LaneMatrix.fieldCount * SceneLaneGroup.laneCount }
@@ -101,7 +104,8 @@ struct SceneBatchSlot: @unchecked Sendable {
   /// The lane vectors of a slot for templates of sizes up to `c`.
   static func vectorCount(_ c: SceneScratchSize) -> Int {
     let matrices = LaneMatrix.fieldCount * (c.worlds + c.sublayers)
-    return timeVectors + c.dynamic + c.written + c.alphas + c.removals + matrices + channelStride
+    let clock = 2 * timeVectors  // times and time rates
+    return clock + c.dynamic + c.written + c.alphas + c.removals + matrices + channelStride
       + 1 + KeyframeEvaluationJob.scratchVectors
   }
 
@@ -116,6 +120,7 @@ struct SceneBatchSlot: @unchecked Sendable {
       return p
     }
     times = UnsafeMutableRawPointer(take(Self.timeVectors)).assumingMemoryBound(to: Double.self)
+    timeRates = UnsafeMutableRawPointer(take(Self.timeVectors)).assumingMemoryBound(to: Double.self)
     dynamic = take(c.dynamic)
     written = take(c.written)
     alpha = take(c.alphas)
@@ -164,6 +169,9 @@ public struct SceneEvaluationJob: @unchecked Sendable {
   public static let streamingThreshold = 4 << 20
   /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
   package var stage: SceneBatchStage = .output
+  /// Whether the clock stage also writes each lane's `dτ/dt` (``SceneInstanceTime/rate``) to the
+  /// slot's `timeRates`, for the derivative kernels (default `false`: replay needs none).
+  package var computesTimeRates = false
 
   /// Creates a job; nothing is checked until ``validate()`` or ``run()``.
   public init(
@@ -311,7 +319,7 @@ public struct SceneEvaluationJob: @unchecked Sendable {
             let first = lanes * j
             SceneLaneGroup(
               program: template.program, template: template, slot: slot, first: first,
-              valid: min(lanes, group.count - first), stage: stage
+              valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
             ).evaluate(at: t, clocks: clocks, out: out)
           }
         }
@@ -347,6 +355,8 @@ struct SceneLaneGroup {
   let first: Int
   let valid: Int
   let stage: SceneBatchStage
+  /// Whether the clock stage writes ``SceneBatchSlot/timeRates``.
+  let rates: Bool
 
   /// Instances per lane group: one per lane.
   static var laneCount: Int { Lanes.scalarCount }
@@ -436,26 +446,28 @@ struct SceneLaneGroup {
     var state = Lanes(repeating: Self.running)
     for l in 0..<Self.laneCount {
       var time = 0.0
+      var rate = 0.0
       if l < valid {
         let k = first + l
         switch clocks.kinds[k] {
-        case .timed:
+        case .timed where !rates:
           time = max((t - clocks.start[k]) * clocks.speed[k], 0)
           if time >= program.duration { state[l] = Self.finished }
         case .position:
           time = clocks.start[k]
-        case .interactive:
-          if case .interactive(let timeline, let start) = clocks.group.clocks[k] {
-            let lane = try? timeline.state(at: max(t - start, 0))
-            if lane?.isCompleted == true {
-              state[l] = lane?.isFinished == true ? Self.finished : Self.cancelled
-            } else {
-              time = (lane?.position ?? 0) * program.duration
-            }
+        default:
+          let lane = clocks.group.time(k, at: t, duration: program.duration)
+          switch lane.completion {
+          case .finished: state[l] = Self.finished
+          case .cancelled: state[l] = Self.cancelled
+          case nil: break
           }
+          time = lane.completion == nil || clocks.kinds[k] == .timed ? lane.time : 0
+          rate = lane.rate
         }
       }
       slot.times[l] = time
+      if rates { slot.timeRates[l] = rate }
     }
     return state
   }
@@ -749,7 +761,7 @@ func sceneStore(_ value: AnimationValue, to p: UnsafeMutablePointer<Float>) {
     p[13] = Float(m.m42)
     p[14] = Float(m.m43)
     p[15] = Float(m.m44)
-  case .color:
+  case .color, .boolean, .cornerMask, .path, .colorList, .numberList:
     break
   }
 }

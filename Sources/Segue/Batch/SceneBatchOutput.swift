@@ -26,8 +26,12 @@ public struct SceneBatchOutput: Sendable {
   public internal(set) var time: Double?
   /// Whether the fill computes the projected corners (``Layer/corners``).
   public let includesCorners: Bool
-  /// The batch as filled (its layout names the rows).
-  var batch = SceneBatch()
+  /// The layout of the batch as filled (it names the rows): copied into the output's own
+  /// storage at each fill, not shared, so the batch can be changed in place after a fill without
+  /// copying itself (``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` stays allocation-free).
+  var templates: [SceneTemplate] = []
+  var records: [(group: Int, slot: Int)] = []
+  var groupRows: [Int] = []
   /// `16·N` matrix fields, `N` opacities, `16·N` corner values (when requested), `N` presence flags.
   var matrices: [Float] = []
   var opacities: [Float] = []
@@ -58,20 +62,20 @@ public struct SceneBatchOutput: Sendable {
   }
 
   /// The instance ids of the batch as filled, ascending.
-  public var instanceIDs: [Int] { batch.instanceIDs }
+  public var instanceIDs: [Int] { records.indices.filter { records[$0].group >= 0 } }
 
   /// Instance `id` of the batch as filled, or `nil` when it has no such instance (or the output
   /// was never filled).
   public subscript(instance id: Int) -> Instance? {
-    guard time != nil, id >= 0, id < batch.records.count else { return nil }
-    let (g, slot) = batch.records[id]
+    guard time != nil, id >= 0, id < records.count else { return nil }
+    let (g, slot) = records[id]
     guard g >= 0 else { return nil }
-    let template = batch.templates[g]
+    let template = templates[g]
     return Instance(
       id: id,
       layers: Layers(
         output: self, model: template.scene.model,
-        firstRow: batch.groupRows[g] + slot * template.layerCount))
+        firstRow: groupRows[g] + slot * template.layerCount))
   }
 
   /// One instance of the frame.
@@ -204,7 +208,12 @@ extension SceneBatch {
   ) throws(ValidationError) {
     output.reserve(layerCount: layerCount)
     output.time = nil
-    output.batch = self
+    output.templates.removeAll(keepingCapacity: true)
+    output.templates.append(contentsOf: templates)
+    output.records.removeAll(keepingCapacity: true)
+    output.records.append(contentsOf: records)
+    output.groupRows.removeAll(keepingCapacity: true)
+    output.groupRows.append(contentsOf: groupRows)
     let includesCorners = output.includesCorners
     try withUnsafePointer(to: time) { (t: UnsafePointer<Double>) throws(ValidationError) in
       try output.matrices.withUnsafeMutableBufferPointer {

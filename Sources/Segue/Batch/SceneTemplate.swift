@@ -35,8 +35,8 @@ public final class SceneTemplate: @unchecked Sendable {
   ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path for animations
   ///   and model changes of transform sub-paths (`transform.rotation.z`, …), which the batch does
   ///   not support, and for a transform animation whose decomposition does not fit in `Float`.
-  ///   `backgroundColor` animations and changes are skipped (they change neither matrices nor
-  ///   opacities).
+  ///   Animations and changes of `backgroundColor` and of the content properties (`contentsRect`,
+  ///   `strokeEnd`, `colors`, …) are skipped: they change neither matrices nor opacities.
   public init(_ scene: TransitionScene) throws(ValidationError) {
     let compiled = try SceneTemplateCompiler(scene).compile()
     self.scene = scene
@@ -306,7 +306,7 @@ struct SceneTemplateCompiler {
   /// The channels of `value` in `Float`.
   func floatChannels(_ value: AnimationValue) throws(ValidationError) -> [Float] {
     var values: [Float] = []
-    for v in channels(value) { values.append(try float(v)) }
+    for v in value.channels { values.append(try float(v)) }
     return values
   }
 
@@ -496,7 +496,7 @@ extension SceneTemplateCompiler {
       case .set(let id, let property, let value):
         guard let i = scene.model.index(of: id) else { continue }
         guard let target = planeTarget(property) else {
-          if case .backgroundColor = property { continue }
+          if isSkippedByBatch(property) { continue }
           throw fail(.invalidState("\(id): changes of \(property.keyPath) are not supported"))
         }
         let values = try floatChannels(value)
@@ -539,8 +539,8 @@ extension SceneTemplateCompiler {
     return completion
   }
 
-  /// The planes each animation writes (marking them dynamic); `backgroundColor` animations are
-  /// skipped.
+  /// The planes each animation writes (marking them dynamic); animations the batch skips
+  /// (``isSkippedByBatch(_:)``) are left out.
   func animationTargets(_ map: inout ScenePlaneMap) throws(ValidationError)
     -> [SceneAnimationTarget]
   {
@@ -549,7 +549,7 @@ extension SceneTemplateCompiler {
       guard let i = scene.model.index(of: entry.layerID) else { continue }
       let property = entry.animation.property
       guard let target = planeTarget(property) else {
-        if case .backgroundColor = property { continue }
+        if isSkippedByBatch(property) { continue }
         throw fail(
           .invalidState("\(entry.layerID): animations of \(property.keyPath) are not supported"))
       }

@@ -50,6 +50,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
   /// The empty rectangle at the origin.
   public static let zero = Rect(origin: .zero, size: .zero)
+  /// The unit square `(0, 0, 1, 1)`: the default `contentsRect` and `contentsCenter`.
+  public static let unit = Rect(x: 0, y: 0, width: 1, height: 1)
 
   /// Creates a rectangle from its origin and size.
   @inlinable public init(origin: Point, size: Size) {

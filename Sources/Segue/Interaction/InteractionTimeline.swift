@@ -157,8 +157,8 @@ public struct InteractionTimeline: Hashable, Sendable {
   ///   ``ValidationError/Reason/invalidState(_:)`` after a finish or cancel (the run is already
   ///   timed).
   public mutating func setCompletionSpeed(_ speed: Double) throws(ValidationError) {
-    try Validate.positive(speed, "completionSpeed")
-    try requireNoCompletionRequest()
+    var machine = replayed(upTo: .infinity)
+    try machine.setCompletionSpeed(speed)
     completionSpeed = speed
   }
 
@@ -167,7 +167,8 @@ public struct InteractionTimeline: Hashable, Sendable {
   /// - Throws: ``ValidationError`` on `"interaction"` with
   ///   ``ValidationError/Reason/invalidState(_:)`` after a finish or cancel.
   public mutating func setCompletionCurve(_ curve: TimingFunction) throws(ValidationError) {
-    try requireNoCompletionRequest()
+    var machine = replayed(upTo: .infinity)
+    try machine.setCompletionCurve(curve)
     completionCurve = curve
   }
 
@@ -186,44 +187,13 @@ public struct InteractionTimeline: Hashable, Sendable {
   ///     whose completion run would end at an infinite time (its length `(1 − p₀)·D/k` or
   ///     `p₀·D/k` added to the event's time overflows `Double`).
   public mutating func append(_ event: InteractionEvent) throws(ValidationError) {
-    let index = events.count
-    let time = event.time
-    try Validate.nonNegative(time, "time", index: index)
-    if let last = events.last, time < last.time {
-      throw ValidationError(field: "time", index: index, reason: .decreasing)
-    }
-    if case .update(_, let percent) = event {
-      try Validate.finite(percent, "percentComplete", index: index)
-    }
+    var machine = replayed(upTo: .infinity)
     do {
-      try requireNoCompletionRequest()
+      try machine.apply(event)
     } catch {
       var indexed = error
-      indexed.index = index
+      indexed.index = events.count
       throw indexed
-    }
-    if !wantsInteractiveStart && events.isEmpty && time >= duration {
-      throw ValidationError(
-        field: "interaction", index: index,
-        reason: .invalidState("the transition already completed"))
-    }
-    switch event {
-    case .finish, .cancel:
-      // The completion must fire at a finite time (a tiny completionSpeed, or a start near the
-      // largest Double, would put it at infinity).
-      let finishing: Bool
-      if case .finish = event { finishing = true } else { finishing = false }
-      let position = try state(at: time).position
-      let end = time + completionRunDuration(from: position, finishing: finishing)
-      guard end.isFinite else {
-        throw ValidationError(
-          field: "completionSpeed", index: index,
-          reason: .invalidState(
-            "the completion run would end at infinity (\(completionSpeed) is too slow for "
-              + "its start at \(time) s)"))
-      }
-    case .update, .pause:
-      break
     }
     events.append(event)
   }
@@ -237,34 +207,16 @@ public struct InteractionTimeline: Hashable, Sendable {
   ///   ``ValidationError/Reason/negative``.
   public func state(at time: Double) throws(ValidationError) -> InteractionState {
     try Validate.nonNegative(time, "time")
-    var position = 0.0
-    var runningFromStart = !wantsInteractiveStart
-    for event in events where event.time <= time {
-      if runningFromStart {
-        position = Swift.min(event.time / duration, 1)
-        runningFromStart = false
-      }
-      switch event {
-      case .update(_, let percent):
-        position = Swift.min(Swift.max(percent, 0), 1)
-      case .pause:
-        break
-      case .finish(let start):
-        return completionRun(from: position, at: start, finishing: true, sampledAt: time)
-      case .cancel(let start):
-        return completionRun(from: position, at: start, finishing: false, sampledAt: time)
-      }
-    }
-    if runningFromStart {
-      if time >= duration {
-        return InteractionState(
-          position: 1, phase: .completed, isFinished: true, completionTime: duration)
-      }
-      return InteractionState(
-        position: time / duration, phase: .running, isFinished: nil, completionTime: nil)
-    }
-    return InteractionState(
-      position: position, phase: .interacting, isFinished: nil, completionTime: nil)
+    return replayed(upTo: time).state(at: time)
+  }
+
+  /// The machine after every event at `τ ≤ time`.
+  func replayed(upTo time: Double) -> InteractionMachine {
+    var machine = InteractionMachine(
+      duration: duration, completionSpeed: completionSpeed, completionCurve: completionCurve,
+      wantsInteractiveStart: wantsInteractiveStart)
+    for event in events where event.time <= time { machine.step(event) }
+    return machine
   }
 
   /// The length in seconds of the completion run that a finish (`finishing`) or cancel at
@@ -272,37 +224,5 @@ public struct InteractionTimeline: Hashable, Sendable {
   public func completionRunDuration(from position: Double, finishing: Bool) -> Double {
     let distance = finishing ? 1 - position : position
     return distance * duration / completionSpeed
-  }
-
-  /// The state during or after the completion run that starts at `start` from `p0`.
-  private func completionRun(
-    from p0: Double, at start: Double, finishing: Bool, sampledAt time: Double
-  ) -> InteractionState {
-    let length = completionRunDuration(from: p0, finishing: finishing)
-    let end = start + length
-    if time >= end || !(length > 0) {
-      return InteractionState(
-        position: finishing ? 1 : 0, phase: .completed, isFinished: finishing, completionTime: end)
-    }
-    let s = (time - start) / length
-    let eased = completionCurve.transform(s)
-    let raw = finishing ? p0 + (1 - p0) * eased : p0 - p0 * eased
-    let position = raw.isFinite ? Swift.min(Swift.max(raw, 0), 1) : (finishing ? 1 : 0)
-    return InteractionState(
-      position: position, phase: finishing ? .finishing : .cancelling, isFinished: nil,
-      completionTime: end)
-  }
-
-  private func requireNoCompletionRequest() throws(ValidationError) {
-    switch completionRequest {
-    case .some(true):
-      throw ValidationError(
-        field: "interaction", reason: .invalidState("the transition was already finished"))
-    case .some(false):
-      throw ValidationError(
-        field: "interaction", reason: .invalidState("the transition was already cancelled"))
-    case .none:
-      return
-    }
   }
 }

@@ -113,24 +113,30 @@ public struct PropertyAnimator: Hashable, Sendable {
   /// How many times ``advance(to:)`` delivered the completion: 0, then at most 1.
   public private(set) var completionCount: Int
   /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
-  private var checkpoints: [Machine]
+  private var checkpoints: [AnimatorMachine]
 
   /// Creates an inactive animator.
   ///
   /// - Parameters:
-  ///   - duration: seconds, finite and `> 0` (ignored by a physical spring, whose settling
-  ///     duration becomes ``duration``).
+  ///   - duration: seconds, finite and `> 0`; with a physical spring, whose settling duration
+  ///     becomes ``duration``, it is ignored and may be 0 (`init(duration: 0, timingParameters:)`
+  ///     as UIKit code writes it), but not negative.
   ///   - timingParameters: the timing curve (default ease-in-ease-out, UIKit's `.easeInOut`).
   ///   - pausesOnCompletion: default `false`.
   ///   - scrubsLinearly: default `true`.
-  /// - Throws: ``ValidationError`` on `"duration"` (not finite, not positive).
+  /// - Throws: ``ValidationError`` on `"duration"` (not finite; not positive, or negative with a
+  ///   physical spring).
   public init(
     duration: Double,
     timingParameters: TimingCurveProvider = .easeInEaseOut,
     pausesOnCompletion: Bool = false,
     scrubsLinearly: Bool = true
   ) throws(ValidationError) {
-    try Validate.positive(duration, "duration")
+    if timingParameters.ignoresDuration {
+      try Validate.nonNegative(duration, "duration")
+    } else {
+      try Validate.positive(duration, "duration")
+    }
     let length = timingParameters.runLength(forDuration: duration)
     try Validate.positive(length, "duration")
     self.duration = length
@@ -139,7 +145,7 @@ public struct PropertyAnimator: Hashable, Sendable {
     currentTime = 0
     completionCount = 0
     checkpoints = [
-      Machine(
+      AnimatorMachine(
         duration: length, curve: timingParameters, pausesOnCompletion: pausesOnCompletion,
         scrubsLinearly: scrubsLinearly)
     ]
@@ -276,9 +282,12 @@ public struct PropertyAnimator: Hashable, Sendable {
     try apply(.finish(time: time, position: position))
   }
 
-  /// Sets `fractionComplete` at `time`; `fraction` is clamped to `[0, 1]`.
+  /// Sets `fractionComplete` at `time`; `fraction` must be in `[0, 1]` (UIKit clamps; Segue
+  /// rejects, in the scalar types and the batch alike, so a gesture's overshoot is caught where it
+  /// happens).
   ///
-  /// - Throws: ``ValidationError``: `"fractionComplete"` ``ValidationError/Reason/notFinite``;
+  /// - Throws: ``ValidationError``: `"fractionComplete"` ``ValidationError/Reason/notFinite`` or
+  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` `(0, 1)`;
   ///   `"fractionComplete"` ``ValidationError/Reason/invalidState(_:)`` unless active and paused;
   ///   the time errors of ``startAnimation(at:)``.
   public mutating func setFractionComplete(_ fraction: Double, at time: Double)
@@ -396,286 +405,11 @@ public struct PropertyAnimator: Hashable, Sendable {
   }
 
   /// The machine after every event at `τ ≤ time`, advanced to `time`.
-  private func machine(at time: Double) -> Machine {
+  private func machine(at time: Double) -> AnimatorMachine {
     var index = events.count
     while index > 0 && events[index - 1].time > time { index -= 1 }
     var machine = checkpoints[index]
     machine.advance(to: time)
     return machine
-  }
-}
-
-/// A point where the progress map was (re-)laid: the fraction `f₀`, the progress `q₀` the
-/// animator showed there, the curve laid from it to each end and the fraction's rate then.
-private struct Knot: Hashable, Sendable {
-  var fraction: Double
-  var progress: Double
-  var curve: TimingCurveProvider
-  /// Per second, `> 0`; sets the run lengths a spring curve needs.
-  var rate: Double
-
-  /// The map at local fraction `phi`, for animations starting at fraction `start`: the knot is
-  /// at local `phi0` with progress `q0`.
-  func value(_ phi: Double, phi0: Double, q0: Double, start: Double) -> Double {
-    if phi >= phi0 {
-      guard phi0 < 1 else { return q0 }
-      let length = (1 - Swift.max(fraction, start)) / rate
-      return q0 + (1 - q0) * curve.progress(atElapsed: (phi - phi0) / (1 - phi0), runLength: length)
-    }
-    let length = (fraction - start) / rate
-    return q0 - q0 * curve.progress(atElapsed: (phi0 - phi) / phi0, runLength: length)
-  }
-}
-
-/// The animator's state at its anchor time; the private engine of ``PropertyAnimator``.
-private struct Machine: Hashable, Sendable {
-  enum Ending: Hashable, Sendable {
-    case completed(AnimatingPosition, time: Double)
-    case stoppedWithoutFinishing
-  }
-
-  /// What the views show once the progress no longer follows the map.
-  enum Frozen: Hashable, Sendable {
-    /// Stopped: the map's value at the stopped fraction (per animation start).
-    case atFraction
-    /// Finished or completed at one end: exactly this progress for every animation.
-    case value(Double)
-  }
-
-  let duration: Double
-  var time = 0.0
-  var state = AnimatingState.inactive
-  var isRunning = false
-  var isReversed = false
-  var pausesOnCompletion: Bool
-  var scrubsLinearly: Bool
-  /// Time fraction at `time`.
-  var fraction = 0.0
-  /// Speed of `fraction`, per second, always `> 0`.
-  var rate: Double
-  /// The progress map: every knot laid so far, the first at `(0, 0)` with the initial curve.
-  var knots: [Knot]
-  /// `q = f` after a linear scrub, until the next resume.
-  var scrubbedLinearly = false
-  /// Set once stopped or over.
-  var frozen: Frozen?
-  var ending: Ending?
-  /// The fraction does not move before this wall time (a pending `startAnimation(afterDelay:)`).
-  var heldUntil: Double?
-  /// The delay of the latest `startAnimation(afterDelay:)`.
-  var delay = 0.0
-
-  init(
-    duration: Double, curve: TimingCurveProvider, pausesOnCompletion: Bool, scrubsLinearly: Bool
-  ) {
-    self.duration = duration
-    self.rate = 1 / duration
-    self.knots = [Knot(fraction: 0, progress: 0, curve: curve, rate: 1 / duration)]
-    self.pausesOnCompletion = pausesOnCompletion
-    self.scrubsLinearly = scrubsLinearly
-  }
-
-  var target: Double { isReversed ? 0 : 1 }
-  var curve: TimingCurveProvider { knots[knots.count - 1].curve }
-
-  /// `g(f)`, or `f` after a linear scrub.
-  func progress(atFraction f: Double) -> Double {
-    if case .value(let v) = frozen { return v }
-    if scrubbedLinearly { return f }
-    let knot = knots[knots.count - 1]
-    return Self.finite(knot.value(f, phi0: knot.fraction, q0: knot.progress, start: 0), f)
-  }
-
-  /// The progress of animations starting at fraction `start` (see
-  /// ``PropertyAnimator/progress(at:startingAt:)``).
-  func progress(blockStart start: Double) -> Double {
-    if start == 0 { return progress(atFraction: fraction) }
-    if case .value(let v) = frozen { return v }
-    let phi = Self.local(fraction, start)
-    if scrubbedLinearly { return phi }
-    var q = 0.0
-    var phi0 = 0.0
-    var q0 = 0.0
-    for (k, knot) in knots.enumerated() {
-      if k > 0 {
-        let at = Self.local(knot.fraction, start)
-        q0 = Self.finite(knots[k - 1].value(at, phi0: phi0, q0: q0, start: start), at)
-        phi0 = at
-      }
-      q = Self.finite(knot.value(phi, phi0: phi0, q0: q0, start: start), phi)
-    }
-    return q
-  }
-
-  /// `φ = (f − start)/(1 − start)` clamped to `[0, 1]`; 1 at `f = 1` even for `start = 1`.
-  static func local(_ f: Double, _ start: Double) -> Double {
-    if f >= 1 { return 1 }
-    if f <= start { return 0 }
-    return Swift.min(Swift.max((f - start) / (1 - start), 0), 1)
-  }
-
-  static func finite(_ q: Double, _ f: Double) -> Double {
-    q.isFinite ? q : (f >= 0.5 ? 1 : 0)
-  }
-
-  var sample: AnimatorSample {
-    var completion: AnimatingPosition?
-    var completionTime: Double?
-    if case .completed(let position, let time) = ending {
-      completion = position
-      completionTime = time
-    }
-    return AnimatorSample(
-      state: state, isRunning: isRunning, isReversed: isReversed, fractionComplete: fraction,
-      progress: progress(atFraction: fraction), completion: completion,
-      completionTime: completionTime)
-  }
-
-  /// Lets wall time run to `t` (`t ≥ time`), ending the run if it reaches its target.
-  mutating func advance(to t: Double) {
-    defer { time = Swift.max(time, t) }
-    guard state == .active, isRunning else { return }
-    if let hold = heldUntil {
-      if t < hold { return }
-      time = Swift.max(time, hold)
-      heldUntil = nil
-    }
-    guard t > time || fraction == target else { return }
-    let distance = abs(target - fraction)
-    let end = time + distance / rate
-    if t >= end {
-      fraction = target
-      isRunning = false
-      if !pausesOnCompletion {
-        state = .inactive
-        frozen = .value(target)
-        ending = .completed(isReversed ? .start : .end, time: end)
-      }
-    } else {
-      let moved = fraction + (isReversed ? -1 : 1) * rate * (t - time)
-      fraction = Swift.min(Swift.max(moved, 0), 1)
-    }
-  }
-
-  /// Re-times the map at the current point with `newCurve`.
-  mutating func reknot(with newCurve: TimingCurveProvider) {
-    let q = progress(atFraction: fraction)
-    scrubbedLinearly = false
-    knots.append(Knot(fraction: fraction, progress: q, curve: newCurve, rate: rate))
-  }
-
-  mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
-    switch ending {
-    case .some(.completed):
-      throw ValidationError(field: "animator", reason: .invalidState("the animator has completed"))
-    case .some(.stoppedWithoutFinishing):
-      throw ValidationError(field: "animator", reason: .invalidState("the animator was stopped"))
-    case .none:
-      break
-    }
-    switch event {
-    case .start:
-      try requireNotStopped()
-      start()
-    case .startAfterDelay(let time, let delay):
-      try Validate.nonNegative(delay, "delay")
-      try requireNotStopped()
-      let wasRunning = isRunning
-      start()
-      self.delay = delay
-      if delay > 0 && !wasRunning { heldUntil = time + delay }
-    case .pause:
-      try requireNotStopped()
-      if state == .inactive {
-        state = .active
-        fraction = target == 1 ? 0 : 1
-      }
-      isRunning = false
-      heldUntil = nil
-    case .stop(_, let withoutFinishing):
-      guard state == .active else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
-      }
-      frozen = .atFraction
-      isRunning = false
-      heldUntil = nil
-      if withoutFinishing {
-        state = .inactive
-        ending = .stoppedWithoutFinishing
-      } else {
-        state = .stopped
-      }
-    case .finish(let time, let position):
-      guard state == .stopped else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("finishAnimation needs a stopped animator"))
-      }
-      switch position {
-      case .end:
-        fraction = 1
-        frozen = .value(1)
-      case .start:
-        fraction = 0
-        frozen = .value(0)
-      case .current:
-        break
-      }
-      state = .inactive
-      ending = .completed(position, time: time)
-    case .setFractionComplete(_, let value):
-      try Validate.finite(value, "fractionComplete")
-      guard state == .active && !isRunning else {
-        throw ValidationError(
-          field: "fractionComplete",
-          reason: .invalidState("fractionComplete can be set only while paused"))
-      }
-      fraction = Swift.min(Swift.max(value, 0), 1)
-      scrubbedLinearly = scrubsLinearly
-    case .setReversed(_, let reversed):
-      try requireNotStopped()
-      isReversed = reversed
-    case .setPausesOnCompletion(_, let value):
-      pausesOnCompletion = value
-    case .setScrubsLinearly(_, let value):
-      scrubsLinearly = value
-    case .continueAnimation(_, let timing, let factor):
-      try Validate.positive(factor, "durationFactor")
-      guard state == .active && !isRunning else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
-      }
-      let distance = abs(target - fraction)
-      if distance > 0 {
-        let length = (timing ?? curve).runLength(forDuration: factor * duration)
-        let newRate = distance / length
-        if newRate.isFinite && newRate > 0 { rate = newRate }
-      }
-      if let timing {
-        reknot(with: timing)
-      } else if scrubbedLinearly {
-        reknot(with: curve)
-      }
-      isRunning = true
-    }
-  }
-
-  /// `startAnimation()`: an inactive animator becomes active and runs from its start end; a
-  /// paused one resumes (re-timing after a linear scrub).
-  private mutating func start() {
-    if state == .inactive {
-      state = .active
-      fraction = target == 1 ? 0 : 1
-      isRunning = true
-    } else if !isRunning {
-      if scrubbedLinearly { reknot(with: curve) }
-      isRunning = true
-    }
-  }
-
-  private func requireNotStopped() throws(ValidationError) {
-    guard state != .stopped else {
-      throw ValidationError(field: "animator", reason: .invalidState("the animator is stopped"))
-    }
   }
 }

@@ -249,6 +249,12 @@ public enum TimingCurveProvider: Hashable, Sendable {
     }
   }
 
+  /// `true` for a physical ``spring(_:)``, which ignores the duration it is given.
+  public var ignoresDuration: Bool {
+    if case .spring(let spring) = self { return spring.ignoresDuration }
+    return false
+  }
+
   /// How long a run lasts when it is asked to take `duration` seconds: `duration`, except for a
   /// physical ``spring(_:)``, which takes its own settling duration.
   public func runLength(forDuration duration: Double) -> Double {

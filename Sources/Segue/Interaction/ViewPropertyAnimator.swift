@@ -19,7 +19,8 @@ public struct AnimationBlock: Sendable {
   ///
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; the value's ``AnimationValue/validate(field:)`` error on the key path;
-  ///   `"keyPath"` when the value's kind is not the property's.
+  ///   `"keyPath"` when the value's kind is not the property's or the property belongs to
+  ///   another layer class; the layer's ``Layer/validate()`` error on the result.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -28,11 +29,30 @@ public struct AnimationBlock: Sendable {
     }
     try value.validate(field: property.keyPath)
     let before = property.value(in: model.layers[index])
-    try property.set(value, in: &model.storage[index])
+    try model.set(property, to: value, at: index)
     if !changed.contains(where: { $0.layerID == id && $0.property == property }) {
       changed.append((id, property, before))
     }
   }
+
+  /// `view.frame = frame` inside the block: animates `bounds.size` and `position` to the values
+  /// ``Layer/frame``'s setter gives.
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
+  ///   unknown id; `"frame"` ``ValidationError/Reason/notFinite`` (with the channel index) for a
+  ///   coordinate that is not finite, the null rectangle included.
+  public mutating func setFrame(_ frame: Rect, of id: String) throws(ValidationError) {
+    guard var layer = model[id: id] else {
+      throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    try AnimationValue.rect(frame).validate(field: "frame")
+    layer.frame = frame
+    try set(.boundsSize, of: id, to: .size(layer.bounds.size))
+    try set(.position, of: id, to: .point(layer.position))
+  }
+
+  /// `view.frame` as the block sees it (``Layer/frame``), or `nil` for an unknown id.
+  public func frame(of id: String) -> Rect? { model[id: id]?.frame }
 
   /// The current value of `property` on layer `id`, or `nil` for an unknown id.
   public func value(_ property: LayerProperty, of id: String) -> AnimationValue? {
@@ -78,7 +98,8 @@ public struct ViewPropertyAnimator: Sendable {
   /// (its model and blend modes; a builder as ``TransitionContext/containerView`` gives it).
   ///
   /// - Parameters:
-  ///   - duration: seconds, finite and `> 0` (a physical spring uses its settling duration).
+  ///   - duration: seconds, finite and `> 0`; a physical spring uses its settling duration and
+  ///     accepts 0, as UIKit does (``PropertyAnimator/init(duration:timingParameters:pausesOnCompletion:scrubsLinearly:)``).
   ///   - timingParameters: the curve (default ease-in-ease-out).
   ///   - container: the layers; it must hold no time-based animations, events or completion
   ///     changes (the animator makes its own).
@@ -342,7 +363,7 @@ public struct ViewPropertyAnimator: Sendable {
       else { continue }
       let property = first.entry.property
       let value: AnimationValue
-      if contributions.count == 1 || property.valueKind == .transform {
+      if contributions.count == 1 || property.valueKind == .transform || !property.isAnimatable {
         let last = contributions[contributions.count - 1]
         value = AnimationValue.interpolate(last.entry.from, last.entry.to, fraction: last.q)
       } else {
@@ -383,14 +404,14 @@ public struct ViewPropertyAnimator: Sendable {
   static func additive(
     model: AnimationValue, contributions: [(AnimationValue, AnimationValue, Double)]
   ) -> AnimationValue {
-    var channels = model.channelValues
+    var channels = model.channels
     for (from, to, q) in contributions where q != 1 {
-      let a = from.channelValues
-      let b = to.channelValues
+      let a = from.channels
+      let b = to.channels
       guard a.count == channels.count, b.count == channels.count else { continue }
       for i in channels.indices { channels[i] += (a[i] - b[i]) * (1 - q) }
     }
-    return model.withChannelValues(channels)
+    return model.withChannels(channels)
   }
 
   // MARK: The plain run as a scene
@@ -403,23 +424,25 @@ public struct ViewPropertyAnimator: Sendable {
   /// ``sample(at:)`` after `startAnimation(at: 0)` (this is what `animateTransition(using:)` returns
   /// for an animator that starts its interruptible animator).
   ///
+  /// An animator already started at time 0 and driven no further (`startAnimation()` or
+  /// `startAnimation(afterDelay:)` inside `animateTransition(using:)`, as UIKit code does) gives
+  /// the same scene, its delay `δ` moving every animation `δ` seconds later and lengthening the
+  /// scene by `δ`.
+  ///
   /// - Throws: ``ValidationError``: `"animator"` ``ValidationError/Reason/invalidState(_:)`` when
-  ///   the animator has been driven (any call recorded); `"animations"` when two blocks animate
+  ///   the animator has been driven other than by one start at time 0; `"animations"` when two blocks animate
   ///   the same property of the same layer (their additive sum has no single-animation form:
   ///   sample the animator instead); the scene's own errors.
   public func scene(containerSize: Size) throws(ValidationError) -> TransitionScene {
-    guard timing.events.isEmpty else {
-      throw ValidationError(
-        field: "animator",
-        reason: .invalidState("has been driven; the scene describes a plain run from the start"))
-    }
+    let delay = try plainRunDelay()
     let d = timing.duration
     var animations = AnimationSet()
     var seen = Set<String>()
     for block in blocks {
-      let begin = block.start * d
-      let length = d - begin
-      for entry in block.entries {
+      let begin = delay + block.start * d
+      let length = d - block.start * d
+      // A property that does not animate is in the model from the start, as the block set it.
+      for entry in block.entries where entry.property.isAnimatable {
         let key = "\(entry.layerID)\u{0}\(entry.property.keyPath)"
         guard seen.insert(key).inserted else {
           throw ValidationError(
@@ -452,7 +475,7 @@ public struct ViewPropertyAnimator: Sendable {
           // A block delayed to the very end: the old value until the end, then the model's.
           animation = try LayerAnimation(
             property: entry.property, content: .basic(from: entry.from, to: entry.from),
-            timing: MediaTiming(beginTime: 0, duration: d, fillMode: .backwards))
+            timing: MediaTiming(beginTime: delay, duration: d, fillMode: .backwards))
         }
         animations.add(animation, to: entry.layerID)
       }
@@ -464,34 +487,25 @@ public struct ViewPropertyAnimator: Sendable {
       cancel += handler(.start)
     }
     return try TransitionScene(
-      duration: d, containerSize: containerSize, model: model, animations: animations,
+      duration: delay + d, containerSize: containerSize, model: model, animations: animations,
       finishChanges: finish, cancelChanges: cancel, blendModes: blendModes)
   }
-}
 
-extension AnimationValue {
-  /// The value's numbers: a number's one, a point's `x, y`, a size's `width, height`, a
-  /// rectangle's `x, y, width, height`, a transform's 16 fields, a colour's `r, g, b, a`.
-  var channelValues: [Double] {
-    switch self {
-    case .number(let v): [v]
-    case .point(let p): p.channels
-    case .size(let s): s.channels
-    case .rect(let r): r.channels
-    case .transform(let t): t.fields
-    case .color(let c): c.channels
+  /// The delay of a plain run: 0 for an animator never driven, `δ` for one whose only call is a
+  /// start at time 0 (after `δ` seconds); any other history throws as ``scene(containerSize:)``.
+  private func plainRunDelay() throws(ValidationError) -> Double {
+    let events = timing.events
+    if events.isEmpty { return 0 }
+    if events.count == 1 {
+      switch events[0] {
+      case .start(time: 0): return 0
+      case .startAfterDelay(time: 0, let delay): return delay
+      default: break
+      }
     }
-  }
-
-  /// A value of this kind from `channels` (in ``channelValues``' layout; a colour is clamped).
-  func withChannelValues(_ channels: [Double]) -> AnimationValue {
-    switch self {
-    case .number: .number(channels[0])
-    case .point: .point(Point(channels: channels[...]))
-    case .size: .size(Size(channels: channels[...]))
-    case .rect: .rect(Rect(channels: channels[...]))
-    case .transform: .transform((try? Transform3D(fields: channels)) ?? .identity)
-    case .color: .color(RGBAColor(channels: channels[...]))
-    }
+    throw ValidationError(
+      field: "animator",
+      reason: .invalidState(
+        "has been driven beyond a start at time 0; the scene describes a plain run"))
   }
 }

@@ -100,13 +100,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
   ///   - b: The end rotation, a unit quaternion.
   ///   - t: The unitless fraction; 0 gives `a`, 1 gives `b` (up to sign).
   public static func slerp(_ a: Quaternion, _ b: Quaternion, fraction t: Double) -> Quaternion {
-    var d = Swift.min(Swift.max(a.dot(b), -1), 1)
-    if abs(d) == 1 { return a }
-    var b = b
-    if d < 0 {
-      b = -b
-      d = -d
-    }
+    guard let (b, d) = shortestArc(a, b) else { return a }
     let sinTheta = (1 - d * d).squareRoot()
     if sinTheta < 1e-6 {
       let u = 1 - t
@@ -120,6 +114,14 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     return Quaternion(
       x: wa * a.x + wb * b.x, y: wa * a.y + wb * b.y, z: wa * a.z + wb * b.z,
       w: wa * a.w + wb * b.w)
+  }
+
+  /// `b` on the same side as `a` (negated when `a·b < 0`) and their clamped dot product
+  /// `d ≥ 0`, or `nil` when the ends are equal or opposite (`|a·b| = 1`): slerp's first steps.
+  static func shortestArc(_ a: Quaternion, _ b: Quaternion) -> (Quaternion, Double)? {
+    let d = Swift.min(Swift.max(a.dot(b), -1), 1)
+    if abs(d) == 1 { return nil }
+    return d < 0 ? (-b, -d) : (b, d)
   }
 
   /// The rotation matrix of this unit quaternion in Core Animation storage

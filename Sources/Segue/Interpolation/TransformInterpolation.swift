@@ -78,12 +78,12 @@ public struct TransformInterpolator: Hashable, Sendable {
   /// The rule used between the ends (fixed by the pair).
   public let path: TransformInterpolation.Path
 
-  private enum Ends: Hashable, Sendable {
+  enum Ends: Hashable, Sendable {
     case affine2D(DecomposedTransform2D, DecomposedTransform2D)
     case decomposed3D(DecomposedTransform3D, DecomposedTransform3D)
     case discrete
   }
-  private let ends: Ends
+  let ends: Ends
 
   /// Decomposes both ends: 2D when both are affine (GNUstep's `CATransform3DIsAffine` test: `m13,
   /// m14, m23, m24, m31, m32, m34, m43` all 0 and `m33 == m44 == 1`), 3D otherwise, discrete when

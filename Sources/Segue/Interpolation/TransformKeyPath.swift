@@ -227,7 +227,7 @@ private func validateFinite(_ t: Transform3D) throws(ValidationError) {
 
 /// The CSS decomposition of `t`, or the best-effort one for a singular linear part (see
 /// ``TransformKeyPath``). `t` must be finite.
-private func keyPathDecomposition(_ t: Transform3D) throws(ValidationError)
+func keyPathDecomposition(_ t: Transform3D) throws(ValidationError)
   -> DecomposedTransform3D
 {
   guard t.m44 != 0 else {

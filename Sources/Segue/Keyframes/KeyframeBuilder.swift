@@ -41,7 +41,7 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
   public private(set) var keyframes: [Keyframe] = []
 
   /// Tolerance on `start + duration ≤ 1`, absorbing rounding such as `0.7 + 0.3`.
-  public static var endTolerance: Double { 1e-12 }
+  public static var endTolerance: Double { KeyframeRule.endTolerance }
 
   /// Creates a builder with the start value of every property that keyframes may set.
   ///
@@ -79,13 +79,7 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
     relativeStartTime start: Double, relativeDuration duration: Double, changes: [String: Value]
   ) throws(ValidationError) {
     let j = keyframes.count
-    try Validate.inRange(start, 0, 1, "relativeStartTime", index: j)
-    try Validate.inRange(duration, 0, 1, "relativeDuration", index: j)
-    guard start + duration <= 1 + Self.endTolerance else {
-      throw ValidationError(
-        field: "relativeDuration", index: j, reason: .outOfRange(lower: 0, upper: 1 - start))
-    }
-    let end = Swift.min(start + duration, 1)
+    let end = try KeyframeRule.end(start: start, duration: duration, index: j)
     for name in changes.keys.sorted() {
       guard startValues[name] != nil else {
         throw ValidationError(field: "changes.\(name)", index: j, reason: .unknown(name))
@@ -93,7 +87,7 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
       for c in changes[name]!.channels { try Validate.finite(c, "changes.\(name)", index: j) }
       for other in keyframes where other.changes[name] != nil {
         let otherEnd = Swift.min(other.relativeStartTime + other.relativeDuration, 1)
-        if Self.overlap(start, end, other.relativeStartTime, otherEnd) {
+        if KeyframeRule.overlap(start, end, other.relativeStartTime, otherEnd) {
           throw ValidationError(field: "keyframes.\(name)", index: j, reason: .overlapping)
         }
       }
@@ -102,49 +96,20 @@ public struct KeyframeBuilder<Value: Interpolatable>: Sendable {
       Keyframe(relativeStartTime: start, relativeDuration: duration, changes: changes))
   }
 
-  /// `true` when `[s1, e1]` and `[s2, e2]` overlap: their open intervals intersect, or one is an
-  /// instant strictly inside the other.
-  private static func overlap(_ s1: Double, _ e1: Double, _ s2: Double, _ e2: Double) -> Bool {
-    let lo = Swift.max(s1, s2)
-    let hi = Swift.min(e1, e2)
-    if lo < hi { return true }
-    return lo == hi && ((s1 < lo && lo < e1) || (s2 < lo && lo < e2))
-  }
-
   /// The key times and values for `property` by the UIView keyframe rule, or `nil` when no keyframe
   /// sets it (or it has no start value).
   public func keys(for property: String) -> (keyTimes: [Double], values: [Value])? {
     guard let start = startValues[property] else { return nil }
-    let touching = keyframes.indices
-      .filter { keyframes[$0].changes[property] != nil }
-      .sorted { a, b in
-        let (fa, fb) = (keyframes[a], keyframes[b])
-        if fa.relativeStartTime != fb.relativeStartTime {
-          return fa.relativeStartTime < fb.relativeStartTime
-        }
-        if fa.relativeDuration != fb.relativeDuration {
-          return fa.relativeDuration < fb.relativeDuration
-        }
-        return a < b
+    let frames = keyframes.compactMap { frame in
+      frame.changes[property].map { value in
+        (
+          start: frame.relativeStartTime,
+          end: Swift.min(frame.relativeStartTime + frame.relativeDuration, 1), value: value
+        )
       }
-    guard !touching.isEmpty else { return nil }
-    var times = [0.0]
-    var values = [start]
-    for j in touching {
-      let frame = keyframes[j]
-      let previous = values[values.count - 1]
-      if frame.relativeStartTime > times[times.count - 1] {
-        times.append(frame.relativeStartTime)
-        values.append(previous)
-      }
-      times.append(Swift.min(frame.relativeStartTime + frame.relativeDuration, 1))
-      values.append(frame.changes[property]!)
     }
-    if times[times.count - 1] < 1 {
-      times.append(1)
-      values.append(values[values.count - 1])
-    }
-    return (times, values)
+    guard !frames.isEmpty else { return nil }
+    return KeyframeRule.keys(start: start, frames: frames)
   }
 
   /// One track per property that some keyframe sets, with the builder's calculation mode, the

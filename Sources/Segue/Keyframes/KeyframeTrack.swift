@@ -98,40 +98,78 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
   ///   - u: the animation's progress after its own timing function, unitless.
   ///   - beforeFlag: `true` in the animation's before phase (CSS's before flag for `steps()`).
   public func locate(_ u: Double, beforeFlag: Bool = false) -> Location {
+    locate(u, beforeFlag: beforeFlag, wantsRate: false).location
+  }
+
+  /// ``locate(_:beforeFlag:)`` and, when `wantsRate`, the rate `d fraction / du` of the
+  /// location's fraction (else 0): the chain rule through the overall timing function's slope,
+  /// `1 / (kᵢ₊₁ − kᵢ)` and the segment's timing function's slope (cubicPaced: through the
+  /// piecewise-linear inverse of ``arcLengths``). Held values (discrete mode, a clamped or
+  /// non-finite progress, a zero-length segment, the held ends of cubicPaced) have rate 0.
+  func locate(_ u: Double, beforeFlag: Bool, wantsRate: Bool) -> (
+    location: Location, rate: Double
+  ) {
     var p = Self.finiteProgress(u)
-    if let tf = timingFunction { p = Self.finiteProgress(tf.transform(p, beforeFlag: beforeFlag)) }
+    var rate = u.isFinite ? 1.0 : 0
+    if let tf = timingFunction {
+      let eased = tf.transform(p, beforeFlag: beforeFlag)
+      if wantsRate { rate = eased.isFinite ? rate * tf.slope(at: p) : 0 }
+      p = Self.finiteProgress(eased)
+    }
     let n = keyCount
     switch calculationMode {
     case .discrete:
-      return Location(segment: Self.lastIndex(in: keyTimes, upTo: n - 1, notAbove: p), fraction: 0)
+      let key = Self.lastIndex(in: keyTimes, upTo: n - 1, notAbove: p)
+      return (Location(segment: key, fraction: 0), 0)
     case .linear, .paced, .cubic:
       let i = Self.lastIndex(in: keyTimes, upTo: n - 2, notAbove: p)
       let length = keyTimes[i + 1] - keyTimes[i]
       var s = length > 0 ? (p - keyTimes[i]) / length : 1
-      if p >= 0, p <= 1 { s = Self.clamp01(s) }
+      rate = length > 0 ? rate / length : 0
+      if p >= 0, p <= 1, s != Self.clamp01(s) {
+        s = Self.clamp01(s)
+        rate = 0
+      }
       if calculationMode != .paced {
         let index = segmentTimingFunctionIndices[i]
         if index >= 0 {
-          s = Self.finiteProgress(timingFunctions[index].transform(s, beforeFlag: beforeFlag))
+          let eased = timingFunctions[index].transform(s, beforeFlag: beforeFlag)
+          if wantsRate { rate = eased.isFinite ? rate * timingFunctions[index].slope(at: s) : 0 }
+          s = Self.finiteProgress(eased)
         }
       }
-      return Location(segment: i, fraction: s)
+      return (Location(segment: i, fraction: s), wantsRate ? rate : 0)
     case .cubicPaced:
-      // The arc-length parameterisation ends with the curve: no pace beyond it, so the ends hold.
-      if p <= 0 { return Location(segment: 0, fraction: 0) }
-      if p >= 1 { return Location(segment: n - 2, fraction: 1) }
-      let g: Double
-      if arcLengths.isEmpty {
-        g = p * Double(n - 1)
-      } else {
-        let j = Self.lastIndex(in: arcLengths, upTo: arcLengths.count - 2, notAbove: p)
-        let span = arcLengths[j + 1] - arcLengths[j]
-        let f = span > 0 ? Self.clamp01((p - arcLengths[j]) / span) : 0
-        g = (Double(j) + f) / Double(samplesPerSegment)
-      }
-      let segment = Swift.min(Int(g.rounded(.down)), n - 2)
-      return Location(segment: segment, fraction: Self.clamp01(g - Double(segment)))
+      return locatePaced(p, rate: rate, wantsRate: wantsRate)
     }
+  }
+
+  /// The cubicPaced case of ``locate(_:beforeFlag:wantsRate:)`` for the eased progress `p`
+  /// moving at `rate`.
+  private func locatePaced(_ p: Double, rate: Double, wantsRate: Bool) -> (
+    location: Location, rate: Double
+  ) {
+    let n = keyCount
+    // The arc-length parameterisation ends with the curve: no pace beyond it, so the ends hold.
+    if p <= 0 { return (Location(segment: 0, fraction: 0), 0) }
+    if p >= 1 { return (Location(segment: n - 2, fraction: 1), 0) }
+    let g: Double
+    var gRate: Double
+    if arcLengths.isEmpty {
+      g = p * Double(n - 1)
+      gRate = rate * Double(n - 1)
+    } else {
+      let j = Self.lastIndex(in: arcLengths, upTo: arcLengths.count - 2, notAbove: p)
+      let span = arcLengths[j + 1] - arcLengths[j]
+      let raw = span > 0 ? (p - arcLengths[j]) / span : 0
+      let f = Self.clamp01(raw)
+      g = (Double(j) + f) / Double(samplesPerSegment)
+      gRate = span > 0 && f == raw ? rate / span / Double(samplesPerSegment) : 0
+    }
+    let segment = Swift.min(Int(g.rounded(.down)), n - 2)
+    let raw = g - Double(segment)
+    if raw != Self.clamp01(raw) { gRate = 0 }
+    return (Location(segment: segment, fraction: Self.clamp01(raw)), wantsRate ? gRate : 0)
   }
 
   /// Writes the channel-wise value at progress `u` into `out[offset ..< offset + C]`.
@@ -159,21 +197,29 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
     }
     switch calculationMode {
     case .cubic, .cubicPaced:
-      let s2 = s * s
-      let s3 = s2 * s
-      let h00 = 2 * s3 - 3 * s2 + 1
-      let h10 = s3 - 2 * s2 + s
-      let h01 = -2 * s3 + 3 * s2
-      let h11 = s3 - s2
-      for k in 0..<c {
-        out[offset + k] =
-          h00 * values[i * c + k] + h10 * outgoingTangents[i * c + k] + h01
-          * values[(i + 1) * c + k] + h11 * incomingTangents[(i + 1) * c + k]
-      }
+      hermite(segment: i, s: s, into: &out, offset: offset)
     default:
       for k in 0..<c {
         out[offset + k] = values[i * c + k] * (1 - s) + values[(i + 1) * c + k] * s
       }
+    }
+  }
+
+  /// Writes the Hermite curve of segment `i` at `s`,
+  /// `h00(s)·pᵢ + h10(s)·DDᵢ + h01(s)·pᵢ₊₁ + h11(s)·DSᵢ₊₁`, into `out[offset ..< offset + C]`
+  /// (cubic modes).
+  func hermite(segment i: Int, s: Double, into out: inout [Double], offset: Int = 0) {
+    let c = channelCount
+    let s2 = s * s
+    let s3 = s2 * s
+    let h00 = 2 * s3 - 3 * s2 + 1
+    let h10 = s3 - 2 * s2 + s
+    let h01 = -2 * s3 + 3 * s2
+    let h11 = s3 - s2
+    for k in 0..<c {
+      out[offset + k] =
+        h00 * values[i * c + k] + h10 * outgoingTangents[i * c + k] + h01
+        * values[(i + 1) * c + k] + h11 * incomingTangents[(i + 1) * c + k]
     }
   }
 
@@ -220,27 +266,6 @@ public struct CompiledKeyframeTrack: Hashable, Sendable {
       if table[mid] <= x { lo = mid } else { hi = mid - 1 }
     }
     return lo
-  }
-
-  /// Memberwise initializer for the compiler below.
-  fileprivate init(
-    calculationMode: CalculationMode, channelCount: Int, keyCount: Int, keyTimes: [Double],
-    values: [Double], outgoingTangents: [Double], incomingTangents: [Double],
-    timingFunctions: [TimingFunction], segmentTimingFunctionIndices: [Int],
-    timingFunction: TimingFunction?, arcLengths: [Double], samplesPerSegment: Int
-  ) {
-    self.calculationMode = calculationMode
-    self.channelCount = channelCount
-    self.keyCount = keyCount
-    self.keyTimes = keyTimes
-    self.values = values
-    self.outgoingTangents = outgoingTangents
-    self.incomingTangents = incomingTangents
-    self.timingFunctions = timingFunctions
-    self.segmentTimingFunctionIndices = segmentTimingFunctionIndices
-    self.timingFunction = timingFunction
-    self.arcLengths = arcLengths
-    self.samplesPerSegment = samplesPerSegment
   }
 }
 
@@ -311,32 +336,14 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
     timingFunctions: [TimingFunction]? = nil, timingFunction: TimingFunction? = nil,
     tensionValues: [Double]? = nil, continuityValues: [Double]? = nil, biasValues: [Double]? = nil
   ) throws(ValidationError) {
-    let n = values.count
-    let minimum = calculationMode == .discrete ? 1 : 2
-    guard n >= minimum else {
-      throw ValidationError(field: "values", reason: .tooFew(minimum: minimum, actual: n))
-    }
+    try KeyframeParameters.validateCount(values.count, calculationMode: calculationMode)
     for (i, v) in values.enumerated() {
       for c in v.channels { try Validate.finite(c, "values", index: i) }
     }
-    if let keyTimes {
-      try Self.validateKeyTimes(keyTimes, valueCount: n, mode: calculationMode)
-    }
-    if let timingFunctions, timingFunctions.count != n - 1 {
-      throw ValidationError(
-        field: "timingFunctions",
-        reason: .countMismatch(expected: n - 1, actual: timingFunctions.count))
-    }
-    for (list, field) in [
-      (tensionValues, "tensionValues"), (continuityValues, "continuityValues"),
-      (biasValues, "biasValues"),
-    ] {
-      guard let list else { continue }
-      guard list.count == n else {
-        throw ValidationError(field: field, reason: .countMismatch(expected: n, actual: list.count))
-      }
-      for (i, x) in list.enumerated() { try Validate.inRange(x, -1, 1, field, index: i) }
-    }
+    try KeyframeParameters.validate(
+      valueCount: values.count, keyTimes: keyTimes, calculationMode: calculationMode,
+      timingFunctions: timingFunctions, tensionValues: tensionValues,
+      continuityValues: continuityValues, biasValues: biasValues)
     self.values = values
     self.keyTimes = keyTimes
     self.calculationMode = calculationMode
@@ -345,10 +352,15 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
     self.tensionValues = tensionValues
     self.continuityValues = continuityValues
     self.biasValues = biasValues
-    self.compiled = Self.compile(
-      values: values, keyTimes: keyTimes, mode: calculationMode,
+    var flat = [Double]()
+    flat.reserveCapacity(values.count * Value.channelCount)
+    for v in values { flat.append(contentsOf: v.channels) }
+    self.compiled = CompiledKeyframeTrack.compile(
+      flat: flat, channelCount: Value.channelCount, keyCount: values.count, keyTimes: keyTimes,
+      mode: calculationMode,
       timingFunctions: timingFunctions, timingFunction: timingFunction,
-      tension: tensionValues, continuity: continuityValues, bias: biasValues)
+      tension: tensionValues, continuity: continuityValues, bias: biasValues
+    ) { a, b in Value.distance(Value(channels: a), Value(channels: b)) }
   }
 
   /// The value at animation progress `u` (unitless, normally in `[0, 1]`; NaN counts as 0),
@@ -361,183 +373,5 @@ public struct KeyframeTrack<Value: Interpolatable>: Sendable, Equatable {
   ///     lower value at a jump.
   public func value(at u: Double, beforeFlag: Bool = false) -> Value {
     compiled.value(at: u, as: Value.self, beforeFlag: beforeFlag)
-  }
-
-  // MARK: Validation
-
-  private static func validateKeyTimes(_ k: [Double], valueCount n: Int, mode: CalculationMode)
-    throws(ValidationError)
-  {
-    switch mode {
-    case .linear, .cubic:
-      guard k.count == n else {
-        throw ValidationError(
-          field: "keyTimes", reason: .countMismatch(expected: n, actual: k.count))
-      }
-    case .discrete:
-      guard k.count == n || k.count == n + 1 else {
-        throw ValidationError(
-          field: "keyTimes", reason: .countMismatch(expected: n + 1, actual: k.count))
-      }
-    case .paced, .cubicPaced:
-      break
-    }
-    for (i, t) in k.enumerated() {
-      try Validate.inRange(t, 0, 1, "keyTimes", index: i)
-      if i > 0, t < k[i - 1] {
-        throw ValidationError(field: "keyTimes", index: i, reason: .decreasing)
-      }
-    }
-    guard mode != .paced, mode != .cubicPaced, !k.isEmpty else { return }
-    if k[0] != 0 { throw ValidationError(field: "keyTimes", index: 0, reason: .mustEqual(0)) }
-    let lastMustBeOne = mode != .discrete || k.count == n + 1
-    if lastMustBeOne, k[k.count - 1] != 1 {
-      throw ValidationError(field: "keyTimes", index: k.count - 1, reason: .mustEqual(1))
-    }
-  }
-
-  // MARK: Compilation
-
-  private static func compile(
-    values: [Value], keyTimes: [Double]?, mode: CalculationMode,
-    timingFunctions: [TimingFunction]?, timingFunction: TimingFunction?,
-    tension: [Double]?, continuity: [Double]?, bias: [Double]?
-  ) -> CompiledKeyframeTrack {
-    let n = values.count
-    let c = Value.channelCount
-    var flat = [Double]()
-    flat.reserveCapacity(n * c)
-    for v in values { flat.append(contentsOf: v.channels) }
-    let even = (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
-
-    var times: [Double]
-    switch mode {
-    case .linear, .cubic:
-      times = keyTimes ?? even
-    case .discrete:
-      times = keyTimes.map { Array($0.prefix(n)) } ?? (0..<n).map { Double($0) / Double(n) }
-    case .paced:
-      times = pacedKeyTimes(values) ?? even
-    case .cubicPaced:
-      times = even
-    }
-    if n > 1, mode != .discrete { times[n - 1] = 1 }
-
-    var table = [TimingFunction]()
-    var indices = [Int]()
-    if let timingFunctions, mode != .paced, mode != .cubicPaced {
-      for f in timingFunctions {
-        if f == .linear {
-          indices.append(-1)
-        } else if let j = table.firstIndex(of: f) {
-          indices.append(j)
-        } else {
-          table.append(f)
-          indices.append(table.count - 1)
-        }
-      }
-    } else if mode != .paced, mode != .cubicPaced {
-      indices = [Int](repeating: -1, count: Swift.max(n - 1, 0))
-    }
-
-    var outgoing = [Double]()
-    var incoming = [Double]()
-    if mode == .cubic || mode == .cubicPaced {
-      (outgoing, incoming) = kochanekBartelsTangents(
-        flat, keys: n, channels: c, tension: tension, continuity: continuity, bias: bias)
-    }
-
-    var draft = CompiledKeyframeTrack(
-      calculationMode: mode, channelCount: c, keyCount: n, keyTimes: times, values: flat,
-      outgoingTangents: outgoing, incomingTangents: incoming, timingFunctions: table,
-      segmentTimingFunctionIndices: indices, timingFunction: timingFunction, arcLengths: [],
-      samplesPerSegment: samplesPerSegment)
-    if mode == .cubicPaced {
-      let arc = arcLengthTable(of: draft)
-      draft = CompiledKeyframeTrack(
-        calculationMode: mode, channelCount: c, keyCount: n, keyTimes: times, values: flat,
-        outgoingTangents: outgoing, incomingTangents: incoming, timingFunctions: table,
-        segmentTimingFunctionIndices: indices, timingFunction: timingFunction, arcLengths: arc,
-        samplesPerSegment: samplesPerSegment)
-    }
-    return draft
-  }
-
-  /// `kᵢ = Σⱼ<ᵢ Lⱼ / Σ Lⱼ`, or `nil` when the total is 0 or not finite.
-  private static func pacedKeyTimes(_ values: [Value]) -> [Double]? {
-    var cumulative = [0.0]
-    for i in 1..<values.count {
-      cumulative.append(cumulative[i - 1] + Value.distance(values[i - 1], values[i]))
-    }
-    let total = cumulative[cumulative.count - 1]
-    guard total > 0, total.isFinite else { return nil }
-    return cumulative.map { Swift.min($0 / total, 1) }
-  }
-
-  /// Kochanek–Bartels tangents `(DD, DS)` per key and channel, end keys duplicated.
-  private static func kochanekBartelsTangents(
-    _ p: [Double], keys n: Int, channels c: Int, tension: [Double]?, continuity: [Double]?,
-    bias: [Double]?
-  ) -> (outgoing: [Double], incoming: [Double]) {
-    var dd = [Double](repeating: 0, count: n * c)
-    var ds = [Double](repeating: 0, count: n * c)
-    for i in 0..<n {
-      let t = tension?[i] ?? 0
-      let cont = continuity?[i] ?? 0
-      let b = bias?[i] ?? 0
-      let inA = (1 - t) * (1 + b) * (1 - cont) / 2
-      let inB = (1 - t) * (1 - b) * (1 + cont) / 2
-      let outA = (1 - t) * (1 + b) * (1 + cont) / 2
-      let outB = (1 - t) * (1 - b) * (1 - cont) / 2
-      let prev = Swift.max(i - 1, 0)
-      let next = Swift.min(i + 1, n - 1)
-      for k in 0..<c {
-        let back = p[i * c + k] - p[prev * c + k]
-        let ahead = p[next * c + k] - p[i * c + k]
-        ds[i * c + k] = inA * back + inB * ahead
-        dd[i * c + k] = outA * back + outB * ahead
-      }
-    }
-    return (dd, ds)
-  }
-
-  /// Normalised cumulative chord lengths at the spline parameters `j / S`, or empty when the
-  /// curve has zero (or non-finite) length.
-  private static func arcLengthTable(of track: CompiledKeyframeTrack) -> [Double] {
-    let n = track.keyCount
-    let samples = track.samplesPerSegment
-    let count = samples * (n - 1)
-    var cumulative = [Double](repeating: 0, count: count + 1)
-    var previous = hermite(track, segment: 0, s: 0)
-    for j in 1...count {
-      let segment = Swift.min((j - 1) / samples, n - 2)
-      let s = Double(j - segment * samples) / Double(samples)
-      let point = hermite(track, segment: segment, s: s)
-      cumulative[j] = cumulative[j - 1] + Value.distance(previous, point)
-      previous = point
-    }
-    let total = cumulative[count]
-    guard total > 0, total.isFinite else { return [] }
-    for j in 0...count { cumulative[j] = Swift.min(cumulative[j] / total, 1) }
-    cumulative[count] = 1
-    return cumulative
-  }
-
-  /// The Hermite point of `segment` at spline parameter `s`, as `Value`.
-  private static func hermite(_ track: CompiledKeyframeTrack, segment i: Int, s: Double) -> Value {
-    let c = track.channelCount
-    let s2 = s * s
-    let s3 = s2 * s
-    let h00 = 2 * s3 - 3 * s2 + 1
-    let h10 = s3 - 2 * s2 + s
-    let h01 = -2 * s3 + 3 * s2
-    let h11 = s3 - s2
-    var out = [Double](repeating: 0, count: c)
-    for k in 0..<c {
-      out[k] =
-        h00 * track.values[i * c + k] + h10 * track.outgoingTangents[i * c + k] + h01
-        * track.values[(i + 1) * c + k] + h11 * track.incomingTangents[(i + 1) * c + k]
-    }
-    return Value(channels: out[...])
   }
 }

@@ -1,6 +1,9 @@
 /// The model values of one `CALayer`: those that matter for geometry and opacity, and those a
-/// renderer draws (background, corners, border, shadow). No sublayers inside: ``LayerTree`` holds
-/// the hierarchy.
+/// renderer draws (background, corners, border, shadow, contents, and the text, shape or gradient
+/// of its ``kind``). No sublayers inside: ``LayerTree`` holds the hierarchy.
+///
+/// A renderer draws a layer as its shadow, its background, its `contents` image, what its kind
+/// adds (a gradient, a shape's fill then stroke, or text), its sublayers, then its border.
 ///
 /// Lengths are in points in the layer's superlayer space (`position`, `zPosition`) or in its own
 /// space (`bounds`, `anchorPointZ`); `anchorPoint` is in unit coordinates of the bounds; opacity is
@@ -38,9 +41,13 @@ public struct Layer: Hashable, Sendable {
   /// points of the layer's own space; default 0. Any finite value is stored; a negative one is
   /// presented as 0.
   public var cornerRadius: Double
-  /// `CALayer.masksToBounds`: whether sublayers are clipped to the (rounded) bounds; default
-  /// `false`. Not animatable.
+  /// `CALayer.masksToBounds` (UIView's `clipsToBounds`): whether sublayers are clipped to the
+  /// (rounded) bounds; default `false`. Not animatable: a change takes effect at once.
   public var masksToBounds: Bool
+  /// `CALayer.maskedCorners`: the corners `cornerRadius` rounds (for the background, the border
+  /// and the `masksToBounds` clip); default ``CornerMask/all``. Not animatable. Sampled and kept
+  /// in spec files; `SegueRender`'s rasterisers and the preview page still round every corner.
+  public var maskedCorners: CornerMask
   /// `CALayer.borderWidth`: the border's width in points, drawn inside the bounds; default 0.
   /// Presented at `max(0, borderWidth)`.
   public var borderWidth: Double
@@ -57,6 +64,28 @@ public struct Layer: Hashable, Sendable {
   public var shadowOffset: Size
   /// `CALayer.shadowColor`, straight RGBA; default opaque black.
   public var shadowColor: RGBAColor
+  /// `CALayer.contents`: the image the layer shows, or `nil` (the default). Not animatable: Core
+  /// Animation cross-fades a change of contents, which Segue leaves to two layers' opacities.
+  public var contents: ContentsImage?
+  /// `CALayer.contentsGravity`: how the image is placed in the bounds; default
+  /// ``ContentsGravity/resize``.
+  public var contentsGravity: ContentsGravity
+  /// `CALayer.contentsRect`: the part of the image shown, in its unit space; default
+  /// ``Rect/unit``. Animatable.
+  public var contentsRect: Rect
+  /// `CALayer.contentsCenter`: the stretchable middle of the image's nine parts, in the unit
+  /// space of the `contentsRect` part; default ``Rect/unit``. Animatable.
+  public var contentsCenter: Rect
+  /// `CALayer.contentsScale`: image pixels per point, `> 0`; default 1. Animatable; a presented
+  /// value `≤ 0` (a spring overshooting) draws no contents.
+  public var contentsScale: Double
+  /// `CALayer.minificationFilter`; default ``ContentsFilter/linear``.
+  public var minificationFilter: ContentsFilter
+  /// `CALayer.magnificationFilter`; default ``ContentsFilter/linear``.
+  public var magnificationFilter: ContentsFilter
+  /// The layer's class and the properties it adds (`CATextLayer`, `CAShapeLayer`,
+  /// `CAGradientLayer`); default ``LayerKind/plain``.
+  public var kind: LayerKind
 
   /// Creates a layer; every parameter but `id` has `CALayer`'s default.
   public init(
@@ -73,12 +102,21 @@ public struct Layer: Hashable, Sendable {
     backgroundColor: RGBAColor = .clear,
     cornerRadius: Double = 0,
     masksToBounds: Bool = false,
+    maskedCorners: CornerMask = .all,
     borderWidth: Double = 0,
     borderColor: RGBAColor = .black,
     shadowOpacity: Double = 0,
     shadowRadius: Double = 3,
     shadowOffset: Size = Size(width: 0, height: -3),
-    shadowColor: RGBAColor = .black
+    shadowColor: RGBAColor = .black,
+    contents: ContentsImage? = nil,
+    contentsGravity: ContentsGravity = .resize,
+    contentsRect: Rect = .unit,
+    contentsCenter: Rect = .unit,
+    contentsScale: Double = 1,
+    minificationFilter: ContentsFilter = .linear,
+    magnificationFilter: ContentsFilter = .linear,
+    kind: LayerKind = .plain
   ) {
     self.id = id
     self.bounds = bounds
@@ -93,12 +131,21 @@ public struct Layer: Hashable, Sendable {
     self.backgroundColor = backgroundColor
     self.cornerRadius = cornerRadius
     self.masksToBounds = masksToBounds
+    self.maskedCorners = maskedCorners
     self.borderWidth = borderWidth
     self.borderColor = borderColor
     self.shadowOpacity = shadowOpacity
     self.shadowRadius = shadowRadius
     self.shadowOffset = shadowOffset
     self.shadowColor = shadowColor
+    self.contents = contents
+    self.contentsGravity = contentsGravity
+    self.contentsRect = contentsRect
+    self.contentsCenter = contentsCenter
+    self.contentsScale = contentsScale
+    self.minificationFilter = minificationFilter
+    self.magnificationFilter = magnificationFilter
+    self.kind = kind
   }
 
   /// The anchor point in the layer's own coordinates:
@@ -167,7 +214,10 @@ public struct Layer: Hashable, Sendable {
   /// `"anchorPoint.x"`, `"anchorPoint.y"`, `"anchorPointZ"`, `"zPosition"`, `"transform"` and
   /// `"sublayerTransform"` (with the field index 0…15 in `m11 … m44` order), `"opacity"`,
   /// `"cornerRadius"`, `"borderWidth"`, `"shadowOpacity"`, `"shadowRadius"`,
-  /// `"shadowOffset.width"`, `"shadowOffset.height"`.
+  /// `"shadowOffset.width"`, `"shadowOffset.height"`; `"contents"` (an empty path or name, or
+  /// one holding a NUL character), `"contentsRect"` and `"contentsCenter"` (with the index 0…3
+  /// of x, y, width, height), `"contentsScale"` (not finite or `≤ 0`); then the kind's fields
+  /// (``LayerKind/validate()``: `"fontSize"`, `"font"`, `"lineWidth"`, `"locations"`, …).
   ///
   /// An opacity or shadow opacity outside `[0, 1]`, or a negative corner radius, border width or
   /// shadow radius, is not an error (they are clamped when presented); an empty `id` is allowed.
@@ -198,5 +248,15 @@ public struct Layer: Hashable, Sendable {
     try Validate.finite(shadowRadius, "shadowRadius")
     try Validate.finite(shadowOffset.width, "shadowOffset.width")
     try Validate.finite(shadowOffset.height, "shadowOffset.height")
+    try validateContents()
+    try kind.validate()
+  }
+
+  /// The contents checks of ``validate()``.
+  private func validateContents() throws(ValidationError) {
+    try contents?.validate(field: "contents")
+    try Validate.finite(contentsRect, "contentsRect")
+    try Validate.finite(contentsCenter, "contentsCenter")
+    try Validate.positive(contentsScale, "contentsScale")
   }
 }

@@ -119,6 +119,19 @@ public struct LayerTree: Equatable, Sendable {
     storage[index] = layer
   }
 
+  /// Writes `value` into `property` of the layer at `index` (``LayerProperty/set(_:in:)``) when
+  /// the result passes ``Layer/validate()``; the tree is unchanged when it throws.
+  ///
+  /// - Throws: the errors of ``LayerProperty/set(_:in:)`` and of ``Layer/validate()``.
+  mutating func set(_ property: LayerProperty, to value: AnimationValue, at index: Int)
+    throws(ValidationError)
+  {
+    var layer = storage[index]
+    try property.set(value, in: &layer)
+    try layer.validate()
+    storage[index] = layer
+  }
+
   /// Removes the layer named `id` and all its descendants (`removeFromSuperlayer`); the remaining
   /// layers keep their insertion order (their indices shift down).
   ///

@@ -89,6 +89,16 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
     }
   }
 
+  /// Throws ``ValidationError/Reason/notFinite`` naming `field` with the index 0…3 (x, y,
+  /// width, height) of the first component of `rect` that is not finite.
+  @inlinable
+  package static func finite(_ rect: Rect, _ field: String) throws(ValidationError) {
+    try finite(rect.origin.x, field, index: 0)
+    try finite(rect.origin.y, field, index: 1)
+    try finite(rect.size.width, field, index: 2)
+    try finite(rect.size.height, field, index: 3)
+  }
+
   /// Throws unless `value` is finite and `> 0`.
   @inlinable
   package static func positive(_ value: Double, _ field: String, index: Int? = nil)

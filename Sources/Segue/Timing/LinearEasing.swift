@@ -130,6 +130,16 @@ public struct LinearEasing: Hashable, Sendable {
   /// NaN in gives NaN out (per-frame function, no validation).
   public func value(at x: Double) -> Double {
     if x.isNaN { return x }
+    let (a, b) = segment(at: x)
+    let inputA = inputs[a]
+    let inputB = inputs[b]
+    if inputA == inputB { return outputs[b] }
+    let fraction = (x - inputA) / (inputB - inputA)
+    return outputs[a] + fraction * (outputs[b] - outputs[a])
+  }
+
+  /// The points `A`, `B = A + 1` that ``value(at:)`` interpolates between for `x` (steps 1–2).
+  func segment(at x: Double) -> (Int, Int) {
     // Binary search: the first index whose input is > x.
     var low = 0
     var high = inputs.count
@@ -139,10 +149,6 @@ public struct LinearEasing: Hashable, Sendable {
     }
     var a = max(low - 1, 0)
     if a == inputs.count - 1 { a -= 1 }
-    let inputA = inputs[a]
-    let inputB = inputs[a + 1]
-    if inputA == inputB { return outputs[a + 1] }
-    let fraction = (x - inputA) / (inputB - inputA)
-    return outputs[a] + fraction * (outputs[a + 1] - outputs[a])
+    return (a, a + 1)
   }
 }

@@ -110,7 +110,7 @@ public struct PresetAnimator: TransitionAnimator {
       try b.add(view: context.toView)
       try b.add(view: context.fromView)
       // "The one that should be behind is sent to the back": from if reverse, else to.
-      if reverse { try b.bringToFront(to) }
+      if reverse { try b.bringSubviewToFront(to) }
       try b.set(.zPosition, of: from, to: .number(reverse ? -300 : 300))
       try b.set(.zPosition, of: to, to: .number(reverse ? 300 : -300))
       try b.set(

@@ -7,9 +7,9 @@
 /// while it runs, and the model value from its end on.
 public struct SceneBuilder: Sendable {
   /// The model tree built so far.
-  public private(set) var model = LayerTree()
+  public internal(set) var model = LayerTree()
   /// The animations added so far, in order.
-  public private(set) var animations = AnimationSet()
+  public internal(set) var animations = AnimationSet()
   /// Timeline events added so far.
   public private(set) var events: [TimelineEvent] = []
   /// Changes applied when the transition finishes.
@@ -102,17 +102,14 @@ public struct SceneBuilder: Sendable {
     }
   }
 
-  /// Moves layer `id` above its siblings (`bringSubviewToFront`).
-  public mutating func bringToFront(_ id: String) throws(ValidationError) {
-    guard let index = model.index(of: id) else {
-      throw ValidationError(field: "layer", reason: .unknown(id))
-    }
-    let parent = try model.parentIndex(at: index).map { model.layers[$0].id }
-    try model.move(id, toParent: parent)
-  }
-
   /// Sets `property` of layer `id` to `value` now, with no animation (what a line before the
-  /// animation block does): `try builder.set(.opacity, of: "to", to: .scalar(0))`.
+  /// animation block does): `try builder.set(.opacity, of: "to", to: .number(0))`.
+  ///
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the value's errors (named by
+  ///   the key path); the property's (``LayerProperty/set(_:in:)``: a value of another kind, a
+  ///   property of another layer class); the layer's own checks on the result
+  ///   (``Layer/validate()``: a `contentsScale` of 0, gradient `locations` of another length
+  ///   than its `colors`).
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -120,7 +117,7 @@ public struct SceneBuilder: Sendable {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     try value.validate(field: property.keyPath)
-    try property.set(value, in: &model.storage[index])
+    try model.set(property, to: value, at: index)
   }
 
   /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
@@ -143,7 +140,9 @@ public struct SceneBuilder: Sendable {
   ///     ``TimingCurveProvider/springAnimation(_:)`` is shown for `duration` whatever its settling
   ///     duration, as a `CASpringAnimation`.
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"duration"` when no spring fits
-  ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``).
+  ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``: a
+  ///   path or list whose layout differs from `from`'s); the errors of
+  ///   ``set(_:of:to:)`` for the new model value.
   public mutating func animate(
     _ property: LayerProperty, of id: String, from: AnimationValue? = nil, to: AnimationValue,
     beginTime: Double = 0, duration: Double, timingParameters: TimingCurveProvider?
@@ -155,13 +154,13 @@ public struct SceneBuilder: Sendable {
     let animation = try Self.animation(
       property, from: start, to: to, beginTime: beginTime, duration: duration,
       timingParameters: timingParameters)
-    try property.set(to, in: &model.storage[index])
+    try model.set(property, to: to, at: index)
     animations.add(animation, to: id)
   }
 
   /// The animation of ``animate(_:of:from:to:beginTime:duration:timingParameters:)``: a basic
   /// animation with the cubic curve as its timing function, or spring content over the run.
-  private static func animation(
+  static func animation(
     _ property: LayerProperty, from: AnimationValue, to: AnimationValue, beginTime: Double,
     duration: Double, timingParameters: TimingCurveProvider?
   ) throws(ValidationError) -> LayerAnimation {
@@ -215,7 +214,7 @@ public struct SceneBuilder: Sendable {
     let animation = try LayerAnimation(
       property: property, content: .keyframes(keyframes), timing: timing,
       timingFunction: timingParameters)
-    try property.set(keyframes.value(at: 1), in: &model.storage[index])
+    try model.set(property, to: keyframes.value(at: 1), at: index)
     animations.add(animation, to: id)
   }
 
@@ -243,7 +242,7 @@ public struct SceneBuilder: Sendable {
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
     let animation = try LayerAnimation(
       property: property, content: .path(path), timing: timing, timingFunction: timingParameters)
-    try property.set(.point(path.position(at: 1)), in: &model.storage[index])
+    try model.set(property, to: .point(path.position(at: 1)), at: index)
     animations.add(animation, to: id)
   }
 

@@ -235,6 +235,9 @@ extension KeyframeValues {
     case .rects(let track): track.compiled
     case .transforms(let track): track.compiled
     case .colors(let track): track.compiled
+    case .paths(let track): track.compiled
+    case .colorLists(let track): track.compiled
+    case .numberLists(let track): track.compiled
     }
   }
 }

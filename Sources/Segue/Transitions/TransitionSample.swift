@@ -24,6 +24,8 @@ public struct LayerSample: Hashable, Sendable {
   public var cornerRadius: Double
   /// `masksToBounds`: whether the layer clips its sublayers to its (rounded) bounds.
   public var masksToBounds: Bool
+  /// `maskedCorners`: the corners ``cornerRadius`` rounds.
+  public var maskedCorners: CornerMask
   /// The presented `borderWidth`, points, `≥ 0`.
   public var borderWidth: Double
   /// The presented `borderColor`.
@@ -37,6 +39,28 @@ public struct LayerSample: Hashable, Sendable {
   public var shadowOffset: Size
   /// The presented `shadowColor`.
   public var shadowColor: RGBAColor
+  /// The presented `bounds`: the layer's own coordinate space (points), which ``matrix`` maps to
+  /// the container; contents, text, shapes and gradients are laid out in it.
+  public var bounds: Rect
+  /// `contents`: the image the layer shows, or `nil`.
+  public var contents: ContentsImage?
+  /// `contentsGravity`.
+  public var contentsGravity: ContentsGravity
+  /// The presented `contentsRect`.
+  public var contentsRect: Rect
+  /// The presented `contentsCenter`.
+  public var contentsCenter: Rect
+  /// The presented `contentsScale`, `≥ 0` (a value `≤ 0`, from a spring overshooting for example,
+  /// is presented as 0: no contents are drawn).
+  public var contentsScale: Double
+  /// `minificationFilter`.
+  public var minificationFilter: ContentsFilter
+  /// `magnificationFilter`.
+  public var magnificationFilter: ContentsFilter
+  /// The layer's class with its presented properties (animated values written, then clamped:
+  /// `fontSize` and `lineWidth` at least 0, `strokeStart` and `strokeEnd` in `[0, 1]`, gradient
+  /// `locations` dropped when their count is not the colours').
+  public var kind: LayerKind
 }
 
 /// A transition sampled at one moment.
@@ -70,10 +94,15 @@ public struct TransitionSample: Hashable, Sendable {
         corners: geometry.corners, order: geometry.drawIndex, pieces: geometry.pieces,
         blend: blendModes[geometry.id] ?? .over, backgroundColor: layer.backgroundColor,
         cornerRadius: Swift.max(layer.cornerRadius, 0), masksToBounds: layer.masksToBounds,
+        maskedCorners: layer.maskedCorners,
         borderWidth: Swift.max(layer.borderWidth, 0), borderColor: layer.borderColor,
         shadowOpacity: Swift.min(Swift.max(layer.shadowOpacity, 0), 1),
         shadowRadius: Swift.max(layer.shadowRadius, 0), shadowOffset: layer.shadowOffset,
-        shadowColor: layer.shadowColor)
+        shadowColor: layer.shadowColor, bounds: layer.bounds, contents: layer.contents,
+        contentsGravity: layer.contentsGravity, contentsRect: layer.contentsRect,
+        contentsCenter: layer.contentsCenter, contentsScale: Swift.max(layer.contentsScale, 0),
+        minificationFilter: layer.minificationFilter,
+        magnificationFilter: layer.magnificationFilter, kind: layer.kind.presented)
     }
   }
 
@@ -180,13 +209,7 @@ extension TransitionScene {
   package func sampleUnchecked(at time: Double, interaction: InteractionTimeline)
     throws(ValidationError) -> TransitionSample
   {
-    try Validate.nonNegative(time, "time")
-    guard interaction.duration == duration else {
-      throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
-    }
-    let state = try interaction.state(at: time)
-    let completion: TransitionCompletion? =
-      state.isCompleted ? (state.isFinished == true ? .finished : .cancelled) : nil
+    let (state, completion) = try interactionState(at: time, interaction: interaction)
     let sample = TransitionSample(
       time: time, progress: state.position, completed: state.isCompleted,
       cancelled: completion == .cancelled,
@@ -196,20 +219,96 @@ extension TransitionScene {
   }
 }
 
+extension TransitionScene {
+  /// The interaction's state at wall time `time` and the completion it has fired with, if any.
+  ///
+  /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`), or the timeline's
+  ///   duration differs from the scene's (`"interaction.duration"`, `.mustEqual(duration)`).
+  func interactionState(at time: Double, interaction: InteractionTimeline)
+    throws(ValidationError) -> (InteractionState, TransitionCompletion?)
+  {
+    try Validate.nonNegative(time, "time")
+    guard interaction.duration == duration else {
+      throw ValidationError(field: "interaction.duration", reason: .mustEqual(duration))
+    }
+    let state = try interaction.state(at: time)
+    let completion: TransitionCompletion? =
+      state.isCompleted ? (state.isFinished == true ? .finished : .cancelled) : nil
+    return (state, completion)
+  }
+}
+
 extension LayerSample {
-  /// The name of the first appearance number (corner radius, border, shadow, colours) that is
-  /// not finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
+  /// The name of the first appearance or content number (corner radius, border, shadow,
+  /// colours, contents rectangles and scale, text, shape and gradient numbers) that is not
+  /// finite (an animation extrapolating beyond `Double`), or `nil` when all are finite.
   package var nonFiniteAppearance: String? {
-    let values: [(String, Double)] = [
-      ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
-      ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
-      ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
-    ]
+    let values: [(String, Double)] =
+      [
+        ("cornerRadius", cornerRadius), ("borderWidth", borderWidth),
+        ("shadowOpacity", shadowOpacity), ("shadowRadius", shadowRadius),
+        ("shadowOffset", shadowOffset.width), ("shadowOffset", shadowOffset.height),
+        ("contentsScale", contentsScale),
+      ] + contentsRect.channels.map { ("contentsRect", $0) }
+      + contentsCenter.channels.map { ("contentsCenter", $0) } + kind.numbersToCheck
     if let name = values.first(where: { !$0.1.isFinite })?.0 { return name }
     let colors = [
       ("backgroundColor", backgroundColor), ("borderColor", borderColor),
       ("shadowColor", shadowColor),
     ]
     return colors.first { !$0.1.channels.allSatisfy(\.isFinite) }?.0
+  }
+}
+
+extension LayerKind {
+  /// The animatable numbers of the kind, by key path, for the overflow check.
+  fileprivate var numbersToCheck: [(String, Double)] {
+    switch self {
+    case .plain: return []
+    case .text(let text): return [("fontSize", text.fontSize)]
+    case .shape(let shape):
+      return [
+        ("lineWidth", shape.lineWidth), ("miterLimit", shape.miterLimit),
+        ("lineDashPhase", shape.lineDashPhase), ("strokeStart", shape.strokeStart),
+        ("strokeEnd", shape.strokeEnd),
+      ]
+    case .gradient(let gradient):
+      return [
+        ("startPoint", gradient.startPoint.x), ("startPoint", gradient.startPoint.y),
+        ("endPoint", gradient.endPoint.x), ("endPoint", gradient.endPoint.y),
+      ] + (gradient.locations ?? []).map { ("locations", $0) }
+    }
+  }
+}
+
+extension TransitionScene {
+  /// Samples the transition driven by `animator` (a ``PropertyAnimator`` of this scene's
+  /// duration; its calls are on the same clock as `time`, seconds, finite, `≥ 0`).
+  ///
+  /// The layers are the scene at `τ = clamp(q, 0, 1) · duration` for the animator's eased
+  /// progress `q` at `time`; once the animator has completed at `.end`, the finished state, at
+  /// `.start` the cancelled state (at `.current` the scene where it stopped). `progress` is
+  /// `clamp(q, 0, 1)`. ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``
+  /// instances of a ``SceneBatch`` equal this for the same calls.
+  ///
+  /// - Throws: ``ValidationError``: `time` not finite or negative (`"time"`); a layer's geometry
+  ///   overflows `Double` (`"layers"`).
+  public func sample(at time: Double, animator: PropertyAnimator) throws(ValidationError)
+    -> TransitionSample
+  {
+    let state = try animator.sample(at: time)
+    let completion: TransitionCompletion? =
+      switch state.completion {
+      case .end: .finished
+      case .start: .cancelled
+      case .current, nil: nil
+      }
+    let q = min(max(state.progress, 0), 1)
+    let sample = TransitionSample(
+      time: time, progress: q, completed: completion != nil, cancelled: completion == .cancelled,
+      tree: presentation(at: completion == nil ? q * duration : 0, completion: completion),
+      blendModes: completion == nil ? blendModes : [:])
+    try sample.checkFinite()
+    return sample
   }
 }

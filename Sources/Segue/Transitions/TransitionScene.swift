@@ -20,8 +20,11 @@ public enum ModelChange: Hashable, Sendable {
   func validate(against tree: LayerTree, field: String, index: Int) throws(ValidationError) {
     switch self {
     case .set(let id, let property, let value):
-      guard tree.index(of: id) != nil else {
+      guard let layer = tree.index(of: id) else {
         throw ValidationError(field: field, index: index, reason: .unknown(id))
+      }
+      do { try property.checkApplies(to: tree.storage[layer]) } catch {
+        throw ValidationError(field: field, index: index, reason: error.reason)
       }
       // Name the change's index in the list, not the value's channel.
       do { try value.validate(field: field) } catch {
@@ -98,7 +101,8 @@ public struct TransitionScene: Sendable {
   /// - Throws: ``ValidationError``: `duration` not positive; an event time not finite or negative
   ///   (`events.time`, index) or out of order (`events.time`, `.decreasing`); an animation, event
   ///   or completion change naming a layer that is not in `model` (`animations.layer`,
-  ///   `events`, `finishChanges`, `cancelChanges`, with the index).
+  ///   `events`, `finishChanges`, `cancelChanges`, with the index), or a property of another
+  ///   layer class than the layer's (`animations.keyPath`, or the change's list).
   public init(
     duration: Double, containerSize: Size, model: LayerTree, animations: AnimationSet,
     events: [TimelineEvent] = [], finishChanges: [ModelChange] = [],

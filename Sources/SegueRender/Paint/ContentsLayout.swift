@@ -193,8 +193,3 @@ public struct ContentsPiece: Hashable, Sendable {
       y: source.origin.y + (p.y - destination.origin.y) * sy)
   }
 }
-
-extension Rect {
-  /// The same rectangle with a non-negative size (CGRect's `standardized`).
-  fileprivate var standardized: Rect { Rect(x: minX, y: minY, width: width, height: height) }
-}

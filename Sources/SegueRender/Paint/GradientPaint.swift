@@ -41,7 +41,8 @@ public struct GradientPaint: Hashable, Sendable {
   /// A gradient with Core Animation's defaults for what is not given.
   public init(
     type: GradientType = .axial, colors: [RGBAColor], locations: [Double]? = nil,
-    startPoint: Point = Point(x: 0.5, y: 0), endPoint: Point = Point(x: 0.5, y: 1), bounds: Rect
+    startPoint: Point = GradientLayerProperties.defaultStartPoint,
+    endPoint: Point = GradientLayerProperties.defaultEndPoint, bounds: Rect
   ) {
     self.type = type
     self.colors = colors
@@ -57,20 +58,10 @@ public struct GradientPaint: Hashable, Sendable {
   ///   entry per colour; `.notFinite` with the index), `startPoint`/`endPoint` (`.notFinite`,
   ///   index 0 or 1), `bounds` (`.notFinite`, index 0…3).
   public func validate() throws(ValidationError) {
-    if let locations {
-      guard locations.count == colors.count else {
-        throw ValidationError(
-          field: "locations",
-          reason: .countMismatch(expected: colors.count, actual: locations.count))
-      }
-      for (index, location) in locations.enumerated() {
-        try Validate.finite(location, "locations", index: index)
-      }
-    }
-    for (point, field) in [(startPoint, "startPoint"), (endPoint, "endPoint")] {
-      try Validate.finite(point.x, field, index: 0)
-      try Validate.finite(point.y, field, index: 1)
-    }
+    // The layer's own checks, then the bounds this paint adds.
+    try GradientLayerProperties(
+      type: type, colors: colors, locations: locations, startPoint: startPoint, endPoint: endPoint
+    ).validate()
     let values = [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height]
     for (index, value) in values.enumerated() {
       try Validate.finite(value, "bounds", index: index)

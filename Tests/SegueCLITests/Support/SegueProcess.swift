@@ -220,6 +220,7 @@ struct SampledLayer: Decodable {
   var backgroundColor: [Double]
   var cornerRadius: Double
   var masksToBounds: Bool
+  var maskedCorners: [String]
   var borderWidth: Double
   var borderColor: [Double]
   var shadowOpacity: Double

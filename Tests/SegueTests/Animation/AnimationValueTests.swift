@@ -8,17 +8,37 @@ import Testing
 struct AnimationValueTests {
   static let r2 = 0.5.squareRoot()
 
-  /// Every case reports its kind; the six kinds are listed in declaration order.
+  /// Every case reports its kind; the eleven kinds are listed in declaration order.
   @Test func kinds() throws {
     let values: [AnimationValue] = [
       .number(1), .point(Point(x: 1, y: 2)), .size(Size(width: 3, height: 4)),
       .rect(Rect(x: 1, y: 2, width: 3, height: 4)), .transform(.identity), .color(.black),
+      .path(BezierPath()), .colorList([.black]), .numberList([0]),
+      .boolean(true), .cornerMask(.all),
     ]
     #expect(values.map(\.kind) == AnimationValue.Kind.allCases)
     #expect(
       AnimationValue.Kind.allCases.map(\.rawValue) == [
-        "number", "point", "size", "rect", "transform", "color",
+        "number", "point", "size", "rect", "transform", "color", "path", "colorList", "numberList",
+        "boolean", "cornerMask",
       ])
+  }
+
+  /// The kinds that do not animate take the new value at every fraction (a UIView block applies
+  /// them at once) and have no channels to check.
+  @Test func modelOnlyKindsTakeTheNewValueAtOnce() throws {
+    for f in [-0.5, 0, 0.25, 1, 2] {
+      #expect(
+        AnimationValue.interpolate(.boolean(false), .boolean(true), fraction: f) == .boolean(true))
+      #expect(
+        AnimationValue.interpolate(.cornerMask(.all), .cornerMask([]), fraction: f)
+          == .cornerMask([]))
+    }
+    try AnimationValue.boolean(false).validate(field: "masksToBounds")
+    #expect(CornerMask(rawValue: 0xFF) == .all)
+    #expect(CornerMask(name: "layerMaxXMaxYCorner") == .layerMaxXMaxYCorner)
+    #expect(CornerMask(name: "bottomRight") == nil)
+    #expect(CornerMask.all.description.hasPrefix("[layerMinXMinYCorner, layerMaxXMinYCorner"))
   }
 
   /// Finite values of every kind pass.

@@ -25,6 +25,23 @@ struct LayerPropertyTests {
     ("shadowRadius", .shadowRadius, .number),
     ("shadowOffset", .shadowOffset, .size),
     ("shadowColor", .shadowColor, .color),
+    ("contentsRect", .contentsRect, .rect),
+    ("contentsCenter", .contentsCenter, .rect),
+    ("contentsScale", .contentsScale, .number),
+    ("fontSize", .fontSize, .number),
+    ("foregroundColor", .foregroundColor, .color),
+    ("path", .path, .path),
+    ("fillColor", .fillColor, .color),
+    ("strokeColor", .strokeColor, .color),
+    ("lineWidth", .lineWidth, .number),
+    ("miterLimit", .miterLimit, .number),
+    ("lineDashPhase", .lineDashPhase, .number),
+    ("strokeStart", .strokeStart, .number),
+    ("strokeEnd", .strokeEnd, .number),
+    ("colors", .colors, .colorList),
+    ("locations", .locations, .numberList),
+    ("startPoint", .startPoint, .point),
+    ("endPoint", .endPoint, .point),
     ("transform.rotation.x", .transformComponent(.rotationX), .number),
     ("transform.rotation.y", .transformComponent(.rotationY), .number),
     ("transform.rotation.z", .transformComponent(.rotationZ), .number),
@@ -63,15 +80,59 @@ struct LayerPropertyTests {
     }
   }
 
-  /// An unknown key path is rejected on field "keyPath".
+  /// An unknown key path is rejected on field "keyPath"; properties Core Animation does not
+  /// animate and Segue does not model (``modelOnlyProperties()`` has the two it does) are
+  /// rejected as such, and `contents` with the advice to cross-fade two layers.
   @Test func rejectsUnknownKeyPath() {
-    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsRect"))) {
-      try LayerProperty(keyPath: "contentsRect")
+    #expect(throws: ValidationError(field: "keyPath", reason: .unknown("contentsSize"))) {
+      try LayerProperty(keyPath: "contentsSize")
     }
-    #expect(
-      throws: ValidationError(
-        field: "keyPath", reason: .invalidState("masksToBounds is not animatable"))
-    ) { try LayerProperty(keyPath: "masksToBounds") }
+    for name in [
+      "contentsGravity", "minificationFilter", "magnificationFilter", "string", "font",
+      "alignmentMode", "isWrapped", "truncationMode", "fillRule", "lineCap", "lineJoin",
+      "lineDashPattern", "type",
+    ] {
+      #expect(
+        throws: ValidationError(
+          field: "keyPath", reason: .invalidState("\(name) is not animatable"))
+      ) { try LayerProperty(keyPath: name) }
+    }
+    #expect {
+      try LayerProperty(keyPath: "contents")
+    } throws: { error in
+      guard let error = error as? ValidationError, case .invalidState(let why) = error.reason
+      else { return false }
+      return error.field == "keyPath" && why.contains("cross-fade")
+    }
+  }
+
+  /// `masksToBounds` and `maskedCorners` are known key paths that do not animate: they parse,
+  /// hold a boolean and a corner mask, and an animation of them is refused.
+  @Test func modelOnlyProperties() throws {
+    #expect(try LayerProperty(keyPath: "masksToBounds") == .masksToBounds)
+    #expect(try LayerProperty(keyPath: "maskedCorners") == .maskedCorners)
+    #expect(LayerProperty.masksToBounds.valueKind == .boolean)
+    #expect(LayerProperty.maskedCorners.valueKind == .cornerMask)
+    #expect(!LayerProperty.masksToBounds.isAnimatable && !LayerProperty.maskedCorners.isAnimatable)
+    #expect(LayerProperty.opacity.isAnimatable)
+    var layer = Layer(id: "v")
+    try LayerProperty.masksToBounds.set(.boolean(true), in: &layer)
+    try LayerProperty.maskedCorners.set(.cornerMask([.layerMinXMinYCorner]), in: &layer)
+    #expect(layer.masksToBounds && layer.maskedCorners == .layerMinXMinYCorner)
+    #expect(LayerProperty.maskedCorners.value(in: layer) == .cornerMask(.layerMinXMinYCorner))
+    for (property, value) in [
+      (LayerProperty.masksToBounds, AnimationValue.boolean(true)),
+      (.maskedCorners, .cornerMask(.all)),
+    ] {
+      #expect(
+        throws: ValidationError(
+          field: "keyPath", reason: .invalidState("\(property.keyPath) is not animatable"))
+      ) {
+        try LayerAnimation(
+          property: property, content: .basic(from: value, to: value),
+          timing: MediaTiming(duration: 1))
+      }
+    }
   }
 
   /// Key paths are case-sensitive, as in Core Animation.

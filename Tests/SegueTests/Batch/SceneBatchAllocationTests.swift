@@ -120,4 +120,73 @@ struct SceneBatchAllocationTests {
     #expect(count == 0)
     #expect(checksum.isFinite)
   }
+
+  /// Live frames allocate nothing once warm: every control call (animator: start, pause,
+  /// fractionComplete, reverse, continue with a spring, stop and finish; percent-driven: update,
+  /// finish; a clock replaced), the completions delivered, finished instances removed and new
+  /// ones added, and the evaluation with its output read.
+  @Test func liveFramesAllocateNothing() throws {
+    try #require(segue_allocation_counting_available() == 1)
+    let scenes = try SceneBatchTests.allPresetScenes()
+    var batch = SceneBatch()
+    for i in 0..<64 {
+      let clock: SceneClock =
+        i % 4 == 3 ? .percentDriven(start: 0) : .animator(timingParameters: .easeInEaseOut)
+      try batch.add(.init(scene: scenes[i % scenes.count], clock: clock))
+    }
+    let templates = batch.instanceIDs.map { batch.template(of: $0)! }
+    var ids = batch.instanceIDs
+    let context = try SceneBatchContext(batch: batch)
+    var frame = SceneBatchOutput(includesCorners: false)
+    var completions = [SceneCompletionEvent](
+      repeating: SceneCompletionEvent(instance: 0, position: .end, time: 0), count: 64)
+    let spring = try SpringTimingParameters(
+      dampingRatio: 0.8, initialVelocity: Vector2(dx: 1.5, dy: 0))
+    var checksum = 0.0
+    func liveFrame(_ f: Int) throws {
+      let t = Double(f) / 60
+      for slot in ids.indices where (slot + f) % 8 == 0 {
+        let id = ids[slot]
+        if slot % 4 == 3 {
+          try? batch.apply(InteractionEvent.update(time: t, percent: Double(f % 10) / 10), to: id)
+          if f % 16 == 15 { try? batch.apply(InteractionEvent.finish(time: t), to: id) }
+          continue
+        }
+        switch (f / 8 + slot) % 6 {
+        case 0: try? batch.apply(AnimatorEvent.start(time: t), to: id)
+        case 1:
+          try? batch.apply(AnimatorEvent.pause(time: t), to: id)
+          try? batch.apply(AnimatorEvent.setFractionComplete(time: t, fraction: 0.3), to: id)
+        case 2: try? batch.apply(AnimatorEvent.setReversed(time: t, reversed: f % 2 == 0), to: id)
+        case 3:
+          try? batch.apply(AnimatorEvent.pause(time: t), to: id)
+          try? batch.apply(
+            AnimatorEvent.continueAnimation(time: t, timing: .spring(spring), durationFactor: 1),
+            to: id)
+        case 4:
+          try? batch.apply(AnimatorEvent.stop(time: t, withoutFinishing: false), to: id)
+          try? batch.apply(AnimatorEvent.finish(time: t, position: .end), to: id)
+        default: try? batch.apply(AnimatorEvent.start(time: t), to: id)
+        }
+      }
+      let n = try completions.withUnsafeMutableBufferPointer {
+        try batch.advance(to: t, completions: $0)
+      }
+      for event in completions[..<n] {
+        guard let slot = ids.firstIndex(of: event.instance) else { continue }
+        try batch.remove(event.instance)
+        let clock: SceneClock =
+          slot % 4 == 3 ? .percentDriven(start: t) : .animator(timingParameters: .easeInEaseOut)
+        ids[slot] = try batch.add(templates[slot], clock: clock)
+      }
+      try batch.evaluate(at: t, context: context, into: &frame)
+      for id in ids { checksum += frame[instance: id]?.layers.first?.opacity ?? 0 }
+    }
+    for f in 0..<60 { try liveFrame(f) }
+    let before = segue_thread_allocation_count()
+    for f in 60..<240 { try liveFrame(f) }
+    let count = segue_thread_allocation_count() &- before
+    #expect(count == 0)
+    #expect(checksum.isFinite)
+  }
 }

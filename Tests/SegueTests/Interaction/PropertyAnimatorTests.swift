@@ -126,12 +126,19 @@ struct PropertyAnimatorTests {
     #expect(close(animator.progress, 0.12916193104731981165))
   }
 
-  @Test func fractionIsClamped() throws {
+  /// A fraction outside `[0, 1]` is a typed error (UIKit clamps; Segue rejects, as its batch
+  /// does) and leaves the animator as it was; the ends themselves are accepted.
+  @Test func fractionOutsideTheUnitIntervalIsRejected() throws {
     var animator = try PropertyAnimator(duration: 1)
     try animator.pauseAnimation(at: 0)
-    try animator.setFractionComplete(1.5, at: 0)
+    try animator.setFractionComplete(0.25, at: 0)
+    for bad in [1.5, -1, 1.0000001, .nan, .infinity] {
+      #expect(throws: ValidationError.self) { try animator.setFractionComplete(bad, at: 0.1) }
+    }
+    #expect(animator.fractionComplete == 0.25 && animator.events.count == 2)
+    try animator.setFractionComplete(1, at: 0.1)
     #expect(animator.fractionComplete == 1)
-    try animator.setFractionComplete(-1, at: 0)
+    try animator.setFractionComplete(0, at: 0.1)
     #expect(animator.fractionComplete == 0)
   }
 

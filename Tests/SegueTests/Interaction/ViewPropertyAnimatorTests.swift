@@ -361,13 +361,75 @@ struct ViewPropertyAnimatorTests {
       throws: ValidationError(
         field: "animations", reason: .invalidState("v.position.x is animated by two blocks"))
     ) { try animator.scene(containerSize: Size(width: 1, height: 1)) }
-    var driven = try ViewPropertyAnimator(duration: 1, container: try Self.container())
-    try driven.startAnimation(at: 0)
-    #expect(
-      throws: ValidationError(
-        field: "animator",
-        reason: .invalidState("has been driven; the scene describes a plain run from the start"))
-    ) { try driven.scene(containerSize: Size(width: 1, height: 1)) }
+    let drivenError = ValidationError(
+      field: "animator",
+      reason: .invalidState(
+        "has been driven beyond a start at time 0; the scene describes a plain run"))
+    var paused = try ViewPropertyAnimator(duration: 1, container: try Self.container())
+    try paused.startAnimation(at: 0)
+    try paused.pauseAnimation(at: 0.5)
+    #expect(throws: drivenError) { try paused.scene(containerSize: Size(width: 1, height: 1)) }
+    var late = try ViewPropertyAnimator(duration: 1, container: try Self.container())
+    try late.startAnimation(at: 0.25)
+    #expect(throws: drivenError) { try late.scene(containerSize: Size(width: 1, height: 1)) }
+    var paused0 = try ViewPropertyAnimator(duration: 1, container: try Self.container())
+    try paused0.pauseAnimation(at: 0)
+    #expect(throws: drivenError) { try paused0.scene(containerSize: Size(width: 1, height: 1)) }
+  }
+
+  /// An animator started inside `animateTransition(using:)` (a start at time 0, as UIKit code
+  /// does) yields the same scene as before it started; `startAnimation(afterDelay: 0.25)` moves
+  /// the block 0.25 s later: linear x 50 → 150 over [0.25, 1.25], so x(0.75) = 100, and the scene
+  /// lasts 1.25 s.
+  @Test func sceneOfAnAnimatorStartedAtZero() throws {
+    let block: (inout AnimationBlock) throws(ValidationError) -> Void = {
+      views throws(ValidationError) in
+      try views.set(.positionX, of: "v", to: .number(150))
+    }
+    var animator = try ViewPropertyAnimator(
+      duration: 1, curve: .linear, container: try Self.container(), animations: block)
+    let before = try animator.scene(containerSize: Size(width: 100, height: 100))
+    try animator.startAnimation(at: 0)
+    let started = try animator.scene(containerSize: Size(width: 100, height: 100))
+    #expect(started.animations.entries == before.animations.entries)
+    #expect(started.duration == 1)
+    var delayed = try ViewPropertyAnimator(
+      duration: 1, curve: .linear, container: try Self.container(), animations: block)
+    try delayed.startAnimation(afterDelay: 0.25, at: 0)
+    let scene = try delayed.scene(containerSize: Size(width: 100, height: 100))
+    #expect(scene.duration == 1.25)
+    for (t, x) in [(0.0, 50.0), (0.25, 50), (0.75, 100), (1.25, 150)] {
+      #expect(Self.close(Self.x(scene.presentation(at: t)), x, 1e-9))
+      #expect(Self.close(Self.x(try delayed.presentation(at: t)), x, 1e-9))
+    }
+  }
+
+  /// `UIViewPropertyAnimator(duration: 0, timingParameters: UISpringTimingParameters(mass: 1,
+  /// stiffness: 100, damping: 15))`, as UIKit code writes it: the duration is ignored and the
+  /// animator lasts the spring's settling duration, "just over 1 second" in Apple's
+  /// `CASpringAnimation` example for these values (1.007 s).
+  @Test func physicalSpringWithZeroDuration() throws {
+    let spring = try SpringTimingParameters(mass: 1, stiffness: 100, damping: 15)
+    let animator = try ViewPropertyAnimator(
+      duration: 0, timingParameters: .spring(spring), container: try Self.container())
+    #expect(abs(animator.duration - 1.007) < 1e-3)
+    #expect(throws: ValidationError(field: "duration", reason: .negative)) {
+      try ViewPropertyAnimator(
+        duration: -1, timingParameters: .spring(spring), container: try Self.container())
+    }
+    #expect(throws: ValidationError(field: "duration", reason: .notFinite)) {
+      try ViewPropertyAnimator(
+        duration: .nan, timingParameters: .spring(spring), container: try Self.container())
+    }
+    // A duration-based spring and a cubic curve still need a positive duration.
+    #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
+      try ViewPropertyAnimator(
+        duration: 0, timingParameters: .spring(try SpringTimingParameters(dampingRatio: 0.8)),
+        container: try Self.container())
+    }
+    #expect(throws: ValidationError(field: "duration", reason: .notPositive)) {
+      try ViewPropertyAnimator(duration: 0, container: try Self.container())
+    }
   }
 
   /// A run too short to fit a spring to (1e-300 s: ω0 beyond 1e100 rad/s): the animator jumps

@@ -2,7 +2,7 @@ import PropertyBased
 import Segue
 import Testing
 
-/// `SceneBuilder`: adding layers and views, `bringToFront`, `set`, `animate` (timing curves,
+/// `SceneBuilder`: adding layers and views, `set`, `animate` (timing curves,
 /// springs, keyframes: the model takes the target at once and the animation fills backwards),
 /// events and the finished scene. Includes the property test "random animations: begin = from,
 /// end and later = model, never NaN".
@@ -65,31 +65,6 @@ struct SceneBuilderTests {
     var b = try Self.builder()
     #expect(throws: ValidationError(field: "parent", reason: .unknown("ghost"))) {
       try b.add(view: view, parent: "ghost")
-    }
-  }
-
-  /// `bringToFront` moves a layer above its siblings (same parent): a, b, c → b, c, a in draw
-  /// order; a sublayer stays under its parent.
-  @Test func bringToFront() throws {
-    var b = SceneBuilder()
-    try b.add(Layer(id: "a"))
-    try b.add(Layer(id: "b"))
-    try b.add(Layer(id: "c"))
-    try b.add(Layer(id: "a1"), parent: "a")
-    try b.add(Layer(id: "a2"), parent: "a")
-    try b.bringToFront("a")
-    let order = b.model.drawOrder().map { b.model.layers[$0.layer].id }
-    #expect(order == ["b", "c", "a", "a1", "a2"])
-    try b.bringToFront("a1")
-    let again = b.model.drawOrder().map { b.model.layers[$0.layer].id }
-    #expect(again == ["b", "c", "a", "a2", "a1"])
-    #expect(try b.model.parentIndex(at: b.model.index(of: "a1")!) == b.model.index(of: "a"))
-  }
-
-  @Test func bringToFrontRejectsUnknownLayer() throws {
-    var b = try Self.builder()
-    #expect(throws: ValidationError(field: "layer", reason: .unknown("ghost"))) {
-      try b.bringToFront("ghost")
     }
   }
 

@@ -1,9 +1,8 @@
 import Segue
-import SegueRender
 import Testing
 
 @Suite("BezierPath.interpolated: path animations")
-struct PathInterpolationTests {
+struct BezierPathInterpolationTests {
   func path(_ s: Double) throws -> BezierPath {
     var p = BezierPath()
     try p.move(to: Point(x: 0, y: s))
@@ -46,4 +45,13 @@ struct PathInterpolationTests {
       try huge.interpolated(to: try polylinePath([(0, 0), (-1e308, 0)]), fraction: 10)
     }
   }
+}
+
+/// A path from `points`: a move to the first, lines to the rest, closed if asked.
+private func polylinePath(_ points: [(Double, Double)], closed: Bool = false) throws -> BezierPath {
+  var path = BezierPath()
+  try path.move(to: Point(x: points[0].0, y: points[0].1))
+  for p in points.dropFirst() { try path.addLine(to: Point(x: p.0, y: p.1)) }
+  if closed { try path.closeSubpath() }
+  return path
 }

@@ -1,0 +1,265 @@
+/// An instance's scene time at one wall time: what the clock stage of ``SceneEvaluationJob``
+/// computes per lane.
+public struct SceneInstanceTime: Hashable, Sendable {
+  /// The scene time `τ`, seconds, in `[0, duration]` for every clock but ``SceneClock/timed(start:speed:)``
+  /// (which reaches the finished state at `τ ≥ duration`).
+  public var time: Double
+  /// `dτ/dt`, seconds of scene per second of wall time: the timed clock's speed while it runs,
+  /// 0 held, paused or completed, `D·dp/dt` percent-driven, `D·dq/dt` animator-driven (negative
+  /// while running backwards).
+  public var rate: Double
+  /// The completion state shown, `nil` while the scene is shown at ``time``.
+  public var completion: TransitionCompletion?
+}
+
+/// A completion delivered by ``SceneBatch/advance(to:completions:)``: once per instance.
+public struct SceneCompletionEvent: Hashable, Sendable {
+  /// The instance id.
+  public var instance: Int
+  /// `.end` (finished), `.start` (cancelled, or an animator completed at its start) or `.current`
+  /// (an animator finished where it stopped).
+  public var position: AnimatingPosition
+  /// When it fired, seconds on the batch clock.
+  public var time: Double
+
+  /// Creates an event.
+  public init(instance: Int, position: AnimatingPosition, time: Double) {
+    self.instance = instance
+    self.position = position
+    self.time = time
+  }
+}
+
+extension SceneInstanceGroup {
+  /// The scene time, rate and state of slot `k` at wall time `t` for a scene of `duration`.
+  func time(_ k: Int, at t: Double, duration: Double) -> SceneInstanceTime {
+    switch kinds[k] {
+    case .timed:
+      let tau = max((t - start[k]) * speed[k], 0)
+      let done = tau >= duration
+      let rate = t > start[k] && !done ? speed[k] : 0
+      return SceneInstanceTime(time: tau, rate: rate, completion: done ? .finished : nil)
+    case .position:
+      return SceneInstanceTime(time: start[k], rate: 0, completion: nil)
+    case .interactive:
+      guard case .interactive(let timeline, let s) = clocks[k] else { break }
+      let local = max(t - s, 0)
+      let machine = timeline.replayed(upTo: local)
+      return Self.time(machine, at: local, duration: duration)
+    default:
+      switch live[k] {
+      case .percentDriven(let machine):
+        return Self.time(machine, at: max(t - start[k], machine.lastTime), duration: duration)
+      case .animator(var machine):
+        machine.advance(to: t)
+        let q = machine.progress(atFraction: machine.fraction)
+        let tau = min(max(q, 0), 1) * duration
+        let inside = q > 0 && q < 1
+        let completion: TransitionCompletion? =
+          switch machine.completionPosition {
+          case .end: .finished
+          case .start: .cancelled
+          case .current, nil: nil
+          }
+        let rate = inside && completion == nil ? machine.progressRate * duration : 0
+        return SceneInstanceTime(time: tau, rate: rate, completion: completion)
+      case .none:
+        break
+      }
+    }
+    return SceneInstanceTime(time: 0, rate: 0, completion: nil)
+  }
+
+  static func time(_ machine: InteractionMachine, at local: Double, duration: Double)
+    -> SceneInstanceTime
+  {
+    let state = machine.state(at: local)
+    if state.isCompleted {
+      return SceneInstanceTime(
+        time: 0, rate: 0, completion: state.isFinished == true ? .finished : .cancelled)
+    }
+    return SceneInstanceTime(
+      time: state.position * duration, rate: machine.positionRate(at: local) * duration,
+      completion: nil)
+  }
+
+  /// The position a completion at `slot` reports.
+  func completionPosition(_ k: Int, at time: Double) -> AnimatingPosition {
+    switch live[k] {
+    case .animator(var machine):
+      machine.advance(to: time)
+      return machine.completionPosition ?? .end
+    case .percentDriven(let machine):
+      return machine.request == false ? .start : .end
+    case .none:
+      if case .interactive(let timeline, _) = clocks[k],
+        timeline.replayed(upTo: .infinity).request == false
+      {
+        return .start
+      }
+      return .end
+    }
+  }
+}
+
+extension SceneBatch {
+  /// The group and slot of instance `id`.
+  func location(_ id: Int) throws(ValidationError) -> (group: Int, slot: Int) {
+    guard id >= 0, id < records.count, records[id].group >= 0 else {
+      throw ValidationError(field: "instance", reason: .unknown("\(id)"))
+    }
+    return records[id]
+  }
+
+  /// Checks a control call's wall time: finite, and not before the instance's latest call.
+  func checkCallTime(_ time: Double, group g: Int, slot k: Int) throws(ValidationError) {
+    try Validate.finite(time, "time")
+    guard time >= groups[g].lastCall[k] else {
+      throw ValidationError(field: "time", reason: .decreasing)
+    }
+  }
+
+  /// Instance `id`'s scene time, its rate and its completion state at wall time `t` (what the
+  /// job's clock stage computes for its lane; `O(1)` for every clock but
+  /// ``SceneClock/interactive(_:start:)``, which replays its timeline).
+  ///
+  /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``; `"time"`
+  ///   ``ValidationError/Reason/notFinite``.
+  public func time(of id: Int, at t: Double) throws(ValidationError) -> SceneInstanceTime {
+    let (g, k) = try location(id)
+    try Validate.finite(t, "time")
+    return groups[g].time(k, at: t, duration: templates[g].scene.duration)
+  }
+
+  /// Replaces instance `id`'s clock at wall time `time`: the instance keeps its id and rows and
+  /// starts over on `clock` (a live clock from its initial state); a completion not yet reported
+  /// is dropped. `O(1)`.
+  ///
+  /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``; `"time"`
+  ///   ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/decreasing`` (before the
+  ///   instance's latest call); what ``add(_:clock:)`` rejects in `clock`. The batch is unchanged
+  ///   on error.
+  public mutating func setClock(_ clock: SceneClock, of id: Int, at time: Double)
+    throws(ValidationError)
+  {
+    let (g, k) = try location(id)
+    try checkCallTime(time, group: g, slot: k)
+    let duration = templates[g].scene.duration
+    try Self.validate(clock, duration: duration)
+    groups[g].set(k, clock: clock, duration: duration)
+    groups[g].lastCall[k] = time
+  }
+
+  /// Applies an animator call to animator-driven instance `id` (event times on the batch clock,
+  /// `≥ 0`), with ``PropertyAnimator``'s rules. `O(1)`, no allocation.
+  ///
+  /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``, or
+  ///   ``ValidationError/Reason/invalidState(_:)`` when the instance is not animator-driven;
+  ///   `"time"` not finite, negative, or ``ValidationError/Reason/decreasing``; what
+  ///   ``PropertyAnimator/apply(_:)`` throws for the call (`"fractionComplete"` outside `[0, 1]`,
+  ///   `"animator"` in the wrong state, …). The batch is unchanged on error.
+  public mutating func apply(_ event: AnimatorEvent, to id: Int) throws(ValidationError) {
+    let (g, k) = try location(id)
+    try checkCallTime(event.time, group: g, slot: k)
+    try Validate.nonNegative(event.time, "time")
+    guard case .animator(var machine) = groups[g].live[k] else {
+      throw ValidationError(
+        field: "instance", reason: .invalidState("instance \(id) is not animator-driven"))
+    }
+    machine.advance(to: event.time)
+    try machine.apply(event)
+    groups[g].live[k] = .animator(machine)
+    groups[g].lastCall[k] = event.time
+    groups[g].pendingCompletion[k] = machine.completionTime ?? .infinity
+  }
+
+  /// Applies a percent-driven call to instance `id` (event times on the batch clock, at or after
+  /// the clock's start), with ``InteractionTimeline``'s rules. `O(1)`, no allocation.
+  ///
+  /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``, or
+  ///   ``ValidationError/Reason/invalidState(_:)`` when the instance is not percent-driven;
+  ///   `"time"` not finite, before the clock's start, or ``ValidationError/Reason/decreasing``;
+  ///   what ``InteractionTimeline/append(_:)`` throws. The batch is unchanged on error.
+  public mutating func apply(_ event: InteractionEvent, to id: Int) throws(ValidationError) {
+    let (g, k) = try location(id)
+    try checkCallTime(event.time, group: g, slot: k)
+    guard case .percentDriven(var machine) = groups[g].live[k] else {
+      throw ValidationError(
+        field: "instance", reason: .invalidState("instance \(id) is not percent-driven"))
+    }
+    let s = groups[g].start[k]
+    try machine.apply(event.shifted(by: -s))
+    groups[g].live[k] = .percentDriven(machine)
+    groups[g].lastCall[k] = event.time
+    groups[g].pendingCompletion[k] = machine.completionTime.map { $0 + s } ?? .infinity
+  }
+
+  /// Sets `completionSpeed` (and `completionCurve` when non-`nil`) of percent-driven instance
+  /// `id` at `time`, before its finish or cancel.
+  ///
+  /// - Throws: as ``apply(_:to:)-(InteractionEvent,_)``; `"completionSpeed"` not finite or `≤ 0`;
+  ///   `"interaction"` after a finish or cancel. The batch is unchanged on error.
+  public mutating func setCompletion(
+    speed: Double, curve: TimingFunction? = nil, of id: Int, at time: Double
+  ) throws(ValidationError) {
+    let (g, k) = try location(id)
+    try checkCallTime(time, group: g, slot: k)
+    guard case .percentDriven(var machine) = groups[g].live[k] else {
+      throw ValidationError(
+        field: "instance", reason: .invalidState("instance \(id) is not percent-driven"))
+    }
+    try machine.setCompletionSpeed(speed)
+    if let curve { try machine.setCompletionCurve(curve) }
+    groups[g].live[k] = .percentDriven(machine)
+    groups[g].lastCall[k] = time
+  }
+
+  /// Delivers, once per instance, every completion that has fired by wall time `time` into
+  /// `completions` (caller-owned; nothing is allocated) and returns how many it wrote. When the
+  /// buffer is full the rest stay pending for the next call. `O(instances)`: one comparison per
+  /// instance.
+  ///
+  /// - Throws: ``ValidationError`` on `"time"`: ``ValidationError/Reason/notFinite``.
+  public mutating func advance(
+    to time: Double, completions: UnsafeMutableBufferPointer<SceneCompletionEvent>
+  ) throws(ValidationError) -> Int {
+    try Validate.finite(time, "time")
+    var written = 0
+    for g in groups.indices {
+      var k = 0
+      let n = groups[g].count
+      while k < n, written < completions.count {
+        let when = groups[g].pendingCompletion[k]
+        if when <= time {
+          completions[written] = SceneCompletionEvent(
+            instance: Int(groups[g].ids[k]), position: groups[g].completionPosition(k, at: when),
+            time: when)
+          written += 1
+          groups[g].pendingCompletion[k] = .infinity
+        }
+        k += 1
+      }
+    }
+    return written
+  }
+}
+
+extension InteractionEvent {
+  /// The same call `offset` seconds later.
+  func shifted(by offset: Double) -> InteractionEvent {
+    switch self {
+    case .update(let time, let percent): .update(time: time + offset, percent: percent)
+    case .pause(let time): .pause(time: time + offset)
+    case .finish(let time): .finish(time: time + offset)
+    case .cancel(let time): .cancel(time: time + offset)
+    }
+  }
+}
+
+extension SceneBatch {
+  /// The template instance `id` uses, or `nil` when there is no such instance.
+  public func template(of id: Int) -> SceneTemplate? {
+    guard id >= 0, id < records.count, records[id].group >= 0 else { return nil }
+    return templates[records[id].group]
+  }
+}

@@ -1,0 +1,318 @@
+/// A point where the progress map was (re-)laid: the fraction `f₀`, the progress `q₀` the
+/// animator showed there, the curve laid from it to each end and the fraction's rate then.
+struct AnimatorKnot: Hashable, Sendable {
+  var fraction: Double
+  var progress: Double
+  var curve: TimingCurveProvider
+  /// Per second, `> 0`; sets the run lengths a spring curve needs.
+  var rate: Double
+
+  /// The map at local fraction `phi`, for animations starting at fraction `start`: the knot is
+  /// at local `phi0` with progress `q0`.
+  func value(_ phi: Double, phi0: Double, q0: Double, start: Double) -> Double {
+    if phi >= phi0 {
+      guard phi0 < 1 else { return q0 }
+      let length = (1 - Swift.max(fraction, start)) / rate
+      return q0 + (1 - q0) * curve.progress(atElapsed: (phi - phi0) / (1 - phi0), runLength: length)
+    }
+    let length = (fraction - start) / rate
+    return q0 - q0 * curve.progress(atElapsed: (phi0 - phi) / phi0, runLength: length)
+  }
+}
+
+/// The animator's state at its anchor time: the one implementation of the
+/// `UIViewPropertyAnimator` timing rules, used by ``PropertyAnimator`` (which keeps one machine
+/// per call, so it can sample any time) and by ``SceneBatch`` (which keeps only the current
+/// machine per instance). Evaluating a copy at `t ≥ time` is `O(1)`; only
+/// ``progress(blockStart:)`` with `start > 0` reads the earlier knots.
+struct AnimatorMachine: Hashable, Sendable {
+  enum Ending: Hashable, Sendable {
+    case completed(AnimatingPosition, time: Double)
+    case stoppedWithoutFinishing
+  }
+
+  /// What the views show once the progress no longer follows the map.
+  enum Frozen: Hashable, Sendable {
+    /// Stopped: the map's value at the stopped fraction (per animation start).
+    case atFraction
+    /// Finished or completed at one end: exactly this progress for every animation.
+    case value(Double)
+  }
+
+  let duration: Double
+  var time = 0.0
+  var state = AnimatingState.inactive
+  var isRunning = false
+  var isReversed = false
+  var pausesOnCompletion: Bool
+  var scrubsLinearly: Bool
+  /// Time fraction at `time`.
+  var fraction = 0.0
+  /// Speed of `fraction`, per second, always `> 0`.
+  var rate: Double
+  /// The knot the progress map was last laid at (the first at `(0, 0)` with the initial curve).
+  var knot: AnimatorKnot
+  /// The knots laid before ``knot``, oldest first, when ``keepsHistory`` (blocks that start
+  /// after the animator need them); empty otherwise, so a re-timing allocates nothing.
+  var earlier: [AnimatorKnot] = []
+  /// Whether ``earlier`` is kept.
+  var keepsHistory: Bool
+  /// `q = f` after a linear scrub, until the next resume.
+  var scrubbedLinearly = false
+  /// Set once stopped or over.
+  var frozen: Frozen?
+  var ending: Ending?
+  /// The fraction does not move before this wall time (a pending `startAnimation(afterDelay:)`).
+  var heldUntil: Double?
+  /// The delay of the latest `startAnimation(afterDelay:)`.
+  var delay = 0.0
+
+  init(
+    duration: Double, curve: TimingCurveProvider, pausesOnCompletion: Bool, scrubsLinearly: Bool,
+    keepsHistory: Bool = true
+  ) {
+    self.duration = duration
+    self.rate = 1 / duration
+    self.knot = AnimatorKnot(fraction: 0, progress: 0, curve: curve, rate: 1 / duration)
+    self.keepsHistory = keepsHistory
+    self.pausesOnCompletion = pausesOnCompletion
+    self.scrubsLinearly = scrubsLinearly
+  }
+
+  var target: Double { isReversed ? 0 : 1 }
+  var curve: TimingCurveProvider { knot.curve }
+
+  /// `g(f)`, or `f` after a linear scrub.
+  func progress(atFraction f: Double) -> Double {
+    if case .value(let v) = frozen { return v }
+    if scrubbedLinearly { return f }
+    return Self.finite(knot.value(f, phi0: knot.fraction, q0: knot.progress, start: 0), f)
+  }
+
+  /// The progress of animations starting at fraction `start` (see
+  /// ``PropertyAnimator/progress(at:startingAt:)``).
+  func progress(blockStart start: Double) -> Double {
+    if start == 0 { return progress(atFraction: fraction) }
+    if case .value(let v) = frozen { return v }
+    let phi = Self.local(fraction, start)
+    if scrubbedLinearly { return phi }
+    var q = 0.0
+    var phi0 = 0.0
+    var q0 = 0.0
+    var previous: AnimatorKnot?
+    func lay(_ next: AnimatorKnot) {
+      if let previous {
+        let at = Self.local(next.fraction, start)
+        q0 = Self.finite(previous.value(at, phi0: phi0, q0: q0, start: start), at)
+        phi0 = at
+      }
+      q = Self.finite(next.value(phi, phi0: phi0, q0: q0, start: start), phi)
+      previous = next
+    }
+    for k in earlier { lay(k) }
+    lay(knot)
+    return q
+  }
+
+  /// `φ = (f − start)/(1 − start)` clamped to `[0, 1]`; 1 at `f = 1` even for `start = 1`.
+  static func local(_ f: Double, _ start: Double) -> Double {
+    if f >= 1 { return 1 }
+    if f <= start { return 0 }
+    return Swift.min(Swift.max((f - start) / (1 - start), 0), 1)
+  }
+
+  static func finite(_ q: Double, _ f: Double) -> Double {
+    q.isFinite ? q : (f >= 0.5 ? 1 : 0)
+  }
+
+  var sample: AnimatorSample {
+    var completion: AnimatingPosition?
+    var completionTime: Double?
+    if case .completed(let position, let time) = ending {
+      completion = position
+      completionTime = time
+    }
+    return AnimatorSample(
+      state: state, isRunning: isRunning, isReversed: isReversed, fractionComplete: fraction,
+      progress: progress(atFraction: fraction), completion: completion,
+      completionTime: completionTime)
+  }
+
+  /// Lets wall time run to `t` (`t ≥ time`), ending the run if it reaches its target.
+  mutating func advance(to t: Double) {
+    defer { time = Swift.max(time, t) }
+    guard state == .active, isRunning else { return }
+    if let hold = heldUntil {
+      if t < hold { return }
+      time = Swift.max(time, hold)
+      heldUntil = nil
+    }
+    guard t > time || fraction == target else { return }
+    let distance = abs(target - fraction)
+    let end = time + distance / rate
+    if t >= end {
+      fraction = target
+      isRunning = false
+      if !pausesOnCompletion {
+        state = .inactive
+        frozen = .value(target)
+        ending = .completed(isReversed ? .start : .end, time: end)
+      }
+    } else {
+      let moved = fraction + (isReversed ? -1 : 1) * rate * (t - time)
+      fraction = Swift.min(Swift.max(moved, 0), 1)
+    }
+  }
+
+  /// Re-times the map at the current point with `newCurve`.
+  mutating func reknot(with newCurve: TimingCurveProvider) {
+    let q = progress(atFraction: fraction)
+    scrubbedLinearly = false
+    if keepsHistory { earlier.append(knot) }
+    knot = AnimatorKnot(fraction: fraction, progress: q, curve: newCurve, rate: rate)
+  }
+
+  mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
+    switch ending {
+    case .some(.completed):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator has completed"))
+    case .some(.stoppedWithoutFinishing):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator was stopped"))
+    case .none:
+      break
+    }
+    switch event {
+    case .start:
+      try requireNotStopped()
+      start()
+    case .startAfterDelay(let time, let delay):
+      try Validate.nonNegative(delay, "delay")
+      try requireNotStopped()
+      let wasRunning = isRunning
+      start()
+      self.delay = delay
+      if delay > 0 && !wasRunning { heldUntil = time + delay }
+    case .pause:
+      try requireNotStopped()
+      if state == .inactive {
+        state = .active
+        fraction = target == 1 ? 0 : 1
+      }
+      isRunning = false
+      heldUntil = nil
+    case .stop(_, let withoutFinishing):
+      guard state == .active else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
+      }
+      frozen = .atFraction
+      isRunning = false
+      heldUntil = nil
+      if withoutFinishing {
+        state = .inactive
+        ending = .stoppedWithoutFinishing
+      } else {
+        state = .stopped
+      }
+    case .finish(let time, let position):
+      guard state == .stopped else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("finishAnimation needs a stopped animator"))
+      }
+      switch position {
+      case .end:
+        fraction = 1
+        frozen = .value(1)
+      case .start:
+        fraction = 0
+        frozen = .value(0)
+      case .current:
+        break
+      }
+      state = .inactive
+      ending = .completed(position, time: time)
+    case .setFractionComplete(_, let value):
+      try Validate.inRange(value, 0, 1, "fractionComplete")
+      guard state == .active && !isRunning else {
+        throw ValidationError(
+          field: "fractionComplete",
+          reason: .invalidState("fractionComplete can be set only while paused"))
+      }
+      fraction = value
+      scrubbedLinearly = scrubsLinearly
+    case .setReversed(_, let reversed):
+      try requireNotStopped()
+      isReversed = reversed
+    case .setPausesOnCompletion(_, let value):
+      pausesOnCompletion = value
+    case .setScrubsLinearly(_, let value):
+      scrubsLinearly = value
+    case .continueAnimation(_, let timing, let factor):
+      try Validate.positive(factor, "durationFactor")
+      guard state == .active && !isRunning else {
+        throw ValidationError(
+          field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
+      }
+      let distance = abs(target - fraction)
+      if distance > 0 {
+        let length = (timing ?? curve).runLength(forDuration: factor * duration)
+        let newRate = distance / length
+        if newRate.isFinite && newRate > 0 { rate = newRate }
+      }
+      if let timing {
+        reknot(with: timing)
+      } else if scrubbedLinearly {
+        reknot(with: curve)
+      }
+      isRunning = true
+    }
+  }
+
+  /// `startAnimation()`: an inactive animator becomes active and runs from its start end; a
+  /// paused one resumes (re-timing after a linear scrub).
+  mutating func start() {
+    if state == .inactive {
+      state = .active
+      fraction = target == 1 ? 0 : 1
+      isRunning = true
+    } else if !isRunning {
+      if scrubbedLinearly { reknot(with: curve) }
+      isRunning = true
+    }
+  }
+
+  func requireNotStopped() throws(ValidationError) {
+    guard state != .stopped else {
+      throw ValidationError(field: "animator", reason: .invalidState("the animator is stopped"))
+    }
+  }
+}
+
+extension AnimatorMachine {
+  /// The wall time at which the completion fires, once that is decided from the state at
+  /// ``time``: the time it fired, or the end of the current run when running without
+  /// ``pausesOnCompletion`` (after a pending delay). `nil` otherwise (paused, stopped, inactive).
+  var completionTime: Double? {
+    if case .completed(_, let when) = ending { return when }
+    guard ending == nil, state == .active, isRunning, !pausesOnCompletion else { return nil }
+    let from = Swift.max(time, heldUntil ?? time)
+    return from + abs(target - fraction) / rate
+  }
+
+  /// The position the completion reports, when it has fired by ``time``.
+  var completionPosition: AnimatingPosition? {
+    if case .completed(let position, _) = ending { return position }
+    return nil
+  }
+
+  /// `dq/dt` at ``time`` (per second) of the eased progress ``progress(atFraction:)``: 0 unless
+  /// running; a forward difference of the machine itself over `h = 10⁻⁶·max(1, D)` seconds.
+  var progressRate: Double {
+    guard state == .active, isRunning, ending == nil else { return 0 }
+    if let hold = heldUntil, time < hold { return 0 }
+    let h = 1e-6 * Swift.max(1, duration)
+    var ahead = self
+    ahead.advance(to: time + h)
+    return (ahead.progress(atFraction: ahead.fraction) - progress(atFraction: fraction)) / h
+  }
+}

@@ -1,0 +1,301 @@
+import Segue
+
+/// The `live` workload (segue-bench, `segue profile`): `N` animator-driven instances of the ten
+/// presets (push and pop, slot `i` of scene `i mod 20`), driven frame by frame at 60 Hz by a
+/// seeded mix of control calls, as a UI toolkit would: per frame, 1 % of the slots are started,
+/// 1 % interrupted (reversed while running, or paused and continued with a spring carrying the
+/// measured velocity), 5 % scrubbed (paused, `fractionComplete` set), 1 % finished (stopped,
+/// finished at the end) and replaced; an instance that completes by itself is replaced too, so
+/// `N` stays constant. ``LiveBatchDriver`` runs it on a ``/Segue/SceneBatch``,
+/// ``LiveScalarDriver`` on one ``/Segue/PropertyAnimator`` per instance with
+/// ``/Segue/TransitionScene/sample(at:animator:)`` (the scalar baseline: a
+/// `ViewPropertyAnimator`'s timing and the scene it paces).
+public enum LiveWorkload {
+  /// What a frame asks of one slot.
+  public enum Intent: Sendable {
+    case start, scrub, interrupt, finish
+  }
+
+  /// One intent on one slot, with a uniform number `u ∈ [0, 1)` for its parameters.
+  public struct Call: Sendable {
+    public var intent: Intent
+    public var slot: Int
+    public var u: Double
+  }
+
+  /// Shares per frame, in percent of `N`: start, interrupt, scrub, finish.
+  public static let shares: [(Intent, Double)] = [
+    (.start, 0.01), (.interrupt, 0.01), (.scrub, 0.05), (.finish, 0.01),
+  ]
+  /// The frame period, seconds.
+  public static let framePeriod = 1.0 / 60
+
+  /// The seeded source of each frame's calls.
+  public struct Script: Sendable {
+    var state: UInt64
+    public let slots: Int
+
+    public init(slots: Int, seed: UInt64 = 0x11FE) {
+      self.slots = slots
+      state = seed
+    }
+
+    mutating func unit() -> Double {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Double((z ^ (z >> 31)) >> 11) * 0x1.0p-53
+    }
+
+    /// The calls of the next frame, into `calls` (cleared; keeps its capacity).
+    public mutating func nextFrame(into calls: inout [Call]) {
+      calls.removeAll(keepingCapacity: true)
+      for (intent, share) in LiveWorkload.shares {
+        let count = Int((Double(slots) * share).rounded())
+        for _ in 0..<count {
+          let slot = min(Int(unit() * Double(slots)), slots - 1)
+          calls.append(Call(intent: intent, slot: slot, u: unit()))
+        }
+      }
+    }
+  }
+
+  /// What the driver knows of a slot (a toolkit's own view of its animators).
+  public struct SlotState: Sendable {
+    public var active = false
+    public var running = false
+    public var reversed = false
+    /// Finished this frame: no more calls until replaced.
+    public var over = false
+  }
+
+  /// The animator calls an intent makes on a slot in `state` at time `t` (appended to `events`),
+  /// updating `state`. `velocity` is the spring's initial velocity (fractions of the remaining
+  /// distance per second) measured from the running animator, used when it is interrupted.
+  public static func events(
+    for call: Call, state: inout SlotState, at t: Double, velocity: Double,
+    into events: inout [AnimatorEvent]
+  ) {
+    guard !state.over else { return }
+    switch call.intent {
+    case .start:
+      events.append(.start(time: t))
+      state.active = true
+      state.running = true
+    case .scrub:
+      events.append(.pause(time: t))
+      events.append(.setFractionComplete(time: t, fraction: call.u))
+      state.active = true
+      state.running = false
+    case .interrupt:
+      if !state.active {
+        events.append(.start(time: t))
+        state.active = true
+        state.running = true
+      } else if state.running && call.u < 0.5 {
+        state.reversed.toggle()
+        events.append(.setReversed(time: t, reversed: state.reversed))
+      } else {
+        let v = state.running ? velocity : 0
+        if state.running { events.append(.pause(time: t)) }
+        let spring =
+          (try? SpringTimingParameters(
+            dampingRatio: 0.8, initialVelocity: Vector2(dx: v, dy: 0)))
+        events.append(
+          .continueAnimation(time: t, timing: spring.map { .spring($0) }, durationFactor: 1))
+        state.running = true
+      }
+    case .finish:
+      if state.active {
+        events.append(.stop(time: t, withoutFinishing: false))
+        events.append(.finish(time: t, position: .end))
+      }
+      state.over = true
+    }
+  }
+
+  /// A spring's initial velocity from the eased progress `q` and its rate `dq/dt` (1/s), towards
+  /// the end the animator heads for: fractions of the remaining distance per second, 0 when
+  /// almost there, clamped to ±50.
+  public static func springVelocity(progress q: Double, rate: Double, reversed: Bool) -> Double {
+    let remaining = reversed ? -q : 1 - q
+    guard abs(remaining) > 1e-3, rate.isFinite else { return 0 }
+    return min(max(rate / remaining, -50), 50)
+  }
+
+  /// The clock of every instance.
+  public static let clock = SceneClock.animator(timingParameters: .easeInEaseOut)
+}
+
+/// ``LiveWorkload`` on a ``/Segue/SceneBatch``: slot `i` is instance `ids[i]`.
+public struct LiveBatchDriver {
+  public private(set) var batch: SceneBatch
+  public private(set) var ids: [Int]
+  public private(set) var states: [LiveWorkload.SlotState]
+  /// Per instance id: its slot.
+  var slotOfID: [Int]
+  /// Per slot: the template its instances use.
+  let templates: [SceneTemplate]
+  var events: [AnimatorEvent] = []
+  let completions: UnsafeMutableBufferPointer<SceneCompletionEvent>
+  /// Control calls made so far, and completions delivered.
+  public private(set) var callCount = 0
+  public private(set) var completionCount = 0
+  /// Calls the batch rejected (the driver's view of the slot was stale; the slot is replaced).
+  public private(set) var rejectedCount = 0
+
+  public init(slots: Int) throws {
+    let scenes = try PresetsWorkload.scenes()
+    var batch = SceneBatch()
+    var ids: [Int] = []
+    var templates: [SceneTemplate] = []
+    for i in 0..<slots {
+      let id = try batch.add(.init(scene: scenes[i % scenes.count], clock: LiveWorkload.clock))
+      ids.append(id)
+      guard let template = batch.template(of: id) else { throw LiveWorkloadError.lostInstance(id) }
+      templates.append(template)
+    }
+    self.batch = batch
+    self.ids = ids
+    self.templates = templates
+    states = Array(repeating: LiveWorkload.SlotState(), count: slots)
+    slotOfID = Array(repeating: -1, count: slots)
+    for (slot, id) in ids.enumerated() { slotOfID[id] = slot }
+    events.reserveCapacity(8)
+    completions = .allocate(capacity: slots)
+    completions.initialize(repeating: SceneCompletionEvent(instance: 0, position: .end, time: 0))
+  }
+
+  /// The control phase of a frame at `t`: completions so far replaced, the frame's calls, the
+  /// completions they caused replaced. Allocates nothing once warm.
+  public mutating func control(_ calls: [LiveWorkload.Call], at t: Double) throws {
+    try replaceCompleted(at: t)
+    for call in calls {
+      let id = ids[call.slot]
+      var velocity = 0.0
+      if call.intent == .interrupt, states[call.slot].running {
+        // The measured velocity: the clock stage's dτ/dt (a forward difference of the animator's
+        // progress), as fractions of the remaining distance per second.
+        let now = try batch.time(of: id, at: t)
+        let d = templates[call.slot].scene.duration
+        velocity = LiveWorkload.springVelocity(
+          progress: now.time / d, rate: now.rate / d, reversed: states[call.slot].reversed)
+      }
+      events.removeAll(keepingCapacity: true)
+      LiveWorkload.events(
+        for: call, state: &states[call.slot], at: t, velocity: velocity, into: &events)
+      for event in events {
+        callCount += 1
+        do {
+          try batch.apply(event, to: id)
+        } catch {
+          // The toolkit's view was stale (the animator completed during this frame's calls, e.g.
+          // a continue with nothing left to run): replace the instance.
+          rejectedCount += 1
+          states[call.slot].over = true
+          break
+        }
+      }
+    }
+    try replaceCompleted(at: t)
+  }
+
+  mutating func replaceCompleted(at t: Double) throws {
+    while true {
+      let n = try batch.advance(to: t, completions: completions)
+      for c in completions[..<n] {
+        try replace(slot: slotOfID[c.instance])
+        completionCount += 1
+      }
+      if n < completions.count { break }
+    }
+    for slot in ids.indices where states[slot].over { try replace(slot: slot) }
+  }
+
+  mutating func replace(slot: Int) throws {
+    let old = ids[slot]
+    try batch.remove(old)
+    slotOfID[old] = -1
+    let id = try batch.add(templates[slot], clock: LiveWorkload.clock)
+    slotOfID[id] = slot
+    ids[slot] = id
+    states[slot] = LiveWorkload.SlotState()
+  }
+}
+
+/// ``LiveWorkload`` on one ``/Segue/PropertyAnimator`` per slot, sampled with
+/// ``/Segue/TransitionScene/sample(at:animator:)``: the scalar baseline.
+public struct LiveScalarDriver: Sendable {
+  public private(set) var animators: [PropertyAnimator]
+  public private(set) var states: [LiveWorkload.SlotState]
+  public let scenes: [TransitionScene]
+  var events: [AnimatorEvent] = []
+  public private(set) var callCount = 0
+  public private(set) var rejectedCount = 0
+
+  public init(slots: Int) throws {
+    let all = try PresetsWorkload.scenes()
+    scenes = (0..<slots).map { all[$0 % all.count] }
+    animators = try scenes.map { try Self.animator($0) }
+    states = Array(repeating: LiveWorkload.SlotState(), count: slots)
+  }
+
+  static func animator(_ scene: TransitionScene) throws -> PropertyAnimator {
+    try PropertyAnimator(duration: scene.duration, timingParameters: .easeInEaseOut)
+  }
+
+  /// The control phase of a frame at `t` (as ``LiveBatchDriver/control(_:at:)``).
+  public mutating func control(_ calls: [LiveWorkload.Call], at t: Double) throws {
+    try replaceCompleted(at: t)
+    for call in calls {
+      let s = call.slot
+      var velocity = 0.0
+      if call.intent == .interrupt, states[s].running {
+        // A backward difference of the animator's progress over 1 ms.
+        let q = try animators[s].sample(at: t).progress
+        let before = try animators[s].sample(at: max(t - 1e-3, 0)).progress
+        velocity = LiveWorkload.springVelocity(
+          progress: q, rate: (q - before) / 1e-3, reversed: states[s].reversed)
+      }
+      events.removeAll(keepingCapacity: true)
+      LiveWorkload.events(for: call, state: &states[s], at: t, velocity: velocity, into: &events)
+      for event in events {
+        callCount += 1
+        do {
+          try animators[s].apply(event)
+        } catch {
+          rejectedCount += 1
+          states[s].over = true
+          break
+        }
+      }
+    }
+    try replaceCompleted(at: t)
+  }
+
+  mutating func replaceCompleted(at t: Double) throws {
+    for s in animators.indices {
+      if try animators[s].advance(to: t) != nil || states[s].over {
+        animators[s] = try Self.animator(scenes[s])
+        states[s] = LiveWorkload.SlotState()
+      }
+    }
+  }
+
+  /// Samples every slot at `t`; returns the sum of every matrix field and opacity.
+  public func evaluate(at t: Double) throws -> Double {
+    var sum = 0.0
+    for s in animators.indices {
+      for layer in try scenes[s].sample(at: t, animator: animators[s]).layers {
+        sum += layer.matrix.fields.reduce(layer.opacity, +)
+      }
+    }
+    return sum
+  }
+}
+
+/// Errors of the live drivers.
+public enum LiveWorkloadError: Error {
+  case lostInstance(Int)
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Segue
+import SegueBenchSupport
+import SegueMallocCounter
+import SegueToolSupport
+
+// MARK: - Live workload
+
+extension SegueBench {
+  /// Instances of the live workload: `--n` when given, else 10 000.
+  var liveInstances: Int {
+    CommandLine.arguments.contains("--n") ? layerCount : 10_000
+  }
+
+  /// Frames of the live workload: `--frames` when given, else 600 (ten seconds at 60 Hz), after
+  /// ``liveWarmUpFrames`` untimed ones.
+  var liveFrames: Int {
+    CommandLine.arguments.contains("--frames") ? frames : 600
+  }
+
+  static let liveWarmUpFrames = 30
+  /// The scalar baseline runs at most this many timed frames (it is ~100× slower).
+  static let liveScalarFrames = 60
+
+  /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
+  /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
+  /// replaced, then start / interrupt / scrub / finish) and one evaluation of every layer
+  /// (``SceneEvaluationJob/run(threads:chunkSize:)``). Reported: frame time p50 / p99 / max,
+  /// the control phase per frame and per call, allocations per frame, and the same script through
+  /// ``LiveScalarDriver`` (one `PropertyAnimator` per instance, sampled with the `Double` path).
+  func runLiveWorkload() throws {
+    let n = liveInstances
+    let frameCount = liveFrames
+    var driver = try LiveBatchDriver(slots: n)
+    var script = LiveWorkload.Script(slots: n)
+    var calls: [LiveWorkload.Call] = []
+    calls.reserveCapacity(n)
+    let context = try SceneBatchContext(batch: driver.batch, threads: threads)
+    let rows = driver.batch.layerCount
+    var matrices = [Float](repeating: 0, count: 16 * rows)
+    var opacities = [Float](repeating: 0, count: rows)
+    var frameSeconds: [Double] = []
+    var controlSeconds: [Double] = []
+    var perCall: [Double] = []
+    var allocations: [UInt64] = []
+    frameSeconds.reserveCapacity(frameCount)
+    controlSeconds.reserveCapacity(frameCount)
+    perCall.reserveCapacity(frameCount)
+    allocations.reserveCapacity(frameCount)
+    var time = [0.0]
+    var checksum = 0.0
+    for f in 0..<(Self.liveWarmUpFrames + frameCount) {
+      let t = Double(f) * LiveWorkload.framePeriod
+      time[0] = t
+      script.nextFrame(into: &calls)
+      let before = segue_allocation_count()
+      let callsBefore = driver.callCount
+      let t0 = monotonicSeconds()
+      try driver.control(calls, at: t)
+      let t1 = monotonicSeconds()
+      try time.withUnsafeBufferPointer { times in
+        try matrices.withUnsafeMutableBufferPointer { m in
+          try opacities.withUnsafeMutableBufferPointer { o in
+            let job = SceneEvaluationJob(
+              batch: driver.batch, context: context, times: times, matrices: m, opacities: o)
+            try job.run(threads: threads, chunkSize: chunkSize)
+          }
+        }
+      }
+      let t2 = monotonicSeconds()
+      let allocated = segue_allocation_count() &- before
+      guard f >= Self.liveWarmUpFrames else { continue }
+      frameSeconds.append(t2 - t0)
+      controlSeconds.append(t1 - t0)
+      perCall.append((t1 - t0) / Double(max(driver.callCount - callsBefore, 1)))
+      allocations.append(allocated)
+      checksum += opacities.reduce(0) { $0 + Double($1) }
+    }
+    let totalCalls = Double(driver.callCount)
+    // The scalar baseline: the same script, one PropertyAnimator per instance.
+    var scalar = try LiveScalarDriver(slots: n)
+    var scalarScript = LiveWorkload.Script(slots: n)
+    var scalarSeconds: [Double] = []
+    let scalarFrames = min(frameCount, Self.liveScalarFrames)
+    for f in 0..<(Self.liveWarmUpFrames + scalarFrames) {
+      let t = Double(f) * LiveWorkload.framePeriod
+      scalarScript.nextFrame(into: &calls)
+      let t0 = monotonicSeconds()
+      try scalar.control(calls, at: t)
+      _ = try scalar.evaluate(at: t)
+      let t1 = monotonicSeconds()
+      if f >= Self.liveWarmUpFrames { scalarSeconds.append(t1 - t0) }
+    }
+    try printLiveReport(
+      LiveReport(
+        instances: n, layers: rows, frames: frameCount, frameSeconds: frameSeconds,
+        controlSeconds: controlSeconds, perCall: perCall,
+        callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
+        completions: driver.completionCount, rejected: driver.rejectedCount,
+        allocations: allocations,
+        scalarSeconds: scalarSeconds, checksum: checksum))
+  }
+
+  struct LiveReport {
+    var instances: Int
+    var layers: Int
+    var frames: Int
+    var frameSeconds: [Double]
+    var controlSeconds: [Double]
+    var perCall: [Double]
+    var callsPerFrame: Double
+    var completions: Int
+    var rejected: Int
+    var allocations: [UInt64]
+    var scalarSeconds: [Double]
+    var checksum: Double
+  }
+
+  static func quantile(_ values: [Double], _ q: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(Int((Double(sorted.count - 1) * q).rounded()), sorted.count - 1)]
+  }
+
+  func printLiveReport(_ r: LiveReport) throws {
+    let p50 = Self.quantile(r.frameSeconds, 0.5)
+    let p99 = Self.quantile(r.frameSeconds, 0.99)
+    let worst = r.frameSeconds.max() ?? .nan
+    let control50 = Self.quantile(r.controlSeconds, 0.5)
+    let call50 = Self.quantile(r.perCall, 0.5)
+    let callsPerSecond =
+      r.callsPerFrame / max(r.controlSeconds.reduce(0, +) / Double(r.frames), 1e-12)
+    let scalar50 = Self.quantile(r.scalarSeconds, 0.5)
+    let counted = segue_allocation_counting_available() != 0
+    let allocationsMax = r.allocations.max() ?? 0
+    let steady = r.allocations.dropFirst(r.allocations.count / 2).max() ?? 0
+    if format == .json {
+      let fields: [(String, String)] = [
+        ("workload", "\"live\""), ("instances", "\(r.instances)"), ("layers", "\(r.layers)"),
+        ("frames", "\(r.frames)"), ("threads", "\(threads)"),
+        ("frameSecondsP50", "\(p50)"), ("frameSecondsP99", "\(p99)"),
+        ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
+        ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
+        ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
+        ("rejectedCalls", "\(r.rejected)"),
+        ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
+        ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
+        ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
+        ("speedupOverScalar", "\(scalar50 / p50)"),
+        ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
+        ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
+        ("checksum", r.checksum.isFinite ? "\(r.checksum)" : "null"),
+      ]
+      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+      return
+    }
+    print(
+      """
+      workload live  instances \(r.instances) (\(r.layers) layers)  frames \(r.frames)  \
+      threads \(threads)
+      frame          p50 \(fixed(p50 * 1e3, 3)) ms  p99 \(fixed(p99 * 1e3, 3)) ms  \
+      max \(fixed(worst * 1e3, 3)) ms
+      control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
+      \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
+      \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
+      allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
+      scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
+      batch \(fixed(scalar50 / p50, 1))× faster
+      CPU (runtime)  \(CPUFeatures.runtime.description)
+      checksum       \(r.checksum)
+      """)
+  }
+}
