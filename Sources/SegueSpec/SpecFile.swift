@@ -325,18 +325,27 @@ struct SpecDecoder {
     var previous = 0.0
     for node in try list.array() {
       let o = try node.object(allowed: ["time", "layer", "keyPath", "value", "remove"])
-      let timeNode = try o.required("time")
-      let time = try timeNode.number()
-      guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
-      guard time >= previous else {
-        throw timeNode.fail(
-          "events must be in time order: \(time) is earlier than the event before it (\(previous))"
-        )
-      }
-      previous = time
+      let time = try Self.readEventTime(o, after: &previous, events: "events")
       events.append(TimelineEvent(time: time, change: try readChange(o)))
     }
     return events
+  }
+
+  /// The `time` of an event in a list of `events` (seconds `≥ 0`, not before `previous`, the
+  /// time of the event before it, which becomes `time`).
+  static func readEventTime(_ o: Members, after previous: inout Double, events: String)
+    throws(SpecError) -> Double
+  {
+    let timeNode = try o.required("time")
+    let time = try timeNode.number()
+    guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
+    guard time >= previous else {
+      throw timeNode.fail(
+        "\(events) must be in time order: \(time) is earlier than the event before it (\(previous))"
+      )
+    }
+    previous = time
+    return time
   }
 
   /// `finish` or `cancel`: the model changes of a completion.
@@ -732,15 +741,7 @@ struct SpecDecoder {
     _ item: Node, after previous: inout Double, to timeline: inout InteractionTimeline
   ) throws(SpecError) {
     let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
-    let timeNode = try o.required("time")
-    let time = try timeNode.number()
-    guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
-    guard time >= previous else {
-      throw timeNode.fail(
-        "interaction events must be in time order: \(time) is earlier than the event before it (\(previous))"
-      )
-    }
-    previous = time
+    let time = try SpecDecoder.readEventTime(o, after: &previous, events: "interaction events")
     let actions = o.keys.filter { $0 != "time" }
     guard actions.count == 1, let action = actions.first, let a = o[action] else {
       throw item.fail(
