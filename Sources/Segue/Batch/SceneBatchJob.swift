@@ -570,9 +570,10 @@ struct SceneLaneGroup {
     writeContent(op, eased: eased, fraction: fraction, active: active, before: before, write: write)
   }
 
-  /// The eased progress of `op`: its timing function applied to `progress`.
+  /// The eased progress of `op`: its timing function applied to `progress` (transparent, as
+  /// ``writeContent(_:eased:fraction:active:before:write:)`` is).
   // swift-format-ignore: NeverForceUnwrap
-  @inline(__always)
+  @_transparent
   func ease(_ op: SceneOp, _ progress: Lanes, before: LaneMask) -> Lanes {
     switch op.easing {
     case .none:
@@ -592,8 +593,10 @@ struct SceneLaneGroup {
     }
   }
 
-  /// The values of `op`'s content written to its planes in the lanes of `write`.
-  @inline(__always)
+  /// The values of `op`'s content written to its planes in the lanes of `write`. Transparent:
+  /// always inlined into ``evaluate(_:notFinished:)``, whatever its size (a call per op passes
+  /// its lane vectors through memory).
+  @_transparent
   func writeContent(
     _ op: SceneOp, eased: Lanes, fraction f: Lanes, active: LaneMask, before: LaneMask,
     write: LaneMask
