@@ -23,7 +23,8 @@ extension SegueBench {
 
   /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
   /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
-  /// replaced, then start / interrupt / scrub / finish) and one evaluation of every layer
+  /// replaced, then start / interrupt / scrub / finish, some interruptions retargeting) and one
+  /// evaluation of every layer
   /// (``SceneEvaluationJob/run(threads:chunkSize:)``). Reported: frame time p50 / p99 / max,
   /// the control phase per frame and per call, allocations per frame, and the same script through
   /// ``LiveScalarDriver`` (one `PropertyAnimator` per instance, sampled with the `Double` path).
@@ -96,6 +97,7 @@ extension SegueBench {
         controlSeconds: controlSeconds, perCall: perCall,
         callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
         completions: driver.completionCount, rejected: driver.rejectedCount,
+        retargets: driver.retargetCount, rejectedRetargets: driver.rejectedRetargetCount,
         allocations: allocations,
         scalarSeconds: scalarSeconds, checksum: checksum))
   }
@@ -110,6 +112,8 @@ extension SegueBench {
     var callsPerFrame: Double
     var completions: Int
     var rejected: Int
+    var retargets: Int
+    var rejectedRetargets: Int
     var allocations: [UInt64]
     var scalarSeconds: [Double]
     var checksum: Double
@@ -141,7 +145,8 @@ extension SegueBench {
         ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
         ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
-        ("rejectedCalls", "\(r.rejected)"),
+        ("rejectedCalls", "\(r.rejected)"), ("retargets", "\(r.retargets)"),
+        ("rejectedRetargets", "\(r.rejectedRetargets)"),
         ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
@@ -162,6 +167,7 @@ extension SegueBench {
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
       \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
+      retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)
       allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
       scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
       batch \(fixed(scalar50 / p50, 1))× faster

@@ -305,7 +305,7 @@ public struct SceneEvaluationJob: @unchecked Sendable {
         group.speed.withUnsafeBufferPointer { speed in
           let clocks = SceneLaneClocks(
             kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
-            group: group)
+            group: group, additive: batch.additive)
           for j in laneGroups {
             let first = 16 * j
             SceneLaneGroup(
@@ -336,6 +336,8 @@ struct SceneLaneClocks {
   var speed: UnsafePointer<Double>
   /// For the interactive clocks (rare; read per lane).
   var group: SceneInstanceGroup
+  /// The batch's additive animations (read when the group has any).
+  var additive: SceneAdditivePool
 }
 
 /// One lane group: instances `first ..< first + valid` of one template's group, one per lane.
@@ -460,6 +462,8 @@ struct SceneLaneGroup {
     // 5. Completion overrides.
     override(prog.finished, prog.finishedCount, finished)
     override(prog.cancelled, prog.cancelledCount, cancelled)
+    // 5b. The instances' additive animations (retargets), over everything above.
+    if clocks.group.additiveCount > 0 { addAdditive(clocks: clocks, state: state) }
     // 6. Bounds: signed origin and size → minX, minY, |width|, |height|.
     for b in 0..<prog.boundsCount {
       let d = Int(prog.boundsSlots[b])
