@@ -158,7 +158,8 @@ extension AnimationSet {
     // A validated additive animation's kind is its property's, so this cannot throw.
     try? property.set(AnimationValue.additive(offset, over: base), in: &tree.storage[index])
     if rates != nil {
-      rates?.recordAdditive(animation, number: number, offset: offset, base: base, at: index, time: t)
+      rates?.recordAdditive(
+        animation, number: number, offset: offset, base: base, at: index, time: t)
     }
   }
 

@@ -37,10 +37,13 @@ extension AnimationValue {
     guard old.kind == new.kind, additiveKinds.contains(old.kind) else {
       throw ValidationError(
         field: field,
-        reason: .invalidState("\(new.kind.rawValue) values do not add to \(old.kind.rawValue) values"))
+        reason: .invalidState(
+          "\(new.kind.rawValue) values do not add to \(old.kind.rawValue) values"))
     }
     if case .transform(let a) = old, case .transform(let b) = new {
-      guard let inverse = a.inverted() else { throw ValidationError(field: field, reason: .singular) }
+      guard let inverse = a.inverted() else {
+        throw ValidationError(field: field, reason: .singular)
+      }
       return .transform(b.concatenating(inverse))
     }
     return difference(new, old)

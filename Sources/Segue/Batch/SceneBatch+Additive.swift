@@ -124,7 +124,8 @@ extension SceneBatch {
     }
     let old = settledValue(of: property, layer: layer, group: g, slot: k)
     let animation = try LayerAnimation.retargeting(
-      property, from: old, to: value, at: now.time, duration: duration ?? (scene.duration - now.time),
+      property, from: old, to: value, at: now.time,
+      duration: duration ?? (scene.duration - now.time),
       timingParameters: timingParameters, sceneDuration: scene.duration)
     additive.prepare()
     guard let e = additive.free.popLast() else {
@@ -229,7 +230,8 @@ extension SceneTemplate {
       }
       guard let written else { continue }
       for c in 0..<target.channels
-      where target.plane + c >= written.plane && target.plane + c < written.plane + written.channels {
+      where target.plane + c >= written.plane && target.plane + c < written.plane + written.channels
+      {
         mask &= ~(UInt16(1) << c)
       }
     }
@@ -263,7 +265,9 @@ extension SceneLaneGroup {
   /// Adds `offset` to lane `l` of the entry's planes (``AnimationValue/additive(_:over:)``):
   /// channel `c` when bit `c` of `mask` is set; a transform as a whole.
   @inline(__always)
-  private func add(_ offset: AnimationValue, _ entry: SceneAdditiveAnimation, lane l: Int, mask: UInt16) {
+  private func add(
+    _ offset: AnimationValue, _ entry: SceneAdditiveAnimation, lane l: Int, mask: UInt16
+  ) {
     let p = slot.dynamic + 16 * Int(entry.slot) + l
     @inline(__always) func bump(_ c: Int, _ v: Double) {
       if mask & (UInt16(1) << c) != 0 { p[16 * c] = Float(Double(p[16 * c]) + v) }

@@ -84,7 +84,8 @@ extension LayerAnimation {
       throw ValidationError(
         field: "toValue",
         reason: .invalidState(
-          "is a \(new.kind.rawValue) but \(property.keyPath) holds a \(property.valueKind.rawValue)"))
+          "is a \(new.kind.rawValue) but \(property.keyPath) holds a \(property.valueKind.rawValue)"
+        ))
     }
     guard new.isFiniteAdditive else { throw ValidationError(field: "toValue", reason: .notFinite) }
     let offset = try AnimationValue.additiveOffset(from: old, to: new)

@@ -88,7 +88,8 @@ import Testing
         try batch.add(.init(scene: scene, clock: .timed(start: start, speed: 1)))
         references.append(.timed(start: start, speed: 1))
       } else {
-        var animator = try PropertyAnimator(duration: scene.duration, timingParameters: .easeInEaseOut)
+        var animator = try PropertyAnimator(
+          duration: scene.duration, timingParameters: .easeInEaseOut)
         try animator.startAnimation(at: 0)
         var id = 0
         id = try batch.add(.init(scene: scene, clock: .animator(timingParameters: .easeInEaseOut)))
@@ -199,7 +200,8 @@ import Testing
         try call(&batch)
         Issue.record("accepted", sourceLocation: sourceLocation)
       } catch {
-        #expect((error as? ValidationError)?.field == field, "\(error)", sourceLocation: sourceLocation)
+        #expect(
+          (error as? ValidationError)?.field == field, "\(error)", sourceLocation: sourceLocation)
       }
       #expect(State(batch) == before, sourceLocation: sourceLocation)
     }
@@ -216,7 +218,9 @@ import Testing
     }
     // A property the scene does not animate on that layer (its planes are static).
     let still = scene.model.layers.first { l in
-      !scene.animations.entries.contains { $0.layerID == l.id && $0.animation.property == .zPosition }
+      !scene.animations.entries.contains {
+        $0.layerID == l.id && $0.animation.property == .zPosition
+      }
     }!
     rejects("keyPath") { try $0.retarget(.zPosition, of: still.id, in: 0, to: .number(3), at: 0.2) }
     // A full pool.

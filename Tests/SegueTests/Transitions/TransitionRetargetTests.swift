@@ -148,7 +148,8 @@ import Testing
       let original = try Self.scene()
       for t in [0.7, 0.95] {
         let beneath = try original.sample(at: t).layers[0].opacity
-        #expect(abs(try scene.sample(at: t).layers[0].opacity - min(beneath + 0.9 - 0.2, 1)) <= 1e-12)
+        #expect(
+          abs(try scene.sample(at: t).layers[0].opacity - min(beneath + 0.9 - 0.2, 1)) <= 1e-12)
       }
     }
     // Chained: the second retarget's old target is the first one's new target.
@@ -157,7 +158,8 @@ import Testing
     #expect(abs(try scene.sample(at: 0.999_999).layers[0].opacity - 0.5) <= 1e-6)
     // Cancelled: as before any retarget.
     let cancelled = try scene.sample(at: 2, completion: .cancelled)
-    #expect(Self.fields(cancelled) == Self.fields(try Self.scene().sample(at: 2, completion: .cancelled)))
+    #expect(
+      Self.fields(cancelled) == Self.fields(try Self.scene().sample(at: 2, completion: .cancelled)))
   }
 
   /// Every rejected input throws its typed error and leaves the scene unchanged.
@@ -172,9 +174,11 @@ import Testing
         try call(&scene)
         Issue.record("accepted", sourceLocation: sourceLocation)
       } catch {
-        #expect((error as? ValidationError)?.field == field, "\(error)", sourceLocation: sourceLocation)
+        #expect(
+          (error as? ValidationError)?.field == field, "\(error)", sourceLocation: sourceLocation)
       }
-      #expect(scene.animations.entries == original.animations.entries, sourceLocation: sourceLocation)
+      #expect(
+        scene.animations.entries == original.animations.entries, sourceLocation: sourceLocation)
     }
     let p = AnimationValue.point(Point(x: 1, y: 2))
     rejects("time") { try $0.retarget(.position, of: "card", to: p, at: .nan) }
