@@ -184,6 +184,8 @@ public struct LiveBatchDriver {
   /// Retargets made, and those the batch rejected (an instance already at its end).
   public private(set) var retargetCount = 0
   public private(set) var rejectedRetargetCount = 0
+  /// Seconds spent in the retarget calls (accepted and rejected), read around each call.
+  public private(set) var retargetSeconds = 0.0
   /// Per slot: what its scene retargets.
   let choices: [LiveWorkload.RetargetChoice?]
 
@@ -246,6 +248,7 @@ public struct LiveBatchDriver {
       {
         callCount += 1
         retargetCount += 1
+        let start = ContinuousClock.now
         do {
           try batch.retarget(
             choice.property, of: choice.layerID, in: id,
@@ -253,6 +256,8 @@ public struct LiveBatchDriver {
         } catch {
           rejectedRetargetCount += 1
         }
+        let elapsed = (ContinuousClock.now - start).components
+        retargetSeconds += Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
       }
     }
     try replaceCompleted(at: t)

@@ -98,6 +98,8 @@ extension SegueBench {
         callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
         completions: driver.completionCount, rejected: driver.rejectedCount,
         retargets: driver.retargetCount, rejectedRetargets: driver.rejectedRetargetCount,
+        retargetSeconds: driver.retargetSeconds,
+        additiveAnimations: driver.batch.additiveAnimationCount,
         allocations: allocations,
         scalarSeconds: scalarSeconds, checksum: checksum))
   }
@@ -114,6 +116,8 @@ extension SegueBench {
     var rejected: Int
     var retargets: Int
     var rejectedRetargets: Int
+    var retargetSeconds: Double
+    var additiveAnimations: Int
     var allocations: [UInt64]
     var scalarSeconds: [Double]
     var checksum: Double
@@ -147,6 +151,8 @@ extension SegueBench {
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
         ("rejectedCalls", "\(r.rejected)"), ("retargets", "\(r.retargets)"),
         ("rejectedRetargets", "\(r.rejectedRetargets)"),
+        ("secondsPerRetargetMean", "\(r.retargetSeconds / Double(max(r.retargets, 1)))"),
+        ("additiveAnimationsAtEnd", "\(r.additiveAnimations)"),
         ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
@@ -167,7 +173,9 @@ extension SegueBench {
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
       \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
-      retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)
+      retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)  \
+      \(fixed(r.retargetSeconds / Double(max(r.retargets, 1)) * 1e9, 1)) ns per retarget (mean)  \
+      \(r.additiveAnimations) additive animations held at the end
       allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
       scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
       batch \(fixed(scalar50 / p50, 1))× faster
