@@ -155,8 +155,7 @@ extension AnimationSet {
     let property = animation.animation.property
     let base = property.value(in: tree.storage[index])
     let offset = animation.value(atEased: eased)
-    // A validated additive animation's kind is its property's, so this cannot throw.
-    try? property.set(AnimationValue.additive(offset, over: base), in: &tree.storage[index])
+    property.add(offset, to: &tree.storage[index])
     if rates != nil {
       rates?.recordAdditive(
         animation, number: number, offset: offset, base: base, at: index, time: t)
@@ -170,9 +169,7 @@ extension AnimationSet {
     for (entry, animation) in zip(entries, compiled) where entry.animation.isAdditive {
       guard let index = tree.index(of: entry.layerID), let offset = animation.settledValue
       else { continue }
-      let property = entry.animation.property
-      let base = property.value(in: tree.storage[index])
-      try? property.set(AnimationValue.additive(offset, over: base), in: &tree.storage[index])
+      entry.animation.property.add(offset, to: &tree.storage[index])
     }
     return tree
   }

@@ -57,6 +57,16 @@ extension AnimationValue {
   }
 }
 
+extension LayerProperty {
+  /// Adds `offset` to this property of `layer` (``AnimationValue/additive(_:over:)``); an offset
+  /// of another kind than the property's changes nothing.
+  func add(_ offset: AnimationValue, to layer: inout Layer) {
+    guard offset.kind == valueKind else { return }
+    // The kinds match, so setting cannot fail.
+    try? set(AnimationValue.additive(offset, over: value(in: layer)), in: &layer)
+  }
+}
+
 extension LayerAnimation {
   /// The additive animation's own checks (``isAdditive``).
   func validateAdditive() throws(ValidationError) {

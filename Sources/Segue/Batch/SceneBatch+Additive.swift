@@ -165,8 +165,7 @@ extension SceneBatch {
     var e = groups[g].additiveHeads[k]
     while e >= 0, let entry = additive.entries[Int(e)] {
       if Int(entry.layer) == layer {
-        let p = entry.animation.animation.property
-        try? p.set(AnimationValue.additive(entry.settled, over: p.value(in: settled)), in: &settled)
+        entry.animation.animation.property.add(entry.settled, to: &settled)
       }
       e = entry.next
     }
