@@ -6,8 +6,10 @@ import Segue
 /// 1 % interrupted (reversed while running, or paused and continued with a spring carrying the
 /// measured velocity), 5 % scrubbed (paused, `fractionComplete` set), 1 % finished (stopped,
 /// finished at the end) and replaced; an instance that completes by itself is replaced too, so
-/// `N` stays constant. A quarter of the interruptions (`u ≥ 0.75`) also retarget one animated
-/// property of the instance mid-flight (``retarget(_:u:)``, over the rest of its scene). ``LiveBatchDriver`` runs it on a ``/Segue/SceneBatch``,
+/// `N` stays constant. With `retargets` (off by default), a quarter of the interruptions
+/// (`u ≥ 0.75`) also retarget one animated property of the instance mid-flight
+/// (``retarget(_:u:)``, over the rest of its scene). ``LiveBatchDriver`` runs it on a
+/// ``/Segue/SceneBatch``,
 /// ``LiveScalarDriver`` on one ``/Segue/PropertyAnimator`` per instance with
 /// ``/Segue/TransitionScene/sample(at:animator:)`` (the scalar baseline: a
 /// `ViewPropertyAnimator`'s timing and the scene it paces).
@@ -188,8 +190,11 @@ public struct LiveBatchDriver {
   public private(set) var retargetSeconds = 0.0
   /// Per slot: what its scene retargets.
   let choices: [LiveWorkload.RetargetChoice?]
+  /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
+  public let retargets: Bool
 
-  public init(slots: Int) throws {
+  public init(slots: Int, retargets: Bool = false) throws {
+    self.retargets = retargets
     let scenes = try PresetsWorkload.scenes()
     var batch = SceneBatch()
     var ids: [Int] = []
@@ -243,7 +248,7 @@ public struct LiveBatchDriver {
           break
         }
       }
-      if call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
+      if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
         !states[call.slot].over, let choice = choices[call.slot]
       {
         callCount += 1
@@ -298,8 +303,11 @@ public struct LiveScalarDriver: Sendable {
   var events: [AnimatorEvent] = []
   public private(set) var callCount = 0
   public private(set) var rejectedCount = 0
+  /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
+  public let retargets: Bool
 
-  public init(slots: Int) throws {
+  public init(slots: Int, retargets: Bool = false) throws {
+    self.retargets = retargets
     let all = try PresetsWorkload.scenes()
     scenes = (0..<slots).map { all[$0 % all.count] }
     originals = scenes
@@ -337,7 +345,8 @@ public struct LiveScalarDriver: Sendable {
           break
         }
       }
-      if call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold, !states[s].over,
+      if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
+        !states[s].over,
         let choice = choices[s]
       {
         callCount += 1

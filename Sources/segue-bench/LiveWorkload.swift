@@ -24,7 +24,8 @@ extension SegueBench {
 
   /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
   /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
-  /// replaced, then start / interrupt / scrub / finish, some interruptions retargeting) and one
+  /// replaced, then start / interrupt / scrub / finish, with `--retargets` some interruptions
+  /// retargeting) and one
   /// evaluation of every layer
   /// (``SceneEvaluationJob/run(threads:chunkSize:)``). Reported: frame time p50 / p99 / max,
   /// the control phase per frame and per call, allocations per frame, and the same script through
@@ -32,7 +33,7 @@ extension SegueBench {
   func runLiveWorkload() throws {
     let n = liveInstances
     let frameCount = liveFrames
-    var driver = try LiveBatchDriver(slots: n)
+    var driver = try LiveBatchDriver(slots: n, retargets: retargets)
     var script = LiveWorkload.Script(slots: n)
     var calls: [LiveWorkload.Call] = []
     calls.reserveCapacity(n)
@@ -79,7 +80,7 @@ extension SegueBench {
     }
     let totalCalls = Double(driver.callCount)
     // The scalar baseline: the same script, one PropertyAnimator per instance.
-    var scalar = try LiveScalarDriver(slots: n)
+    var scalar = try LiveScalarDriver(slots: n, retargets: retargets)
     var scalarScript = LiveWorkload.Script(slots: n)
     var scalarSeconds: [Double] = []
     let scalarFrames = min(frameCount, Self.liveScalarFrames)
