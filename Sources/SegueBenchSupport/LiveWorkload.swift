@@ -6,7 +6,10 @@ import Segue
 /// 1 % interrupted (reversed while running, or paused and continued with a spring carrying the
 /// measured velocity), 5 % scrubbed (paused, `fractionComplete` set), 1 % finished (stopped,
 /// finished at the end) and replaced; an instance that completes by itself is replaced too, so
-/// `N` stays constant. ``LiveBatchDriver`` runs it on a ``/Segue/SceneBatch``,
+/// `N` stays constant. With `retargets` (off by default), a quarter of the interruptions
+/// (`u ≥ 0.75`) also retarget one animated property of the instance mid-flight
+/// (``retarget(_:u:)``, over the rest of its scene). ``LiveBatchDriver`` runs it on a
+/// ``/Segue/SceneBatch``,
 /// ``LiveScalarDriver`` on one ``/Segue/PropertyAnimator`` per instance with
 /// ``/Segue/TransitionScene/sample(at:animator:)`` (the scalar baseline: a
 /// `ViewPropertyAnimator`'s timing and the scene it paces).
@@ -126,6 +129,42 @@ public enum LiveWorkload {
 
   /// The clock of every instance.
   public static let clock = SceneClock.animator(timingParameters: .easeInEaseOut)
+
+  /// The interruptions with `u` at least this also retarget.
+  public static let retargetThreshold = 0.75
+
+  /// What a scene's instances retarget: a layer and one of its animated geometry properties.
+  public struct RetargetChoice: Sendable {
+    public var layerID: String
+    public var property: LayerProperty
+    /// The property's model value (the target before any retarget).
+    public var model: AnimationValue
+  }
+
+  /// The first animation of `scene` on `position`, `opacity` or `transform`, or `nil`.
+  public static func retargetChoice(_ scene: TransitionScene) -> RetargetChoice? {
+    for entry in scene.animations.entries {
+      let p = entry.animation.property
+      guard p == .position || p == .opacity || p == .transform,
+        let layer = scene.model[id: entry.layerID]
+      else { continue }
+      return RetargetChoice(layerID: entry.layerID, property: p, model: p.value(in: layer))
+    }
+    return nil
+  }
+
+  /// The new target of an interruption with `u ∈ [retargetThreshold, 1)`: with `w` its position
+  /// in that range, a position moved by `(80w − 40, 60w − 30)` points, an opacity `w`, a
+  /// transform followed by a translation of `(40w − 20, 30w)` points.
+  public static func retarget(_ choice: RetargetChoice, u: Double) -> AnimationValue {
+    let w = (u - retargetThreshold) / (1 - retargetThreshold)
+    switch choice.model {
+    case .point(let p): return .point(Point(x: p.x + 80 * w - 40, y: p.y + 60 * w - 30))
+    case .number: return .number(w)
+    case .transform(let m): return .transform(m.translated(x: 40 * w - 20, y: 30 * w, z: 0))
+    default: return choice.model
+    }
+  }
 }
 
 /// ``LiveWorkload`` on a ``/Segue/SceneBatch``: slot `i` is instance `ids[i]`.
@@ -144,8 +183,18 @@ public struct LiveBatchDriver {
   public private(set) var completionCount = 0
   /// Calls the batch rejected (the driver's view of the slot was stale; the slot is replaced).
   public private(set) var rejectedCount = 0
+  /// Retargets made, and those the batch rejected (an instance already at its end).
+  public private(set) var retargetCount = 0
+  public private(set) var rejectedRetargetCount = 0
+  /// Seconds spent in the retarget calls (accepted and rejected), read around each call.
+  public private(set) var retargetSeconds = 0.0
+  /// Per slot: what its scene retargets.
+  let choices: [LiveWorkload.RetargetChoice?]
+  /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
+  public let retargets: Bool
 
-  public init(slots: Int) throws {
+  public init(slots: Int, retargets: Bool = false) throws {
+    self.retargets = retargets
     let scenes = try PresetsWorkload.scenes()
     var batch = SceneBatch()
     var ids: [Int] = []
@@ -156,9 +205,11 @@ public struct LiveBatchDriver {
       guard let template = batch.template(of: id) else { throw LiveWorkloadError.lostInstance(id) }
       templates.append(template)
     }
+    try batch.setAdditiveCapacity(max(SceneBatch.defaultAdditiveCapacity, slots))
     self.batch = batch
     self.ids = ids
     self.templates = templates
+    choices = templates.map { LiveWorkload.retargetChoice($0.scene) }
     states = Array(repeating: LiveWorkload.SlotState(), count: slots)
     slotOfID = Array(repeating: -1, count: slots)
     for (slot, id) in ids.enumerated() { slotOfID[id] = slot }
@@ -197,6 +248,22 @@ public struct LiveBatchDriver {
           break
         }
       }
+      if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
+        !states[call.slot].over, let choice = choices[call.slot]
+      {
+        callCount += 1
+        retargetCount += 1
+        let start = ContinuousClock.now
+        do {
+          try batch.retarget(
+            choice.property, of: choice.layerID, in: id,
+            to: LiveWorkload.retarget(choice, u: call.u), at: t)
+        } catch {
+          rejectedRetargetCount += 1
+        }
+        let elapsed = (ContinuousClock.now - start).components
+        retargetSeconds += Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+      }
     }
     try replaceCompleted(at: t)
   }
@@ -229,14 +296,22 @@ public struct LiveBatchDriver {
 public struct LiveScalarDriver: Sendable {
   public private(set) var animators: [PropertyAnimator]
   public private(set) var states: [LiveWorkload.SlotState]
-  public let scenes: [TransitionScene]
+  /// Per slot: its scene with the retargets made since the slot was last replaced.
+  public private(set) var scenes: [TransitionScene]
+  let originals: [TransitionScene]
+  let choices: [LiveWorkload.RetargetChoice?]
   var events: [AnimatorEvent] = []
   public private(set) var callCount = 0
   public private(set) var rejectedCount = 0
+  /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
+  public let retargets: Bool
 
-  public init(slots: Int) throws {
+  public init(slots: Int, retargets: Bool = false) throws {
+    self.retargets = retargets
     let all = try PresetsWorkload.scenes()
     scenes = (0..<slots).map { all[$0 % all.count] }
+    originals = scenes
+    choices = scenes.map { LiveWorkload.retargetChoice($0) }
     animators = try scenes.map { try Self.animator($0) }
     states = Array(repeating: LiveWorkload.SlotState(), count: slots)
   }
@@ -270,6 +345,17 @@ public struct LiveScalarDriver: Sendable {
           break
         }
       }
+      if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
+        !states[s].over,
+        let choice = choices[s]
+      {
+        callCount += 1
+        // The scene time the batch retargets at: the eased progress, clamped, times D.
+        let q = min(max(try animators[s].sample(at: t).progress, 0), 1)
+        try? scenes[s].retarget(
+          choice.property, of: choice.layerID, to: LiveWorkload.retarget(choice, u: call.u),
+          at: q * scenes[s].duration)
+      }
     }
     try replaceCompleted(at: t)
   }
@@ -277,7 +363,8 @@ public struct LiveScalarDriver: Sendable {
   mutating func replaceCompleted(at t: Double) throws {
     for s in animators.indices {
       if try animators[s].advance(to: t) != nil || states[s].over {
-        animators[s] = try Self.animator(scenes[s])
+        animators[s] = try Self.animator(originals[s])
+        scenes[s] = originals[s]
         states[s] = LiveWorkload.SlotState()
       }
     }

@@ -137,6 +137,7 @@ extension SpecFile {
       o += writePathTrack(track)
     }
     if let f = a.timingFunction { o.append(("timingFunction", writeTimingFunction(f))) }
+    if a.isAdditive { o.append(("additive", .bool(true))) }
     let t = a.timing
     if t.beginTime != 0 { o.append(("beginTime", .number(t.beginTime))) }
     o.append(("duration", .number(t.duration)))

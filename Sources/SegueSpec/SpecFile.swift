@@ -159,7 +159,7 @@ struct SpecDecoder {
     "keyPath", "type", "beginTime", "duration", "speed", "timeOffset", "repeatCount",
     "repeatDuration", "autoreverses", "fillMode",
   ]
-  static let basicKeys = timingKeys + ["fromValue", "toValue", "timingFunction"]
+  static let basicKeys = timingKeys + ["fromValue", "toValue", "timingFunction", "additive"]
   static let keyframeKeys =
     timingKeys + [
       "values", "keyTimes", "calculationMode", "timingFunction", "timingFunctions",
@@ -174,7 +174,7 @@ struct SpecDecoder {
   static let springKeys =
     timingKeys + [
       "fromValue", "toValue", "mass", "stiffness", "damping", "initialVelocity",
-      "allowsOverdamping", "dampingRatio",
+      "allowsOverdamping", "dampingRatio", "additive",
     ]
 
   mutating func document(_ root: Node) throws(SpecError) -> SpecDocument {
@@ -537,6 +537,7 @@ struct SpecDecoder {
     let content: LayerAnimation.Content
     var timingFunction: TimingFunction?
     if let f = o["timingFunction"] { timingFunction = try SpecFile.readTimingFunction(f) }
+    let isAdditive = try o["additive"]?.bool() ?? false
     switch type {
     case "basic":
       content = .basic(from: try value("fromValue"), to: try value("toValue"))
@@ -553,7 +554,8 @@ struct SpecDecoder {
     }
     return try building(node.path) { () throws(ValidationError) in
       try LayerAnimation(
-        property: property, content: content, timing: timing, timingFunction: timingFunction)
+        property: property, content: content, timing: timing, timingFunction: timingFunction,
+        isAdditive: isAdditive)
     }
   }
 

@@ -24,14 +24,16 @@ extension SegueBench {
 
   /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
   /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
-  /// replaced, then start / interrupt / scrub / finish) and one evaluation of every layer
+  /// replaced, then start / interrupt / scrub / finish, with `--retargets` some interruptions
+  /// retargeting) and one
+  /// evaluation of every layer
   /// (``SceneEvaluationJob/run(threads:chunkSize:)``). Reported: frame time p50 / p99 / max,
   /// the control phase per frame and per call, allocations per frame, and the same script through
   /// ``LiveScalarDriver`` (one `PropertyAnimator` per instance, sampled with the `Double` path).
   func runLiveWorkload() throws {
     let n = liveInstances
     let frameCount = liveFrames
-    var driver = try LiveBatchDriver(slots: n)
+    var driver = try LiveBatchDriver(slots: n, retargets: retargets)
     var script = LiveWorkload.Script(slots: n)
     var calls: [LiveWorkload.Call] = []
     calls.reserveCapacity(n)
@@ -78,7 +80,7 @@ extension SegueBench {
     }
     let totalCalls = Double(driver.callCount)
     // The scalar baseline: the same script, one PropertyAnimator per instance.
-    var scalar = try LiveScalarDriver(slots: n)
+    var scalar = try LiveScalarDriver(slots: n, retargets: retargets)
     var scalarScript = LiveWorkload.Script(slots: n)
     var scalarSeconds: [Double] = []
     let scalarFrames = min(frameCount, Self.liveScalarFrames)
@@ -97,6 +99,9 @@ extension SegueBench {
         controlSeconds: controlSeconds, perCall: perCall,
         callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
         completions: driver.completionCount, rejected: driver.rejectedCount,
+        retargets: driver.retargetCount, rejectedRetargets: driver.rejectedRetargetCount,
+        retargetSeconds: driver.retargetSeconds,
+        additiveAnimations: driver.batch.additiveAnimationCount,
         allocations: allocations,
         scalarSeconds: scalarSeconds, checksum: checksum))
   }
@@ -111,6 +116,10 @@ extension SegueBench {
     var callsPerFrame: Double
     var completions: Int
     var rejected: Int
+    var retargets: Int
+    var rejectedRetargets: Int
+    var retargetSeconds: Double
+    var additiveAnimations: Int
     var allocations: [UInt64]
     var scalarSeconds: [Double]
     var checksum: Double
@@ -142,7 +151,10 @@ extension SegueBench {
         ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
         ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
-        ("rejectedCalls", "\(r.rejected)"),
+        ("rejectedCalls", "\(r.rejected)"), ("retargets", "\(r.retargets)"),
+        ("rejectedRetargets", "\(r.rejectedRetargets)"),
+        ("secondsPerRetargetMean", "\(r.retargetSeconds / Double(max(r.retargets, 1)))"),
+        ("additiveAnimationsAtEnd", "\(r.additiveAnimations)"),
         ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
@@ -163,6 +175,9 @@ extension SegueBench {
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
       \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
+      retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)  \
+      \(fixed(r.retargetSeconds / Double(max(r.retargets, 1)) * 1e9, 1)) ns per retarget (mean)  \
+      \(r.additiveAnimations) additive animations held at the end
       allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
       scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
       batch \(fixed(scalar50 / p50, 1))× faster

@@ -57,6 +57,10 @@ struct SegueBench: ParsableCommand {
   )
   var workload: String = "stack"
 
+  @Flag(
+    help: "live: a quarter of the interruptions also retarget a property (SceneBatch.retarget).")
+  var retargets = false
+
   @Option(help: "Frames F of the bake and dissolve workloads.")
   var frames: Int = 60
 

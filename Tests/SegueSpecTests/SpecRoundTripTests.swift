@@ -33,6 +33,35 @@ struct SpecRoundTripTests {
     #expect(SpecFile.encode(scene: document.scene) == SpecFile.encode(scene: scene))
   }
 
+  /// Retargeted scenes keep their additive animations (`"additive": true`), cubic and spring.
+  @Test func retargetedScenesRoundTrip() throws {
+    var scene = try SpecTestSupport.presetScene(.system, .push)
+    let entry = try #require(
+      scene.animations.entries.first {
+        [.position, .opacity, .transform].contains($0.animation.property)
+      })
+    let property = entry.animation.property
+    let model = try #require(scene.model[id: entry.layerID])
+    let target: AnimationValue =
+      switch property.value(in: model) {
+      case .point(let p): .point(Point(x: p.x + 40, y: p.y - 30))
+      case .transform(let m): .transform(m.translated(x: 40, y: -30, z: 0))
+      default: .number(0.5)
+      }
+    try scene.retarget(property, of: entry.layerID, to: target, at: 0.1)
+    try scene.retarget(
+      property, of: entry.layerID, to: property.value(in: model), at: 0.2,
+      timingParameters: .spring(try SpringTimingParameters(dampingRatio: 0.7)))
+    let document = try roundTrip(scene)
+    for layer in scene.model.layers {
+      let a = scene.animations.entries.filter { $0.layerID == layer.id }
+      let b = document.scene.animations.entries.filter { $0.layerID == layer.id }
+      #expect(a == b, "\(layer.id)")
+    }
+    #expect(document.scene.animations.entries.filter(\.animation.isAdditive).count == 2)
+    try SpecTestSupport.expectSameSamples(document.scene, scene, "retargeted system push")
+  }
+
   @Test func interactionRoundTrips() throws {
     let scene = try SpecTestSupport.presetScene(.depth, .push)
     var timeline = try InteractionTimeline(

@@ -36,6 +36,12 @@ public struct LayerAnimation: Equatable, Sendable {
   /// `CAAnimation.timingFunction`; `nil` means linear pacing, as in Core Animation
   /// (<doc:TransitionCatalog#Default-timing-curves>).
   public var timingFunction: TimingFunction?
+  /// `CAPropertyAnimation.isAdditive`: the animation's value is added to the value presented
+  /// beneath it (the model and the animations before it) instead of replacing it: channel by
+  /// channel for numbers, points, sizes and rectangles, concatenated before it for transforms
+  /// (`value · beneath`, ``AnimationValue/additive(_:over:)``). Basic and spring content only.
+  /// ``TransitionScene/retarget(_:of:to:at:duration:timingParameters:)`` makes such animations.
+  public var isAdditive: Bool
 
   /// Creates an animation and checks it.
   ///
@@ -46,15 +52,18 @@ public struct LayerAnimation: Equatable, Sendable {
   ///   element count or length, ``ValidationError/Reason/countMismatch(expected:actual:)``;
   ///   another element kind at an index, ``ValidationError/Reason/invalidState(_:)``), or the
   ///   media timing is
-  ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive.
+  ///   invalid (see ``MediaTiming/validate()``), or its duration is not positive; on `"isAdditive"`
+  ///   for an additive animation of another kind than a number, point, size, rectangle or
+  ///   transform, or with keyframe or path content.
   public init(
     property: LayerProperty, content: Content, timing: MediaTiming,
-    timingFunction: TimingFunction? = nil
+    timingFunction: TimingFunction? = nil, isAdditive: Bool = false
   ) throws(ValidationError) {
     self.property = property
     self.content = content
     self.timing = timing
     self.timingFunction = timingFunction
+    self.isAdditive = isAdditive
     try validate()
   }
 
@@ -73,12 +82,13 @@ public struct LayerAnimation: Equatable, Sendable {
       timingFunction: timingFunction)
   }
 
-  /// Checks the fields; see ``init(property:content:timing:timingFunction:)``.
+  /// Checks the fields; see ``init(property:content:timing:timingFunction:isAdditive:)``.
   public func validate() throws(ValidationError) {
     guard property.isAnimatable else {
       throw ValidationError(
         field: "keyPath", reason: .invalidState("\(property.keyPath) is not animatable"))
     }
+    if isAdditive { try validateAdditive() }
     try timing.validate()
     try Validate.positive(timing.duration, "duration")
     let kind = property.valueKind

@@ -6,7 +6,9 @@
 /// as a later entry in a layer's animation list does in Core Animation; only a backwards fill
 /// (the `before` phase) never covers an earlier animation of that property that already shows. Animations of layers that
 /// are not in the tree at that time are skipped (a transition may remove a layer mid-way);
-/// ``validate(against:)`` checks every layer id once up front.
+/// ``validate(against:)`` checks every layer id once up front. An additive animation
+/// (``LayerAnimation/isAdditive``) adds its value to what is presented beneath it when it is
+/// written, in the same order.
 public struct AnimationSet: Sendable {
   /// One animation and the id of the layer it animates.
   public struct Entry: Equatable, Sendable {
@@ -111,6 +113,10 @@ public struct AnimationSet: Sendable {
       guard let index = tree.index(of: entry.layerID),
         let (eased, phase) = animation.eased(atParentTime: t)
       else { continue }
+      if entry.animation.isAdditive {
+        addAdditive(animation, number: number, eased: eased, to: &tree, at: index, rates: &rates, t)
+        continue
+      }
       // A backwards fill does not cover an earlier animation of the same property that is
       // already showing: chained UIView animations (x 0 → 100 over [0, 0.5), then 100 → 200
       // from 0.5) show each curve in its own interval, as UIKit's additive animations do.
@@ -137,6 +143,39 @@ public struct AnimationSet: Sendable {
     }
     return tree
   }
+}
+
+extension AnimationSet {
+  /// Adds additive animation `animation`'s value at eased progress `eased` to the presented
+  /// property of layer `index` (``AnimationValue/additive(_:over:)``), and its rate to `rates`.
+  private func addAdditive(
+    _ animation: CompiledAnimation, number: Int, eased: Double, to tree: inout LayerTree,
+    at index: Int, rates: inout PresentationRates?, _ t: Double
+  ) {
+    let property = animation.animation.property
+    let base = property.value(in: tree.storage[index])
+    let offset = animation.value(atEased: eased)
+    property.add(offset, to: &tree.storage[index])
+    if rates != nil {
+      rates?.recordAdditive(
+        animation, number: number, offset: offset, base: base, at: index, time: t)
+    }
+  }
+
+  /// `model` with every additive animation's settled value (``CompiledAnimation/settledValue``)
+  /// added, in order: what the additive animations leave once they are all over.
+  func settling(_ model: LayerTree) -> LayerTree {
+    var tree = model
+    for (entry, animation) in zip(entries, compiled) where entry.animation.isAdditive {
+      guard let index = tree.index(of: entry.layerID), let offset = animation.settledValue
+      else { continue }
+      entry.animation.property.add(offset, to: &tree.storage[index])
+    }
+    return tree
+  }
+
+  /// Whether any animation is additive.
+  var hasAdditive: Bool { entries.contains { $0.animation.isAdditive } }
 }
 
 /// A (layer, key path) pair an animation has written in one presentation.

@@ -92,3 +92,58 @@ struct PresentationRates {
     }
   }
 }
+
+extension PresentationRates {
+  /// Adds the rate of additive animation `animation` at parent time `t` to layer `index`'s
+  /// rates: `d(base + offset)/dt` channel by channel, and for transforms
+  /// `d(offset · base)/dt = offset′ · base + offset · base′` (`base′` the rate recorded so far).
+  mutating func recordAdditive(
+    _ animation: CompiledAnimation, number: Int, offset: AnimationValue, base: AnimationValue,
+    at index: Int, time t: Double
+  ) {
+    let rate: AnimationValue?
+    do { rate = try animation.rate(atParentTime: t) } catch {
+      markUnsupported(number, "path animations")
+      return
+    }
+    guard let rate else { return }
+    var r = layers[index]
+    switch (animation.animation.property, rate) {
+    case (.opacity, .number(let v)): r.opacity += v
+    case (.position, .point(let p)):
+      r.position = Point(x: r.position.x + p.x, y: r.position.y + p.y)
+    case (.positionX, .number(let v)): r.position.x += v
+    case (.positionY, .number(let v)): r.position.y += v
+    case (.zPosition, .number(let v)): r.zPosition += v
+    case (.bounds, .rect(let d)):
+      r.bounds = Rect(
+        x: r.bounds.origin.x + d.origin.x, y: r.bounds.origin.y + d.origin.y,
+        width: r.bounds.size.width + d.size.width, height: r.bounds.size.height + d.size.height)
+    case (.boundsSize, .size(let d)):
+      r.bounds.size = Size(
+        width: r.bounds.size.width + d.width, height: r.bounds.size.height + d.height)
+    case (.anchorPoint, .point(let p)):
+      r.anchorPoint = Point(x: r.anchorPoint.x + p.x, y: r.anchorPoint.y + p.y)
+    case (.transform, .transform(let d)):
+      r.transform = Self.productRate(d, offset, base, r.transform)
+    case (.sublayerTransform, .transform(let d)):
+      r.sublayerTransform = Self.productRate(d, offset, base, r.sublayerTransform)
+    case (.transformComponent(.translationX), .number(let v)): r.transform.m41 += v
+    case (.transformComponent(.translationY), .number(let v)): r.transform.m42 += v
+    case (.transformComponent(.translationZ), .number(let v)): r.transform.m43 += v
+    case (.transformComponent(let component), _):
+      markUnsupported(number, "an additive \(component.rawValue)")
+    default: break  // appearance properties do not move geometry
+    }
+    layers[index] = r
+  }
+
+  /// `offset′ · base + offset · base′` for transform values (any other pair gives `base′`).
+  private static func productRate(
+    _ offsetRate: Transform3D, _ offset: AnimationValue, _ base: AnimationValue,
+    _ baseRate: Transform3D
+  ) -> Transform3D {
+    guard case .transform(let o) = offset, case .transform(let b) = base else { return baseRate }
+    return offsetRate.concatenating(b).adding(o.concatenating(baseRate))
+  }
+}

@@ -69,6 +69,8 @@ public struct SceneBatch: Sendable {
   var groupItems: [Int] = [0]
   /// Scenes already compiled, by a cheap key (then compared in full).
   var templateIndex: [SceneKey: [Int]] = [:]
+  /// The instances' additive animations (``retarget(_:of:in:to:at:duration:timingParameters:)``).
+  var additive = SceneAdditivePool(capacity: SceneBatch.defaultAdditiveCapacity)
 
   /// The total number of layers (output rows).
   public var layerCount: Int { groupRows[groupRows.count - 1] }
@@ -179,6 +181,7 @@ public struct SceneBatch: Sendable {
       throw ValidationError(field: "instance", reason: .unknown("\(id)"))
     }
     let (g, slot) = records[id]
+    releaseAdditive(group: g, slot: slot)
     if let moved = groups[g].swapRemove(slot) { records[moved].slot = slot }
     records[id] = (-1, -1)
     freeIDs.append(id)
@@ -306,6 +309,10 @@ struct SceneInstanceGroup: Sendable {
   var lastCall: [Double] = []
   /// The wall time the completion fires, while it is decided and not yet reported; `+∞` otherwise.
   var pendingCompletion: [Double] = []
+  /// The first of the instance's additive animations in the batch's pool, −1 for none.
+  var additiveHeads: [Int32] = []
+  /// The number of additive animations of the group's instances (0: the stage is skipped).
+  var additiveCount = 0
 
   var count: Int { ids.count }
 
@@ -318,6 +325,7 @@ struct SceneInstanceGroup: Sendable {
     live.append(.none)
     lastCall.append(-.infinity)
     pendingCompletion.append(.infinity)
+    additiveHeads.append(-1)
     set(count - 1, clock: clock, duration: duration)
   }
 
@@ -374,6 +382,7 @@ struct SceneInstanceGroup: Sendable {
     live.swapAt(slot, last)
     lastCall.swapAt(slot, last)
     pendingCompletion.swapAt(slot, last)
+    additiveHeads.swapAt(slot, last)
     ids.removeLast()
     kinds.removeLast()
     start.removeLast()
@@ -382,6 +391,7 @@ struct SceneInstanceGroup: Sendable {
     live.removeLast()
     lastCall.removeLast()
     pendingCompletion.removeLast()
+    additiveHeads.removeLast()
     return moved
   }
 }

@@ -133,7 +133,7 @@ extension SceneBatch {
 
   /// Replaces instance `id`'s clock at wall time `time`: the instance keeps its id and rows and
   /// starts over on `clock` (a live clock from its initial state); a completion not yet reported
-  /// is dropped. `O(1)`.
+  /// is dropped, and so are its additive animations (retargets). `O(1)` plus those.
   ///
   /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``; `"time"`
   ///   ``ValidationError/Reason/notFinite`` or ``ValidationError/Reason/decreasing`` (before the
@@ -146,6 +146,7 @@ extension SceneBatch {
     try checkCallTime(time, group: g, slot: k)
     let duration = templates[g].scene.duration
     try Self.validate(clock, duration: duration)
+    releaseAdditive(group: g, slot: k)
     groups[g].set(k, clock: clock, duration: duration)
     groups[g].lastCall[k] = time
   }

@@ -313,7 +313,7 @@ public struct SceneEvaluationJob: @unchecked Sendable {
         group.speed.withUnsafeBufferPointer { speed in
           let clocks = SceneLaneClocks(
             kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
-            group: group)
+            group: group, additive: batch.additive)
           let lanes = SceneLaneGroup.laneCount
           for j in laneGroups {
             let first = lanes * j
@@ -345,6 +345,8 @@ struct SceneLaneClocks {
   var speed: UnsafePointer<Double>
   /// For the interactive clocks (rare; read per lane).
   var group: SceneInstanceGroup
+  /// The batch's additive animations (read when the group has any).
+  var additive: SceneAdditivePool
 }
 
 /// One lane group: instances `first ..< first + valid` of one template's group, one per lane.
@@ -434,6 +436,8 @@ struct SceneLaneGroup {
     if stage < .values { return }
     override(program.finished, program.finishedCount, finished)
     override(program.cancelled, program.cancelledCount, cancelled)
+    // The instances' additive animations (retargets), over everything above.
+    if clocks.group.additiveCount > 0 { addAdditive(clocks: clocks, state: state) }
     standardiseBounds()
     if stage < .layers { return }
     evaluateTree(state: state, out: out)

@@ -26,6 +26,9 @@ public final class SceneTemplate: @unchecked Sendable {
   let scalarKeyframes: [KeyframeValues]
   /// Owned memory behind the program's pointers.
   private let storage: SceneTemplateStorage
+  /// The model with the scene's `.set` events (``TransitionScene/settledModel()``): the targets
+  /// ``SceneBatch/retarget(_:of:in:to:at:duration:timingParameters:)`` retargets from.
+  let settledModel: LayerTree
 
   /// Compiles `scene`.
   ///
@@ -39,7 +42,11 @@ public final class SceneTemplate: @unchecked Sendable {
   ///   batch applies the container's model `sublayerTransform` as a constant.
   ///   Animations and changes of `backgroundColor` and of the content properties (`contentsRect`,
   ///   `strokeEnd`, `colors`, …) are skipped: they change neither matrices nor opacities.
+  ///   ``ValidationError/Reason/invalidState(_:)`` for an additive animation
+  ///   (``LayerAnimation/isAdditive``): a batch adds those per instance
+  ///   (``SceneBatch/retarget(_:of:in:to:at:duration:timingParameters:)``).
   public init(_ scene: TransitionScene) throws(ValidationError) {
+    try Self.checkNoAdditive(scene)
     let compiled = try SceneTemplateCompiler(scene).compile()
     self.scene = scene
     self.layerCount = scene.model.count
@@ -49,6 +56,7 @@ public final class SceneTemplate: @unchecked Sendable {
     self.scalarKeyframes = compiled.scalarKeyframes
     self.batchedKeyframeTrackCount = compiled.batchedKeyframes
     self.scalarKeyframeTrackCount = compiled.scalarKeyframes.count
+    self.settledModel = scene.settledModel()
   }
 
   /// The scratch one lane group of this template needs.

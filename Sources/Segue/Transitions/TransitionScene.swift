@@ -75,7 +75,8 @@ public enum TransitionCompletion: Hashable, Sendable {
 /// of the time and of the completion:
 ///
 /// - running, at `t`: the model with every event at `τ ≤ t` applied, then the animations at `t`;
-/// - finished: the model with every event applied, then ``finishChanges``;
+/// - finished: the model with every event applied, the settled values of the additive
+///   animations (``retarget(_:of:to:at:duration:timingParameters:)``), then ``finishChanges``;
 /// - cancelled: the state at `t = 0`, then ``cancelChanges``.
 public struct TransitionScene: Sendable {
   /// The transition's duration in seconds (`transitionDuration(using:)`).
@@ -161,6 +162,7 @@ public struct TransitionScene: Sendable {
     case .finished:
       var tree = model
       for event in events { event.change.apply(to: &tree) }
+      if animations.hasAdditive { tree = animations.settling(tree) }
       for change in finishChanges { change.apply(to: &tree) }
       presentContainer(in: &tree, at: duration)
       return tree
