@@ -115,11 +115,13 @@ public struct LayerSnapshot: Hashable, Sendable {
   public var border: Border?
   /// An optional shadow.
   public var shadow: Shadow?
+  /// An optional `contents` image, over the fill and label (``Contents``).
+  public var contents: Contents?
 
   /// Creates a snapshot.
   public init(
     bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
-    border: Border? = nil, shadow: Shadow? = nil
+    border: Border? = nil, shadow: Shadow? = nil, contents: Contents? = nil
   ) {
     self.bounds = bounds
     self.fill = fill
@@ -127,6 +129,7 @@ public struct LayerSnapshot: Hashable, Sendable {
     self.cornerRadius = cornerRadius
     self.border = border
     self.shadow = shadow
+    self.contents = contents
   }
 
   /// Throws unless every number is usable.
@@ -135,7 +138,9 @@ public struct LayerSnapshot: Hashable, Sendable {
   ///   height), `label.origin` (index 0 or 1), `cornerRadius`, `border.width`, `shadow.radius`
   ///   or `shadow.offset` (index 0 or 1); ``/Segue/ValidationError/Reason/notPositive`` or
   ///   ``/Segue/ValidationError/Reason/notFinite`` naming `label.cellSize`; `.outOfRange` naming
-  ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`.
+  ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`; the errors of
+  ///   the contents' numbers (`contents.contentsRect`, `contents.contentsCenter`,
+  ///   `contents.contentsScale`).
   public func validate() throws(ValidationError) {
     try Validate.finite(cornerRadius, "cornerRadius")
     if let border { try Validate.finite(border.width, "border.width") }
@@ -154,6 +159,7 @@ public struct LayerSnapshot: Hashable, Sendable {
       try Validate.finite(label.origin.y, "label.origin", index: 1)
       try Validate.positive(label.cellSize, "label.cellSize")
     }
+    try contents?.validate()
   }
 
   /// The premultiplied colour at layer coordinate `(u, v)` (assumed inside the bounds): the fill,
@@ -207,6 +213,8 @@ struct SnapshotPaint: Sendable {
   /// The shadow's coverage and its premultiplied colour times `shadowOpacity`.
   var shadow: ShadowShape?
   var shadowColor: SIMD4<Double>
+  /// The `contents` image, or `nil` when there is none or it draws nothing.
+  var contents: PreparedContents?
 
   init(_ snapshot: LayerSnapshot) {
     switch snapshot.fill {
@@ -253,6 +261,7 @@ struct SnapshotPaint: Sendable {
       shadow = nil
       shadowColor = .zero
     }
+    contents = snapshot.contents.flatMap { PreparedContents($0, bounds: bounds, body: body) }
   }
 
   /// Whether this snapshot has `part` to draw.
@@ -261,6 +270,7 @@ struct SnapshotPaint: Sendable {
     case .body: true
     case .border: hasBorder
     case .shadow: shadow != nil && shadowColor[3] > 0
+    case .contents: contents != nil
     }
   }
 
@@ -269,6 +279,7 @@ struct SnapshotPaint: Sendable {
     switch part {
     case .body, .border: body.rect
     case .shadow: shadow.map { $0.sigma > 0 ? $0.extent : $0.shape.rect } ?? body.rect
+    case .contents: contents?.area ?? body.rect
     }
   }
 
@@ -287,6 +298,9 @@ struct SnapshotPaint: Sendable {
       guard let shadow else { return nil }
       let m = shadow.coverage(u, v)
       return m > 0 ? m * shadowColor : nil
+    case .contents:
+      // Sampled per pixel (its colour at the pixel centre): PreparedContents.supersample.
+      return nil
     }
   }
 

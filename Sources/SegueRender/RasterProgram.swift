@@ -344,6 +344,8 @@ struct RasterProgram {
         hole = ScreenPolygon(paint.hole.rect, matrix)
         appendCorners(of: paint.hole, matrix)
       }
+    case .contents:
+      if paint.contents?.clip != nil { appendCorners(of: paint.body, matrix) }
     case .shadow:
       guard let shadow = paint.shadow else { return }
       if shadow.sigma > 0 {

@@ -209,7 +209,8 @@ enum RasterSpans {
   }
 
   /// The part's plain colour over `span`: the body's fill (``interior(_:_:_:_:_:)``), the border
-  /// colour, or the shadow's colour at full coverage.
+  /// colour, the shadow's colour at full coverage, or the contents image
+  /// (``contentsSpan(_:_:_:_:)``).
   @inline(__always)
   static func plain(
     _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
@@ -224,6 +225,8 @@ enum RasterSpans {
     case .shadow:
       let c = SIMD4<Float>(layer.paint.shadowColor) * layer.opacity
       fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    case .contents:
+      contentsSpan(span, py, layer, row)
     }
   }
 

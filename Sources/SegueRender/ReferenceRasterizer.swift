@@ -128,12 +128,16 @@ public enum ReferenceRasterizer {
   /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit `part`,
   /// and how many did (0…16): the 4×4 grid, each sample mapped back through `inverse`, kept when
   /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:glyphs:)``)
-  /// and every clip contains the sample.
+  /// and every clip contains the sample. The contents image is coloured once per pixel, at its
+  /// centre (``PreparedContents/supersample(_:_:_:_:)``).
   @inline(__always)
   static func supersample(
     _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint, _ part: LayerPart,
     _ glyphs: UnsafeBufferPointer<UInt16>, _ clips: UnsafeBufferPointer<PreparedClip>
   ) -> (sum: SIMD4<Double>, hits: Int) {
+    if part == .contents, let contents = paint.contents {
+      return contents.supersample(px, py, inverse, clips)
+    }
     let n = samplesPerAxis
     let maximumOmega = 1 / Transform3D.minimumW
     var sum = SIMD4<Double>.zero

@@ -81,6 +81,9 @@ public struct SceneRenderer: Hashable, Sendable {
   public var labelCellSize: Double
   /// Snapshots replacing the generated fill and label, by layer id.
   public var snapshots: [String: LayerSnapshot]
+  /// The decoded images layers' `contents` name (``ContentsImages``); a layer whose image is
+  /// not here draws no contents.
+  public var images: ContentsImages
 
   /// Creates a renderer.
   ///
@@ -93,10 +96,11 @@ public struct SceneRenderer: Hashable, Sendable {
   ///   - labels: draw each layer's id.
   ///   - labelCellSize: the label cell size in points (default 4).
   ///   - snapshots: per-id replacements of the generated snapshot.
+  ///   - images: the decoded `contents` images.
   public init(
     scale: Double = 1, width: Int? = nil, height: Int? = nil, background: RGBAColor = .white,
     gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
-    snapshots: [String: LayerSnapshot] = [:]
+    snapshots: [String: LayerSnapshot] = [:], images: ContentsImages = ContentsImages()
   ) {
     self.scale = scale
     self.width = width
@@ -106,6 +110,7 @@ public struct SceneRenderer: Hashable, Sendable {
     self.labels = labels
     self.labelCellSize = labelCellSize
     self.snapshots = snapshots
+    self.images = images
   }
 
   /// Throws unless the settings are usable.
@@ -165,9 +170,10 @@ public struct SceneRenderer: Hashable, Sendable {
     // The shadow is cast by the rounded bounds; a layer that masks to its bounds clips it away
     // (as in Core Animation), and a clear layer casts none here.
     let opacity = Swift.min(Swift.max(layer.shadowOpacity, 0), 1)
+    let contents = self.contents(of: layer)
     var shadow: LayerSnapshot.Shadow?
     if opacity > 0 && layer.shadowColor.alpha > 0 && !layer.masksToBounds
-      && (c.alpha > 0 || snapshots[layer.id] != nil)
+      && (c.alpha > 0 || snapshots[layer.id] != nil || contents != nil)
     {
       shadow = .init(
         color: layer.shadowColor, opacity: opacity, radius: Swift.max(layer.shadowRadius, 0),
@@ -178,9 +184,10 @@ public struct SceneRenderer: Hashable, Sendable {
       override.cornerRadius = layer.cornerRadius
       override.border = border
       override.shadow = shadow
+      override.contents = contents
       return override
     }
-    guard c.alpha > 0 || border != nil else { return nil }
+    guard c.alpha > 0 || border != nil || contents != nil else { return nil }
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
@@ -198,7 +205,17 @@ public struct SceneRenderer: Hashable, Sendable {
     }
     return LayerSnapshot(
       bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
-      shadow: shadow)
+      shadow: shadow, contents: contents)
+  }
+
+  /// The layer's `contents` with its placement and filters, when its image is in ``images``.
+  func contents(of layer: Layer) -> LayerSnapshot.Contents? {
+    guard let image = layer.contents, let texture = images[image] else { return nil }
+    return LayerSnapshot.Contents(
+      texture: texture, gravity: layer.contentsGravity, contentsRect: layer.contentsRect,
+      contentsCenter: layer.contentsCenter, contentsScale: Swift.max(layer.contentsScale, 0),
+      minificationFilter: layer.minificationFilter,
+      magnificationFilter: layer.magnificationFilter, clipsToBounds: layer.masksToBounds)
   }
 
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
@@ -311,6 +328,7 @@ public struct SceneRenderer: Hashable, Sendable {
       let clips = ancestry.clips[t]
       var parts: LayerParts = [.shadow]
       if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
+      if snapshot.contents != nil { parts.insert(.contents) }
       let border = snapshot.border
       snapshot.border = nil
       let opacity: Double
