@@ -2,7 +2,8 @@ import RealModule
 import Segue
 
 /// The parts of a layer a raster layer draws, in this order when several are drawn at once:
-/// the shadow (below), the body (fill and label), the contents image, the border (above).
+/// the shadow (below), the body (fill and label), the contents image, the gradient, the border
+/// (above).
 public struct LayerParts: OptionSet, Hashable, Sendable {
   public let rawValue: Int
   public init(rawValue: Int) { self.rawValue = rawValue }
@@ -15,13 +16,15 @@ public struct LayerParts: OptionSet, Hashable, Sendable {
   public static let border = LayerParts(rawValue: 4)
   /// The `contents` image (``LayerSnapshot/Contents``), over the body and under the border.
   public static let contents = LayerParts(rawValue: 8)
-  /// All four.
-  public static let all: LayerParts = [.shadow, .body, .contents, .border]
+  /// The `CAGradientLayer` gradient (``LayerSnapshot/Gradient``), over the contents.
+  public static let gradient = LayerParts(rawValue: 16)
+  /// All five.
+  public static let all: LayerParts = [.shadow, .body, .contents, .gradient, .border]
 }
 
 /// One part being drawn (``LayerParts`` names the set), in draw order.
 enum LayerPart: Int, CaseIterable, Sendable {
-  case shadow, body, contents, border
+  case shadow, body, contents, gradient, border
 
   /// The one-element set.
   var set: LayerParts {
@@ -29,6 +32,7 @@ enum LayerPart: Int, CaseIterable, Sendable {
     case .shadow: .shadow
     case .body: .body
     case .contents: .contents
+    case .gradient: .gradient
     case .border: .border
     }
   }

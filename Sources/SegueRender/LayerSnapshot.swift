@@ -117,11 +117,14 @@ public struct LayerSnapshot: Hashable, Sendable {
   public var shadow: Shadow?
   /// An optional `contents` image, over the fill and label (``Contents``).
   public var contents: Contents?
+  /// An optional `CAGradientLayer` gradient, over the contents (``Gradient``).
+  public var gradient: Gradient?
 
   /// Creates a snapshot.
   public init(
     bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
-    border: Border? = nil, shadow: Shadow? = nil, contents: Contents? = nil
+    border: Border? = nil, shadow: Shadow? = nil, contents: Contents? = nil,
+    gradient: Gradient? = nil
   ) {
     self.bounds = bounds
     self.fill = fill
@@ -130,6 +133,7 @@ public struct LayerSnapshot: Hashable, Sendable {
     self.border = border
     self.shadow = shadow
     self.contents = contents
+    self.gradient = gradient
   }
 
   /// Throws unless every number is usable.
@@ -215,6 +219,8 @@ struct SnapshotPaint: Sendable {
   var shadowColor: SIMD4<Double>
   /// The `contents` image, or `nil` when there is none or it draws nothing.
   var contents: PreparedContents?
+  /// The gradient, or `nil`.
+  var gradient: LayerSnapshot.Gradient?
 
   init(_ snapshot: LayerSnapshot) {
     switch snapshot.fill {
@@ -262,6 +268,7 @@ struct SnapshotPaint: Sendable {
       shadowColor = .zero
     }
     contents = snapshot.contents.flatMap { PreparedContents($0, bounds: bounds, body: body) }
+    gradient = snapshot.gradient
   }
 
   /// Whether this snapshot has `part` to draw.
@@ -271,6 +278,7 @@ struct SnapshotPaint: Sendable {
     case .border: hasBorder
     case .shadow: shadow != nil && shadowColor[3] > 0
     case .contents: contents != nil
+    case .gradient: gradient?.isVisible ?? false
     }
   }
 
@@ -280,6 +288,7 @@ struct SnapshotPaint: Sendable {
     case .body, .border: body.rect
     case .shadow: shadow.map { $0.sigma > 0 ? $0.extent : $0.shape.rect } ?? body.rect
     case .contents: contents?.area ?? body.rect
+    case .gradient: body.rect
     }
   }
 
@@ -298,8 +307,8 @@ struct SnapshotPaint: Sendable {
       guard let shadow else { return nil }
       let m = shadow.coverage(u, v)
       return m > 0 ? m * shadowColor : nil
-    case .contents:
-      // Sampled per pixel (its colour at the pixel centre): PreparedContents.supersample.
+    case .contents, .gradient:
+      // Coloured once per pixel, at its centre: ReferenceRasterizer.centreSampled.
       return nil
     }
   }

@@ -346,6 +346,8 @@ struct RasterProgram {
       }
     case .contents:
       if paint.contents?.clip != nil { appendCorners(of: paint.body, matrix) }
+    case .gradient:
+      appendCorners(of: paint.body, matrix)
     case .shadow:
       guard let shadow = paint.shadow else { return }
       if shadow.sigma > 0 {

@@ -209,8 +209,8 @@ enum RasterSpans {
   }
 
   /// The part's plain colour over `span`: the body's fill (``interior(_:_:_:_:_:)``), the border
-  /// colour, the shadow's colour at full coverage, or the contents image
-  /// (``contentsSpan(_:_:_:_:)``).
+  /// colour, the shadow's colour at full coverage, the contents image
+  /// (``contentsSpan(_:_:_:_:)``) or the gradient (``gradientSpan(_:_:_:_:)``).
   @inline(__always)
   static func plain(
     _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
@@ -227,6 +227,8 @@ enum RasterSpans {
       fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
     case .contents:
       contentsSpan(span, py, layer, row)
+    case .gradient:
+      gradientSpan(span, py, layer, row)
     }
   }
 

@@ -128,8 +128,8 @@ public enum ReferenceRasterizer {
   /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit `part`,
   /// and how many did (0…16): the 4×4 grid, each sample mapped back through `inverse`, kept when
   /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:glyphs:)``)
-  /// and every clip contains the sample. The contents image is coloured once per pixel, at its
-  /// centre (``PreparedContents/supersample(_:_:_:_:)``).
+  /// and every clip contains the sample. The contents image and the gradient are coloured once
+  /// per pixel, at its centre (``centreSampled(_:_:_:_:inside:color:)``).
   @inline(__always)
   static func supersample(
     _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint, _ part: LayerPart,
@@ -137,6 +137,9 @@ public enum ReferenceRasterizer {
   ) -> (sum: SIMD4<Double>, hits: Int) {
     if part == .contents, let contents = paint.contents {
       return contents.supersample(px, py, inverse, clips)
+    }
+    if part == .gradient, let gradient = paint.gradient {
+      return gradient.supersample(px, py, inverse, paint.body, clips)
     }
     let n = samplesPerAxis
     let maximumOmega = 1 / Transform3D.minimumW

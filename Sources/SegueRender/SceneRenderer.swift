@@ -185,9 +185,13 @@ public struct SceneRenderer: Hashable, Sendable {
       override.border = border
       override.shadow = shadow
       override.contents = contents
+      override.gradient = layerGradient(of: layer, bounds: bounds)
       return override
     }
-    guard c.alpha > 0 || border != nil || contents != nil else { return nil }
+    let layerGradient = layerGradient(of: layer, bounds: bounds)
+    guard c.alpha > 0 || border != nil || contents != nil || layerGradient != nil else {
+      return nil
+    }
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
@@ -205,7 +209,20 @@ public struct SceneRenderer: Hashable, Sendable {
     }
     return LayerSnapshot(
       bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
-      shadow: shadow, contents: contents)
+      shadow: shadow, contents: contents, gradient: layerGradient)
+  }
+
+  /// The layer's gradient when it is a `CAGradientLayer` with colours, or `nil` (also for
+  /// values a validated layer cannot hold). `locations` of another length than `colors` (left
+  /// by an animation) are presented evenly spaced.
+  func layerGradient(of layer: Layer, bounds: Rect) -> LayerSnapshot.Gradient? {
+    guard case .gradient(let g) = layer.kind, !g.colors.isEmpty else { return nil }
+    return try? LayerSnapshot.Gradient(
+      GradientPaint(
+        type: g.type, colors: g.colors,
+        locations: g.locations?.count == g.colors.count ? g.locations : nil,
+        startPoint: g.startPoint,
+        endPoint: g.endPoint, bounds: bounds))
   }
 
   /// The layer's `contents` with its placement and filters, when its image is in ``images``.
@@ -329,6 +346,7 @@ public struct SceneRenderer: Hashable, Sendable {
       var parts: LayerParts = [.shadow]
       if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
       if snapshot.contents != nil { parts.insert(.contents) }
+      if snapshot.gradient != nil { parts.insert(.gradient) }
       let border = snapshot.border
       snapshot.border = nil
       let opacity: Double

@@ -236,11 +236,7 @@ struct PreparedContents: Sendable {
   /// pixel → layer homography `h`, in `Double` (``ImageSampler/sample(at:footprint:)`` with the
   /// footprint of the pixel in texels), or `nil` when the position is not in front of the eye.
   func color(_ x: Double, _ y: Double, _ h: Homography) -> SIMD4<Double>? {
-    let omega = x * h.h2 + y * h.h5 + h.h8
-    guard omega > 0 && omega < 1 / Transform3D.minimumW else { return nil }
-    let u = (x * h.h0 + y * h.h3 + h.h6) / omega
-    let v = (x * h.h1 + y * h.h4 + h.h7) / omega
-    guard u.isFinite && v.isFinite else { return nil }
+    guard let (u, v, omega) = ReferenceRasterizer.layerPoint(x, y, h) else { return nil }
     let (i, j) = piece(u, v)
     let m = map(i, j)
     let footprint = TexelFootprint(
@@ -250,37 +246,13 @@ struct PreparedContents: Sendable {
     return sampler.sample(at: texel, footprint: footprint)
   }
 
-  /// The coverage and colour of pixel `(px, py)` (the reference's, and the fast rasteriser's
-  /// edge pixels): `hits` of its 16 samples lie in front of the eye in the drawn area and in
-  /// every clip; `sum` is the filtered image at the pixel centre (``color(_:_:_:)``; at the
-  /// first hit sample when the centre is not in front of the eye) times `hits`.
+  /// The coverage and colour of pixel `(px, py)` (``ReferenceRasterizer/centreSampled(_:_:_:_:inside:color:)``
+  /// with the drawn area and ``color(_:_:_:)``).
   @inline(__always)
   func supersample(
     _ px: Int, _ py: Int, _ h: Homography, _ clips: UnsafeBufferPointer<PreparedClip>
   ) -> (sum: SIMD4<Double>, hits: Int) {
-    let n = ReferenceRasterizer.samplesPerAxis
-    let maximumOmega = 1 / Transform3D.minimumW
-    var hits = 0
-    var first = (x: 0.0, y: 0.0)
-    for b in 0..<n {
-      let y = ReferenceRasterizer.sample(py, b)
-      for a in 0..<n {
-        let x = ReferenceRasterizer.sample(px, a)
-        let omega = x * h.h2 + y * h.h5 + h.h8
-        guard omega > 0 && omega < maximumOmega else { continue }
-        let u = (x * h.h0 + y * h.h3 + h.h6) / omega
-        let v = (x * h.h1 + y * h.h4 + h.h7) / omega
-        guard contains(u, v) else { continue }
-        var clipped = false
-        for clip in clips where !clip.contains(x, y) { clipped = true }
-        guard !clipped else { continue }
-        if hits == 0 { first = (x, y) }
-        hits += 1
-      }
-    }
-    guard hits > 0 else { return (.zero, 0) }
-    let color =
-      color(Double(px) + 0.5, Double(py) + 0.5, h) ?? color(first.x, first.y, h) ?? .zero
-    return (color * Double(hits), hits)
+    ReferenceRasterizer.centreSampled(
+      px, py, h, clips, inside: { contains($0, $1) }, color: { color($0, $1, h) })
   }
 }

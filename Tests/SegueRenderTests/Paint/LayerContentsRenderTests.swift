@@ -227,11 +227,11 @@ struct LayerContentsRenderTests {
   private let contentsAllocationTestsEnabled = true
 #endif
 
-/// A warm frame with image layers (perspective, nine-part, trilinear) allocates nothing in the
-/// fast rasteriser (optimised builds only, as ``RasterAllocationTests``).
+/// A warm frame with an image layer (perspective, nine-part, trilinear) and a gradient layer
+/// allocates nothing in the fast rasteriser (optimised builds only, as ``RasterAllocationTests``).
 @Suite(.enabled(if: contentsAllocationTestsEnabled))
 struct ContentsAllocationTests {
-  @Test func warmFramesWithContentsAllocateNothing() throws {
+  @Test func warmFramesWithImagesAndGradientsAllocateNothing() throws {
     try #require(segue_allocation_counting_available() == 1)
     let t = try texture(64, 48, ramp8)
     var m = Transform3D.makeRotation(by: 0.4, x: 0, y: 1, z: 0)
@@ -243,7 +243,17 @@ struct ContentsAllocationTests {
           LayerSnapshot.Contents(
             texture: t, contentsCenter: Rect(x: 0.25, y: 0.25, width: 0.5, height: 0.5),
             minificationFilter: .trilinear, clipsToBounds: true),
-          matrix: m.concatenating(.makeTranslation(x: 70, y: 50, z: 0)), cornerRadius: 10))
+          matrix: m.concatenating(.makeTranslation(x: 70, y: 50, z: 0)), cornerRadius: 10)),
+      .layer(
+        RasterLayer(
+          snapshot: LayerSnapshot(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 60), fill: .solid(.clear),
+            cornerRadius: 8,
+            gradient: try LayerSnapshot.Gradient(
+              GradientPaint(
+                type: .conic, colors: [.black, .white, .black],
+                bounds: Rect(x: 0, y: 0, width: 100, height: 60)))),
+          matrix: m.concatenating(.makeTranslation(x: 30, y: 40, z: 0)), parts: [.gradient])),
     ]
     let context = try RenderContext()
     var image = try PixelBufferRGBA8(width: 160, height: 120)
