@@ -119,12 +119,15 @@ public struct LayerSnapshot: Hashable, Sendable {
   public var contents: Contents?
   /// An optional `CAGradientLayer` gradient, over the contents (``Gradient``).
   public var gradient: Gradient?
+  /// Filled paths over the gradient, in draw order (``PathFill``: a `CAShapeLayer`'s fill and
+  /// stroke, a `CATextLayer`'s glyphs).
+  public var paths: [PathFill]
 
   /// Creates a snapshot.
   public init(
     bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
     border: Border? = nil, shadow: Shadow? = nil, contents: Contents? = nil,
-    gradient: Gradient? = nil
+    gradient: Gradient? = nil, paths: [PathFill] = []
   ) {
     self.bounds = bounds
     self.fill = fill
@@ -134,6 +137,7 @@ public struct LayerSnapshot: Hashable, Sendable {
     self.shadow = shadow
     self.contents = contents
     self.gradient = gradient
+    self.paths = paths
   }
 
   /// Throws unless every number is usable.
@@ -221,6 +225,8 @@ struct SnapshotPaint: Sendable {
   var contents: PreparedContents?
   /// The gradient, or `nil`.
   var gradient: LayerSnapshot.Gradient?
+  /// Whether the snapshot has paths to fill (drawn from the snapshot's ``LayerSnapshot/paths``).
+  var hasPaths: Bool
 
   init(_ snapshot: LayerSnapshot) {
     switch snapshot.fill {
@@ -267,8 +273,9 @@ struct SnapshotPaint: Sendable {
       shadow = nil
       shadowColor = .zero
     }
-    contents = snapshot.contents.flatMap { PreparedContents($0, bounds: bounds, body: body) }
     gradient = snapshot.gradient
+    hasPaths = !snapshot.paths.isEmpty
+    contents = snapshot.contents.flatMap { PreparedContents($0, bounds: bounds, body: body) }
   }
 
   /// Whether this snapshot has `part` to draw.
@@ -279,6 +286,7 @@ struct SnapshotPaint: Sendable {
     case .shadow: shadow != nil && shadowColor[3] > 0
     case .contents: contents != nil
     case .gradient: gradient?.isVisible ?? false
+    case .paths: hasPaths
     }
   }
 
@@ -288,7 +296,7 @@ struct SnapshotPaint: Sendable {
     case .body, .border: body.rect
     case .shadow: shadow.map { $0.sigma > 0 ? $0.extent : $0.shape.rect } ?? body.rect
     case .contents: contents?.area ?? body.rect
-    case .gradient: body.rect
+    case .gradient, .paths: body.rect
     }
   }
 
@@ -307,7 +315,7 @@ struct SnapshotPaint: Sendable {
       guard let shadow else { return nil }
       let m = shadow.coverage(u, v)
       return m > 0 ? m * shadowColor : nil
-    case .contents, .gradient:
+    case .contents, .gradient, .paths:
       // Coloured once per pixel, at its centre: ReferenceRasterizer.centreSampled.
       return nil
     }

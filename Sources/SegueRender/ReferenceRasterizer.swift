@@ -33,6 +33,10 @@ public enum ReferenceRasterizer {
     let add = layer.blendMode == .add
     let stride = buffer.stride
     for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
+      if part == .paths {
+        clips.withUnsafeBufferPointer { drawPaths(layer, $0, into: &buffer) }
+        continue
+      }
       let polygon = ScreenPolygon(paint.extent(of: part), layer.matrix)
       guard let box = pixelBox(polygon, width: buffer.width, height: buffer.height) else {
         continue

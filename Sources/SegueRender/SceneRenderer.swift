@@ -186,10 +186,13 @@ public struct SceneRenderer: Hashable, Sendable {
       override.shadow = shadow
       override.contents = contents
       override.gradient = layerGradient(of: layer, bounds: bounds)
+      override.paths = paths(of: layer)
       return override
     }
     let layerGradient = layerGradient(of: layer, bounds: bounds)
-    guard c.alpha > 0 || border != nil || contents != nil || layerGradient != nil else {
+    let paths = paths(of: layer)
+    guard c.alpha > 0 || border != nil || contents != nil || layerGradient != nil || !paths.isEmpty
+    else {
       return nil
     }
     let fill: LayerSnapshot.Fill
@@ -209,7 +212,7 @@ public struct SceneRenderer: Hashable, Sendable {
     }
     return LayerSnapshot(
       bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
-      shadow: shadow, contents: contents, gradient: layerGradient)
+      shadow: shadow, contents: contents, gradient: layerGradient, paths: paths)
   }
 
   /// The layer's gradient when it is a `CAGradientLayer` with colours, or `nil` (also for
@@ -347,6 +350,7 @@ public struct SceneRenderer: Hashable, Sendable {
       if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
       if snapshot.contents != nil { parts.insert(.contents) }
       if snapshot.gradient != nil { parts.insert(.gradient) }
+      if !snapshot.paths.isEmpty { parts.insert(.paths) }
       let border = snapshot.border
       snapshot.border = nil
       let opacity: Double

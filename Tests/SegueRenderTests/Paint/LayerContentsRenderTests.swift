@@ -227,11 +227,11 @@ struct LayerContentsRenderTests {
   private let contentsAllocationTestsEnabled = true
 #endif
 
-/// A warm frame with an image layer (perspective, nine-part, trilinear) and a gradient layer
-/// allocates nothing in the fast rasteriser (optimised builds only, as ``RasterAllocationTests``).
+/// A warm frame with an image layer (perspective, nine-part, trilinear), a gradient layer and a
+/// clipped path allocates nothing in the fast rasteriser (optimised builds only, as ``RasterAllocationTests``).
 @Suite(.enabled(if: contentsAllocationTestsEnabled))
 struct ContentsAllocationTests {
-  @Test func warmFramesWithImagesAndGradientsAllocateNothing() throws {
+  @Test func warmFramesWithImagesGradientsAndPathsAllocateNothing() throws {
     try #require(segue_allocation_counting_available() == 1)
     let t = try texture(64, 48, ramp8)
     var m = Transform3D.makeRotation(by: 0.4, x: 0, y: 1, z: 0)
@@ -254,6 +254,23 @@ struct ContentsAllocationTests {
                 type: .conic, colors: [.black, .white, .black],
                 bounds: Rect(x: 0, y: 0, width: 100, height: 60)))),
           matrix: m.concatenating(.makeTranslation(x: 30, y: 40, z: 0)), parts: [.gradient])),
+      .layer(
+        RasterLayer(
+          snapshot: LayerSnapshot(
+            bounds: Rect(x: 0, y: 0, width: 50, height: 50), fill: .solid(.clear),
+            paths: [
+              LayerSnapshot.PathFill(
+                polygons: [
+                  Polyline(
+                    points: [
+                      Point(x: 0, y: 0), Point(x: 50, y: 10), Point(x: 20, y: 50),
+                      Point(x: 40, y: -5),
+                    ], isClosed: true)
+                ], fillRule: .evenOdd, color: .black)
+            ]),
+          matrix: m.concatenating(.makeTranslation(x: 90, y: 30, z: 0)), parts: [.paths],
+          clips: [ClipShape(bounds: Rect(x: 10, y: 10, width: 140, height: 100), matrix: .identity)]
+        )),
     ]
     let context = try RenderContext()
     var image = try PixelBufferRGBA8(width: 160, height: 120)
