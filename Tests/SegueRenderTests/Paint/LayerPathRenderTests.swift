@@ -123,6 +123,28 @@ struct LayerPathRenderTests {
     #expect(maxChannelDifference(image, reference) == 0)
   }
 
+  /// The SVG filmstrip draws a shape layer's fill as a path with its fill rule and colour,
+  /// projected to the cell's pixels.
+  @Test func svgFilmstripDrawsPaths() throws {
+    var square = BezierPath()
+    try square.move(to: Point(x: 0, y: 0))
+    try square.addLine(to: Point(x: 10, y: 0))
+    try square.addLine(to: Point(x: 10, y: 10))
+    try square.closeSubpath()
+    var tree = LayerTree()
+    try tree.add(
+      Layer.shapeLayer(
+        id: "s", frame: Rect(x: 5, y: 5, width: 10, height: 10), path: square,
+        fillColor: .black, fillRule: .evenOdd))
+    let scene = try TransitionScene(
+      duration: 1, containerSize: Size(width: 20, height: 20), model: tree,
+      animations: AnimationSet())
+    let svg = try Filmstrip(renderer: SceneRenderer(scale: 2), columns: 1).svg(scene, times: [0])
+      .text
+    #expect(
+      svg.contains("<path d=\"M10,10 L30,10 L30,30 Z\" fill-rule=\"evenodd\" fill=\"#000000\""))
+  }
+
   /// A text layer draws its glyph outlines in its foreground colour, inside its bounds, and
   /// both rasterisers agree.
   @Test func textLayerDrawsGlyphs() throws {
