@@ -23,6 +23,9 @@ let package = Package(
     // The benchmark workloads (the `stack` workload, its naive and reference implementations and
     // its kernel), shared by segue-bench, the tests and the package-benchmark suite; not for apps.
     .library(name: "SegueBenchSupport", targets: ["SegueBenchSupport"]),
+    // The fuzzing oracles (what must hold for every input of the spec and JSON readers), shared
+    // by the test suite's mutation harness and the libFuzzer targets in Fuzz/; not for apps.
+    .library(name: "SegueFuzzOracles", targets: ["SegueFuzzOracles"]),
     .executable(name: "segue-bench", targets: ["segue-bench"]),
     .executable(name: "segue", targets: ["segue"]),
   ],
@@ -105,6 +108,12 @@ let package = Package(
       name: "SegueMallocCounter",
       path: "Sources/SegueMallocCounter"
     ),
+    // What the two command-line tools share: the size arithmetic of their budgets (checked
+    // products, the physical-memory budget), the monotonic clock; not a product.
+    .target(
+      name: "SegueToolSupport",
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .target(
       name: "Segue",
       dependencies: [
@@ -147,6 +156,11 @@ let package = Package(
       dependencies: ["Segue", "SegueSIMDSupport"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
+    .target(
+      name: "SegueFuzzOracles",
+      dependencies: ["Segue", "SegueSpec"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .executableTarget(
       name: "segue-bench",
       dependencies: [
@@ -156,6 +170,7 @@ let package = Package(
         "SegueSIMDSupport",
         "SegueBenchSupport",
         "SegueMallocCounter",
+        "SegueToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -168,6 +183,7 @@ let package = Package(
         "SegueRender",
         "SegueSnapshot",
         "SegueBenchSupport",
+        "SegueToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/segue",
@@ -183,7 +199,7 @@ let package = Package(
       name: "SegueCLITests",
       dependencies: [
         "segue", "segue-bench", "Segue", "SegueSpec", "SegueSnapshot", "SegueBenchSupport",
-        "SegueTestSupport",
+        "SegueTestSupport", "SegueToolSupport",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -245,6 +261,7 @@ let package = Package(
         "Segue",
         "SegueSpec",
         "SegueBenchSupport",
+        "SegueFuzzOracles",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

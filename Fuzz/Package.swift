@@ -10,10 +10,9 @@ import PackageDescription
 // See "Fuzzing" in CONTRIBUTING.md and the DocC article "Robustness" for every target and the
 // options used.
 //
-// Each target is one @main that hands its oracle to FuzzDriver's runFuzzer (libFuzzer's driver),
-// plus the oracles shared with the test suite's seeded mutation harness (FuzzOracles.swift, a
-// symbolic link to Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift): a violated oracle traps, so
-// libFuzzer records the input as a crash.
+// Each target is one @main that hands its oracle to FuzzDriver's runFuzzer (libFuzzer's driver);
+// the oracles are the main package's SegueFuzzOracles, which the test suite's seeded mutation
+// harness runs too: a violated oracle traps, so libFuzzer records the input as a crash.
 let package = Package(
   name: "SegueFuzz",
   dependencies: [.package(name: "Segue", path: "..")],
@@ -21,21 +20,15 @@ let package = Package(
     .target(name: "FuzzDriver", swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzJSON",
-      dependencies: ["FuzzDriver", .product(name: "SegueSpec", package: "Segue")],
+      dependencies: ["FuzzDriver", .product(name: "SegueFuzzOracles", package: "Segue")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzSpec",
-      dependencies: [
-        "FuzzDriver", .product(name: "Segue", package: "Segue"),
-        .product(name: "SegueSpec", package: "Segue"),
-      ],
+      dependencies: ["FuzzDriver", .product(name: "SegueFuzzOracles", package: "Segue")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzEvents",
-      dependencies: [
-        "FuzzDriver", .product(name: "Segue", package: "Segue"),
-        .product(name: "SegueSpec", package: "Segue"),
-      ],
+      dependencies: ["FuzzDriver", .product(name: "SegueFuzzOracles", package: "Segue")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
   ]
 )

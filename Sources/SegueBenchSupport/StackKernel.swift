@@ -130,22 +130,15 @@ public struct StackEvaluationJob: @unchecked Sendable {
   ///     for the layers in `range`.
   public func validate() throws(ValidationError) {
     guard batch.count > 0 else { throw ValidationError(field: "count", reason: .notPositive) }
-    guard time.isFinite else { throw ValidationError(field: "time", reason: .notFinite) }
-    guard range.lowerBound >= 0, range.upperBound <= batch.count else {
-      throw ValidationError(
-        field: "range", reason: .outOfRange(lower: 0, upper: Double(batch.count)))
+    try Validate.finite(Double(time), "time")
+    try Validate.subrange(range, of: batch.count, "range")
+    if case .planar(let stride) = layout {
+      try Validate.stride(stride, atLeast: batch.count, "layout.stride")
     }
-    if case .planar(let stride) = layout, stride < batch.count {
-      throw ValidationError(
-        field: "layout.stride",
-        reason: .outOfRange(lower: Double(batch.count), upper: Double(Int.max)))
-    }
-    guard let needed = layout.requiredCount(upperBound: range.upperBound) else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: Int.max, actual: output.count))
-    }
-    if needed > output.count && !range.isEmpty {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
+    // An empty range writes nothing, but a size that overflows is rejected whatever the range.
+    let needed = layout.requiredCount(upperBound: range.upperBound)
+    if needed == nil || !range.isEmpty {
+      try Validate.count(output.count, atLeast: needed ?? Int.max, "output")
     }
   }
 
@@ -192,10 +185,17 @@ enum StackConstants {
   static var toleranceSquared: Float { CubicBezierBatch.toleranceSquared }
   static var flatSquared: Float { CubicBezierBatch.flatSquared }
   static var newtonSteps: Int { CubicBezierBatch.newtonSteps }
+  /// The values of a layer's output record (``StackBatch/valuesPerLayer``).
+  static var valuesPerLayer: Int { 17 }
+  /// The floats of one curve in ``stackCurveCoefficients``.
+  static var coefficientsPerCurve: Int { 6 }
+  /// The bytes of a cache line: the alignment of a streaming store.
+  static var cacheLineBytes: Int { 64 }
 }
 
 /// The scaled control points of each curve in `Float`, the first four entries of
-/// ``CubicBezierBatch/coefficients``: `[3x1, 3x2, 3y1, 3y2, 0, 0]` per curve (stride 6).
+/// ``CubicBezierBatch/coefficients``: `[3x1, 3x2, 3y1, 3y2, 0, 0]` per curve
+/// (``StackConstants/coefficientsPerCurve`` floats).
 let stackCurveCoefficients: [Float] = StackBatch.curves.flatMap { c in
   [3 * c.x1, 3 * c.x2, 3 * c.y1, 3 * c.y2, 0, 0].map { Float($0) }
 }
@@ -331,7 +331,8 @@ extension StackEvaluationJob {
     table: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) -> (s: StackVector, y: StackVector) {
     CubicBezierBatch.solveUnit(
-      x: x, curve: curve, coefficients: coefficients, stride: 6, curveCount: curveCount,
+      x: x, curve: curve, coefficients: coefficients,
+      stride: StackConstants.coefficientsPerCurve, curveCount: curveCount,
       table: table, scratch: scratch)
   }
 
@@ -365,12 +366,18 @@ extension StackEvaluationJob {
     }
   }
 
+  /// Whether `p` is on a cache line's start (the condition for a streaming store).
+  @inline(__always)
+  func isAligned(_ p: UnsafeMutablePointer<Float>) -> Bool {
+    Int(bitPattern: p) % StackConstants.cacheLineBytes == 0
+  }
+
   func runSIMD() {
     let width = StackVector.scalarCount
     let out = output.baseAddress!
     switch layout {
     case .planar(let outStride):
-      let aligned = Int(bitPattern: out + range.lowerBound) % 64 == 0 && outStride % width == 0
+      let aligned = isAligned(out + range.lowerBound) && outStride % width == 0
       if streamingStores && aligned {
         runBlocks(StackPlanarStores<SegueStreamingStore>(out: out, stride: outStride))
         segue_store_fence()
@@ -378,7 +385,7 @@ extension StackEvaluationJob {
         runBlocks(StackPlanarStores<SegueTemporalStore>(out: out, stride: outStride))
       }
     case .interleaved:
-      let aligned = Int(bitPattern: out + 17 * range.lowerBound) % 64 == 0
+      let aligned = isAligned(out + StackConstants.valuesPerLayer * range.lowerBound)
       let streaming = streamingStores && aligned
       runBlocks(StackInterleavedStores(out: out, streaming: streaming))
       if streaming { segue_store_fence() }
@@ -404,7 +411,8 @@ extension StackEvaluationJob {
           var curve = Lanes(repeating: 0)
           for l in 0..<(upper - j) { curve[l] = Float(batch.curveIndex[j + l]) }
           let lanes = CubicBezierBatch.lanes(
-            curve: curve, coefficients: coefficients.baseAddress!, stride: 6,
+            curve: curve, coefficients: coefficients.baseAddress!,
+            stride: StackConstants.coefficientsPerCurve,
             curveCount: StackBatch.curves.count)
           let r = Self.evaluateBlock(
             time: time, inputs: planes + j, stride: stride, curves: lanes,
@@ -424,91 +432,121 @@ extension StackEvaluationJob {
   static var prefetchAhead: Int { 64 }
 
   /// Evaluates whole vectors of `V.laneCount` layers from layer `start` on and returns the first
-  /// layer not done. The lanes' curves are prepared again only when the curve bytes change (the
-  /// workload's j mod 4 pattern: once per run).
+  /// layer not done: one pass per vector when the output streams, else two passes per chunk.
   @inline(__always)
   func runVectors<V: LaneVector, Sink: StackBlockSink>(
     _: V.Type, from start: Int, _ sink: Sink
   ) -> Int {
-    let width = V.laneCount
     let upper = range.upperBound
-    guard start + width <= upper else { return start }
-    let time = self.time
-    let stage = self.stage
-    let curveCount = StackBatch.curves.count
-    let stride = batch.planeStride
+    guard start + V.laneCount <= upper else { return start }
     return batch.withFloatPlanes { planes in
       batch.curveIndex.withUnsafeBufferPointer { curveBuffer in
         batch.curveTables.inverse.withUnsafeBufferPointer { tableBuffer in
           stackCurveCoefficients.withUnsafeBufferPointer { coefficientBuffer in
-            let curves = curveBuffer.baseAddress!
-            let table = tableBuffer.baseAddress!
-            let coefficients = coefficientBuffer.baseAddress!
-            var lanes = CubicBezierBatch.lanes(
-              curve: V(repeating: 0), coefficients: coefficients, stride: 6,
-              curveCount: curveCount)
-            // The curve bytes the lanes were prepared for (all curve 0 at first). Both loops below
-            // refresh the lanes inline: a local function capturing `lanes` and `key` measured
-            // 17 % slower in an A/B with the AVX2 build.
-            var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
-            var j = start
-            if streamingStores {
-              // Output far larger than the caches: one pass per block, the inputs of the block
-              // 256 bytes ahead prefetched (the 43 streams are more than the hardware prefetchers
-              // keep ahead of on one core).
-              while j + width <= upper {
-                if CubicBezierBatch.keyChanged(&key, curves + j, byteCount: width) {
-                  lanes = CubicBezierBatch.lanes(
-                    curve: V.load(bytes: curves + j), coefficients: coefficients, stride: 6,
-                    curveCount: curveCount)
-                }
-                for plane in 0..<StackBatch.planeCount {
-                  for piece in Swift.stride(from: 0, to: width, by: 16) {
-                    segue_prefetch(planes + plane &* stride + j + piece + Self.prefetchAhead)
-                  }
-                }
-                let r = Self.evaluateBlock(
-                  time: time, inputs: planes + j, stride: stride, curves: lanes, table: table,
-                  stage: stage)
-                sink.put(r, at: j)
-                j += width
-              }
-              return j
-            }
-            // Output in the caches: chunks of `stagedBlocks` vectors in two passes, the timing
-            // curves of the whole chunk first (into a small buffer), then the channels, matrices
-            // and stores. Each pass has a short dependency chain per vector, so the core overlaps
-            // several vectors; one pass per vector leaves the next vector's progress, gather and
-            // Newton step waiting behind the current one's (measured: 3–6 % faster with AVX2).
-            let chunk = Self.stagedBlocks
-            return withUnsafeTemporaryAllocation(of: V.self, capacity: chunk) { buffer in
-              let ys = buffer.baseAddress!
-              while j + width <= upper {
-                let blocks = Swift.min(chunk, (upper - j) / width)
-                for b in 0..<blocks {
-                  let jb = j + b &* width
-                  if CubicBezierBatch.keyChanged(&key, curves + jb, byteCount: width) {
-                    lanes = CubicBezierBatch.lanes(
-                      curve: V.load(bytes: curves + jb), coefficients: coefficients, stride: 6,
-                      curveCount: curveCount)
-                  }
-                  ys[b] = Self.solveBlock(
-                    time: time, inputs: planes + jb, stride: stride, curves: lanes, table: table)
-                }
-                for b in 0..<blocks {
-                  let jb = j + b &* width
-                  let r = Self.finishBlock(
-                    y: ys[b], inputs: planes + jb, stride: stride, stage: stage)
-                  sink.put(r, at: jb)
-                }
-                j += blocks &* width
-              }
-              return j
-            }
+            let inputs = StackVectorInputs(
+              planes: planes, stride: batch.planeStride, curves: curveBuffer.baseAddress!,
+              table: tableBuffer.baseAddress!, coefficients: coefficientBuffer.baseAddress!,
+              time: time, stage: stage)
+            return streamingStores
+              ? Self.streamVectors(V.self, inputs, from: start, to: upper, sink)
+              : Self.stageVectors(V.self, inputs, from: start, to: upper, sink)
           }
         }
       }
     }
+  }
+
+  /// Output far larger than the caches: one pass per vector, the inputs 256 bytes ahead
+  /// prefetched (the 43 streams are more than the hardware prefetchers keep ahead of on one
+  /// core). The lanes' curves are prepared again only when the curve bytes change (the
+  /// workload's j mod 4 pattern: once per run).
+  @inline(__always)
+  static func streamVectors<V: LaneVector, Sink: StackBlockSink>(
+    _: V.Type, _ inputs: StackVectorInputs, from start: Int, to upper: Int, _ sink: Sink
+  ) -> Int {
+    let width = V.laneCount
+    let (planes, stride) = (inputs.planes, inputs.stride)
+    // The curve bytes the lanes were prepared for (all curve 0 at first). The lanes are
+    // refreshed inline here and in `stageVectors`: a local function capturing `lanes` and `key`
+    // measured 17 % slower in an A/B with the AVX2 build.
+    var lanes = inputs.lanes(V(repeating: 0))
+    var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
+    var j = start
+    while j + width <= upper {
+      if CubicBezierBatch.keyChanged(&key, inputs.curves + j, byteCount: width) {
+        lanes = inputs.lanes(V.load(bytes: inputs.curves + j))
+      }
+      for plane in 0..<StackBatch.planeCount {
+        for piece in Swift.stride(from: 0, to: width, by: StackVector.scalarCount) {
+          segue_prefetch(planes + plane &* stride + j + piece + prefetchAhead)
+        }
+      }
+      let r = evaluateBlock(
+        time: inputs.time, inputs: planes + j, stride: stride, curves: lanes,
+        table: inputs.table, stage: inputs.stage)
+      sink.put(r, at: j)
+      j += width
+    }
+    return j
+  }
+
+  /// Output in the caches: chunks of `stagedBlocks` vectors in two passes, the timing curves of
+  /// the whole chunk first (into a small buffer), then the channels, matrices and stores. Each
+  /// pass has a short dependency chain per vector, so the core overlaps several vectors; one pass
+  /// per vector leaves the next vector's progress, gather and Newton step waiting behind the
+  /// current one's (measured: 3–6 % faster with AVX2).
+  @inline(__always)
+  static func stageVectors<V: LaneVector, Sink: StackBlockSink>(
+    _: V.Type, _ inputs: StackVectorInputs, from start: Int, to upper: Int, _ sink: Sink
+  ) -> Int {
+    let width = V.laneCount
+    let (planes, stride) = (inputs.planes, inputs.stride)
+    var lanes = inputs.lanes(V(repeating: 0))
+    var key = (SIMD16<UInt8>(), SIMD16<UInt8>())
+    var j = start
+    let chunk = stagedBlocks
+    return withUnsafeTemporaryAllocation(of: V.self, capacity: chunk) { buffer in
+      let ys = buffer.baseAddress!
+      while j + width <= upper {
+        let blocks = Swift.min(chunk, (upper - j) / width)
+        for b in 0..<blocks {
+          let jb = j + b &* width
+          if CubicBezierBatch.keyChanged(&key, inputs.curves + jb, byteCount: width) {
+            lanes = inputs.lanes(V.load(bytes: inputs.curves + jb))
+          }
+          ys[b] = solveBlock(
+            time: inputs.time, inputs: planes + jb, stride: stride, curves: lanes,
+            table: inputs.table)
+        }
+        for b in 0..<blocks {
+          let jb = j + b &* width
+          let r = finishBlock(y: ys[b], inputs: planes + jb, stride: stride, stage: inputs.stage)
+          sink.put(r, at: jb)
+        }
+        j += blocks &* width
+      }
+      return j
+    }
+  }
+}
+
+/// What a run over whole vectors reads: the batch's planes, curve bytes, inverse tables and
+/// coefficients (pointers valid during the run), the time and the stage.
+struct StackVectorInputs {
+  let planes: UnsafePointer<Float>
+  let stride: Int
+  let curves: UnsafePointer<UInt8>
+  let table: UnsafePointer<Float>
+  let coefficients: UnsafePointer<Float>
+  let time: Float
+  let stage: StackStage
+
+  /// The prepared timing curves of lanes whose curve indices are `curve`.
+  @inline(__always)
+  func lanes<V: LaneVector>(_ curve: V) -> BezierLanes<V> {
+    CubicBezierBatch.lanes(
+      curve: curve, coefficients: coefficients, stride: StackConstants.coefficientsPerCurve,
+      curveCount: StackBatch.curves.count)
   }
 }
 
@@ -552,10 +590,10 @@ struct StackPlanarStores<Store: SegueVectorStore>: StackBlockSink {
     // Written out so that each value is a constant or a register (a loop over k compiles to a
     // jump table per store); plane by plane, all 16-layer pieces of a plane back to back (whole
     // adjacent 64-byte lines).
-    let pieces = V.laneCount / 16
+    let pieces = V.laneCount / StackVector.scalarCount
     @inline(__always) func plane(_ k: Int, _ value: (Int) -> StackVector) {
       let p = out + k &* stride + j
-      for piece in 0..<pieces { Store.store(value(piece), p + 16 * piece) }
+      for piece in 0..<pieces { Store.store(value(piece), p + StackVector.scalarCount * piece) }
     }
     let zero = StackVector(repeating: 0)
     plane(0) { r.scaleCos.piece($0) }
@@ -578,7 +616,7 @@ struct StackPlanarStores<Store: SegueVectorStore>: StackBlockSink {
   }
 
   func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int) {
-    for k in 0..<17 {
+    for k in 0..<StackConstants.valuesPerLayer {
       let v = StackEvaluationJob.outputVector(r, k)
       for l in 0..<lanes { out[k * stride + j + l] = v[l] }
     }
@@ -591,19 +629,20 @@ struct StackInterleavedStores: StackBlockSink {
   let streaming: Bool
 
   func put<V: LaneVector>(_ r: StackBlockResult<V>, at j: Int) {
-    for piece in 0..<(V.laneCount / 16) {
+    for piece in 0..<(V.laneCount / StackVector.scalarCount) {
       let block = StackBlockResult(
         scaleCos: r.scaleCos.piece(piece), scaleSin: r.scaleSin.piece(piece),
         m41: r.m41.piece(piece), m42: r.m42.piece(piece), tz: r.tz.piece(piece),
         w: r.w.piece(piece), opacity: r.opacity.piece(piece))
-      putBlock(block, at: j + 16 * piece)
+      putBlock(block, at: j + StackVector.scalarCount * piece)
     }
   }
 
   /// One whole 16-layer block: 17 cache lines.
   func putBlock(_ r: StackBlockResult<Lanes>, at j: Int) {
     let width = StackVector.scalarCount
-    let dst = out + 17 * j
+    let values = StackConstants.valuesPerLayer
+    let dst = out + values * j
     guard streaming else {
       putPartial(r, at: j, lanes: width)
       return
@@ -617,22 +656,25 @@ struct StackInterleavedStores: StackBlockSink {
     )
     withUnsafeMutableBytes(of: &records) { raw in
       let records = raw.baseAddress!.assumingMemoryBound(to: Float.self)
-      for k in 0..<17 {
+      for k in 0..<values {
         let v = StackEvaluationJob.outputVector(r, k)
-        for l in 0..<width { records[17 * l + k] = v[l] }
+        for l in 0..<width { records[values * l + k] = v[l] }
       }
-      for m in 0..<17 {
+      // The block's `values · width` floats are `values` whole lines of `width` floats.
+      for m in 0..<values {
         segue_stream_f32x16(
-          dst + 16 * m, raw.load(fromByteOffset: 64 * m, as: SIMD16<Float>.self))
+          dst + width * m,
+          raw.load(fromByteOffset: StackConstants.cacheLineBytes * m, as: SIMD16<Float>.self))
       }
     }
   }
 
   func putPartial(_ r: StackBlockResult<Lanes>, at j: Int, lanes: Int) {
-    let dst = out + 17 * j
-    for k in 0..<17 {
+    let values = StackConstants.valuesPerLayer
+    let dst = out + values * j
+    for k in 0..<values {
       let v = StackEvaluationJob.outputVector(r, k)
-      for l in 0..<lanes { dst[17 * l + k] = v[l] }
+      for l in 0..<lanes { dst[values * l + k] = v[l] }
     }
   }
 }
@@ -641,71 +683,27 @@ struct StackInterleavedStores: StackBlockSink {
 
 extension StackEvaluationJob {
   /// One layer in scalar `Float`, the same steps as ``evaluateBlock`` (with exact divisions where
-  /// the SIMD path multiplies by an approximate reciprocal); writes 17 values via `put`.
+  /// the SIMD path multiplies by an approximate reciprocal); writes 17 values via `put`. `key(c,
+  /// k)` is key `k` of channel `c`.
   @inline(always)
   static func evaluateLayer(
     time: Float, start: Float, duration: Float, curve: Int, coefficients: UnsafePointer<Float>,
-    table: UnsafePointer<Float>, key: (Int) -> Float, put: (Int, Float) -> Void
+    table: UnsafePointer<Float>, key: (Int, Int) -> Float, put: (Int, Float) -> Void
   ) {
-    typealias K = StackConstants
-    func fma(_ a: Float, _ b: Float, _ c: Float) -> Float { segue_fma_f32(a, b, c) }
     var x = (time - start) / duration
     if !(x >= 0) { x = 0 }
     if x > 1 { x = 1 }
-    let p = coefficients + 6 * curve
-    let (p1, p2, q1, q2) = (p[0], p[1], p[2], p[3])
-    // X'(s) in power form, as CubicBezierBatch.slope.
-    let slope2 = 3 * (1 + p1 - p2)
-    let slope1 = 2 * (p2 - 2 * p1)
-    func residual(_ s: Float) -> Float {
-      let u = 1 - s
-      return fma(u * s, fma(p2, s, p1 * u), fma(s * s, s, -x))
-    }
-    func slope(_ s: Float) -> Float { fma(fma(slope2, s, slope1), s, p1) }
-    let segments = StackCurveTables.segments
-    let f = x * Float(segments)
-    let cell = min(f.rounded(.towardZero), Float(segments - 1))
-    let b = curve * (segments + 1) + Int(cell)
-    let lo = table[b]
-    let hi = table[b + 1]
-    var s = fma(hi - lo, f - cell, lo)
-    for _ in 0..<K.newtonSteps {
-      let e = residual(s)
-      let d = slope(s)
-      if !(d * d < K.flatSquared) { s = s - e / d }
-      if !(s >= 0) { s = 0 }
-      if s > 1 { s = 1 }
-    }
-    let e = residual(s)
-    let d = slope(s)
-    if e * e >= K.toleranceSquared && e * e >= CubicBezierBatch.slopeToleranceSquared * (d * d) {
-      // The SIMD kernel's safeguarded Newton fallback, lane for lane.
-      var a = min(max(lo - CubicBezierBatch.bracketMargin, 0), 1)
-      var c = min(max(hi + CubicBezierBatch.bracketMargin, 0), 1)
-      var best = s
-      var bestE2 = e * e
-      var t = s > a && s < c ? s : (a + c) * 0.5
-      for _ in 0..<CubicBezierBatch.fallbackSteps {
-        let et = residual(t)
-        let et2 = et * et
-        if et2 < bestE2 {
-          best = t
-          bestE2 = et2
-        }
-        if et < 0 { a = t } else { c = t }
-        let dt = slope(t)
-        let newton = t - et / dt
-        t = newton > a && newton < c ? newton : (a + c) * 0.5
-        if et2 < K.toleranceSquared || et2 < CubicBezierBatch.slopeToleranceSquared * (dt * dt)
-          || c - a <= CubicBezierBatch.bracketResolution
-        {
-          break
-        }
-      }
-      s = best
-    }
-    let u = 1 - s
-    let y = fma(u * s, fma(q2, s, q1 * u), s * s * s)
+    let y = StackScalarCurve(
+      coefficients + StackConstants.coefficientsPerCurve * curve, x: x
+    ).solve(curve: curve, table: table)
+    finishLayer(y: y, key: key, put: put)
+  }
+
+  /// Steps 3–6 of a layer from its eased progress `y` (see ``evaluateLayer``).
+  @inline(always)
+  static func finishLayer(y: Float, key: (Int, Int) -> Float, put: (Int, Float) -> Void) {
+    typealias K = StackConstants
+    func fma(_ a: Float, _ b: Float, _ c: Float) -> Float { segue_fma_f32(a, b, c) }
     let segment = (y >= K.key1 ? 1 : 0) + (y >= K.key2 ? 1 : 0)
     let v: Float
     switch segment {
@@ -728,7 +726,7 @@ extension StackEvaluationJob {
     default: (w0, w1, w2, w3) = (0, wa, wb, wc + wd)
     }
     func channel(_ c: Int) -> Float {
-      fma(w3, key(4 * c + 3), fma(w2, key(4 * c + 2), fma(w1, key(4 * c + 1), w0 * key(4 * c))))
+      fma(w3, key(c, 3), fma(w2, key(c, 2), fma(w1, key(c, 1), w0 * key(c, 0))))
     }
     let tx = channel(0)
     let ty = channel(1)
@@ -772,12 +770,107 @@ extension StackEvaluationJob {
               time: time, start: planes[StackBatch.startPlane * stride + j],
               duration: planes[StackBatch.durationPlane * stride + j],
               curve: Int(batch.curveIndex[j]), coefficients: coefficientBuffer.baseAddress!,
-              table: tableBuffer.baseAddress!, key: { planes[(2 + $0) * stride + j] },
+              table: tableBuffer.baseAddress!,
+              key: { planes[StackBatch.keyPlane(channel: $0, key: $1) * stride + j] },
               put: { k, value in out[layout.index(layer: j, value: k)] = value })
           }
         }
       }
     }
+  }
+}
+
+/// The timing curve of one layer for the scalar path: `X(s) − x` and `X'(s)` in power form over
+/// the scaled control points (as ``/Segue/CubicBezierBatch``'s solver), and the solve.
+struct StackScalarCurve {
+  typealias K = StackConstants
+  let p1: Float
+  let p2: Float
+  let q1: Float
+  let q2: Float
+  let x: Float
+  /// `X'(s) = (slope2·s + slope1)·s + p1`.
+  let slope2: Float
+  let slope1: Float
+
+  /// The curve whose `[3x1, 3x2, 3y1, 3y2]` are at `p`, solved for `X(s) = x`.
+  @inline(always)
+  init(_ p: UnsafePointer<Float>, x: Float) {
+    (p1, p2, q1, q2) = (p[0], p[1], p[2], p[3])
+    self.x = x
+    slope2 = 3 * (1 + p1 - p2)
+    slope1 = 2 * (p2 - 2 * p1)
+  }
+
+  @inline(always)
+  func fma(_ a: Float, _ b: Float, _ c: Float) -> Float { segue_fma_f32(a, b, c) }
+
+  /// `X(s) − x`.
+  @inline(always)
+  func residual(_ s: Float) -> Float {
+    let u = 1 - s
+    return fma(u * s, fma(p2, s, p1 * u), fma(s * s, s, -x))
+  }
+
+  /// `X'(s)`.
+  @inline(always)
+  func slope(_ s: Float) -> Float { fma(fma(slope2, s, slope1), s, p1) }
+
+  /// `y = Y(s)` with `X(s) ≈ x`: the first guess from the inverse table of curve `curve`, Newton
+  /// steps, and the bracketed fallback where the residual stays too large.
+  @inline(always)
+  func solve(curve: Int, table: UnsafePointer<Float>) -> Float {
+    let segments = StackCurveTables.segments
+    let f = x * Float(segments)
+    let cell = min(f.rounded(.towardZero), Float(segments - 1))
+    let b = curve * (segments + 1) + Int(cell)
+    let lo = table[b]
+    let hi = table[b + 1]
+    var s = fma(hi - lo, f - cell, lo)
+    for _ in 0..<K.newtonSteps {
+      let e = residual(s)
+      let d = slope(s)
+      if !(d * d < K.flatSquared) { s = s - e / d }
+      if !(s >= 0) { s = 0 }
+      if s > 1 { s = 1 }
+    }
+    let e = residual(s)
+    let d = slope(s)
+    if e * e >= K.toleranceSquared && e * e >= CubicBezierBatch.slopeToleranceSquared * (d * d) {
+      s = bracketed(s, residual: e, lo: lo, hi: hi)
+    }
+    let u = 1 - s
+    return fma(u * s, fma(q2, s, q1 * u), s * s * s)
+  }
+
+  /// The SIMD kernel's safeguarded Newton fallback, lane for lane: Newton steps kept inside the
+  /// table cell's bracket (widened by the margin), bisecting when a step leaves it; the best point
+  /// seen.
+  @inline(always)
+  func bracketed(_ s: Float, residual e: Float, lo: Float, hi: Float) -> Float {
+    var a = min(max(lo - CubicBezierBatch.bracketMargin, 0), 1)
+    var c = min(max(hi + CubicBezierBatch.bracketMargin, 0), 1)
+    var best = s
+    var bestE2 = e * e
+    var t = s > a && s < c ? s : (a + c) * 0.5
+    for _ in 0..<CubicBezierBatch.fallbackSteps {
+      let et = residual(t)
+      let et2 = et * et
+      if et2 < bestE2 {
+        best = t
+        bestE2 = et2
+      }
+      if et < 0 { a = t } else { c = t }
+      let dt = slope(t)
+      let newton = t - et / dt
+      t = newton > a && newton < c ? newton : (a + c) * 0.5
+      if et2 < K.toleranceSquared || et2 < CubicBezierBatch.slopeToleranceSquared * (dt * dt)
+        || c - a <= CubicBezierBatch.bracketResolution
+      {
+        break
+      }
+    }
+    return best
   }
 }
 

@@ -71,16 +71,13 @@ public final class StackNaiveScene {
     layout: StackOutputLayout
   ) throws(ValidationError) {
     try Validate.finite(time, "time")
-    guard range.lowerBound >= 0, range.upperBound <= count else {
-      throw ValidationError(field: "range", reason: .outOfRange(lower: 0, upper: Double(count)))
+    try Validate.subrange(range, of: count, "range")
+    if case .planar(let stride) = layout {
+      try Validate.stride(stride, atLeast: count, "layout.stride")
     }
-    if case .planar(let stride) = layout, stride < count {
-      throw ValidationError(
-        field: "layout.stride", reason: .outOfRange(lower: Double(count), upper: Double(Int.max)))
-    }
-    let needed = layout.requiredCount(upperBound: range.upperBound) ?? Int.max
-    guard output.count >= needed || range.isEmpty else {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
+    if !range.isEmpty {
+      let needed = layout.requiredCount(upperBound: range.upperBound) ?? Int.max
+      try Validate.count(output.count, atLeast: needed, "output")
     }
     let w = StackBatch.width
     let h = StackBatch.height

@@ -90,13 +90,8 @@ extension StackBatch {
     time: Double, range: Range<Int>, into output: UnsafeMutableBufferPointer<Double>
   ) throws(ValidationError) {
     try Validate.finite(time, "time")
-    guard range.lowerBound >= 0, range.upperBound <= count else {
-      throw ValidationError(field: "range", reason: .outOfRange(lower: 0, upper: Double(count)))
-    }
-    let needed = Self.valuesPerLayer * range.upperBound
-    guard output.count >= needed else {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: needed, actual: output.count))
-    }
+    try Validate.subrange(range, of: count, "range")
+    try Validate.count(output.count, atLeast: Self.valuesPerLayer * range.upperBound, "output")
     for j in range {
       let values = referenceLayer(j, time: time).values
       for k in 0..<Self.valuesPerLayer { output[Self.valuesPerLayer * j + k] = values[k] }

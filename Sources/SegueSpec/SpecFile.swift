@@ -124,6 +124,20 @@ public enum SpecFile {
   }
 }
 
+/// The `layers` of a spec as listed: each layer with its parent reference and node, and the list
+/// index of each id.
+struct SpecLayerList {
+  var entries: [(layer: Layer, parent: (id: String, node: Node)?, node: Node)] = []
+  var index: [String: Int] = [:]
+}
+
+/// Where a layer is in the walk of ``SpecDecoder/additionOrder(_:)``.
+enum SpecWalkState {
+  case new
+  case onPath
+  case placed
+}
+
 /// The state of one decode: the layers read so far, for defaults and references.
 struct SpecDecoder {
   /// The layers by id, as listed (model values before any event).
@@ -170,56 +184,101 @@ struct SpecDecoder {
       throw versionNode.fail("unsupported version (this reader knows version 1)")
     }
     if let d = top["description"] { _ = try d.string() }
-    var container = SpecFile.defaultContainer
-    if let c = top["container"] {
-      let v = try c.numbers(count: [2], what: "a size [width, height] in points")
-      guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
-      guard v[0] <= SpecFile.maximumContainerSide, v[1] <= SpecFile.maximumContainerSide else {
-        throw c.fail(
-          "the container size must be at most \(Int(SpecFile.maximumContainerSide)) points a side"
-        )
-      }
-      container = Size(width: v[0], height: v[1])
+    let container = try readContainer(top["container"])
+    let layers = try readLayerList(try top.required("layers"))
+    let tree = try layerTree(layers)
+    let animations = try readAnimations(layers)
+    let events = try readEvents(top["events"])
+    let finish = try readCompletionChanges(top["finish"])
+    let cancel = try readCompletionChanges(top["cancel"])
+    let blendModes = try readBlendModes(top["blendModes"])
+    let duration = try readDuration(top["duration"], animations: animations, root: root)
+    let scene = try building("$") { () throws(ValidationError) in
+      try TransitionScene(
+        duration: duration, containerSize: container, model: tree, animations: animations,
+        events: events, finishChanges: finish, cancelChanges: cancel, blendModes: blendModes)
     }
+    var interaction: InteractionTimeline?
+    if let i = top["interaction"] {
+      interaction = try readInteraction(i, duration: duration)
+    }
+    let sampleTimes: [Double]
+    if let s = top["sampleTimes"] {
+      sampleTimes = try readSampleTimes(s)
+    } else {
+      sampleTimes = try suggestedSampleTimes(duration: duration, interaction: interaction)
+    }
+    return SpecDocument(scene: scene, interaction: interaction, sampleTimes: sampleTimes)
+  }
 
-    // Layers: read, check ids and parents, add ancestors first.
-    let layerNodes = try top.required("layers").array()
-    var entries: [(layer: Layer, parent: (id: String, node: Node)?, node: Node)] = []
-    var firstIndex: [String: Int] = [:]
-    for (i, node) in layerNodes.enumerated() {
+  /// `container`: a size `[width, height]` in points, each in `0…maximumContainerSide`; the
+  /// default container when absent.
+  func readContainer(_ node: Node?) throws(SpecError) -> Size {
+    guard let c = node else { return SpecFile.defaultContainer }
+    let v = try c.numbers(count: [2], what: "a size [width, height] in points")
+    guard v[0] >= 0, v[1] >= 0 else { throw c.fail("the container size must not be negative") }
+    guard v[0] <= SpecFile.maximumContainerSide, v[1] <= SpecFile.maximumContainerSide else {
+      throw c.fail(
+        "the container size must be at most \(Int(SpecFile.maximumContainerSide)) points a side")
+    }
+    return Size(width: v[0], height: v[1])
+  }
+
+  /// `layers`, in list order: each layer read (and kept in ``layersByID``), its id unique, its
+  /// parent the id of a listed layer.
+  mutating func readLayerList(_ node: Node) throws(SpecError) -> SpecLayerList {
+    var list = SpecLayerList()
+    for (i, node) in try node.array().enumerated() {
       let (layer, parent) = try readLayer(node)
-      if let previous = firstIndex[layer.id] {
+      if let previous = list.index[layer.id] {
         throw SpecError(
           path: JSONPath.member(node.path, "id"),
           message: "duplicate layer id '\(layer.id)' (also at $.layers[\(previous)])")
       }
-      firstIndex[layer.id] = i
+      list.index[layer.id] = i
       layersByID[layer.id] = layer
-      entries.append((layer, parent, node))
+      list.entries.append((layer, parent, node))
     }
-    for entry in entries {
+    for entry in list.entries {
       guard let parent = entry.parent else { continue }
-      guard firstIndex[parent.id] != nil else {
+      guard list.index[parent.id] != nil else {
         throw parent.node.fail("no layer has the id '\(parent.id)'")
       }
     }
-    // Cycles and the order of addition, in one iterative walk up the parent links (O(layers),
-    // no recursion, so chains of any depth): from each layer in list order, follow parents
-    // until a layer already placed, a top-level layer or a layer on the current path (a
-    // cycle); then place the path top-down, so every layer comes after its ancestors and
-    // siblings keep their list order. The cycle reported is the one whose earliest-listed
-    // member comes first, named from that member.
-    var state = [UInt8](repeating: 0, count: entries.count)  // 0 new, 1 on the path, 2 placed
+    return list
+  }
+
+  /// The model tree: the listed layers added ancestors first (``additionOrder(_:)``).
+  func layerTree(_ list: SpecLayerList) throws(SpecError) -> LayerTree {
+    var tree = LayerTree()
+    for index in try additionOrder(list) {
+      let entry = list.entries[index]
+      try building(entry.node.path) { () throws(ValidationError) in
+        try tree.add(entry.layer, parent: entry.parent?.id)
+      }
+    }
+    return tree
+  }
+
+  /// The order of addition, checking for cycles, in one iterative walk up the parent links
+  /// (O(layers), no recursion, so chains of any depth): from each layer in list order, follow
+  /// parents until a layer already placed, a top-level layer or a layer on the current path (a
+  /// cycle); then place the path top-down, so every layer comes after its ancestors and siblings
+  /// keep their list order. The cycle reported is the one whose earliest-listed member comes
+  /// first, named from that member.
+  // swift-format-ignore: NeverForceUnwrap
+  func additionOrder(_ list: SpecLayerList) throws(SpecError) -> [Int] {
+    let entries = list.entries
+    var state = [SpecWalkState](repeating: .new, count: entries.count)
     var order: [Int] = []
     order.reserveCapacity(entries.count)
     var cycle: (first: Int, chain: [Int])? = nil
     var path: [Int] = []
-    for i in entries.indices where state[i] == 0 {
+    for i in entries.indices where state[i] == .new {
       path.removeAll(keepingCapacity: true)
       var current = i
-      while true {
-        if state[current] == 2 { break }
-        if state[current] == 1 {
+      while state[current] != .placed {
+        if state[current] == .onPath {
           // `current` is on the path: path[k...] is the cycle, child → parent.
           let members = path[path.lastIndex(of: current)!...]
           let first = members.min()!
@@ -229,13 +288,13 @@ struct SpecDecoder {
           }
           break
         }
-        state[current] = 1
+        state[current] = .onPath
         path.append(current)
-        guard let parent = entries[current].parent, let next = firstIndex[parent.id] else { break }
+        guard let parent = entries[current].parent, let next = list.index[parent.id] else { break }
         current = next
       }
       for j in path.reversed() {
-        state[j] = 2
+        state[j] = .placed
         order.append(j)
       }
     }
@@ -243,124 +302,139 @@ struct SpecDecoder {
       let names = (chain + [first]).map { "'\(entries[$0].layer.id)'" }.joined(separator: " → ")
       throw entries[first].parent!.node.fail("the parent chain forms a cycle: \(names)")
     }
-    var tree = LayerTree()
-    for index in order {
-      let entry = entries[index]
-      try building(entry.node.path) { () throws(ValidationError) in
-        try tree.add(entry.layer, parent: entry.parent?.id)
-      }
-    }
+    return order
+  }
 
-    // Animations, in list order of layers, then of each layer's list.
+  /// Every layer's `animations`, in list order of layers, then of each layer's list.
+  func readAnimations(_ list: SpecLayerList) throws(SpecError) -> AnimationSet {
     var animations = AnimationSet()
-    for entry in entries {
+    for entry in list.entries {
       let o = try entry.node.object()
       guard let list = o["animations"] else { continue }
       for node in try list.array() {
         animations.add(try readAnimation(node, layer: entry.layer), to: entry.layer.id)
       }
     }
+    return animations
+  }
 
-    // Model changes.
+  /// `events`: model changes at times `≥ 0` in time order.
+  func readEvents(_ node: Node?) throws(SpecError) -> [TimelineEvent] {
+    guard let list = node else { return [] }
     var events: [TimelineEvent] = []
-    if let list = top["events"] {
-      var previous = 0.0
-      for node in try list.array() {
-        let o = try node.object(allowed: ["time", "layer", "keyPath", "value", "remove"])
-        let timeNode = try o.required("time")
-        let time = try timeNode.number()
-        guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
-        guard time >= previous else {
-          throw timeNode.fail(
-            "events must be in time order: \(time) is earlier than the event before it (\(previous))"
-          )
-        }
-        previous = time
-        events.append(TimelineEvent(time: time, change: try readChange(o)))
-      }
+    var previous = 0.0
+    for node in try list.array() {
+      let o = try node.object(allowed: ["time", "layer", "keyPath", "value", "remove"])
+      let time = try Self.readEventTime(o, after: &previous, events: "events")
+      events.append(TimelineEvent(time: time, change: try readChange(o)))
     }
-    var finish: [ModelChange] = []
-    var cancel: [ModelChange] = []
-    for (key, isFinish) in [("finish", true), ("cancel", false)] {
-      guard let list = top[key] else { continue }
-      for node in try list.array() {
-        let change = try readChange(
-          try node.object(allowed: ["layer", "keyPath", "value", "remove"]))
-        if isFinish { finish.append(change) } else { cancel.append(change) }
-      }
+    return events
+  }
+
+  /// The `time` of an event in a list of `events` (seconds `≥ 0`, not before `previous`, the
+  /// time of the event before it, which becomes `time`).
+  static func readEventTime(_ o: Members, after previous: inout Double, events: String)
+    throws(SpecError) -> Double
+  {
+    let timeNode = try o.required("time")
+    let time = try timeNode.number()
+    guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
+    guard time >= previous else {
+      throw timeNode.fail(
+        "\(events) must be in time order: \(time) is earlier than the event before it (\(previous))"
+      )
     }
+    previous = time
+    return time
+  }
+
+  /// `finish` or `cancel`: the model changes of a completion.
+  func readCompletionChanges(_ node: Node?) throws(SpecError) -> [ModelChange] {
+    guard let list = node else { return [] }
+    var changes: [ModelChange] = []
+    for node in try list.array() {
+      changes.append(
+        try readChange(try node.object(allowed: ["layer", "keyPath", "value", "remove"])))
+    }
+    return changes
+  }
+
+  /// `blendModes`: a known blend mode per listed layer id.
+  // swift-format-ignore: NeverForceUnwrap
+  func readBlendModes(_ node: Node?) throws(SpecError) -> [String: BlendMode] {
+    guard let b = node else { return [:] }
     var blendModes: [String: BlendMode] = [:]
-    if let b = top["blendModes"] {
-      let o = try b.object()
-      for key in o.keys {
-        let node = o[key]!
-        guard layersByID[key] != nil else {
-          throw node.fail("no layer has the id '\(key)'")
-        }
-        let name = try node.string()
-        guard let mode = BlendMode(rawValue: name) else {
-          let list = BlendMode.allCases.map(\.rawValue).joined(separator: ", ")
-          throw node.fail("unknown blend mode '\(name)' (known: \(list))")
-        }
-        blendModes[key] = mode
+    let o = try b.object()
+    for key in o.keys {
+      let node = o[key]!
+      guard layersByID[key] != nil else {
+        throw node.fail("no layer has the id '\(key)'")
       }
+      let name = try node.string()
+      guard let mode = BlendMode(rawValue: name) else {
+        let list = BlendMode.allCases.map(\.rawValue).joined(separator: ", ")
+        throw node.fail("unknown blend mode '\(name)' (known: \(list))")
+      }
+      blendModes[key] = mode
     }
+    return blendModes
+  }
 
-    // Duration.
-    let duration: Double
-    if let d = top["duration"] {
-      duration = try d.number()
+  /// `duration` (seconds, `> 0`), or the animations' end time when absent.
+  func readDuration(_ node: Node?, animations: AnimationSet, root: Node) throws(SpecError)
+    -> Double
+  {
+    if let d = node {
+      let duration = try d.number()
       guard duration > 0 else { throw d.fail("must be greater than 0 (seconds)") }
-    } else {
-      duration = animations.endTime
-      guard duration > 0 else {
-        throw root.fail(
-          "missing required key 'duration' (the animations give no positive end time to use)")
-      }
+      return duration
     }
-
-    let scene = try building("$") { () throws(ValidationError) in
-      try TransitionScene(
-        duration: duration, containerSize: container, model: tree, animations: animations,
-        events: events, finishChanges: finish, cancelChanges: cancel, blendModes: blendModes)
+    let duration = animations.endTime
+    guard duration > 0 else {
+      throw root.fail(
+        "missing required key 'duration' (the animations give no positive end time to use)")
     }
+    return duration
+  }
 
-    var interaction: InteractionTimeline?
-    if let i = top["interaction"] {
-      interaction = try readInteraction(i, duration: duration)
-    }
-
+  /// `sampleTimes`: at least one time, times `≥ 0` that do not decrease.
+  func readSampleTimes(_ node: Node) throws(SpecError) -> [Double] {
     var sampleTimes: [Double] = []
-    if let s = top["sampleTimes"] {
-      let nodes = try s.array()
-      // Every command that reads the times draws or prints one frame per time: a list with no
-      // time asks for nothing (a contact sheet of no frames has no columns).
-      guard !nodes.isEmpty else {
-        throw s.fail("must hold at least one time (leave it out for the default times)")
-      }
-      var previous = 0.0
-      for node in nodes {
-        let t = try node.number()
-        guard t >= 0 else { throw node.fail("must not be negative (seconds)") }
-        guard t >= previous else {
-          throw node.fail("sample times must not decrease (\(t) after \(previous))")
-        }
-        previous = t
-        sampleTimes.append(t)
-      }
-    } else {
-      var end = duration
-      if let interaction, let last = interaction.events.last {
-        let state = try building("$.interaction") { () throws(ValidationError) in
-          try interaction.state(at: last.time)
-        }
-        end = state.completionTime ?? (last.time + duration)
-        // A last event near the largest Double: keep the suggested times finite.
-        if !end.isFinite { end = .greatestFiniteMagnitude }
-      }
-      sampleTimes = (0...6).map { end * (Double($0) / 6) }
+    let nodes = try node.array()
+    // Every command that reads the times draws or prints one frame per time: a list with no
+    // time asks for nothing (a contact sheet of no frames has no columns).
+    guard !nodes.isEmpty else {
+      throw node.fail("must hold at least one time (leave it out for the default times)")
     }
-    return SpecDocument(scene: scene, interaction: interaction, sampleTimes: sampleTimes)
+    var previous = 0.0
+    for node in nodes {
+      let t = try node.number()
+      guard t >= 0 else { throw node.fail("must not be negative (seconds)") }
+      guard t >= previous else {
+        throw node.fail("sample times must not decrease (\(t) after \(previous))")
+      }
+      previous = t
+      sampleTimes.append(t)
+    }
+    return sampleTimes
+  }
+
+  /// Seven evenly spaced times from 0 to the end: the duration, or with an interaction the time
+  /// its last event completes the transition (its last event's time plus the duration when it
+  /// does not complete it).
+  func suggestedSampleTimes(duration: Double, interaction: InteractionTimeline?)
+    throws(SpecError) -> [Double]
+  {
+    var end = duration
+    if let interaction, let last = interaction.events.last {
+      let state = try building("$.interaction") { () throws(ValidationError) in
+        try interaction.state(at: last.time)
+      }
+      end = state.completionTime ?? (last.time + duration)
+      // A last event near the largest Double: keep the suggested times finite.
+      if !end.isFinite { end = .greatestFiniteMagnitude }
+    }
+    return (0...6).map { end * (Double($0) / 6) }
   }
 
   // MARK: Layers
@@ -656,57 +730,61 @@ struct SpecDecoder {
     }
     var previous = 0.0
     for item in try eventsNode.array() {
-      let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
-      let timeNode = try o.required("time")
-      let time = try timeNode.number()
-      guard time >= 0 else { throw timeNode.fail("must not be negative (seconds)") }
-      guard time >= previous else {
-        throw timeNode.fail(
-          "interaction events must be in time order: \(time) is earlier than the event before it (\(previous))"
-        )
-      }
-      previous = time
-      let actions = o.keys.filter { $0 != "time" }
-      guard actions.count == 1, let action = actions.first, let a = o[action] else {
-        throw item.fail(
-          "an interaction event has 'time' and exactly one of update, pause, finish, cancel")
-      }
-      let event: InteractionEvent
-      switch action {
-      case "update":
-        event = .update(time: time, percent: try a.number())
-      case "pause":
-        guard try a.bool() else { throw a.fail("expected true") }
-        event = .pause(time: time)
-      default:
-        if case .bool(let flag) = a.value {
-          guard flag else { throw a.fail("expected true or an object") }
-        } else {
-          let c = try a.object(allowed: ["completionSpeed", "completionCurve"])
-          if let v = c["completionSpeed"] {
-            let k = try v.number()
-            do throws(ValidationError) { try timeline.setCompletionSpeed(k) } catch {
-              throw SpecError(
-                wrapping: ValidationError(field: "", reason: error.reason), at: v.path)
-            }
-          }
-          if let v = c["completionCurve"] {
-            let f = try SpecFile.readTimingFunction(v)
-            try building(v.path) { () throws(ValidationError) in
-              try timeline.setCompletionCurve(f)
-            }
-          }
-        }
-        event = action == "finish" ? .finish(time: time) : .cancel(time: time)
-      }
-      do throws(ValidationError) { try timeline.append(event) } catch {
-        // The library names the event's index, which the path already holds.
-        var e = error
-        e.index = nil
-        e.field = e.field == "time" ? "time" : e.field == "percentComplete" ? action : ""
-        throw SpecError(wrapping: e, at: item.path)
-      }
+      try appendInteractionEvent(item, after: &previous, to: &timeline)
     }
     return timeline
+  }
+
+  /// One interaction event (`time` and one of `update`, `pause`, `finish`, `cancel`; a finish or
+  /// cancel may set the completion speed and curve), appended to `timeline`.
+  func appendInteractionEvent(
+    _ item: Node, after previous: inout Double, to timeline: inout InteractionTimeline
+  ) throws(SpecError) {
+    let o = try item.object(allowed: ["time", "update", "pause", "finish", "cancel"])
+    let time = try SpecDecoder.readEventTime(o, after: &previous, events: "interaction events")
+    let actions = o.keys.filter { $0 != "time" }
+    guard actions.count == 1, let action = actions.first, let a = o[action] else {
+      throw item.fail(
+        "an interaction event has 'time' and exactly one of update, pause, finish, cancel")
+    }
+    let event: InteractionEvent
+    switch action {
+    case "update":
+      event = .update(time: time, percent: try a.number())
+    case "pause":
+      guard try a.bool() else { throw a.fail("expected true") }
+      event = .pause(time: time)
+    default:
+      try readCompletion(a, into: &timeline)
+      event = action == "finish" ? .finish(time: time) : .cancel(time: time)
+    }
+    do throws(ValidationError) { try timeline.append(event) } catch {
+      // The library names the event's index, which the path already holds.
+      var e = error
+      e.index = nil
+      e.field = e.field == "time" ? "time" : e.field == "percentComplete" ? action : ""
+      throw SpecError(wrapping: e, at: item.path)
+    }
+  }
+
+  /// A finish or cancel: `true`, or an object that sets the completion speed and curve.
+  func readCompletion(_ a: Node, into timeline: inout InteractionTimeline) throws(SpecError) {
+    if case .bool(let flag) = a.value {
+      guard flag else { throw a.fail("expected true or an object") }
+      return
+    }
+    let c = try a.object(allowed: ["completionSpeed", "completionCurve"])
+    if let v = c["completionSpeed"] {
+      let k = try v.number()
+      do throws(ValidationError) { try timeline.setCompletionSpeed(k) } catch {
+        throw SpecError(wrapping: ValidationError(field: "", reason: error.reason), at: v.path)
+      }
+    }
+    if let v = c["completionCurve"] {
+      let f = try SpecFile.readTimingFunction(v)
+      try building(v.path) { () throws(ValidationError) in
+        try timeline.setCompletionCurve(f)
+      }
+    }
   }
 }

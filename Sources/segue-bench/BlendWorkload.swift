@@ -2,6 +2,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -69,11 +70,11 @@ func measuredBandwidth(read: Int, written: Int) -> (read: Double, store: Double)
   var sum: UInt64 = 0
   let words = source.bindMemory(to: UInt64.self)
   for pass in 0..<5 {
-    let t0 = now()
+    let t0 = monotonicSeconds()
     for w in words { sum &+= w }
-    let t1 = now()
+    let t1 = monotonicSeconds()
     memset(target.baseAddress!, Int32(pass), target.count)
-    let t2 = now()
+    let t2 = monotonicSeconds()
     bestRead = min(bestRead, t1 - t0)
     bestStore = min(bestStore, t2 - t1)
   }
@@ -144,8 +145,36 @@ extension SegueBench {
     let options = blendOptions
     let kernel = options.blend
     let n = blendPixelCount
-    let width = options.width
-    let height = n / width
+    let images = blendImages(pixels: n, opaqueFirst: !kernel.isOver)
+    let run: BlendRun
+    do {
+      run = try BlendRun(kernel, options, images: images, pixels: n)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    // Make the destination unique before timing (the first write copies it away from `b`).
+    try run.pass()
+    let (passSeconds, maxAllocations) = try timedPasses { try run.pass() }
+    run.restore()
+    try run.pass()
+    let sum = run.checksum()
+    let allocations =
+      segue_allocation_counting_available() != 0 ? Int(maxAllocations) : nil
+    let result = BlendResult(
+      kernel: kernel, pixels: n, width: options.width,
+      setting: kernel.isOver ? options.opacity : options.fraction, passSeconds: passSeconds,
+      allocations: allocations, mismatches: run.mismatches, checksum: sum)
+    if format == .json {
+      print("{" + result.fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+    } else {
+      print(result.text)
+    }
+  }
+
+  /// The two input images of the blend workload (splitmix64 seeded with 42): premultiplied
+  /// pixels with a random alpha and components ≤ alpha for the first unless `opaqueFirst`; the
+  /// second opaque.
+  func blendImages(pixels n: Int, opaqueFirst: Bool) -> (first: [UInt8], second: [UInt8]) {
     var state: UInt64 = 42
     func byte() -> UInt8 {
       state &+= 0x9E37_79B9_7F4A_7C15
@@ -164,92 +193,135 @@ extension SegueBench {
       }
       return data
     }
-    let first = image(opaque: !kernel.isOver)
+    let first = image(opaque: opaqueFirst)
     let second = image(opaque: true)
-    let pass: () throws -> Void
-    let restore: () -> Void
-    let checksum: () -> Double
-    var mismatches: Int? = nil
-    do {
-      switch kernel {
-      case .over8, .dissolve8:
-        let a = try PixelBufferRGBA8(width: width, height: height, components: first)
-        let b = try PixelBufferRGBA8(width: width, height: height, components: second)
-        var destination = kernel.isOver ? b : try PixelBufferRGBA8(width: width, height: height)
-        let opacity = options.opacity
-        let fraction = options.fraction
-        pass =
-          kernel == .over8
-          ? { try BlendKernels.overRGBA8(a, opacity: opacity, onto: &destination) }
-          : { try BlendKernels.crossDissolveRGBA8(a, b, fraction: fraction, into: &destination) }
-        restore = { if kernel.isOver { destination = b } }
-        checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
-        let check: () throws -> Int = {
-          let o = try Blend.opacityByte(opacity)
-          let k = try Blend.dissolveWeight(fraction)
-          var count = 0
-          for p in Swift.stride(from: 0, to: n, by: 97) {
-            func pixel(_ data: [UInt8]) -> SIMD4<UInt8> {
-              SIMD4(data[4 * p], data[4 * p + 1], data[4 * p + 2], data[4 * p + 3])
-            }
-            let expected =
-              kernel == .over8
-              ? Blend.overRGBA8(pixel(first), onto: pixel(second), opacity: o)
-              : Blend.crossDissolveRGBA8(pixel(first), pixel(second), weight: k)
-            if pixel(destination.components) != expected { count += 1 }
-          }
-          return count
-        }
-        try pass()
-        restore()
-        try pass()
-        mismatches = try check()
-      case .overFloat, .dissolveFloat:
-        let a = try PixelBufferRGBAFloat(
-          width: width, height: height, components: first.map { Float($0) / 255 })
-        let b = try PixelBufferRGBAFloat(
-          width: width, height: height, components: second.map { Float($0) / 255 })
-        var destination =
-          kernel.isOver ? b : try PixelBufferRGBAFloat(width: width, height: height)
-        let opacity = options.opacity
-        let fraction = options.fraction
-        pass =
-          kernel == .overFloat
-          ? { try BlendKernels.overFloat(a, opacity: opacity, onto: &destination) }
-          : { try BlendKernels.crossDissolveFloat(a, b, fraction: fraction, into: &destination) }
-        restore = { if kernel.isOver { destination = b } }
-        checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
-      }
-    } catch {
-      throw ValidationError("\(error)")
+    return (first, second)
+  }
+}
+
+/// One blend kernel bound to its images and destination: a pass, a restore of the destination,
+/// the destination's checksum, and the reference mismatches of the RGBA8 kernels.
+struct BlendRun {
+  let pass: () throws -> Void
+  let restore: () -> Void
+  let checksum: () -> Double
+  var mismatches: Int? = nil
+
+  init(
+    _ kernel: BlendKernel, _ options: BlendOptions, images: (first: [UInt8], second: [UInt8]),
+    pixels n: Int
+  ) throws {
+    let (width, height) = (options.width, n / options.width)
+    switch kernel {
+    case .over8, .dissolve8:
+      let a = try PixelBufferRGBA8(width: width, height: height, components: images.first)
+      let b = try PixelBufferRGBA8(width: width, height: height, components: images.second)
+      var destination = kernel.isOver ? b : try PixelBufferRGBA8(width: width, height: height)
+      let opacity = options.opacity
+      let fraction = options.fraction
+      pass =
+        kernel == .over8
+        ? { try BlendKernels.overRGBA8(a, opacity: opacity, onto: &destination) }
+        : { try BlendKernels.crossDissolveRGBA8(a, b, fraction: fraction, into: &destination) }
+      restore = { if kernel.isOver { destination = b } }
+      checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
+      try pass()
+      restore()
+      try pass()
+      mismatches = try Self.referenceMismatches(
+        kernel, options, images: images, pixels: n, result: destination.components)
+    case .overFloat, .dissolveFloat:
+      let a = try PixelBufferRGBAFloat(
+        width: width, height: height, components: images.first.map { Float($0) / 255 })
+      let b = try PixelBufferRGBAFloat(
+        width: width, height: height, components: images.second.map { Float($0) / 255 })
+      var destination =
+        kernel.isOver ? b : try PixelBufferRGBAFloat(width: width, height: height)
+      let opacity = options.opacity
+      let fraction = options.fraction
+      pass =
+        kernel == .overFloat
+        ? { try BlendKernels.overFloat(a, opacity: opacity, onto: &destination) }
+        : { try BlendKernels.crossDissolveFloat(a, b, fraction: fraction, into: &destination) }
+      restore = { if kernel.isOver { destination = b } }
+      checksum = { destination.components.reduce(0.0) { $0 + Double($1) } }
     }
+  }
 
-    // Make the destination unique before timing (the first write copies it away from `b`).
-    try pass()
-    let (passSeconds, maxAllocations) = try timedPasses { try pass() }
-    restore()
-    try pass()
-    let sum = checksum()
+  /// Every 97th pixel of an RGBA8 kernel's `result` compared with the ``Blend`` reference rule.
+  static func referenceMismatches(
+    _ kernel: BlendKernel, _ options: BlendOptions, images: (first: [UInt8], second: [UInt8]),
+    pixels n: Int, result: [UInt8]
+  ) throws -> Int {
+    let o = try Blend.opacityByte(options.opacity)
+    let k = try Blend.dissolveWeight(options.fraction)
+    var count = 0
+    for p in Swift.stride(from: 0, to: n, by: 97) {
+      func pixel(_ data: [UInt8]) -> SIMD4<UInt8> {
+        SIMD4(data[4 * p], data[4 * p + 1], data[4 * p + 2], data[4 * p + 3])
+      }
+      let expected =
+        kernel == .over8
+        ? Blend.overRGBA8(pixel(images.first), onto: pixel(images.second), opacity: o)
+        : Blend.crossDissolveRGBA8(pixel(images.first), pixel(images.second), weight: k)
+      if pixel(result) != expected { count += 1 }
+    }
+    return count
+  }
+}
 
+/// The measurements of one blend run and the report made from them.
+struct BlendResult {
+  let kernel: BlendKernel
+  let pixels: Int
+  let width: Int
+  /// The opacity (over) or the fraction (dissolve).
+  let setting: Double
+  let passSeconds: [Double]
+  let allocations: Int?
+  let mismatches: Int?
+  let checksum: Double
+
+  var height: Int { pixels / width }
+  var median: Double {
     let sorted = passSeconds.sorted()
-    let median =
-      sorted.count % 2 == 1
+    return sorted.count % 2 == 1
       ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    let best = sorted[0]
+  }
+  var best: Double { passSeconds.min() ?? .nan }
+  var read: Double { Double(pixels * kernel.bytesPerPixel.read) }
+  var written: Double { Double(pixels * kernel.bytesPerPixel.written) }
+
+  /// The read and store bandwidths (bytes/s) measured after the timed passes, for the same
+  /// sizes.
+  let bandwidth: (read: Double, store: Double)
+
+  init(
+    kernel: BlendKernel, pixels: Int, width: Int, setting: Double, passSeconds: [Double],
+    allocations: Int?, mismatches: Int?, checksum: Double
+  ) {
+    (self.kernel, self.pixels, self.width, self.setting) = (kernel, pixels, width, setting)
+    (self.passSeconds, self.allocations) = (passSeconds, allocations)
+    (self.mismatches, self.checksum) = (mismatches, checksum)
+    bandwidth = measuredBandwidth(
+      read: pixels * kernel.bytesPerPixel.read, written: pixels * kernel.bytesPerPixel.written)
+  }
+
+  /// Pixel rate of the memory model with reads and writes serialised.
+  var boundSerial: Double { Double(pixels) / (read / bandwidth.read + written / bandwidth.store) }
+  /// Pixel rate of the memory model with reads and writes fully overlapped.
+  var boundOverlap: Double {
+    Double(pixels) / max(read / bandwidth.read, written / bandwidth.store)
+  }
+
+  /// The JSON report's fields, in order.
+  var fields: [(String, String)] {
+    let n = Double(pixels)
     let (readPerPixel, writtenPerPixel) = kernel.bytesPerPixel
-    let read = Double(n * readPerPixel)
-    let written = Double(n * writtenPerPixel)
-    let bw = measuredBandwidth(read: Int(read), written: Int(written))
-    // Pixel rates of the memory model: reads and writes serialised, or fully overlapped.
-    let boundSerial = Double(n) / (read / bw.read + written / bw.store)
-    let boundOverlap = Double(n) / max(read / bw.read, written / bw.store)
-    let allocations =
-      segue_allocation_counting_available() != 0 ? Int(maxAllocations) : nil
-    let setting = kernel.isOver ? options.opacity : options.fraction
-    let fields: [(String, String)] = [
+    return [
       ("workload", "\"blend\""),
       ("blend", "\"\(kernel.rawValue)\""),
-      ("n", "\(n)"),
+      ("n", "\(pixels)"),
       ("width", "\(width)"),
       ("height", "\(height)"),
       (kernel.isOver ? "opacity" : "fraction", "\(setting)"),
@@ -258,15 +330,15 @@ extension SegueBench {
       ("passes", "\(passSeconds.count)"),
       ("medianSeconds", "\(median)"),
       ("bestSeconds", "\(best)"),
-      ("pixelsPerSecond", "\(Double(n) / median)"),
-      ("bestPixelsPerSecond", "\(Double(n) / best)"),
-      ("nsPerPixel", "\(median / Double(n) * 1e9)"),
+      ("pixelsPerSecond", "\(n / median)"),
+      ("bestPixelsPerSecond", "\(n / best)"),
+      ("nsPerPixel", "\(median / n * 1e9)"),
       ("bytesReadPerPixel", "\(readPerPixel)"),
       ("bytesWrittenPerPixel", "\(writtenPerPixel)"),
       ("GBPerSecond", "\((read + written) / median / 1e9)"),
       ("bestGBPerSecond", "\((read + written) / best / 1e9)"),
-      ("measuredReadGBPerSecond", "\(bw.read / 1e9)"),
-      ("measuredStoreGBPerSecond", "\(bw.store / 1e9)"),
+      ("measuredReadGBPerSecond", "\(bandwidth.read / 1e9)"),
+      ("measuredStoreGBPerSecond", "\(bandwidth.store / 1e9)"),
       ("memoryBoundPixelsPerSecondSerial", "\(boundSerial)"),
       ("memoryBoundPixelsPerSecondOverlapped", "\(boundOverlap)"),
       ("allocationsPerPass", allocations.map { "\($0)" } ?? "null"),
@@ -274,30 +346,31 @@ extension SegueBench {
       ("referenceMismatches", mismatches.map { "\($0)" } ?? "null"),
       ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
       ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
-      ("checksum", "\(sum)"),
+      ("checksum", "\(checksum)"),
     ]
-    if format == .json {
-      print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
-      return
-    }
-    print(
-      """
-      workload blend  kernel \(kernel.rawValue)  \(width)×\(height) = \(n) pixels  \
+  }
+
+  /// The text report.
+  var text: String {
+    let n = Double(pixels)
+    let (readPerPixel, writtenPerPixel) = kernel.bytesPerPixel
+    return """
+      workload blend  kernel \(kernel.rawValue)  \(width)×\(height) = \(pixels) pixels  \
       \(kernel.isOver ? "opacity" : "fraction") \(setting)  threads 1
-      pixels/s       median \(sci(Double(n) / median))  best \(sci(Double(n) / best))  \
+      pixels/s       median \(sci(n / median))  best \(sci(n / best))  \
       (\(passSeconds.count) timed passes)
-      ns per pixel   \(fixed(median / Double(n) * 1e9, 3))
+      ns per pixel   \(fixed(median / n * 1e9, 3))
       GB/s moved     median \(fixed((read + written) / median / 1e9, 2))  best \
       \(fixed((read + written) / best / 1e9, 2))  (read \(readPerPixel) + written \
       \(writtenPerPixel) B/pixel)
       memory bound   \(sci(boundSerial)) pixels/s (reads then stores) … \(sci(boundOverlap)) \
-      (overlapped), from \(fixed(bw.read / 1e9, 1)) GB/s read, \(fixed(bw.store / 1e9, 1)) \
-      GB/s store measured in this run (same sizes, one core)
+      (overlapped), from \(fixed(bandwidth.read / 1e9, 1)) GB/s read, \
+      \(fixed(bandwidth.store / 1e9, 1)) GB/s store measured in this run (same sizes, one core)
       allocations    \(allocations.map { "\($0) per pass" } ?? "not counted on this platform")
       reference      \(mismatches.map { "\($0) mismatches in every 97th pixel" } ?? "not checked (Float)")
       CPU (runtime)  \(CPUFeatures.runtime.description)
       Swift built for \(CPUFeatures.compiled.description)
-      checksum       \(sci(sum, digits: 12))
-      """)
+      checksum       \(sci(checksum, digits: 12))
+      """
   }
 }

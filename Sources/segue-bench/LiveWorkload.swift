@@ -2,6 +2,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import SegueToolSupport
 
 // MARK: - Live workload
 
@@ -54,9 +55,9 @@ extension SegueBench {
       script.nextFrame(into: &calls)
       let before = segue_allocation_count()
       let callsBefore = driver.callCount
-      let t0 = now()
+      let t0 = monotonicSeconds()
       try driver.control(calls, at: t)
-      let t1 = now()
+      let t1 = monotonicSeconds()
       try time.withUnsafeBufferPointer { times in
         try matrices.withUnsafeMutableBufferPointer { m in
           try opacities.withUnsafeMutableBufferPointer { o in
@@ -66,7 +67,7 @@ extension SegueBench {
           }
         }
       }
-      let t2 = now()
+      let t2 = monotonicSeconds()
       let allocated = segue_allocation_count() &- before
       guard f >= Self.liveWarmUpFrames else { continue }
       frameSeconds.append(t2 - t0)
@@ -84,10 +85,10 @@ extension SegueBench {
     for f in 0..<(Self.liveWarmUpFrames + scalarFrames) {
       let t = Double(f) * LiveWorkload.framePeriod
       scalarScript.nextFrame(into: &calls)
-      let t0 = now()
+      let t0 = monotonicSeconds()
       try scalar.control(calls, at: t)
       _ = try scalar.evaluate(at: t)
-      let t1 = now()
+      let t1 = monotonicSeconds()
       if f >= Self.liveWarmUpFrames { scalarSeconds.append(t1 - t0) }
     }
     try printLiveReport(

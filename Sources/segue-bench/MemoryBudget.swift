@@ -5,12 +5,7 @@
 
 import ArgumentParser
 import SegueBenchSupport
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import SegueToolSupport
 
 /// What a run of segue-bench allocates, estimated from its options before anything is
 /// allocated: the largest buffers of each workload (inputs, outputs, references), with a per-item
@@ -22,52 +17,6 @@ struct MemoryEstimate: Equatable {
   /// What dominates the estimate, for the error message (e.g. "output 100000 × 4 × 10000000
   /// floats").
   var largest: String
-
-  /// The budget: three quarters of the physical memory (`sysconf(_SC_PHYS_PAGES)` pages of
-  /// `_SC_PAGESIZE` bytes), or 4 GiB when the system does not say.
-  static var budget: Int {
-    let pages = sysconf(Int32(_SC_PHYS_PAGES))
-    let size = sysconf(Int32(_SC_PAGESIZE))
-    guard pages > 0, size > 0 else { return 4 << 30 }
-    let (total, overflow) = pages.multipliedReportingOverflow(by: size)
-    return overflow ? Int.max / 4 * 3 : total / 4 * 3
-  }
-}
-
-/// `terms` multiplied with overflow checks; `nil` on overflow.
-func checkedProduct(_ terms: Int...) -> Int? {
-  var result = 1
-  for t in terms {
-    let (p, o) = result.multipliedReportingOverflow(by: t)
-    if o { return nil }
-    result = p
-  }
-  return result
-}
-
-/// `terms` added with overflow checks; `nil` if any term is `nil` or the sum overflows.
-func checkedSum(_ terms: Int?...) -> Int? {
-  var result = 0
-  for t in terms {
-    guard let t else { return nil }
-    let (s, o) = result.addingReportingOverflow(t)
-    if o { return nil }
-    result = s
-  }
-  return result
-}
-
-/// Bytes as text with a binary unit: "16.0 TB", "512.0 MB".
-func byteText(_ bytes: Int?) -> String {
-  guard let bytes else { return "more than 9.2 EB" }
-  let units = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"]
-  var value = Double(bytes)
-  var unit = 0
-  while value >= 1024 && unit < units.count - 1 {
-    value /= 1024
-    unit += 1
-  }
-  return unit == 0 ? "\(bytes) bytes" : fixed(value, 1) + " " + units[unit]
 }
 
 extension SegueBench {
@@ -131,11 +80,12 @@ extension SegueBench {
     }
   }
 
-  /// Rejects options whose allocations would exceed ``MemoryEstimate/budget``.
+  /// Rejects options whose allocations would exceed the physical-memory budget
+  /// (`physicalMemoryBudget`).
   func validateMemoryBudget() throws {
     let estimate = memoryEstimate
-    let budget = MemoryEstimate.budget
-    if let bytes = estimate.bytes, bytes <= budget { return }
+    let budget = physicalMemoryBudget
+    if fits(estimate.bytes, within: budget) { return }
     throw ValidationError(
       "--workload \(workload) with these options needs about \(byteText(estimate.bytes)) of "
         + "memory (\(estimate.largest)), more than segue-bench's budget of "

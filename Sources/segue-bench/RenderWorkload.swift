@@ -2,6 +2,7 @@ import ArgumentParser
 import Segue
 import SegueMallocCounter
 import SegueRender
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -177,139 +178,69 @@ extension SegueBench {
   /// Renders one preset's frames: the row of the report, with the pixels of one pass and its
   /// median seconds.
   private func renderPreset(_ preset: TransitionPreset) throws -> RenderRow {
-    let o = renderOptions
-    let animator = PresetAnimator(preset)
-    let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
-    var scene = try animator.animateTransition(
-      using: animator.defaultContext(operation: operation))
-    var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
-    if o.contents { try Self.showScreenshots(in: &scene, renderer: &renderer) }
-    let size = try renderer.outputSize(for: scene.containerSize)
-    let times = (0..<frames).map { scene.duration * Double($0) / Double(frames - 1) }
-    let context = try RenderContext(threads: threads)
-    var image = try PixelBufferRGBA8(width: size.width, height: size.height)
+    let r = try PresetRendering(preset, renderOptions, frames: frames, threads: threads, path: path)
+    var image = try PixelBufferRGBA8(width: r.size.width, height: r.size.height)
     let pass: () throws -> Void
-    if path == .reference {
-      pass = {
-        for t in times {
-          let sample = try scene.sample(at: t)
-          let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
-          image = try renderer.referenceRender(
-            sample, presentation: tree, containerSize: scene.containerSize)
-        }
-      }
+    if r.isReference {
+      pass = { for t in r.times { image = try r.referenceImage(at: t) } }
     } else {
       pass = {
-        for t in times { try renderer.render(scene, at: t, into: &image, context: context) }
+        for t in r.times { try r.renderer.render(r.scene, at: t, into: &image, context: r.context) }
       }
     }
     try pass()
     let (wall, cpu, _) = try timed(pass)
-    // Untimed, after the timed passes: every frame once more, its allocation calls counted on
-    // its own, and every byte of it hashed (FNV-1a over the frames in order), so a wrong pixel
-    // anywhere changes the checksum.
-    var checksum: UInt64 = 0xCBF2_9CE4_8422_2325
-    var allocationsPerFrame: UInt64 = 0
-    for t in times {
-      let before = segue_allocation_count()
-      if path == .reference {
-        let sample = try scene.sample(at: t)
-        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
-        image = try renderer.referenceRender(
-          sample, presentation: tree, containerSize: scene.containerSize)
-      } else {
-        try renderer.render(scene, at: t, into: &image, context: context)
-      }
-      allocationsPerFrame = max(allocationsPerFrame, segue_allocation_count() &- before)
-      for byte in image.components { checksum = (checksum ^ UInt64(byte)) &* 0x100_0000_01B3 }
-    }
+    let (checksum, allocationsPerFrame) = try r.checksumFrames(&image)
     let counted = segue_allocation_counting_available() != 0
-    let pixels = Double(frames * size.width * size.height)
+    let pixels = Double(frames * r.size.width * r.size.height)
     let median = wall.sorted()[wall.count / 2]
     let best = wall.min()!
     var row = RenderRow(
-      preset: preset.rawValue, width: size.width, height: size.height, pixels: pixels,
+      preset: preset.rawValue, width: r.size.width, height: r.size.height, pixels: pixels,
       seconds: median, bestSeconds: best, frames: frames, cpuSeconds: cpu,
       allocationsPerFrame: counted ? Int(allocationsPerFrame) : nil, checksum: checksum)
     var line =
-      "\(preset.rawValue.padding(14)) \(size.width)×\(size.height)  "
+      "\(preset.rawValue.padding(14)) \(r.size.width)×\(r.size.height)  "
       + "\(fixed(pixels / median / 1e6, 1)) Mpixel/s (best \(fixed(pixels / best / 1e6, 1)))  "
       + "\(fixed(median / Double(frames) * 1e3, 2)) ms/frame  "
       + "CPU \(fixed(cpu / median, 2)) s/s (\(fixed(pixels / cpu / 1e6, 1)) Mpixel per CPU-s)  "
       + "allocations \(row.allocationsPerFrame.map { "\($0)/frame (most in one frame)" } ?? "not counted")"
-    if path == .simd {
-      // The same frames from precomputed render lists: the rasteriser alone.
-      var lists: [[SceneRenderItem]] = []
-      for t in times {
-        let sample = try scene.sample(at: t)
-        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
-        lists.append(try renderer.renderItems(for: sample, presentation: tree))
-      }
-      let rasterise: () throws -> Void = {
-        for items in lists { try renderer.render(items, into: &image, context: context) }
-      }
-      try rasterise()
-      let (rasterWall, _, _) = try timed(rasterise)
-      let rasterMedian = rasterWall.sorted()[rasterWall.count / 2]
-      var rasterAllocations: UInt64 = 0
-      for items in lists {
-        let before = segue_allocation_count()
-        try renderer.render(items, into: &image, context: context)
-        rasterAllocations = max(rasterAllocations, segue_allocation_count() &- before)
-      }
-      row.rasteriseSeconds = rasterMedian
-      row.rasteriseAllocationsPerFrame = counted ? Int(rasterAllocations) : nil
-      line +=
-        "\n\(String().padding(14)) rasterise only \(fixed(pixels / rasterMedian / 1e6, 1)) "
-        + "Mpixel/s  \(fixed(rasterMedian / Double(frames) * 1e3, 2)) ms/frame  allocations "
-        + "\(row.rasteriseAllocationsPerFrame.map { "\($0)/frame (most in one frame)" } ?? "not counted")"
-    }
+    if path == .simd { line += try rasteriseOnly(r, image: &image, row: &row) }
     line += "  checksum \(String(checksum, radix: 16)) (FNV-1a of every byte of every frame)"
-    if o.encode {
-      // Encoding, timed separately: every frame as a PNG, as one APNG, as one GIF.
-      var frameImages: [PixelBufferRGBA8] = []
-      for t in times {
-        try renderer.render(scene, at: t, into: &image, context: context)
-        frameImages.append(image)
-      }
-      let delay = scene.duration / Double(frames - 1)
-      var pngBytes = 0
-      var t0 = now()
-      for frame in frameImages { pngBytes += try PNG.encode(frame).count }
-      let png = now() - t0
-      t0 = now()
-      var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)
-      for frame in frameImages { try apng.add(frame, delay: delay) }
-      let apngBytes = try apng.finish().count
-      let apngSeconds = now() - t0
-      t0 = now()
-      var gif = try GIFEncoder(width: size.width, height: size.height)
-      for frame in frameImages { try gif.add(frame, delay: delay) }
-      let gifBytes = try gif.finish().count
-      let gifSeconds = now() - t0
-      line +=
-        "\n\(String().padding(14)) encode: PNG \(fixed(png / Double(frames) * 1e3, 1)) ms/frame "
-        + "(\(pngBytes / frames) B/frame)  APNG \(fixed(apngSeconds / Double(frames) * 1e3, 1)) "
-        + "ms/frame (\(apngBytes) B)  GIF \(fixed(gifSeconds / Double(frames) * 1e3, 1)) ms/frame "
-        + "(\(gifBytes) B)"
-    }
-    if o.check {
-      var worst = 0
-      for t in times {
-        let sample = try scene.sample(at: t)
-        let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
-        let reference = try renderer.referenceRender(
-          sample, presentation: tree, containerSize: scene.containerSize)
-        try renderer.render(scene, at: t, into: &image, context: context)
-        for i in 0..<image.components.count {
-          worst = max(worst, abs(Int(image.components[i]) - Int(reference.components[i])))
-        }
-      }
+    if renderOptions.encode { line += try r.encodingLine(&image) }
+    if renderOptions.check {
+      let worst = try r.maxDifference(&image)
       line += "\n\(String().padding(14)) max channel difference vs reference \(worst)/255"
       row.maxDifference = worst
     }
     row.text = line
     return row
+  }
+
+  /// The same frames from precomputed render lists, timed: the rasteriser alone. Fills the
+  /// row's rasterise figures and returns the report line.
+  private func rasteriseOnly(
+    _ r: PresetRendering, image: inout PixelBufferRGBA8, row: inout RenderRow
+  ) throws -> String {
+    let lists = try r.renderLists()
+    func rasterise() throws {
+      for items in lists { try r.renderer.render(items, into: &image, context: r.context) }
+    }
+    try rasterise()
+    let (rasterWall, _, _) = try timed(rasterise)
+    let rasterMedian = rasterWall.sorted()[rasterWall.count / 2]
+    var rasterAllocations: UInt64 = 0
+    for items in lists {
+      let before = segue_allocation_count()
+      try r.renderer.render(items, into: &image, context: r.context)
+      rasterAllocations = max(rasterAllocations, segue_allocation_count() &- before)
+    }
+    row.rasteriseSeconds = rasterMedian
+    row.rasteriseAllocationsPerFrame =
+      segue_allocation_counting_available() != 0 ? Int(rasterAllocations) : nil
+    return "\n\(String().padding(14)) rasterise only \(fixed(row.pixels / rasterMedian / 1e6, 1)) "
+      + "Mpixel/s  \(fixed(rasterMedian / Double(frames) * 1e3, 2)) ms/frame  allocations "
+      + "\(row.rasteriseAllocationsPerFrame.map { "\($0)/frame (most in one frame)" } ?? "not counted")"
   }
 
   /// Times `pass` as ``timedPasses(_:)`` does, also returning the CPU seconds of the median
@@ -346,7 +277,7 @@ func cpuModelName() -> String {
     let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     let text = String(decoding: bytes, as: UTF8.self)
     if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
-      return String(text[text.index(after: colon)...].trimmingCharacters().filter { $0 != "\n" })
+      return String(text[text.index(after: colon)...].trimmingSpaces().filter { $0 != "\n" })
     }
   }
   return "unknown"
@@ -401,5 +332,115 @@ struct RenderRow {
     }
     if let maxDifference { fields.append(("maxChannelDifference", "\(maxDifference)")) }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+}
+
+/// One preset's scene in the render workload, with its renderer, frame times and context.
+struct PresetRendering {
+  let scene: TransitionScene
+  let renderer: SceneRenderer
+  let size: (width: Int, height: Int)
+  /// The frame times `k·duration/(F − 1)`.
+  let times: [Double]
+  let context: RenderContext
+  /// Whether frames are rendered by the reference rasteriser (`--path reference`).
+  let isReference: Bool
+
+  init(
+    _ preset: TransitionPreset, _ o: RenderOptions, frames: Int, threads: Int, path: BenchPath
+  ) throws {
+    let animator = PresetAnimator(preset)
+    let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
+    var scene = try animator.animateTransition(
+      using: animator.defaultContext(operation: operation))
+    var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
+    if o.contents { try SegueBench.showScreenshots(in: &scene, renderer: &renderer) }
+    self.scene = scene
+    self.renderer = renderer
+    size = try renderer.outputSize(for: scene.containerSize)
+    let duration = scene.duration
+    times = (0..<frames).map { duration * Double($0) / Double(frames - 1) }
+    context = try RenderContext(threads: threads)
+    isReference = path == .reference
+  }
+
+  /// Frame `t` by the reference rasteriser.
+  func referenceImage(at t: Double) throws -> PixelBufferRGBA8 {
+    let sample = try scene.sample(at: t)
+    let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+    return try renderer.referenceRender(
+      sample, presentation: tree, containerSize: scene.containerSize)
+  }
+
+  /// Untimed, after the timed passes: every frame once more, its allocation calls counted on
+  /// its own, and every byte of it hashed (FNV-1a over the frames in order), so a wrong pixel
+  /// anywhere changes the checksum. Returns the hash and the most allocation calls of a frame.
+  func checksumFrames(_ image: inout PixelBufferRGBA8) throws -> (UInt64, UInt64) {
+    var checksum: UInt64 = 0xCBF2_9CE4_8422_2325
+    var allocationsPerFrame: UInt64 = 0
+    for t in times {
+      let before = segue_allocation_count()
+      if isReference {
+        image = try referenceImage(at: t)
+      } else {
+        try renderer.render(scene, at: t, into: &image, context: context)
+      }
+      allocationsPerFrame = max(allocationsPerFrame, segue_allocation_count() &- before)
+      for byte in image.components { checksum = (checksum ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    }
+    return (checksum, allocationsPerFrame)
+  }
+
+  /// The render list of every frame.
+  func renderLists() throws -> [[SceneRenderItem]] {
+    var lists: [[SceneRenderItem]] = []
+    for t in times {
+      let sample = try scene.sample(at: t)
+      let tree = scene.presentation(at: t, completion: sample.isCompleted ? .finished : nil)
+      lists.append(try renderer.renderItems(for: sample, presentation: tree))
+    }
+    return lists
+  }
+
+  /// Encoding, timed separately: every frame as a PNG, as one APNG, as one GIF; the report line.
+  func encodingLine(_ image: inout PixelBufferRGBA8) throws -> String {
+    let frames = times.count
+    var frameImages: [PixelBufferRGBA8] = []
+    for t in times {
+      try renderer.render(scene, at: t, into: &image, context: context)
+      frameImages.append(image)
+    }
+    let delay = scene.duration / Double(frames - 1)
+    var pngBytes = 0
+    var t0 = monotonicSeconds()
+    for frame in frameImages { pngBytes += try PNG.encode(frame).count }
+    let png = monotonicSeconds() - t0
+    t0 = monotonicSeconds()
+    var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)
+    for frame in frameImages { try apng.add(frame, delay: delay) }
+    let apngBytes = try apng.finish().count
+    let apngSeconds = monotonicSeconds() - t0
+    t0 = monotonicSeconds()
+    var gif = try GIFEncoder(width: size.width, height: size.height)
+    for frame in frameImages { try gif.add(frame, delay: delay) }
+    let gifBytes = try gif.finish().count
+    let gifSeconds = monotonicSeconds() - t0
+    return "\n\(String().padding(14)) encode: PNG \(fixed(png / Double(frames) * 1e3, 1)) ms/frame "
+      + "(\(pngBytes / frames) B/frame)  APNG \(fixed(apngSeconds / Double(frames) * 1e3, 1)) "
+      + "ms/frame (\(apngBytes) B)  GIF \(fixed(gifSeconds / Double(frames) * 1e3, 1)) ms/frame "
+      + "(\(gifBytes) B)"
+  }
+
+  /// The largest channel difference of any frame between the fast renderer and the reference.
+  func maxDifference(_ image: inout PixelBufferRGBA8) throws -> Int {
+    var worst = 0
+    for t in times {
+      let reference = try referenceImage(at: t)
+      try renderer.render(scene, at: t, into: &image, context: context)
+      for i in 0..<image.components.count {
+        worst = max(worst, abs(Int(image.components[i]) - Int(reference.components[i])))
+      }
+    }
+    return worst
   }
 }

@@ -4,6 +4,7 @@ import ArgumentParser
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -97,13 +98,6 @@ struct Report {
   }
 }
 
-/// Seconds on the monotonic clock.
-func now() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-
 /// `x` in scientific notation with `digits` significant digits (no Foundation).
 func sci(_ x: Double, digits: Int = 4) -> String {
   withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
@@ -128,16 +122,6 @@ func loadedBLASLibrary() -> String {
   return found.isEmpty ? "none found in /proc/self/maps" : found.joined(separator: ", ")
 }
 
-extension Substring {
-  /// Without leading and trailing spaces.
-  func trimmingCharacters() -> Substring {
-    var s = self
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return s
-  }
-}
-
 extension String {
   /// Every occurrence of `target` replaced by `replacement`.
   func replacingAll(_ target: Character, with replacement: String) -> String {
@@ -156,12 +140,12 @@ extension SegueBench {
   ) {
     var passSeconds: [Double] = []
     var maxAllocations: UInt64 = 0
-    let start = now()
+    let start = monotonicSeconds()
     while true {
       let before = segue_allocation_count()
-      let t0 = now()
+      let t0 = monotonicSeconds()
       try pass()
-      let t1 = now()
+      let t1 = monotonicSeconds()
       maxAllocations = max(maxAllocations, segue_allocation_count() &- before)
       passSeconds.append(t1 - t0)
       if let seconds {

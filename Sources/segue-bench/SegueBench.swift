@@ -11,6 +11,7 @@ import Segue
 import SegueBenchSupport
 import SegueMallocCounter
 import SegueSIMDSupport
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -129,7 +130,7 @@ struct SegueBench: ParsableCommand {
   var frameTimes: [Double] {
     if let times {
       return times.split(separator: ",").map {
-        Double($0.trimmingCharacters()) ?? .nan
+        Double($0.trimmingSpaces()) ?? .nan
       }
     }
     return [time ?? 0.3]

@@ -1,4 +1,5 @@
 import Segue
+import SegueToolSupport
 
 /// The size limits of one run, checked before any work is done, so that no request grows
 /// without bound in time, memory or output (documented in ExitCodes.md, the DocC article "The
@@ -33,12 +34,12 @@ enum Budget {
     throws(CLIError)
   {
     let items = transition.sceneItems
-    let (product, overflow) = count.multipliedReportingOverflow(by: items)
-    guard overflow || product > maximumSceneSamples else { return }
+    let product = checkedProduct(count, items)
+    if fits(product, within: maximumSceneSamples) { return }
     throw CLIError(
       .dataError, argument,
       "\(count) samples of a scene of \(items) items (\(transition.sceneDescription)) is "
-        + "\(overflow ? "too many" : "\(product)") scene samples, above the budget of "
+        + "\(product.map { "\($0)" } ?? "too many") scene samples, above the budget of "
         + "\(maximumSceneSamples); use fewer times (a lower --fps, or --times)")
   }
 

@@ -1,5 +1,6 @@
 import Segue
 import SegueSpec
+import SegueToolSupport
 
 /// Parses a comma-separated list of numbers (`"390,844"`, `"0,0.1,0.25"`); spaces around items
 /// are ignored. `nan` and `inf` parse (as Swift's `Double(_:)` reads them) and are left for the
@@ -96,14 +97,4 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     text.insert(".", at: text.index(text.endIndex, offsetBy: -digits))
   }
   return (negative && integer != 0 ? "-" : "") + text
-}
-
-extension Substring {
-  /// Without leading and trailing spaces.
-  func trimmingSpaces() -> Substring {
-    var s = self
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return s
-  }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Segue
 import SegueBenchSupport
+import SegueToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -81,13 +82,6 @@ struct ProfileReport: Encodable {
     out += "checksum \(decimal(checksum))\n"
     return out
   }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 /// `segue profile`.

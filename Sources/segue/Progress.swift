@@ -1,3 +1,5 @@
+import SegueToolSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -206,6 +206,8 @@ struct StackKernelTests {
     #expect(K.inverseSpan2 == Float(1 / (kt[3] - kt[2])))
     #expect(K.offset1 == Float(-kt[1] / (kt[2] - kt[1])))
     #expect(K.offset2 == Float(-kt[2] / (kt[3] - kt[2])))
+    #expect(K.valuesPerLayer == StackBatch.valuesPerLayer)
+    #expect(K.coefficientsPerCurve * StackBatch.curves.count == stackCurveCoefficients.count)
   }
 
   /// Invariants on random times: opacity in [0, 1], constant entries exact, m44 = 1 − tz/500.

@@ -1,4 +1,5 @@
 import Foundation
+import SegueToolSupport
 import Testing
 
 @testable import segue_bench
@@ -109,15 +110,17 @@ struct SegueBenchTests {
     #expect(checkedSum(1, nil) == nil)
     #expect(byteText(nil) == "more than 9.2 EB")
     #expect(byteText(1536) == "1.5 KB")
+    #expect(byteText(100) == "100 bytes")
+    #expect(fits(nil, within: .max) == false && fits(10, within: 10))
   }
 
   /// The budget is three quarters of the physical memory: positive, and the default stack run
   /// (N = 10⁶, about 300 MB) fits in it.
   @Test func defaultRunFitsTheBudget() throws {
-    #expect(MemoryEstimate.budget > 0)
+    #expect(physicalMemoryBudget > 0)
     let bench = try SegueBench.parse([])
     let bytes = try #require(bench.memoryEstimate.bytes)
-    #expect(bytes < MemoryEstimate.budget)
+    #expect(bytes < physicalMemoryBudget)
     #expect(bytes > 26 * 12 * 1_000_000)
   }
 }

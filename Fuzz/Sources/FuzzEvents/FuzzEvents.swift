@@ -1,4 +1,5 @@
 import FuzzDriver
+import SegueFuzzOracles
 
 /// libFuzzer target: every input goes through `FuzzOracles.events(_:)`.
 @main

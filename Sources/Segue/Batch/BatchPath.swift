@@ -222,10 +222,12 @@ public struct BatchMatrix: Hashable, Sendable {
       var i = 0
       if let base = buffer.baseAddress {
         let raw = UnsafeRawPointer(base)
-        while i + 16 <= n {
-          let v = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+        let width = BatchOutput.vectorWidth
+        while i + width <= n {
+          let v = raw.loadUnaligned(
+            fromByteOffset: MemoryLayout<Float>.stride * i, as: SIMD16<Float>.self)
           if any((v - v) .!= 0) { break }
-          i += 16
+          i += width
         }
       }
       while i < n {
@@ -269,20 +271,10 @@ enum BatchBLAS {
   }
 }
 
-/// Shared checks of the jobs' caller-owned output buffers.
+/// Shared helpers of the jobs' caller-owned output buffers.
 enum BatchOutput {
-  /// Throws `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` unless the buffer holds
-  /// `rows·columns` values (`minimum` is `Int.max` when the product overflows).
-  static func check(_ output: UnsafeMutableBufferPointer<Float>, rows: Int, columns: Int)
-    throws(ValidationError)
-  {
-    let (needed, overflow) = rows.multipliedReportingOverflow(by: columns)
-    guard !overflow, output.count >= needed else {
-      throw ValidationError(
-        field: "output",
-        reason: .tooFew(minimum: overflow ? Int.max : needed, actual: output.count))
-    }
-  }
+  /// Floats per vector of the SIMD paths (`SIMD16<Float>`): the columns of one store.
+  static var vectorWidth: Int { SIMD16<Float>.scalarCount }
 
   /// Whether `pointer` is 64-byte aligned (the condition for a streaming store).
   @inline(__always)

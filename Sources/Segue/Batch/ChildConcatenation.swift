@@ -70,20 +70,15 @@ public struct ChildConcatenationJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter than `16·M`.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard children.columns == 16 else {
-      throw ValidationError(
-        field: "children.columns", reason: .countMismatch(expected: 16, actual: children.columns))
-    }
+    try Validate.count(children.columns, equals: LaneMatrix.fieldCount, "children.columns")
     guard children.rows <= BatchBLAS.maximumDimension / 4 else {
       throw ValidationError(
         field: "children.rows",
         reason: .outOfRange(lower: 1, upper: Double(BatchBLAS.maximumDimension / 4)))
     }
     let p = parentEntries
-    for e in 0..<16 where !p[e].isFinite {
-      throw ValidationError(field: "parent", index: e, reason: .notFinite)
-    }
-    try BatchOutput.check(output, rows: children.rows, columns: 16)
+    try Validate.allFinite(p.indices.lazy.map { p[$0] }, "parent")
+    try Validate.matrix(output.count, rows: children.rows, columns: LaneMatrix.fieldCount, "output")
   }
 
   /// Validates, then computes every child on the path ``path`` resolves to, the children split
@@ -106,11 +101,12 @@ public struct ChildConcatenationJob: @unchecked Sendable {
   /// Children `range` on `path`; validated by the caller.
   func runUnchecked(children range: Range<Int>, parent: SIMD16<Float>, path: BatchPath) {
     guard !range.isEmpty else { return }
-    let out = output.baseAddress! + 16 * range.lowerBound
+    let fields = LaneMatrix.fieldCount
+    let out = output.baseAddress! + fields * range.lowerBound
     var p = parent
     children.elements.withUnsafeBufferPointer { c in
       withUnsafeBytes(of: &p) { raw in
-        let src = c.baseAddress! + 16 * range.lowerBound
+        let src = c.baseAddress! + fields * range.lowerBound
         if path == .blas {
           BatchBLAS.sgemm(
             m: 4 * range.count, n: 4, k: 4, a: src, lda: 4,
@@ -130,11 +126,11 @@ public struct ChildConcatenationJob: @unchecked Sendable {
           return r
         }
         for i in 0..<range.count {
-          let v = load16(src + 16 * i)
+          let v = load16(src + fields * i)
           let result = SIMD16<Float>(
             lowHalf: SIMD8(lowHalf: row(v.lowHalf.lowHalf), highHalf: row(v.lowHalf.highHalf)),
             highHalf: SIMD8(lowHalf: row(v.highHalf.lowHalf), highHalf: row(v.highHalf.highHalf)))
-          BatchOutput.store(result, at: out + 16 * i, streaming: streaming)
+          BatchOutput.store(result, at: out + fields * i, streaming: streaming)
         }
         if streaming { segue_store_fence() }
       }

@@ -101,17 +101,12 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
   ///   with the frame index; `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)``.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard images.rows == 2 else {
-      throw ValidationError(
-        field: "images.rows", reason: .countMismatch(expected: 2, actual: images.rows))
-    }
+    try Validate.count(images.rows, equals: 2, "images.rows")
     try BatchBLAS.checkDimension(images.columns, "images.columns")
-    guard !fractions.isEmpty else {
-      throw ValidationError(field: "fractions", reason: .tooFew(minimum: 1, actual: 0))
-    }
+    try Validate.count(fractions.count, atLeast: 1, "fractions")
     try BatchBLAS.checkDimension(fractions.count, "fractions")
     for (f, q) in fractions.enumerated() { try Validate.inRange(q, 0, 1, "fractions", index: f) }
-    try BatchOutput.check(output, rows: fractions.count, columns: images.columns)
+    try Validate.matrix(output.count, rows: fractions.count, columns: images.columns, "output")
   }
 
   /// Validates, then computes every frame on the path ``path`` resolves to, the components split
@@ -156,15 +151,16 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
             c: out + columns.lowerBound, ldc: n)
           return
         }
+        let width = BatchOutput.vectorWidth
         let streaming =
-          streamingStores && n % 16 == 0 && columns.lowerBound % 16 == 0
+          streamingStores && n % width == 0 && columns.lowerBound % width == 0
           && BatchOutput.isAligned(out)
         let zero = SIMD16<Float>(repeating: 0)
         let one = SIMD16<Float>(repeating: 1)
         var tileStart = columns.lowerBound
         while tileStart < columns.upperBound {
           let tileEnd = Swift.min(tileStart + Self.tileColumns, columns.upperBound)
-          let vectorEnd = tileStart + (tileEnd - tileStart) / 16 * 16
+          let vectorEnd = tileStart + (tileEnd - tileStart) / width * width
           for f in 0..<frames {
             let p = w[2 * f]
             let q = w[2 * f + 1]
@@ -176,7 +172,7 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
               v = SIMDMath.select(v .< zero, zero, v)
               v = SIMDMath.select(v .> one, one, v)
               BatchOutput.store(v, at: dst + j, streaming: streaming)
-              j += 16
+              j += width
             }
             while j < tileEnd {
               dst[j] = Swift.min(Swift.max(p * a[j] + q * b[j], 0), 1)

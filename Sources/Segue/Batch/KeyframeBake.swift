@@ -207,14 +207,11 @@ public struct KeyframeBakeJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/tooFew(minimum:actual:)`` when the buffer is shorter than `F·N`.
   public func validate() throws(ValidationError) {
     try path.checkAvailable()
-    guard values.rows == template.keyCount else {
-      throw ValidationError(
-        field: "values.rows",
-        reason: .countMismatch(expected: template.keyCount, actual: values.rows))
-    }
+    try Validate.count(values.rows, equals: template.keyCount, "values.rows")
     try BatchBLAS.checkDimension(values.columns, "values.columns")
     try BatchBLAS.checkDimension(template.frameCount, "progress")
-    try BatchOutput.check(output, rows: template.frameCount, columns: values.columns)
+    try Validate.matrix(
+      output.count, rows: template.frameCount, columns: values.columns, "output")
   }
 
   /// Validates, then computes the whole output on the path ``path`` resolves to, with the
@@ -248,7 +245,8 @@ public struct KeyframeBakeJob: @unchecked Sendable {
             b: v.baseAddress! + columns.lowerBound, ldb: n, c: out + columns.lowerBound, ldc: n)
         } else {
           let streaming =
-            streamingStores && n % 16 == 0 && columns.lowerBound % 16 == 0
+            streamingStores && n % BatchOutput.vectorWidth == 0
+            && columns.lowerBound % BatchOutput.vectorWidth == 0
             && BatchOutput.isAligned(out)
           Self.weightedSumSIMD(
             weights: w.baseAddress!, frames: frames, keys: keys, values: v.baseAddress!,
@@ -263,7 +261,8 @@ public struct KeyframeBakeJob: @unchecked Sendable {
   /// 32 KB (so they stay in L1 while every frame is written), between 128 and 1024 columns, a
   /// multiple of 16.
   static func tileColumns(keys: Int) -> Int {
-    Swift.min(Swift.max(8192 / Swift.max(keys, 1), 128), 1024) / 16 * 16
+    Swift.min(Swift.max(8192 / Swift.max(keys, 1), 128), 1024) / KeyframeBakeSum.width
+      * KeyframeBakeSum.width
   }
 
   /// `output[f·outputStride + j] = Σₖ weights[f·keys + k]·values[k·valueStride + j]` for `j` in
@@ -273,68 +272,20 @@ public struct KeyframeBakeJob: @unchecked Sendable {
     valueStride: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
     outputStride: Int, streaming: Bool
   ) {
+    let sum = KeyframeBakeSum(
+      weights: weights, keys: keys, values: values, valueStride: valueStride, output: output,
+      outputStride: outputStride, streaming: streaming)
     let tile = tileColumns(keys: keys)
     var tileStart = columns.lowerBound
     while tileStart < columns.upperBound {
       let tileEnd = Swift.min(tileStart + tile, columns.upperBound)
-      let vectorEnd = tileStart + (tileEnd - tileStart) / 16 * 16
-      // Four frames at a time share each load of a key row's sixteen values.
       var f = 0
-      while f + 4 <= frames {
-        let r0 = weights + f * keys
-        let r1 = r0 + keys
-        let r2 = r1 + keys
-        let r3 = r2 + keys
-        let d0 = output + f * outputStride
-        let d1 = d0 + outputStride
-        let d2 = d1 + outputStride
-        let d3 = d2 + outputStride
-        var j = tileStart
-        while j < vectorEnd {
-          let v0 = load16(values + j)
-          var a0 = SIMD16<Float>(repeating: r0[0]) * v0
-          var a1 = SIMD16<Float>(repeating: r1[0]) * v0
-          var a2 = SIMD16<Float>(repeating: r2[0]) * v0
-          var a3 = SIMD16<Float>(repeating: r3[0]) * v0
-          var k = 1
-          while k < keys {
-            let v = load16(values + k * valueStride + j)
-            a0 += SIMD16<Float>(repeating: r0[k]) * v
-            a1 += SIMD16<Float>(repeating: r1[k]) * v
-            a2 += SIMD16<Float>(repeating: r2[k]) * v
-            a3 += SIMD16<Float>(repeating: r3[k]) * v
-            k += 1
-          }
-          BatchOutput.store(a0, at: d0 + j, streaming: streaming)
-          BatchOutput.store(a1, at: d1 + j, streaming: streaming)
-          BatchOutput.store(a2, at: d2 + j, streaming: streaming)
-          BatchOutput.store(a3, at: d3 + j, streaming: streaming)
-          j += 16
-        }
-        for i in 0..<4 {
-          scalarTail(
-            row: weights + (f + i) * keys, keys: keys, values: values, valueStride: valueStride,
-            columns: j..<tileEnd, output: output + (f + i) * outputStride)
-        }
-        f += 4
+      while f + KeyframeBakeSum.framesPerPass <= frames {
+        sum.fourFrames(from: f, columns: tileStart..<tileEnd)
+        f += KeyframeBakeSum.framesPerPass
       }
       while f < frames {
-        let row = weights + f * keys
-        let dst = output + f * outputStride
-        var j = tileStart
-        while j < vectorEnd {
-          var acc = SIMD16<Float>(repeating: row[0]) * load16(values + j)
-          var k = 1
-          while k < keys {
-            acc += SIMD16<Float>(repeating: row[k]) * load16(values + k * valueStride + j)
-            k += 1
-          }
-          BatchOutput.store(acc, at: dst + j, streaming: streaming)
-          j += 16
-        }
-        scalarTail(
-          row: row, keys: keys, values: values, valueStride: valueStride, columns: j..<tileEnd,
-          output: dst)
+        sum.oneFrame(f, columns: tileStart..<tileEnd)
         f += 1
       }
       tileStart = tileEnd
@@ -364,4 +315,86 @@ public struct KeyframeBakeJob: @unchecked Sendable {
 @inline(__always)
 func load16(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
   UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+}
+
+/// The operands of ``KeyframeBakeJob/weightedSumSIMD(weights:frames:keys:values:valueStride:columns:output:outputStride:streaming:)``
+/// and its passes over one tile of columns: sixteen columns per vector, then a scalar tail summed
+/// in the same order.
+struct KeyframeBakeSum {
+  let weights: UnsafePointer<Float>
+  let keys: Int
+  let values: UnsafePointer<Float>
+  let valueStride: Int
+  let output: UnsafeMutablePointer<Float>
+  let outputStride: Int
+  let streaming: Bool
+
+  /// Frames per pass of ``fourFrames(from:columns:)``: they share each load of a key row's
+  /// values.
+  static var framesPerPass: Int { 4 }
+  /// Columns per vector.
+  static var width: Int { BatchOutput.vectorWidth }
+
+  /// Frames `f ..< f + 4` of `columns`.
+  @inline(__always)
+  func fourFrames(from f: Int, columns: Range<Int>) {
+    let r0 = weights + f * keys
+    let r1 = r0 + keys
+    let r2 = r1 + keys
+    let r3 = r2 + keys
+    let d0 = output + f * outputStride
+    let d1 = d0 + outputStride
+    let d2 = d1 + outputStride
+    let d3 = d2 + outputStride
+    let vectorEnd = columns.lowerBound + columns.count / Self.width * Self.width
+    var j = columns.lowerBound
+    while j < vectorEnd {
+      let v0 = load16(values + j)
+      var a0 = SIMD16<Float>(repeating: r0[0]) * v0
+      var a1 = SIMD16<Float>(repeating: r1[0]) * v0
+      var a2 = SIMD16<Float>(repeating: r2[0]) * v0
+      var a3 = SIMD16<Float>(repeating: r3[0]) * v0
+      var k = 1
+      while k < keys {
+        let v = load16(values + k * valueStride + j)
+        a0 += SIMD16<Float>(repeating: r0[k]) * v
+        a1 += SIMD16<Float>(repeating: r1[k]) * v
+        a2 += SIMD16<Float>(repeating: r2[k]) * v
+        a3 += SIMD16<Float>(repeating: r3[k]) * v
+        k += 1
+      }
+      BatchOutput.store(a0, at: d0 + j, streaming: streaming)
+      BatchOutput.store(a1, at: d1 + j, streaming: streaming)
+      BatchOutput.store(a2, at: d2 + j, streaming: streaming)
+      BatchOutput.store(a3, at: d3 + j, streaming: streaming)
+      j += Self.width
+    }
+    for i in 0..<Self.framesPerPass {
+      KeyframeBakeJob.scalarTail(
+        row: weights + (f + i) * keys, keys: keys, values: values, valueStride: valueStride,
+        columns: j..<columns.upperBound, output: output + (f + i) * outputStride)
+    }
+  }
+
+  /// Frame `f` of `columns`.
+  @inline(__always)
+  func oneFrame(_ f: Int, columns: Range<Int>) {
+    let row = weights + f * keys
+    let dst = output + f * outputStride
+    let vectorEnd = columns.lowerBound + columns.count / Self.width * Self.width
+    var j = columns.lowerBound
+    while j < vectorEnd {
+      var acc = SIMD16<Float>(repeating: row[0]) * load16(values + j)
+      var k = 1
+      while k < keys {
+        acc += SIMD16<Float>(repeating: row[k]) * load16(values + k * valueStride + j)
+        k += 1
+      }
+      BatchOutput.store(acc, at: dst + j, streaming: streaming)
+      j += Self.width
+    }
+    KeyframeBakeJob.scalarTail(
+      row: row, keys: keys, values: values, valueStride: valueStride,
+      columns: j..<columns.upperBound, output: dst)
+  }
 }

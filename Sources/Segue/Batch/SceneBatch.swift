@@ -189,7 +189,8 @@ public struct SceneBatch: Sendable {
   private mutating func updateLayout(from g: Int) {
     for h in g..<groups.count {
       groupRows[h + 1] = groupRows[h] + groups[h].count * templates[h].layerCount
-      groupItems[h + 1] = groupItems[h] + (groups[h].count + 15) / 16
+      let lanes = SceneLaneGroup.laneCount
+      groupItems[h + 1] = groupItems[h] + (groups[h].count + lanes - 1) / lanes
     }
   }
 
@@ -262,13 +263,21 @@ public struct SceneBatch: Sendable {
   }
 }
 
-/// How a lane finds its scene time (``SceneInstanceGroup/kinds``).
-enum SceneClockKind {
-  static let timed: UInt8 = 0
-  static let position: UInt8 = 1
-  static let interactive: UInt8 = 2
-  static let percentDriven: UInt8 = 3
-  static let animator: UInt8 = 4
+/// How the evaluation reads an instance's clock (one byte per instance).
+enum SceneClockKind: UInt8 {
+  /// ``SceneClock/timed(start:speed:)``: ``SceneInstanceGroup/start`` and
+  /// ``SceneInstanceGroup/speed``.
+  case timed
+  /// ``SceneClock/position(_:)``: the scene time in ``SceneInstanceGroup/start``.
+  case position
+  /// ``SceneClock/interactive(_:start:)``: read from ``SceneInstanceGroup/clocks``.
+  case interactive
+  /// ``SceneClock/percentDriven(start:completionSpeed:completionCurve:wantsInteractiveStart:)``:
+  /// read from the instance's ``LiveClock``.
+  case percentDriven
+  /// ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``: read from the instance's
+  /// ``LiveClock``.
+  case animator
 }
 
 /// The current state of a live instance's clock (only the state after its latest call).
@@ -282,8 +291,8 @@ enum LiveClock: Hashable, Sendable {
 struct SceneInstanceGroup: Sendable {
   /// Instance ids.
   var ids: [Int32] = []
-  /// ``SceneClockKind``.
-  var kinds: [UInt8] = []
+  /// How each clock is read.
+  var kinds: [SceneClockKind] = []
   /// Timed, percent-driven, interactive: the start (seconds); position: the scene time
   /// `p·duration`.
   var start: [Double] = []
@@ -303,7 +312,7 @@ struct SceneInstanceGroup: Sendable {
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
     ids.append(Int32(id))
     clocks.append(clock)
-    kinds.append(0)
+    kinds.append(.timed)
     start.append(0)
     speed.append(0)
     live.append(.none)
@@ -319,21 +328,21 @@ struct SceneInstanceGroup: Sendable {
     var completion = Double.infinity
     switch clock {
     case .timed(let s, let v):
-      kinds[slot] = SceneClockKind.timed
+      kinds[slot] = .timed
       start[slot] = s
       speed[slot] = v
       completion = s + duration / v
     case .position(let p):
-      kinds[slot] = SceneClockKind.position
+      kinds[slot] = .position
       start[slot] = p * duration
       speed[slot] = 0
     case .interactive(let timeline, let s):
-      kinds[slot] = SceneClockKind.interactive
+      kinds[slot] = .interactive
       start[slot] = s
       speed[slot] = 0
       completion = timeline.replayed(upTo: .infinity).completionTime.map { $0 + s } ?? .infinity
     case .percentDriven(let s, let k, let c, let interactiveStart):
-      kinds[slot] = SceneClockKind.percentDriven
+      kinds[slot] = .percentDriven
       start[slot] = s
       speed[slot] = 0
       let machine = InteractionMachine(
@@ -342,7 +351,7 @@ struct SceneInstanceGroup: Sendable {
       live[slot] = .percentDriven(machine)
       completion = machine.completionTime.map { $0 + s } ?? .infinity
     case .animator(let timing, let pauses, let scrubs):
-      kinds[slot] = SceneClockKind.animator
+      kinds[slot] = .animator
       start[slot] = 0
       speed[slot] = 0
       live[slot] = .animator(
@@ -461,8 +470,8 @@ func planeTarget(_ property: LayerProperty) -> (plane: Int, channels: Int)? {
   case .bounds: (LayerPlanes.boundsMinX, 4)
   case .boundsSize: (LayerPlanes.boundsWidth, 2)
   case .anchorPoint: (LayerPlanes.anchorPointX, 2)
-  case .transform: (LayerPlanes.transform, 16)
-  case .sublayerTransform: (LayerPlanes.sublayerTransform, 16)
+  case .transform: (LayerPlanes.transform, LaneMatrix.fieldCount)
+  case .sublayerTransform: (LayerPlanes.sublayerTransform, LaneMatrix.fieldCount)
   case .transformComponent, .backgroundColor, .cornerRadius, .borderWidth, .borderColor,
     .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .contentsRect, .contentsCenter,
     .contentsScale, .fontSize, .foregroundColor, .path, .fillColor, .strokeColor, .lineWidth,

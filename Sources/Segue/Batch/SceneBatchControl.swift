@@ -34,14 +34,14 @@ extension SceneInstanceGroup {
   /// The scene time, rate and state of slot `k` at wall time `t` for a scene of `duration`.
   func time(_ k: Int, at t: Double, duration: Double) -> SceneInstanceTime {
     switch kinds[k] {
-    case SceneClockKind.timed:
+    case .timed:
       let tau = max((t - start[k]) * speed[k], 0)
       let done = tau >= duration
       let rate = t > start[k] && !done ? speed[k] : 0
       return SceneInstanceTime(time: tau, rate: rate, completion: done ? .finished : nil)
-    case SceneClockKind.position:
+    case .position:
       return SceneInstanceTime(time: start[k], rate: 0, completion: nil)
-    case SceneClockKind.interactive:
+    case .interactive:
       guard case .interactive(let timeline, let s) = clocks[k] else { break }
       let local = max(t - s, 0)
       let machine = timeline.replayed(upTo: local)

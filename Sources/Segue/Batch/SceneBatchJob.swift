@@ -31,17 +31,19 @@ public final class SceneBatchContext: @unchecked Sendable {
     slots = threads
     capacity = c
     // Whole cache lines per slot, plus one so consecutive slots do not share a line.
-    floatsPerSlot = (SceneBatchSlot.floatCount(c) + 31) / 16 * 16
+    let line = SceneBatchSlot.cacheLineFloats
+    floatsPerSlot = (SceneBatchSlot.floatCount(c) + 2 * line - 1) / line * line
     let total = floatsPerSlot * threads
-    floats = UnsafeMutableRawPointer.allocate(byteCount: 4 * total, alignment: 64)
-      .bindMemory(to: Float.self, capacity: total)
+    floats = UnsafeMutableRawPointer.allocate(
+      byteCount: MemoryLayout<Float>.stride * total, alignment: SceneBatchSlot.cacheLineBytes
+    ).bindMemory(to: Float.self, capacity: total)
     floats.initialize(repeating: 0, count: total)
     claims = .allocate(capacity: threads)
     for s in 0..<threads { (claims + s).initialize(to: Atomic(0)) }
   }
 
   /// The bytes this context holds.
-  public var byteCount: Int { 4 * slots * floatsPerSlot }
+  public var byteCount: Int { MemoryLayout<Float>.stride * slots * floatsPerSlot }
 
   deinit {
     floats.deallocate()
@@ -69,11 +71,11 @@ public final class SceneBatchContext: @unchecked Sendable {
 }
 
 /// Pointers into one slot of a ``SceneBatchContext`` (every region 64-byte aligned; a "vector"
-/// is 16 floats).
+/// is one float per lane, ``SceneLaneGroup/laneCount`` floats).
 struct SceneBatchSlot: @unchecked Sendable {
-  /// Scene times `τ` of the 16 lanes (`Double`, seconds).
+  /// Scene times `τ` of the lanes (`Double`, seconds).
   let times: UnsafeMutablePointer<Double>
-  /// `dτ/dt` of the 16 lanes (`Double`, scene seconds per wall second; written when the job's
+  /// `dτ/dt` of the lanes (`Double`, scene seconds per wall second; written when the job's
   /// ``SceneEvaluationJob/computesTimeRates``): the clock stage's input to derivative kernels.
   let timeRates: UnsafeMutablePointer<Double>
   let dynamic: UnsafeMutablePointer<Float>
@@ -82,33 +84,52 @@ struct SceneBatchSlot: @unchecked Sendable {
   let removals: UnsafeMutablePointer<Float>
   let worlds: UnsafeMutablePointer<Float>
   let sublayers: UnsafeMutablePointer<Float>
-  /// Scalar keyframe values: lane `l`, channel `c` at `16·l + c`.
+  /// Scalar keyframe values: lane `l`, channel `c` at `channelStride·l + c`.
   let channels: UnsafeMutablePointer<Float>
   let lanes: UnsafeMutablePointer<Float>
   let keyframeScratch: UnsafeMutablePointer<Float>
 
+  /// The bytes of a cache line, the alignment of the slots and of their regions.
+  static var cacheLineBytes: Int { 64 }
+  /// The floats of a cache line (one lane vector).
+  static var cacheLineFloats: Int { cacheLineBytes / MemoryLayout<Float>.stride }
+  /// The vectors of the lanes' scene times, and of their rates (one `Double` per lane).
+  static var timeVectors: Int { MemoryLayout<Double>.stride / MemoryLayout<Float>.stride }
+  /// The floats of one lane matrix in ``worlds`` or ``sublayers``: a vector per field.
+  static var matrixFloats: Int { LaneMatrix.fieldCount * SceneLaneGroup.laneCount }
+  /// The most channels of an animated value (a transform's fields): the floats per lane of
+  /// ``channels``.
+  static var channelStride: Int { LaneMatrix.fieldCount }
+
+  /// The lane vectors of a slot for templates of sizes up to `c`.
+  static func vectorCount(_ c: SceneScratchSize) -> Int {
+    let matrices = LaneMatrix.fieldCount * (c.worlds + c.sublayers)
+    let clock = 2 * timeVectors  // times and time rates
+    return clock + c.dynamic + c.written + c.alphas + c.removals + matrices + channelStride
+      + 1 + KeyframeEvaluationJob.scratchVectors
+  }
+
   static func floatCount(_ c: SceneScratchSize) -> Int {
-    16 * (4 + c.dynamic + c.written + c.alphas + c.removals + 16 * c.worlds + 16 * c.sublayers)
-      + 256 + 16 + 48
+    SceneLaneGroup.laneCount * vectorCount(c)
   }
 
   init(capacity c: SceneScratchSize, floats: UnsafeMutablePointer<Float>) {
     var p = floats
     func take(_ vectors: Int) -> UnsafeMutablePointer<Float> {
-      defer { p += 16 * vectors }
+      defer { p += SceneLaneGroup.laneCount * vectors }
       return p
     }
-    times = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
-    timeRates = UnsafeMutableRawPointer(take(2)).assumingMemoryBound(to: Double.self)
+    times = UnsafeMutableRawPointer(take(Self.timeVectors)).assumingMemoryBound(to: Double.self)
+    timeRates = UnsafeMutableRawPointer(take(Self.timeVectors)).assumingMemoryBound(to: Double.self)
     dynamic = take(c.dynamic)
     written = take(c.written)
     alpha = take(c.alphas)
     removals = take(c.removals)
-    worlds = take(16 * c.worlds)
-    sublayers = take(16 * c.sublayers)
-    channels = take(16)
+    worlds = take(LaneMatrix.fieldCount * c.worlds)
+    sublayers = take(LaneMatrix.fieldCount * c.sublayers)
+    channels = take(Self.channelStride)
     lanes = take(1)
-    keyframeScratch = take(3)
+    keyframeScratch = take(KeyframeEvaluationJob.scratchVectors)
   }
 }
 
@@ -180,19 +201,14 @@ public struct SceneEvaluationJob: @unchecked Sendable {
       throw ValidationError(
         field: "context", reason: .invalidState("was made for a batch with smaller templates"))
     }
-    for (i, t) in times.enumerated() where !t.isFinite {
-      throw ValidationError(field: "times", index: i, reason: .notFinite)
-    }
+    try Validate.allFinite(times, "times")
     let n = batch.layerCount * times.count
-    func check(_ count: Int, _ minimum: Int, _ field: String) throws(ValidationError) {
-      guard count >= minimum else {
-        throw ValidationError(field: field, reason: .tooFew(minimum: minimum, actual: count))
-      }
+    try Validate.count(matrices.count, atLeast: LaneMatrix.fieldCount * n, "matrices")
+    try Validate.count(opacities.count, atLeast: n, "opacities")
+    if let corners {
+      try Validate.count(corners.count, atLeast: LaneCorners.floatCount * n, "corners")
     }
-    try check(matrices.count, 16 * n, "matrices")
-    try check(opacities.count, n, "opacities")
-    if let corners { try check(corners.count, 16 * n, "corners") }
-    if let presence { try check(presence.count, n, "presence") }
+    if let presence { try Validate.count(presence.count, atLeast: n, "presence") }
   }
 
   /// Validates, then evaluates every frame on the calling thread (context slot 0).
@@ -203,7 +219,8 @@ public struct SceneEvaluationJob: @unchecked Sendable {
 
   /// Validates, then evaluates the (frame, lane group) items split into chunks over `threads`
   /// threads (the shared ``BatchContext`` for `threads`, entered without a closure; `chunkSize` counts lane
-  /// groups, default about a quarter of an even share). Each running chunk claims a free context
+  /// groups, by default as ``BatchThreads/chunkSize(for:threads:chunkSize:alignment:)`` cuts
+  /// them with alignment 1: one chunk on one thread, else about a quarter of an even share). Each running chunk claims a free context
   /// slot, so no two running chunks share scratch whichever threads run them. Every lane group is
   /// evaluated by the same code whatever the split, so the outputs are bitwise the same for every
   /// `threads` and `chunkSize`.
@@ -213,50 +230,40 @@ public struct SceneEvaluationJob: @unchecked Sendable {
   ///   `"chunkSize"` ``ValidationError/Reason/notPositive``.
   public func run(threads: Int, chunkSize: Int? = nil) throws(ValidationError) {
     try validate()
-    guard threads >= 1 else { throw ValidationError(field: "threads", reason: .notPositive) }
     guard threads <= context.slots else {
       throw ValidationError(
         field: "threads", reason: .outOfRange(lower: 1, upper: Double(context.slots)))
     }
-    let items = times.count * batch.laneGroupCount
-    let size: Int
-    if let chunkSize {
-      guard chunkSize >= 1 else {
-        throw ValidationError(field: "chunkSize", reason: .notPositive)
-      }
-      size = chunkSize
-    } else {
-      size = max(1, (items + 4 * threads - 1) / (4 * threads))
-    }
-    if threads == 1 {
-      var lower = 0
-      while lower < items {
-        evaluate(items: lower..<min(lower + size, items), slot: context.slot(0))
-        lower += size
-      }
-      return
-    }
+    let items = 0..<(times.count * batch.laneGroupCount)
+    let size = try BatchThreads.chunkSize(
+      for: items, threads: threads, chunkSize: chunkSize, alignment: 1)
     // The closure-free entry of the shared worker set: the job passes itself by address, so a
     // run allocates nothing.
+    let invoke: BatchChunkFunction = { job, lower, upper in
+      let job = job.assumingMemoryBound(to: SceneEvaluationJob.self)
+      let context = job.pointee.context
+      let s = context.claimSlot()
+      job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
+      context.releaseSlot(s)
+    }
     withUnsafePointer(to: self) { job in
-      BatchContext.shared(threads: threads).run(
-        range: 0..<items, chunkSize: size,
-        invoke: { job, lower, upper in
-          let job = job.assumingMemoryBound(to: SceneEvaluationJob.self)
-          let context = job.pointee.context
-          let s = context.claimSlot()
-          job.pointee.evaluate(items: lower..<upper, slot: context.slot(s))
-          context.releaseSlot(s)
-        }, context: UnsafeRawPointer(job))
+      if threads == 1 {
+        BatchThreads.runSerially(
+          range: items, chunkSize: size, invoke: invoke, context: UnsafeRawPointer(job))
+      } else {
+        BatchContext.shared(threads: threads).run(
+          range: items, chunkSize: size, invoke: invoke, context: UnsafeRawPointer(job))
+      }
     }
   }
 
   /// Whether this run streams its rows (see ``streamingStores``).
   // swift-format-ignore: NeverForceUnwrap
   var streams: Bool {
-    guard let base = matrices.baseAddress, Int(bitPattern: base) % 64 == 0 else { return false }
-    if let corners, let c = corners.baseAddress, Int(bitPattern: c) % 64 != 0 { return false }
-    return streamingStores ?? (4 * matrices.count >= Self.streamingThreshold)
+    guard let base = matrices.baseAddress, BatchOutput.isAligned(base) else { return false }
+    if let corners, let c = corners.baseAddress, !BatchOutput.isAligned(c) { return false }
+    return streamingStores
+      ?? (MemoryLayout<Float>.stride * matrices.count >= Self.streamingThreshold)
   }
 
   /// Items `frame·laneGroups + u`, in runs of one frame and one group (then a store fence when
@@ -296,8 +303,9 @@ public struct SceneEvaluationJob: @unchecked Sendable {
     let rows = frame * batch.layerCount + batch.groupRows[g]
     let out = SceneOutputs(
       streaming: streams ? 1 : 0,
-      matrices: matrices.baseAddress! + 16 * rows, opacities: opacities.baseAddress! + rows,
-      corners: corners.map { $0.baseAddress! + 16 * rows },
+      matrices: matrices.baseAddress! + LaneMatrix.fieldCount * rows,
+      opacities: opacities.baseAddress! + rows,
+      corners: corners.map { $0.baseAddress! + LaneCorners.floatCount * rows },
       presence: presence.map { $0.baseAddress! + rows })
     let t = times[frame]
     group.kinds.withUnsafeBufferPointer { kinds in
@@ -306,11 +314,12 @@ public struct SceneEvaluationJob: @unchecked Sendable {
           let clocks = SceneLaneClocks(
             kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
             group: group)
+          let lanes = SceneLaneGroup.laneCount
           for j in laneGroups {
-            let first = 16 * j
+            let first = lanes * j
             SceneLaneGroup(
               program: template.program, template: template, slot: slot, first: first,
-              valid: min(16, group.count - first), stage: stage, rates: computesTimeRates
+              valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
             ).evaluate(at: t, clocks: clocks, out: out)
           }
         }
@@ -331,7 +340,7 @@ struct SceneOutputs {
 
 /// A group's clocks, structure of arrays.
 struct SceneLaneClocks {
-  var kinds: UnsafePointer<UInt8>
+  var kinds: UnsafePointer<SceneClockKind>
   var start: UnsafePointer<Double>
   var speed: UnsafePointer<Double>
   /// For the interactive clocks (rare; read per lane).
@@ -349,19 +358,22 @@ struct SceneLaneGroup {
   /// Whether the clock stage writes ``SceneBatchSlot/timeRates``.
   let rates: Bool
 
+  /// Instances per lane group: one per lane.
+  static var laneCount: Int { Lanes.scalarCount }
+
   static let running: Float = 0
   static let finished: Float = 1
   static let cancelled: Float = 2
 
-  /// The vector at `p` (16 floats).
+  /// Vector `i` at `p`.
   @inline(__always)
   func vector(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> Lanes {
-    UnsafeRawPointer(p + 16 * i).load(as: Lanes.self)
+    UnsafeRawPointer(p + Self.laneCount * i).load(as: Lanes.self)
   }
 
   @inline(__always)
   func setVector(_ p: UnsafeMutablePointer<Float>, _ i: Int, _ v: Lanes) {
-    UnsafeMutableRawPointer(p + 16 * i).storeBytes(of: v, as: Lanes.self)
+    UnsafeMutableRawPointer(p + Self.laneCount * i).storeBytes(of: v, as: Lanes.self)
   }
 
   /// A constant matrix of the program, broadcast.
@@ -369,6 +381,19 @@ struct SceneLaneGroup {
   func constant(_ offset: Int32) -> LaneMatrix {
     let p = program.values + Int(offset)
     return LaneMatrix { Lanes(repeating: p[$0]) }
+  }
+
+  /// A matrix of the scratch `stores` (``SceneBatchSlot/worlds`` or
+  /// ``SceneBatchSlot/sublayers``): one vector per field.
+  @inline(__always)
+  func matrix(_ stores: UnsafeMutablePointer<Float>, _ index: Int32) -> LaneMatrix {
+    LaneMatrix(
+      load: stores + SceneBatchSlot.matrixFloats * Int(index), stride: Self.laneCount)
+  }
+
+  @inline(__always)
+  func setMatrix(_ stores: UnsafeMutablePointer<Float>, _ index: Int32, _ m: LaneMatrix) {
+    m.store(to: stores + SceneBatchSlot.matrixFloats * Int(index), stride: Self.laneCount)
   }
 
   /// The local time of `op` at scene time `tau`, rounded to a `Float` on the same side of 0 and
@@ -393,58 +418,86 @@ struct SceneLaneGroup {
       op.activeEnd.nextDown)
   }
 
-  // swift-format-ignore: NeverForceUnwrap
+  /// The whole lane group at batch time `t`, up to ``stage``.
   @inline(__always)
   func evaluate(at t: Double, clocks: SceneLaneClocks, out: SceneOutputs) {
-    let prog = program
-    let s = slot
-    let tau = s.times
-    // 1. Clocks.
+    let state = laneClocks(at: t, clocks)
+    if stage == .clocks { return }
+    let finished = state .== Self.finished
+    let cancelled = state .== Self.cancelled
+    let notFinished = .!finished
+    resetPlanes()
+    if stage >= .values { applyEvents(notFinished: notFinished) }
+    for o in 0..<program.opCount {
+      evaluate(program.ops[o], notFinished: notFinished)
+    }
+    if stage < .values { return }
+    override(program.finished, program.finishedCount, finished)
+    override(program.cancelled, program.cancelledCount, cancelled)
+    standardiseBounds()
+    if stage < .layers { return }
+    evaluateTree(state: state, out: out)
+  }
+
+  /// Writes every lane's scene time `τ` to ``SceneBatchSlot/times`` and returns the lanes' states
+  /// (``running``, ``finished`` or ``cancelled``); padding lanes run at `τ = 0`.
+  @inline(__always)
+  func laneClocks(at t: Double, _ clocks: SceneLaneClocks) -> Lanes {
     var state = Lanes(repeating: Self.running)
-    for l in 0..<16 {
+    for l in 0..<Self.laneCount {
       var time = 0.0
       var rate = 0.0
       if l < valid {
         let k = first + l
         switch clocks.kinds[k] {
-        case SceneClockKind.timed where !rates:
+        case .timed where !rates:
           time = max((t - clocks.start[k]) * clocks.speed[k], 0)
-          if time >= prog.duration { state[l] = Self.finished }
-        case SceneClockKind.position:
+          if time >= program.duration { state[l] = Self.finished }
+        case .position:
           time = clocks.start[k]
         default:
-          let lane = clocks.group.time(k, at: t, duration: prog.duration)
+          let lane = clocks.group.time(k, at: t, duration: program.duration)
           switch lane.completion {
           case .finished: state[l] = Self.finished
           case .cancelled: state[l] = Self.cancelled
           case nil: break
           }
-          time = lane.completion == nil || clocks.kinds[k] == SceneClockKind.timed ? lane.time : 0
+          time = lane.completion == nil || clocks.kinds[k] == .timed ? lane.time : 0
           rate = lane.rate
         }
       }
-      tau[l] = time
-      if rates { s.timeRates[l] = rate }
+      slot.times[l] = time
+      if rates { slot.timeRates[l] = rate }
     }
-    if stage == .clocks { return }
-    let finished = state .== Self.finished
-    let cancelled = state .== Self.cancelled
-    let notFinished = .!finished
-    // 2. Dynamic planes at the model, nothing written yet; removal masks (running lanes).
+    return state
+  }
+
+  /// The dynamic planes at the model, nothing written yet; the removal masks (1 in the lanes
+  /// whose scene time is before the removal).
+  @inline(__always)
+  func resetPlanes() {
+    let prog = program
+    let s = slot
     for d in 0..<prog.dynamicCount {
       setVector(s.dynamic, d, Lanes(repeating: prog.dynamicModel[d]))
     }
     for w in 0..<prog.writtenCount { setVector(s.written, w, Lanes()) }
     for r in 0..<prog.removalCount {
       var present = Lanes()
-      for l in 0..<16 where tau[l] < prog.removals[r] { present[l] = 1 }
+      for l in 0..<Self.laneCount where s.times[l] < prog.removals[r] { present[l] = 1 }
       setVector(s.removals, r, present)
     }
-    // 3. `.set` events at τ ≥ time (not in finished lanes).
-    for e in 0..<(stage >= .values ? prog.eventCount : 0) {
+  }
+
+  /// The `.set` events at `τ ≥ time`, not in finished lanes.
+  @inline(__always)
+  func applyEvents(notFinished: LaneMask) {
+    let prog = program
+    let s = slot
+    for e in 0..<prog.eventCount {
       let event = prog.events[e]
       var hit = Lanes()
-      for l in 0..<16 where tau[l] >= event.time { hit[l] = 1 }
+      for l in 0..<Self.laneCount where s.times[l] >= event.time { hit[l] = 1 }
       let mask = notFinished .& (hit .== 1)
       for c in 0..<Int(event.channels) {
         let d = Int(event.slot) + c
@@ -452,28 +505,6 @@ struct SceneLaneGroup {
         setVector(s.dynamic, d, SIMDMath.select(mask, v, vector(s.dynamic, d)))
       }
     }
-    // 4. Animations in order.
-    for o in 0..<prog.opCount {
-      evaluate(prog.ops[o], notFinished: notFinished)
-    }
-    if stage < .values { return }
-    // 5. Completion overrides.
-    override(prog.finished, prog.finishedCount, finished)
-    override(prog.cancelled, prog.cancelledCount, cancelled)
-    // 6. Bounds: signed origin and size → minX, minY, |width|, |height|.
-    for b in 0..<prog.boundsCount {
-      let d = Int(prog.boundsSlots[b])
-      for axis in 0..<2 {
-        let origin = vector(s.dynamic, d + axis)
-        let size = vector(s.dynamic, d + 2 + axis)
-        let end = origin + size
-        setVector(s.dynamic, d + axis, SIMDMath.select(end .< origin, end, origin))
-        setVector(s.dynamic, d + 2 + axis, SIMDMath.select(size .< 0, -size, size))
-      }
-    }
-    // 7. The layers, parent before child.
-    if stage < .layers { return }
-    evaluateTree(state: state, out: out)
   }
 
   /// Writes `count` completion overrides in the lanes of `mask`.
@@ -487,13 +518,27 @@ struct SceneLaneGroup {
     }
   }
 
-  /// One animation: timing, easing, spring, values, masked writes.
-  // swift-format-ignore: NeverForceUnwrap
+  /// Dynamic bounds from signed origin and size to minX, minY, |width|, |height|.
   @inline(__always)
-  func evaluate(_ op: SceneOp, notFinished: LaneMask) {
+  func standardiseBounds() {
     let s = slot
-    let tau = s.times
-    let local = Self.localTimes(tau, op)
+    for b in 0..<program.boundsCount {
+      let d = Int(program.boundsSlots[b])
+      for axis in 0..<2 {
+        let origin = vector(s.dynamic, d + axis)
+        let size = vector(s.dynamic, d + 2 + axis)
+        let end = origin + size
+        setVector(s.dynamic, d + axis, SIMDMath.select(end .< origin, end, origin))
+        setVector(s.dynamic, d + 2 + axis, SIMDMath.select(size .< 0, -size, size))
+      }
+    }
+  }
+
+  /// One animation: timing, easing, spring, values, masked writes. A function of its own (not
+  /// inlined into the lane group's loop over the ops), so that its steps inline into it.
+  @inline(never)
+  func evaluate(_ op: SceneOp, notFinished: LaneMask) {
+    let local = Self.localTimes(slot.times, op)
     let (progress, phase) = MediaTimingEvaluationJob.evaluate(
       parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
       duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
@@ -502,21 +547,7 @@ struct SceneLaneGroup {
     let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
     guard SIMDMath.any(active), stage > .mediaTiming else { return }
     let before = phase .== MediaTimingBatch.beforeCode
-    var eased = progress
-    switch op.easing {
-    case 1:
-      eased = CubicBezierBatch.solve(
-        x: progress, curve: Lanes(), coefficients: op.curveCoefficients!, curveCount: 1,
-        table: op.curveTable!, scratch: s.keyframeScratch)
-    case 2:
-      let function = template.scalarTimings[Int(op.scalarTiming)]
-      // Steps read CSS's before flag in the before phase (a backwards fill).
-      for l in 0..<16 {
-        eased[l] = Float(function.transform(Double(progress[l]), beforeFlag: before[l]))
-      }
-    default:
-      break
-    }
+    let eased = ease(op, progress, before: before)
     if stage == .curves { return }
     var fraction = eased
     if op.isSpring {
@@ -533,9 +564,44 @@ struct SceneLaneGroup {
     default: break
     }
     let w = Int(op.writtenSlot)
-    let written = vector(s.written, w)
+    let written = vector(slot.written, w)
     let write = active .& .!(before .& (written .== 1))
-    setVector(s.written, w, SIMDMath.select(write, 1, written))
+    setVector(slot.written, w, SIMDMath.select(write, 1, written))
+    writeContent(op, eased: eased, fraction: fraction, active: active, before: before, write: write)
+  }
+
+  /// The eased progress of `op`: its timing function applied to `progress` (transparent, as
+  /// ``writeContent(_:eased:fraction:active:before:write:)`` is).
+  // swift-format-ignore: NeverForceUnwrap
+  @_transparent
+  func ease(_ op: SceneOp, _ progress: Lanes, before: LaneMask) -> Lanes {
+    switch op.easing {
+    case .none:
+      return progress
+    case .bezier:
+      return CubicBezierBatch.solve(
+        x: progress, curve: Lanes(), coefficients: op.curveCoefficients!, curveCount: 1,
+        table: op.curveTable!, scratch: slot.keyframeScratch)
+    case .scalar:
+      let function = template.scalarTimings[Int(op.scalarTiming)]
+      // Steps read CSS's before flag in the before phase (a backwards fill).
+      var eased = progress
+      for l in 0..<Self.laneCount {
+        eased[l] = Float(function.transform(Double(progress[l]), beforeFlag: before[l]))
+      }
+      return eased
+    }
+  }
+
+  /// The values of `op`'s content written to its planes in the lanes of `write`. Transparent:
+  /// always inlined into ``evaluate(_:notFinished:)``, whatever its size (a call per op passes
+  /// its lane vectors through memory).
+  @_transparent
+  func writeContent(
+    _ op: SceneOp, eased: Lanes, fraction f: Lanes, active: LaneMask, before: LaneMask,
+    write: LaneMask
+  ) {
+    let s = slot
     let slot0 = Int(op.slot)
     let channels = Int(op.channels)
     @inline(__always) func put(_ c: Int, _ v: Lanes) {
@@ -544,7 +610,6 @@ struct SceneLaneGroup {
     let values = program.values + Int(op.valueOffset)
     switch op.content {
     case .lerp:
-      let f = fraction
       for c in 0..<channels {
         let a = Lanes(repeating: values[c])
         let b = Lanes(repeating: values[channels + c])
@@ -555,9 +620,11 @@ struct SceneLaneGroup {
       }
     case .transform:
       let limit = DecompositionInterpolationJob.maximumFraction
-      let f = SIMDMath.clamp(SIMDMath.select(active, fraction, Lanes()), -limit, limit)
-      let m = DecompositionInterpolationJob.evaluateBlock(t: f) { Lanes(repeating: values[$0]) }
-      for c in 0..<16 { put(c, m.field(c)) }
+      let clamped = SIMDMath.clamp(SIMDMath.select(active, f, Lanes()), -limit, limit)
+      let m = DecompositionInterpolationJob.evaluateBlock(t: clamped) {
+        Lanes(repeating: values[$0])
+      }
+      for c in 0..<LaneMatrix.fieldCount { put(c, m.field(c)) }
     case .keyframes:
       for c in 0..<channels {
         var channel = program.keyframeChannels[Int(op.keyframeChannel) + c]
@@ -566,66 +633,37 @@ struct SceneLaneGroup {
       }
     case .scalarKeyframes:
       let keyframes = template.scalarKeyframes[Int(op.scalarIndex)]
-      for l in 0..<16 where active[l] {
+      let stride = SceneBatchSlot.channelStride
+      for l in 0..<Self.laneCount where active[l] {
         sceneStore(
-          keyframes.value(at: Double(eased[l]), beforeFlag: before[l]), to: s.channels + 16 * l)
+          keyframes.value(at: Double(eased[l]), beforeFlag: before[l]), to: s.channels + stride * l)
       }
       for c in 0..<channels {
         var v = Lanes()
-        for l in 0..<16 { v[l] = s.channels[16 * l + c] }
+        for l in 0..<Self.laneCount { v[l] = s.channels[stride * l + c] }
         put(c, v)
       }
     }
   }
 
   /// Matrices, opacities, presence and corners of every layer, written as rows.
-  // swift-format-ignore: NeverForceUnwrap
   @inline(__always)
   func evaluateTree(state: Lanes, out: SceneOutputs) {
     let prog = program
     let s = slot
-    let layerTotal = prog.layerCount
     let finished = state .== Self.finished
     let cancelled = state .== Self.cancelled
-    let rowStride = layerTotal
-    for q in 0..<layerTotal {
+    for q in 0..<prog.layerCount {
       let node = prog.nodes[q]
-      let i = Int(node.layer)
-      let base = i * LayerPlanes.count
+      let base = Int(node.layer) * LayerPlanes.count
       @inline(__always) func load(_ p: Int) -> Lanes {
         let d = prog.planeSlots[base + p]
         return d >= 0 ? vector(s.dynamic, Int(d)) : Lanes(repeating: prog.staticPlanes[base + p])
       }
-      let world: LaneMatrix
-      if node.worldConstant >= 0 {
-        world = constant(node.worldConstant)
-      } else {
-        let own =
-          node.ownConstant >= 0
-          ? constant(node.ownConstant) : laneLayerMatrix(.inSuperlayer, load)
-        if node.parent < 0 {
-          world = own
-        } else {
-          let parent = prog.nodes[Int(node.parent)]
-          var local = own
-          if parent.sublayerKind == 1 {
-            local = own.concatenating(constant(parent.sublayerConstant))
-          } else if parent.sublayerKind == 2 {
-            local = own.concatenating(
-              LaneMatrix(load: s.sublayers + 256 * Int(parent.sublayerStore), stride: 16))
-          }
-          let above =
-            parent.worldConstant >= 0
-            ? constant(parent.worldConstant)
-            : LaneMatrix(load: s.worlds + 256 * Int(parent.worldStore), stride: 16)
-          world = local.flatteningDepth(keepsDepth: Lanes(repeating: node.keepsDepth))
-            .concatenating(above)
-        }
-      }
-      if node.worldStore >= 0 { world.store(to: s.worlds + 256 * Int(node.worldStore), stride: 16) }
-      if node.sublayerKind == 2 {
-        laneLayerMatrix(.sublayer, load).store(
-          to: s.sublayers + 256 * Int(node.sublayerStore), stride: 16)
+      let world = worldMatrix(node, load)
+      if node.worldStore >= 0 { setMatrix(s.worlds, node.worldStore, world) }
+      if node.sublayerTerm == .dynamic {
+        setMatrix(s.sublayers, node.sublayerStore, laneLayerMatrix(.sublayer, load))
       }
       var alpha = SIMDMath.clamp(load(LayerPlanes.opacity), 0, 1)
       if node.parent >= 0 { alpha *= vector(s.alpha, Int(prog.nodes[Int(node.parent)].alphaStore)) }
@@ -635,28 +673,60 @@ struct SceneLaneGroup {
         node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)
       present = SIMDMath.select(finished, node.presentFinished, present)
       present = SIMDMath.select(cancelled, node.presentCancelled, present)
-      // Rows.
-      let row = first * rowStride + i
+      storeRows(node, world: world, opacity: alpha * present, present: present, out: out, load)
+    }
+  }
+
+  /// The layer's matrix to the container: a constant, or its matrix in the superlayer times the
+  /// parent's sublayer term, flattened unless the parent keeps depth, times the parent's.
+  @inline(__always)
+  func worldMatrix(_ node: SceneNode, _ load: (Int) -> Lanes) -> LaneMatrix {
+    if node.worldConstant >= 0 { return constant(node.worldConstant) }
+    let own =
+      node.ownConstant >= 0 ? constant(node.ownConstant) : laneLayerMatrix(.inSuperlayer, load)
+    if node.parent < 0 { return own }
+    let parent = program.nodes[Int(node.parent)]
+    let local: LaneMatrix
+    switch parent.sublayerTerm {
+    case .identity: local = own
+    case .constant: local = own.concatenating(constant(parent.sublayerConstant))
+    case .dynamic: local = own.concatenating(matrix(slot.sublayers, parent.sublayerStore))
+    }
+    let above =
+      parent.worldConstant >= 0
+      ? constant(parent.worldConstant) : matrix(slot.worlds, parent.worldStore)
+    return local.flatteningDepth(keepsDepth: Lanes(repeating: node.keepsDepth))
+      .concatenating(above)
+  }
+
+  /// The layer's output rows of the `valid` lanes: the matrix and the corners as transposed
+  /// 64-byte rows, the opacity and the presence.
+  @inline(__always)
+  func storeRows(
+    _ node: SceneNode, world: LaneMatrix, opacity: Lanes, present: Lanes, out: SceneOutputs,
+    _ load: (Int) -> Lanes
+  ) {
+    let rowStride = program.layerCount
+    let row = first * rowStride + Int(node.layer)
+    let fields = LaneMatrix.fieldCount
+    segue_store_transposed_f32x16(
+      out.matrices + fields * row, fields * rowStride, Int32(valid), out.streaming, world.m11,
+      world.m12, world.m13, world.m14, world.m21, world.m22, world.m23, world.m24, world.m31,
+      world.m32, world.m33, world.m34, world.m41, world.m42, world.m43, world.m44)
+    for l in 0..<valid { out.opacities[row + l * rowStride] = opacity[l] }
+    if let presence = out.presence {
+      for l in 0..<valid { presence[row + l * rowStride] = present[l] }
+    }
+    if let corners = out.corners {
+      let c = LaneCorners(
+        world: world, minX: load(LayerPlanes.boundsMinX), minY: load(LayerPlanes.boundsMinY),
+        width: load(LayerPlanes.boundsWidth), height: load(LayerPlanes.boundsHeight))
+      let floats = LaneCorners.floatCount
       segue_store_transposed_f32x16(
-        out.matrices + 16 * row, 16 * rowStride, Int32(valid), out.streaming, world.m11, world.m12,
-        world.m13,
-        world.m14, world.m21, world.m22, world.m23, world.m24, world.m31, world.m32, world.m33,
-        world.m34, world.m41, world.m42, world.m43, world.m44)
-      let opacity = alpha * present
-      for l in 0..<valid { out.opacities[row + l * rowStride] = opacity[l] }
-      if let presence = out.presence {
-        for l in 0..<valid { presence[row + l * rowStride] = present[l] }
-      }
-      if let corners = out.corners {
-        let c = LaneCorners(
-          world: world, minX: load(LayerPlanes.boundsMinX), minY: load(LayerPlanes.boundsMinY),
-          width: load(LayerPlanes.boundsWidth), height: load(LayerPlanes.boundsHeight))
-        segue_store_transposed_f32x16(
-          corners + 16 * row, 16 * rowStride, Int32(valid), out.streaming, c.values.0, c.values.1,
-          c.values.2,
-          c.values.3, c.values.4, c.values.5, c.values.6, c.values.7, c.values.8, c.values.9,
-          c.values.10, c.values.11, c.values.12, c.values.13, c.values.14, c.values.15)
-      }
+        corners + floats * row, floats * rowStride, Int32(valid), out.streaming, c.values.0,
+        c.values.1, c.values.2, c.values.3, c.values.4, c.values.5, c.values.6, c.values.7,
+        c.values.8, c.values.9, c.values.10, c.values.11, c.values.12, c.values.13, c.values.14,
+        c.values.15)
     }
   }
 }

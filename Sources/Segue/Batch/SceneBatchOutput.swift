@@ -55,9 +55,9 @@ public struct SceneBatchOutput: Sendable {
   /// Makes room for `n` layers; allocates only when the output is smaller.
   mutating func reserve(layerCount n: Int) {
     guard presence.count < n else { return }
-    matrices = [Float](repeating: 0, count: 16 * n)
+    matrices = [Float](repeating: 0, count: LaneMatrix.fieldCount * n)
     opacities = [Float](repeating: 0, count: n)
-    corners = [Float](repeating: 0, count: includesCorners ? 16 * n : 0)
+    corners = [Float](repeating: 0, count: includesCorners ? LaneCorners.floatCount * n : 0)
     presence = [Float](repeating: 0, count: n)
   }
 
@@ -122,7 +122,7 @@ public struct SceneBatchOutput: Sendable {
     /// The layer at position `i` of the scene's layers.
     public subscript(i: Int) -> Layer {
       let row = firstRow + i
-      let m = 16 * row
+      let m = LaneMatrix.fieldCount * row
       let f = output.matrices
       let matrix = Transform3D(
         m11: Double(f[m]), m12: Double(f[m + 1]), m13: Double(f[m + 2]), m14: Double(f[m + 3]),
@@ -134,7 +134,7 @@ public struct SceneBatchOutput: Sendable {
       if output.includesCorners {
         let c = output.corners
         func corner(_ k: Int) -> ProjectedPoint {
-          let base = m + 4 * k
+          let base = LaneCorners.floatCount * row + LaneCorners.valuesPerCorner * k
           let w = Double(c[base + 3])
           return ProjectedPoint(
             point: Point(x: Double(c[base]), y: Double(c[base + 1])), z: Double(c[base + 2]),

@@ -160,9 +160,8 @@ struct SceneNode {
   var ownConstant: Int32
   /// Offset of the constant matrix to the container, or −1.
   var worldConstant: Int32
-  /// As a parent: 0 the sublayer term is the identity, 1 constant (``sublayerConstant``),
-  /// 2 dynamic (computed per lane group into scratch ``sublayerStore``).
-  var sublayerKind: Int32
+  /// As a parent: how its sublayer term is known.
+  var sublayerTerm: SceneSublayerTerm
   var sublayerConstant: Int32
   var sublayerStore: Int32
   /// Scratch index of the matrix to the container for the children, or −1 (no children, or
@@ -174,6 +173,16 @@ struct SceneNode {
   var removal: Int32
   var presentFinished: Float
   var presentCancelled: Float
+}
+
+/// How a parent's sublayer term `T(−A)·sublayerTransform·T(A)` is known.
+enum SceneSublayerTerm: UInt8 {
+  /// The identity: the children's matrices skip the product.
+  case identity
+  /// A constant matrix at ``SceneNode/sublayerConstant`` in ``SceneProgram/values``.
+  case constant
+  /// Computed per lane group into the scratch store ``SceneNode/sublayerStore``.
+  case dynamic
 }
 
 /// A masked write of constant values: `channels` dynamic slots from `slot`, values from
@@ -197,6 +206,18 @@ enum SceneContent: Int32 {
   case scalarKeyframes
 }
 
+/// How an animation's timing function is evaluated.
+enum SceneEasing: UInt8 {
+  /// No timing function: the eased progress is the progress.
+  case none
+  /// A cubic Bézier: the ``CubicBezierBatch`` solve on ``SceneOp/curveCoefficients`` and
+  /// ``SceneOp/curveTable``.
+  case bezier
+  /// Steps or `linear(…)`: the scalar `Double` function
+  /// ``SceneTemplate/scalarTimings``[``SceneOp/scalarTiming``], lane by lane.
+  case scalar
+}
+
 /// One animation of the program.
 struct SceneOp {
   // Media timing: the local time in `Double`, the phase and progress by the media-timing kernel.
@@ -210,8 +231,8 @@ struct SceneOp {
   var fillsBackwards: Float
   var fillsForwards: Float
   var afterProgress: Float
-  // Timing function: 0 none, 1 Bézier, 2 scalar (``SceneTemplate/scalarTimings``[scalarIndex]).
-  var easing: Int32
+  // Timing function (``SceneEasing``): the Bézier curve's planes, or the index of a scalar one.
+  var easing: SceneEasing
   var curveCoefficients: UnsafePointer<Float>?
   var curveTable: UnsafePointer<Float>?
   var scalarTiming: Int32
@@ -249,6 +270,10 @@ struct SceneCompiled {
 }
 
 /// The compile step of ``SceneTemplate`` (see its description). Linear in the scene's size.
+///
+/// The steps, in order (the first rejection wins): the model planes; the timeline events; the
+/// finished and cancelled states; the animations' targets (which planes are dynamic); the slots of
+/// the dynamic planes; the masked writes; one ``SceneOp`` per animation; the layer tree.
 struct SceneTemplateCompiler {
   let scene: TransitionScene
   let n: Int
@@ -278,6 +303,13 @@ struct SceneTemplateCompiler {
     return values
   }
 
+  /// The channels of `value` in `Float`.
+  func floatChannels(_ value: AnimationValue) throws(ValidationError) -> [Float] {
+    var values: [Float] = []
+    for v in value.channels { values.append(try float(v)) }
+    return values
+  }
+
   /// Layer `i` and every layer below it (iterative).
   func subtree(of i: Int) -> [Int] {
     var result = [i]
@@ -289,348 +321,412 @@ struct SceneTemplateCompiler {
     return result
   }
 
-  // swift-format-ignore: NeverForceUnwrap
   func compile() throws(ValidationError) -> SceneCompiled {
-    let planeCount = LayerPlanes.count
-    let model = scene.model.layers
-    // Model planes (raw bounds).
-    var raw = [Float](repeating: 0, count: planeCount * n)
-    for (i, layer) in model.enumerated() {
-      for (p, v) in try planes(of: layer).enumerated() { raw[i * planeCount + p] = v }
+    var map = ScenePlaneMap(layerCount: n)
+    for (i, layer) in scene.model.layers.enumerated() { map.setModel(i, try planes(of: layer)) }
+    let timeline = try timelineEvents(&map)
+    let completion = try completionStates(&map)
+    let targets = try animationTargets(&map)
+    map.groupBounds()
+    let slots = ScenePlaneSlots(map)
+    var builder = SceneProgramBuilder()
+    let events = builder.writes(timeline.events, slots)
+    let finished = builder.writes(completion.finished, slots)
+    let cancelled = builder.writes(completion.cancelled, slots)
+    for target in targets { try builder.ops.append(op(target, slots, &builder)) }
+    let tree = layerTree(map, slots, timeline.removedAt, completion, &builder.values)
+    let s = builder.storage
+    let program = SceneProgram(
+      duration: scene.duration, layerCount: n, nodes: s.constant(tree.nodes),
+      planeSlots: s.constant(slots.planeSlots), staticPlanes: s.constant(slots.staticPlanes),
+      dynamicModel: s.constant(slots.dynamicModel), dynamicCount: slots.dynamicModel.count,
+      boundsSlots: s.constant(slots.boundsSlots), boundsCount: slots.boundsSlots.count,
+      ops: s.constant(builder.ops), opCount: builder.ops.count,
+      writtenCount: builder.writtenSlots.count, events: s.constant(events),
+      eventCount: events.count, finished: s.constant(finished), finishedCount: finished.count,
+      cancelled: s.constant(cancelled), cancelledCount: cancelled.count,
+      removals: s.constant(tree.removalTimes), removalCount: tree.removalTimes.count,
+      values: s.constant(builder.values), keyframeChannels: s.constant(builder.keyframeChannels),
+      worldCount: tree.worlds, sublayerCount: tree.sublayers, alphaCount: tree.alphas,
+      maximumChannels: builder.maximumChannels)
+    return SceneCompiled(
+      program: program, storage: s, scalarTimings: builder.scalarTimings,
+      scalarKeyframes: builder.scalarKeyframes, batchedKeyframes: builder.batchedKeyframes)
+  }
+}
+
+// MARK: - Dynamic planes
+
+/// The planes of every layer while a scene compiles: the model values (bounds as signed origin
+/// and size) and whether an animation, a `.set` event or a completion state writes them.
+struct ScenePlaneMap {
+  let layerCount: Int
+  var model: [Float]
+  var dynamic: [Bool]
+
+  init(layerCount: Int) {
+    self.layerCount = layerCount
+    model = [Float](repeating: 0, count: LayerPlanes.count * layerCount)
+    dynamic = [Bool](repeating: false, count: LayerPlanes.count * layerCount)
+  }
+
+  /// The index of plane `plane` of layer `layer`.
+  func index(_ layer: Int, _ plane: Int) -> Int { layer * LayerPlanes.count + plane }
+
+  mutating func setModel(_ layer: Int, _ planes: [Float]) {
+    for (p, v) in planes.enumerated() { model[index(layer, p)] = v }
+  }
+
+  /// Marks `channels` planes of `layer` from `plane` on as written.
+  mutating func mark(_ layer: Int, _ plane: Int, _ channels: Int = 1) {
+    for p in plane..<(plane + channels) { dynamic[index(layer, p)] = true }
+  }
+
+  /// Whether every plane of `planes` of `layer` keeps its model value.
+  func isStatic(_ layer: Int, _ planes: [Int]) -> Bool {
+    planes.allSatisfy { !dynamic[index(layer, $0)] }
+  }
+
+  /// Bounds are dynamic as a group: all four planes once any is.
+  mutating func groupBounds() {
+    for i in 0..<layerCount where !isStatic(i, LayerPlanes.boundsPlanes) {
+      mark(i, LayerPlanes.boundsMinX, LayerPlanes.boundsPlanes.count)
     }
-    var dynamic = [Bool](repeating: false, count: planeCount * n)
-    func mark(_ i: Int, _ plane: Int, _ channels: Int) {
-      for p in plane..<(plane + channels) { dynamic[i * planeCount + p] = true }
+  }
+}
+
+extension LayerPlanes {
+  /// The four bounds planes: minX (origin x), minY, width, height.
+  static let boundsPlanes = Array(boundsMinX...boundsHeight)
+  /// The planes of a layer's matrix in its superlayer: bounds, anchor point, position,
+  /// `zPosition` and the transform.
+  static let superlayerMatrixPlanes =
+    Array(boundsMinX...zPosition) + Array(transform..<(transform + LaneMatrix.fieldCount))
+  /// The planes of a layer's sublayer term `T(−A)·sublayerTransform·T(A)`: bounds, anchor point
+  /// and the sublayer transform.
+  static let sublayerTermPlanes =
+    Array(boundsMinX...anchorPointZ)
+    + Array(sublayerTransform..<(sublayerTransform + LaneMatrix.fieldCount))
+}
+
+/// Where each plane lives during evaluation: a dynamic slot per lane group, or one static value.
+struct ScenePlaneSlots {
+  /// Per layer and plane: the dynamic slot, or −1 (static).
+  var planeSlots: [Int32]
+  /// Per layer and plane: the static value (bounds standardised as ``LayerPlanes`` reads them).
+  var staticPlanes: [Float]
+  /// The model value of each dynamic slot (bounds as signed origin and size).
+  var dynamicModel: [Float] = []
+  /// Per layer with dynamic bounds: the slot of origin x (then y, width, height follow).
+  var boundsSlots: [Int32] = []
+
+  init(_ map: ScenePlaneMap) {
+    planeSlots = [Int32](repeating: -1, count: map.model.count)
+    staticPlanes = map.model
+    for i in 0..<map.layerCount {
+      let b = map.index(i, 0)
+      for p in 0..<LayerPlanes.count where map.dynamic[b + p] {
+        planeSlots[b + p] = Int32(dynamicModel.count)
+        dynamicModel.append(map.model[b + p])
+      }
+      if map.dynamic[b + LayerPlanes.boundsMinX] {
+        boundsSlots.append(planeSlots[b + LayerPlanes.boundsMinX])
+      } else {
+        let (x, y) = (map.model[b + LayerPlanes.boundsMinX], map.model[b + LayerPlanes.boundsMinY])
+        let (w, h) = (
+          map.model[b + LayerPlanes.boundsWidth], map.model[b + LayerPlanes.boundsHeight]
+        )
+        staticPlanes[b + LayerPlanes.boundsMinX] = min(x, x + w)
+        staticPlanes[b + LayerPlanes.boundsMinY] = min(y, y + h)
+        staticPlanes[b + LayerPlanes.boundsWidth] = abs(w)
+        staticPlanes[b + LayerPlanes.boundsHeight] = abs(h)
+      }
     }
-    // Events.
-    var removedAt = [Double](repeating: .infinity, count: n)
-    var pendingEvents: [(layer: Int, plane: Int, values: [Float], time: Double)] = []
+  }
+
+  /// The slot of plane `plane` of layer `layer`.
+  func slot(_ layer: Int, _ plane: Int) -> Int32 { planeSlots[layer * LayerPlanes.count + plane] }
+}
+
+/// Constant values written to `values.count` planes of `layer` from `plane` on at `time` (a
+/// `.set` event; completion states write one plane at time 0).
+struct ScenePendingWrite {
+  var layer: Int
+  var plane: Int
+  var values: [Float]
+  var time: Double = 0
+}
+
+/// The timeline events of a scene: removal times per layer and the `.set` writes.
+struct SceneTimeline {
+  /// Per layer, the earliest time a `.remove` takes it (or an ancestor) out; `.infinity` if never.
+  var removedAt: [Double]
+  var events: [ScenePendingWrite] = []
+}
+
+/// The finished and cancelled states: presence per layer and the planes that differ.
+struct SceneCompletion {
+  /// Per layer: 1 when present in the finished (cancelled) state, else 0.
+  var presentFinished: [Float]
+  var presentCancelled: [Float]
+  /// The planes whose finished value differs from the model.
+  var finished: [ScenePendingWrite] = []
+  /// The planes whose cancelled value differs from the state at time 0.
+  var cancelled: [ScenePendingWrite] = []
+}
+
+/// An animation and the planes it writes.
+struct SceneAnimationTarget {
+  var entry: AnimationSet.Entry
+  var layer: Int
+  var plane: Int
+  var channels: Int
+}
+
+extension SceneTemplateCompiler {
+  /// `.remove` events as removal times of the layer and its subtree, `.set` events as pending
+  /// writes (marking their planes dynamic).
+  func timelineEvents(_ map: inout ScenePlaneMap) throws(ValidationError) -> SceneTimeline {
+    var timeline = SceneTimeline(removedAt: [Double](repeating: .infinity, count: n))
     for event in scene.events {
       switch event.change {
       case .remove(let id):
         guard let i = scene.model.index(of: id) else { continue }
-        for d in subtree(of: i) { removedAt[d] = min(removedAt[d], event.time) }
+        for d in subtree(of: i) { timeline.removedAt[d] = min(timeline.removedAt[d], event.time) }
       case .set(let id, let property, let value):
         guard let i = scene.model.index(of: id) else { continue }
         guard let target = planeTarget(property) else {
           if isSkippedByBatch(property) { continue }
           throw fail(.invalidState("\(id): changes of \(property.keyPath) are not supported"))
         }
-        var values: [Float] = []
-        for v in value.channels { values.append(try float(v)) }
-        mark(i, target.plane, target.channels)
-        pendingEvents.append((i, target.plane, values, event.time))
+        let values = try floatChannels(value)
+        map.mark(i, target.plane, target.channels)
+        timeline.events.append(
+          ScenePendingWrite(layer: i, plane: target.plane, values: values, time: event.time))
       }
     }
-    // Completion states.
+    return timeline
+  }
+
+  /// The presence and plane values of every layer in the finished and cancelled states
+  /// (``TransitionScene/presentation(at:completion:)``), marking the planes that change dynamic.
+  func completionStates(_ map: inout ScenePlaneMap) throws(ValidationError) -> SceneCompletion {
     let atZero = scene.presentation(at: 0)
     let finishedTree = scene.presentation(at: 0, completion: .finished)
     let cancelledTree = scene.presentation(at: 0, completion: .cancelled)
-    var presentFinished = [Float](repeating: 0, count: n)
-    var presentCancelled = [Float](repeating: 0, count: n)
-    var pendingFinished: [(layer: Int, plane: Int, value: Float)] = []
-    var pendingCancelled: [(layer: Int, plane: Int, value: Float)] = []
-    for (i, layer) in model.enumerated() {
+    var completion = SceneCompletion(
+      presentFinished: [Float](repeating: 0, count: n),
+      presentCancelled: [Float](repeating: 0, count: n))
+    for (i, layer) in scene.model.layers.enumerated() {
       if let f = finishedTree[id: layer.id] {
-        presentFinished[i] = 1
+        completion.presentFinished[i] = 1
         let values = try planes(of: f)
-        for p in 0..<planeCount where values[p] != raw[i * planeCount + p] {
-          mark(i, p, 1)
-          pendingFinished.append((i, p, values[p]))
+        for p in 0..<LayerPlanes.count where values[p] != map.model[map.index(i, p)] {
+          map.mark(i, p)
+          completion.finished.append(ScenePendingWrite(layer: i, plane: p, values: [values[p]]))
         }
       }
       if let c = cancelledTree[id: layer.id], let z = atZero[id: layer.id] {
-        presentCancelled[i] = 1
+        completion.presentCancelled[i] = 1
         let values = try planes(of: c)
         let base = try planes(of: z)
-        for p in 0..<planeCount where values[p] != base[p] {
-          mark(i, p, 1)
-          pendingCancelled.append((i, p, values[p]))
+        for p in 0..<LayerPlanes.count where values[p] != base[p] {
+          map.mark(i, p)
+          completion.cancelled.append(ScenePendingWrite(layer: i, plane: p, values: [values[p]]))
         }
       }
     }
-    // Animations: targets first (they make planes dynamic).
-    var targets: [(entry: AnimationSet.Entry, layer: Int, plane: Int, channels: Int)] = []
+    return completion
+  }
+
+  /// The planes each animation writes (marking them dynamic); animations the batch skips
+  /// (``isSkippedByBatch(_:)``) are left out.
+  func animationTargets(_ map: inout ScenePlaneMap) throws(ValidationError)
+    -> [SceneAnimationTarget]
+  {
+    var targets: [SceneAnimationTarget] = []
     for entry in scene.animations.entries {
       guard let i = scene.model.index(of: entry.layerID) else { continue }
-      guard let target = planeTarget(entry.animation.property) else {
-        if isSkippedByBatch(entry.animation.property) { continue }
+      let property = entry.animation.property
+      guard let target = planeTarget(property) else {
+        if isSkippedByBatch(property) { continue }
         throw fail(
-          .invalidState(
-            "\(entry.layerID): animations of \(entry.animation.property.keyPath) are not supported"
-          ))
+          .invalidState("\(entry.layerID): animations of \(property.keyPath) are not supported"))
       }
-      mark(i, target.plane, target.channels)
-      targets.append((entry, i, target.plane, target.channels))
+      map.mark(i, target.plane, target.channels)
+      targets.append(
+        SceneAnimationTarget(
+          entry: entry, layer: i, plane: target.plane, channels: target.channels))
     }
-    // Bounds are dynamic as a group.
-    for i in 0..<n {
-      let b = i * planeCount
-      if dynamic[b] || dynamic[b + 1] || dynamic[b + 2] || dynamic[b + 3] {
-        for p in 0..<4 { dynamic[b + p] = true }
-      }
-    }
-    // Slots, static planes.
-    var planeSlots = [Int32](repeating: -1, count: planeCount * n)
-    var staticPlanes = raw
-    var dynamicModel: [Float] = []
-    var boundsSlots: [Int32] = []
-    for i in 0..<n {
-      let b = i * planeCount
-      for p in 0..<planeCount where dynamic[b + p] {
-        planeSlots[b + p] = Int32(dynamicModel.count)
-        dynamicModel.append(raw[b + p])
-      }
-      if dynamic[b] {
-        boundsSlots.append(planeSlots[b])
-      } else {
-        let (x, y, w, h) = (raw[b], raw[b + 1], raw[b + 2], raw[b + 3])
-        staticPlanes[b] = min(x, x + w)
-        staticPlanes[b + 1] = min(y, y + h)
-        staticPlanes[b + 2] = abs(w)
-        staticPlanes[b + 3] = abs(h)
-      }
-    }
-    var values: [Float] = []
-    func writes(_ list: [(layer: Int, plane: Int, value: Float)]) -> [SceneWrite] {
-      list.map { w in
-        let write = SceneWrite(
-          slot: planeSlots[w.layer * planeCount + w.plane], channels: 1,
-          valueOffset: Int32(values.count), time: 0)
-        values.append(w.value)
-        return write
-      }
-    }
-    let events = pendingEvents.map { e in
+    return targets
+  }
+}
+
+// MARK: - The program
+
+/// The program while it is compiled: the constants, the ops and what they refer to.
+struct SceneProgramBuilder {
+  let storage = SceneTemplateStorage()
+  /// Constants: write values, lerp ends, decomposition planes, constant matrices.
+  var values: [Float] = []
+  var ops: [SceneOp] = []
+  var scalarTimings: [TimingFunction] = []
+  var scalarKeyframes: [KeyframeValues] = []
+  var keyframeChannels: [SceneKeyframeChannel] = []
+  /// The written-mask slot of each animated property (`"layer/keyPath"`).
+  var writtenSlots: [String: Int] = [:]
+  var batchedKeyframes = 0
+  var maximumChannels = 1
+
+  /// The masked writes of `pending`, their values appended to ``values``.
+  mutating func writes(_ pending: [ScenePendingWrite], _ slots: ScenePlaneSlots) -> [SceneWrite] {
+    pending.map { w in
       let write = SceneWrite(
-        slot: planeSlots[e.layer * planeCount + e.plane], channels: Int32(e.values.count),
-        valueOffset: Int32(values.count), time: e.time)
-      values.append(contentsOf: e.values)
+        slot: slots.slot(w.layer, w.plane), channels: Int32(w.values.count),
+        valueOffset: Int32(values.count), time: w.time)
+      values.append(contentsOf: w.values)
       return write
     }
-    let finished = writes(pendingFinished)
-    let cancelled = writes(pendingCancelled)
+  }
 
-    // The program.
-    let storage = SceneTemplateStorage()
-    var ops: [SceneOp] = []
-    var scalarTimings: [TimingFunction] = []
-    var scalarKeyframes: [KeyframeValues] = []
-    var keyframeChannels: [SceneKeyframeChannel] = []
-    var writtenSlots: [String: Int] = [:]
-    var batchedKeyframes = 0
-    var maximumChannels = 1
-    for (entry, i, plane, channelCount) in targets {
-      let animation = entry.animation
-      let timing: MediaTimingBatch
+  /// The written-mask slot of `property` of `layer` (one per animated property).
+  mutating func writtenSlot(_ layer: Int, _ property: LayerProperty) -> Int {
+    let key = "\(layer)/\(property.keyPath)"
+    let slot = writtenSlots[key] ?? writtenSlots.count
+    writtenSlots[key] = slot
+    return slot
+  }
+}
+
+extension SceneTemplateStorage {
+  /// A copy of `values` that lives as long as this storage, read only.
+  func constant<T>(_ values: [T]) -> UnsafePointer<T> { UnsafePointer(own(values)) }
+}
+
+extension SceneTemplateCompiler {
+  /// The op of one animation: media timing, timing function, content (spring constants with it).
+  func op(
+    _ target: SceneAnimationTarget, _ slots: ScenePlaneSlots, _ builder: inout SceneProgramBuilder
+  ) throws(ValidationError) -> SceneOp {
+    let animation = target.entry.animation
+    let timing = try localTiming(animation.timing)
+    let written = builder.writtenSlot(target.layer, animation.property)
+    builder.maximumChannels = max(builder.maximumChannels, target.channels)
+    var op = SceneOp(
+      beginTime: animation.timing.beginTime, speed: animation.timing.speed,
+      timeOffset: animation.timing.timeOffset,
+      activeDuration: animation.timing.activeDuration, duration: timing.duration[0],
+      activeEnd: timing.activeEnd[0], autoreverses: timing.autoreverses[0],
+      fillsBackwards: timing.fillsBackwards[0], fillsForwards: timing.fillsForwards[0],
+      afterProgress: timing.afterProgress[0], easing: .none, curveCoefficients: nil,
+      curveTable: nil, scalarTiming: -1, isSpring: false,
+      springDuration: try float(animation.timing.duration), rate: 0, frequency: 0,
+      frequencyLow: 0, coefficient: 0, springKind: 0, content: .lerp,
+      channels: Int32(target.channels), valueOffset: -1, keyframeChannel: -1, scalarIndex: -1,
+      slot: slots.slot(target.layer, target.plane), writtenSlot: Int32(written))
+    setEasing(animation.timingFunction, of: &op, &builder)
+    switch animation.content {
+    case .basic(let from, let to): try setPair(from, to, spring: nil, of: &op, &builder)
+    case .spring(let spring, let from, let to):
+      try setPair(from, to, spring: spring, of: &op, &builder)
+    case .path:
+      throw fail(
+        .invalidState(
+          "\(target.entry.layerID): path animations (CAKeyframeAnimation.path) are not supported"))
+    case .keyframes(let keyframes): setKeyframes(keyframes, of: &op, &builder)
+    }
+    return op
+  }
+
+  /// The media timing of an animation on its own local clock (begin time, speed and offset are
+  /// applied in `Double` per lane), checked as given as well.
+  func localTiming(_ given: MediaTiming) throws(ValidationError) -> MediaTimingBatch {
+    do {
+      var local = given
+      local.beginTime = 0
+      local.speed = 1
+      local.timeOffset = 0
+      let timing = try MediaTimingBatch(timings: [local])
+      _ = try MediaTimingBatch(timings: [given])
+      return timing
+    } catch {
+      throw fail(error.reason)
+    }
+  }
+
+  /// A Bézier timing function as one ``CubicBezierBatch`` curve; steps and `linear(…)` on the
+  /// scalar path.
+  func setEasing(
+    _ function: TimingFunction?, of op: inout SceneOp, _ builder: inout SceneProgramBuilder
+  ) {
+    switch function {
+    case nil: op.easing = .none
+    case .cubicBezier(let curve)?:
+      let batch = CubicBezierBatch(curves: [curve])
+      op.easing = .bezier
+      op.curveCoefficients = builder.storage.constant(batch.coefficients)
+      op.curveTable = builder.storage.constant(batch.inverse)
+    case let function?:
+      op.easing = .scalar
+      op.scalarTiming = Int32(builder.scalarTimings.count)
+      builder.scalarTimings.append(function)
+    }
+  }
+
+  /// A `from`–`to` pair: a decomposition for transforms, a channel-wise lerp otherwise; with the
+  /// spring's constants when it has one.
+  func setPair(
+    _ from: AnimationValue, _ to: AnimationValue, spring: DampedSpring?, of op: inout SceneOp,
+    _ builder: inout SceneProgramBuilder
+  ) throws(ValidationError) {
+    op.valueOffset = Int32(builder.values.count)
+    if case .transform(let a) = from, case .transform(let b) = to {
+      op.content = .transform
       do {
-        var local = animation.timing
-        local.beginTime = 0
-        local.speed = 1
-        local.timeOffset = 0
-        timing = try MediaTimingBatch(timings: [local])
-        _ = try MediaTimingBatch(timings: [animation.timing])
+        builder.values.append(contentsOf: try DecompositionBatch(from: [a], to: [b]).planes)
       } catch {
-        throw fail(error.reason)
+        throw fail(.invalidState("a transform animation does not fit in Float: \(error)"))
       }
-      let key = "\(i)/\(animation.property.keyPath)"
-      let written = writtenSlots[key] ?? writtenSlots.count
-      writtenSlots[key] = written
-      maximumChannels = max(maximumChannels, channelCount)
-      var op = SceneOp(
-        beginTime: animation.timing.beginTime, speed: animation.timing.speed,
-        timeOffset: animation.timing.timeOffset,
-        activeDuration: animation.timing.activeDuration, duration: timing.duration[0],
-        activeEnd: timing.activeEnd[0], autoreverses: timing.autoreverses[0],
-        fillsBackwards: timing.fillsBackwards[0], fillsForwards: timing.fillsForwards[0],
-        afterProgress: timing.afterProgress[0], easing: 0, curveCoefficients: nil,
-        curveTable: nil, scalarTiming: -1, isSpring: false,
-        springDuration: try float(animation.timing.duration), rate: 0, frequency: 0,
-        frequencyLow: 0, coefficient: 0, springKind: 0, content: .lerp,
-        channels: Int32(channelCount), valueOffset: -1, keyframeChannel: -1, scalarIndex: -1,
-        slot: planeSlots[i * planeCount + plane], writtenSlot: Int32(written))
-      switch animation.timingFunction {
-      case nil: break
-      case .cubicBezier(let curve)?:
-        let batch = CubicBezierBatch(curves: [curve])
-        op.easing = 1
-        op.curveCoefficients = UnsafePointer(storage.own(batch.coefficients))
-        op.curveTable = UnsafePointer(storage.own(batch.inverse))
-      case let function?:
-        op.easing = 2
-        op.scalarTiming = Int32(scalarTimings.count)
-        scalarTimings.append(function)
-      }
-      func pair(_ from: AnimationValue, _ to: AnimationValue, spring: DampedSpring?)
-        throws(ValidationError)
-      {
-        op.valueOffset = Int32(values.count)
-        if case .transform(let a) = from, case .transform(let b) = to {
-          op.content = .transform
-          do {
-            values.append(contentsOf: try DecompositionBatch(from: [a], to: [b]).planes)
-          } catch {
-            throw fail(.invalidState("a transform animation does not fit in Float: \(error)"))
-          }
-        } else {
-          op.content = .lerp
-          var ends: [Float] = []
-          for v in from.channels { ends.append(try float(v)) }
-          for v in to.channels { ends.append(try float(v)) }
-          values.append(contentsOf: ends)
-        }
-        if let spring {
-          let s = SpringBatch(springs: [spring])
-          op.isSpring = true
-          op.rate = s.rate[0]
-          op.frequency = s.frequency[0]
-          op.frequencyLow = s.frequencyLow[0]
-          op.coefficient = s.coefficient[0]
-          op.springKind = s.kind[0]
-        }
-      }
-      switch animation.content {
-      case .basic(let from, let to): try pair(from, to, spring: nil)
-      case .spring(let spring, let from, let to): try pair(from, to, spring: spring)
-      case .path:
-        throw fail(
-          .invalidState(
-            "\(entry.layerID): path animations (CAKeyframeAnimation.path) are not supported"))
-      case .keyframes(let keyframes):
-        var batched: [SceneKeyframeChannel] = []
-        if let track = batchableTrack(keyframes) {
-          let lanes = [CompiledKeyframeTrack](repeating: track, count: Lanes.scalarCount)
-          for ch in 0..<track.channelCount {
-            guard let batch = try? KeyframeBatch(tracks: lanes, channel: ch) else { break }
-            batched.append(Self.channel(batch, storage))
-          }
-          if batched.count != track.channelCount { batched = [] }
-        }
-        if batched.isEmpty {
-          op.content = .scalarKeyframes
-          op.scalarIndex = Int32(scalarKeyframes.count)
-          scalarKeyframes.append(keyframes)
-        } else {
-          op.content = .keyframes
-          op.keyframeChannel = Int32(keyframeChannels.count)
-          keyframeChannels.append(contentsOf: batched)
-          batchedKeyframes += 1
-        }
-      }
-      ops.append(op)
+    } else {
+      op.content = .lerp
+      let ends = try floatChannels(from) + floatChannels(to)
+      builder.values.append(contentsOf: ends)
     }
+    if let spring {
+      let s = SpringBatch(springs: [spring])
+      op.isSpring = true
+      op.rate = s.rate[0]
+      op.frequency = s.frequency[0]
+      op.frequencyLow = s.frequencyLow[0]
+      op.coefficient = s.coefficient[0]
+      op.springKind = s.kind[0]
+    }
+  }
 
-    // Tree: parent-before-child order (breadth first from the top-level layers).
-    var order: [Int] = (0..<n).filter { parents[$0] < 0 }
-    order.reserveCapacity(n)
-    var k = 0
-    while k < order.count {
-      order.append(contentsOf: children[order[k]])
-      k += 1
+  /// A keyframe track on the kernel (every lane the same track, one ``KeyframeBatch`` per
+  /// channel) when it takes the track, else on the scalar path.
+  func setKeyframes(
+    _ keyframes: KeyframeValues, of op: inout SceneOp, _ builder: inout SceneProgramBuilder
+  ) {
+    var batched: [SceneKeyframeChannel] = []
+    if let track = batchableTrack(keyframes) {
+      let lanes = [CompiledKeyframeTrack](repeating: track, count: Lanes.scalarCount)
+      for ch in 0..<track.channelCount {
+        guard let batch = try? KeyframeBatch(tracks: lanes, channel: ch) else { break }
+        batched.append(Self.channel(batch, builder.storage))
+      }
+      if batched.count != track.channelCount { batched = [] }
     }
-    var nodeOf = [Int](repeating: -1, count: n)
-    for (q, i) in order.enumerated() { nodeOf[i] = q }
-    var removalTimes: [Double] = []
-    var removalIndex: [Double: Int] = [:]
-    var nodes: [SceneNode] = []
-    nodes.reserveCapacity(n)
-    // Scratch stores of parents' values, reused once a parent's last child is done (so a chain
-    // needs two of each, whatever its depth).
-    var worlds = SceneStorePool()
-    var sublayers = SceneStorePool()
-    var alphas = SceneStorePool()
-    let matrixPlanes = Array(0..<10) + Array(LayerPlanes.transform..<(LayerPlanes.transform + 16))
-    let sublayerPlanes =
-      Array(0..<7) + Array(LayerPlanes.sublayerTransform..<(LayerPlanes.sublayerTransform + 16))
-    func broadcast(_ i: Int) -> (Int) -> Lanes {
-      { p in Lanes(repeating: staticPlanes[i * planeCount + p]) }
+    if batched.isEmpty {
+      op.content = .scalarKeyframes
+      op.scalarIndex = Int32(builder.scalarKeyframes.count)
+      builder.scalarKeyframes.append(keyframes)
+    } else {
+      op.content = .keyframes
+      op.keyframeChannel = Int32(builder.keyframeChannels.count)
+      builder.keyframeChannels.append(contentsOf: batched)
+      builder.batchedKeyframes += 1
     }
-    func constant(_ m: LaneMatrix) -> Int32 {
-      let offset = Int32(values.count)
-      for f in 0..<16 { values.append(m.field(f)[0]) }
-      return offset
-    }
-    func load(_ offset: Int32) -> LaneMatrix {
-      LaneMatrix { Lanes(repeating: values[Int(offset) + $0]) }
-    }
-    for i in order {
-      let b = i * planeCount
-      let p = parents[i]
-      var node = SceneNode(
-        layer: Int32(i), parent: p >= 0 ? Int32(nodeOf[p]) : -1,
-        keepsDepth: p < 0 || model[p].isTransformLayer ? 1 : 0, ownConstant: -1,
-        worldConstant: -1, sublayerKind: 0, sublayerConstant: -1, sublayerStore: -1,
-        worldStore: -1, alphaStore: -1, removal: -1, presentFinished: presentFinished[i],
-        presentCancelled: presentCancelled[i])
-      if p >= 0, children[p].last == i {
-        // The parent's last child: its stores are free once this layer has read them.
-        let parent = nodes[Int(node.parent)]
-        worlds.give(parent.worldStore)
-        sublayers.give(parent.sublayerStore)
-        alphas.give(parent.alphaStore)
-      }
-      if matrixPlanes.allSatisfy({ !dynamic[b + $0] }) {
-        node.ownConstant = constant(laneLayerMatrix(.inSuperlayer, broadcast(i)))
-      }
-      if !children[i].isEmpty {
-        if sublayerPlanes.allSatisfy({ !dynamic[b + $0] }) {
-          let s = laneLayerMatrix(.sublayer, broadcast(i))
-          let identity = (0..<16).allSatisfy { s.field($0)[0] == ($0 % 5 == 0 ? 1 : 0) }
-          node.sublayerKind = identity ? 0 : 1
-          if !identity { node.sublayerConstant = constant(s) }
-        } else {
-          node.sublayerKind = 2
-          node.sublayerStore = sublayers.take()
-        }
-      }
-      // The matrix to the container is constant when the own matrix, the parent's sublayer
-      // term and the parent's matrix to the container are (computed by the evaluation's rule).
-      if node.ownConstant >= 0 {
-        if p < 0 {
-          node.worldConstant = node.ownConstant
-        } else {
-          let parent = nodes[Int(node.parent)]
-          if parent.worldConstant >= 0, parent.sublayerKind != 2 {
-            let own = load(node.ownConstant)
-            let local =
-              parent.sublayerKind == 0 ? own : own.concatenating(load(parent.sublayerConstant))
-            node.worldConstant = constant(
-              local.flatteningDepth(keepsDepth: Lanes(repeating: node.keepsDepth))
-                .concatenating(load(parent.worldConstant)))
-          }
-        }
-      }
-      if !children[i].isEmpty {
-        if node.worldConstant < 0 { node.worldStore = worlds.take() }
-        node.alphaStore = alphas.take()
-      }
-      if removedAt[i].isFinite {
-        let r = removalIndex[removedAt[i]] ?? removalTimes.count
-        if r == removalTimes.count {
-          removalIndex[removedAt[i]] = r
-          removalTimes.append(removedAt[i])
-        }
-        node.removal = Int32(r)
-      }
-      nodes.append(node)
-    }
-    let program = SceneProgram(
-      duration: scene.duration, layerCount: n, nodes: UnsafePointer(storage.own(nodes)),
-      planeSlots: UnsafePointer(storage.own(planeSlots)),
-      staticPlanes: UnsafePointer(storage.own(staticPlanes)),
-      dynamicModel: UnsafePointer(storage.own(dynamicModel)), dynamicCount: dynamicModel.count,
-      boundsSlots: UnsafePointer(storage.own(boundsSlots)), boundsCount: boundsSlots.count,
-      ops: UnsafePointer(storage.own(ops)), opCount: ops.count, writtenCount: writtenSlots.count,
-      events: UnsafePointer(storage.own(events)), eventCount: events.count,
-      finished: UnsafePointer(storage.own(finished)), finishedCount: finished.count,
-      cancelled: UnsafePointer(storage.own(cancelled)), cancelledCount: cancelled.count,
-      removals: UnsafePointer(storage.own(removalTimes)), removalCount: removalTimes.count,
-      values: UnsafePointer(storage.own(values)),
-      keyframeChannels: UnsafePointer(storage.own(keyframeChannels)), worldCount: worlds.peak,
-      sublayerCount: sublayers.peak, alphaCount: alphas.peak, maximumChannels: maximumChannels)
-    return SceneCompiled(
-      program: program, storage: storage, scalarTimings: scalarTimings,
-      scalarKeyframes: scalarKeyframes, batchedKeyframes: batchedKeyframes)
   }
 
   /// One channel of sixteen identical lanes with its planes copied into `storage`.
@@ -644,8 +740,157 @@ struct SceneTemplateCompiler {
       end: own(b.endValues), m0: own(b.startTangents), m1: own(b.endTangents),
       last: own(b.lastValues)!, pieceCurves: own(b.pieceCurves),
       coefficients: own(b.curves.coefficients), table: own(b.curves.inverse),
-      scratch: storage.own([Float](repeating: 0, count: 3 * Lanes.scalarCount)))
+      scratch: storage.own(
+        [Float](repeating: 0, count: KeyframeEvaluationJob.scratchVectors * Lanes.scalarCount)))
     return SceneKeyframeChannel(shape: KeyframeEvaluationJob.Shape(b), planes: planes)
+  }
+}
+
+// MARK: - The layer tree
+
+/// The layer tree of the program while it is compiled.
+struct SceneTreeBuilder {
+  var nodes: [SceneNode] = []
+  /// Node index by layer (model index).
+  var nodeOf: [Int]
+  /// Distinct removal times (seconds of scene time) and their indices.
+  var removalTimes: [Double] = []
+  var removalIndex: [Double: Int] = [:]
+  // Scratch stores of parents' values, reused once a parent's last child is done (so a chain
+  // needs two of each, whatever its depth).
+  var worlds = SceneStorePool()
+  var sublayers = SceneStorePool()
+  var alphas = SceneStorePool()
+
+  /// The index of `time` among the removal times (added when new).
+  mutating func removal(at time: Double) -> Int32 {
+    let r = removalIndex[time] ?? removalTimes.count
+    if r == removalTimes.count {
+      removalIndex[time] = r
+      removalTimes.append(time)
+    }
+    return Int32(r)
+  }
+}
+
+/// The compiled layer tree: nodes parent before child, removal times, scratch store counts.
+struct SceneCompiledTree {
+  var nodes: [SceneNode]
+  var removalTimes: [Double]
+  var worlds: Int
+  var sublayers: Int
+  var alphas: Int
+}
+
+/// The constant matrices of the program: each stored once in its values, broadcast on load.
+struct SceneConstantMatrices {
+  var values: [Float]
+
+  /// Appends the matrix (lane 0 of `m`) and returns its offset.
+  mutating func store(_ m: LaneMatrix) -> Int32 {
+    let offset = Int32(values.count)
+    for f in 0..<LaneMatrix.fieldCount { values.append(m.field(f)[0]) }
+    return offset
+  }
+
+  func load(_ offset: Int32) -> LaneMatrix {
+    LaneMatrix { Lanes(repeating: values[Int(offset) + $0]) }
+  }
+}
+
+extension SceneTemplateCompiler {
+  /// The layers in parent-before-child order (breadth first from the top-level layers).
+  func parentFirstOrder() -> [Int] {
+    var order: [Int] = (0..<n).filter { parents[$0] < 0 }
+    order.reserveCapacity(n)
+    var k = 0
+    while k < order.count {
+      order.append(contentsOf: children[order[k]])
+      k += 1
+    }
+    return order
+  }
+
+  /// Every layer's node, parent before child, with its constant matrices appended to `values`.
+  func layerTree(
+    _ map: ScenePlaneMap, _ slots: ScenePlaneSlots, _ removedAt: [Double],
+    _ completion: SceneCompletion, _ values: inout [Float]
+  ) -> SceneCompiledTree {
+    let order = parentFirstOrder()
+    var tree = SceneTreeBuilder(nodeOf: [Int](repeating: -1, count: n))
+    for (q, i) in order.enumerated() { tree.nodeOf[i] = q }
+    var constants = SceneConstantMatrices(values: values)
+    tree.nodes.reserveCapacity(n)
+    for i in order {
+      let p = parents[i]
+      var node = SceneNode(
+        layer: Int32(i), parent: p >= 0 ? Int32(tree.nodeOf[p]) : -1,
+        keepsDepth: p < 0 || scene.model.layers[p].isTransformLayer ? 1 : 0, ownConstant: -1,
+        worldConstant: -1, sublayerTerm: .identity, sublayerConstant: -1, sublayerStore: -1,
+        worldStore: -1, alphaStore: -1, removal: -1,
+        presentFinished: completion.presentFinished[i],
+        presentCancelled: completion.presentCancelled[i])
+      if p >= 0, children[p].last == i {
+        // The parent's last child: its stores are free once this layer has read them.
+        let parent = tree.nodes[Int(node.parent)]
+        tree.worlds.give(parent.worldStore)
+        tree.sublayers.give(parent.sublayerStore)
+        tree.alphas.give(parent.alphaStore)
+      }
+      setMatrices(of: &node, i, map, slots, &tree, &constants)
+      if !children[i].isEmpty {
+        if node.worldConstant < 0 { node.worldStore = tree.worlds.take() }
+        node.alphaStore = tree.alphas.take()
+      }
+      if removedAt[i].isFinite { node.removal = tree.removal(at: removedAt[i]) }
+      tree.nodes.append(node)
+    }
+    values = constants.values
+    return SceneCompiledTree(
+      nodes: tree.nodes, removalTimes: tree.removalTimes, worlds: tree.worlds.peak,
+      sublayers: tree.sublayers.peak, alphas: tree.alphas.peak)
+  }
+
+  /// The constant matrices of layer `i` (in its superlayer, its sublayer term, to the container)
+  /// where their planes are static, computed once by the evaluation's lane code.
+  func setMatrices(
+    of node: inout SceneNode, _ i: Int, _ map: ScenePlaneMap, _ slots: ScenePlaneSlots,
+    _ tree: inout SceneTreeBuilder, _ constants: inout SceneConstantMatrices
+  ) {
+    let broadcast = { (p: Int) in Lanes(repeating: slots.staticPlanes[map.index(i, p)]) }
+    if map.isStatic(i, LayerPlanes.superlayerMatrixPlanes) {
+      node.ownConstant = constants.store(laneLayerMatrix(.inSuperlayer, broadcast))
+    }
+    if !children[i].isEmpty {
+      if map.isStatic(i, LayerPlanes.sublayerTermPlanes) {
+        let s = laneLayerMatrix(.sublayer, broadcast)
+        let identityFields = Transform3D.identity.fields
+        let identity = identityFields.indices.allSatisfy {
+          Double(s.field($0)[0]) == identityFields[$0]
+        }
+        node.sublayerTerm = identity ? .identity : .constant
+        if !identity { node.sublayerConstant = constants.store(s) }
+      } else {
+        node.sublayerTerm = .dynamic
+        node.sublayerStore = tree.sublayers.take()
+      }
+    }
+    // The matrix to the container is constant when the own matrix, the parent's sublayer term
+    // and the parent's matrix to the container are (computed by the evaluation's rule).
+    guard node.ownConstant >= 0 else { return }
+    guard node.parent >= 0 else {
+      node.worldConstant = node.ownConstant
+      return
+    }
+    let parent = tree.nodes[Int(node.parent)]
+    guard parent.worldConstant >= 0, parent.sublayerTerm != .dynamic else { return }
+    let own = constants.load(node.ownConstant)
+    let local =
+      parent.sublayerTerm == .identity
+      ? own : own.concatenating(constants.load(parent.sublayerConstant))
+    node.worldConstant = constants.store(
+      local.flatteningDepth(keepsDepth: Lanes(repeating: node.keepsDepth))
+        .concatenating(constants.load(parent.worldConstant)))
   }
 }
 

@@ -74,35 +74,6 @@ func floatValue(_ value: Double, _ field: String, index: Int?) throws(Validation
   return Float(value)
 }
 
-/// The number of `Float` values a planar buffer of `planes` planes with `stride` must hold for
-/// entries `0..<count` of every plane: `(planes − 1)·stride + count`, `nil` on overflow (0 when
-/// `count == 0`).
-func planarRequiredCount(planes: Int, stride: Int, count: Int) -> Int? {
-  if count == 0 { return 0 }
-  let (a, o1) = (planes - 1).multipliedReportingOverflow(by: stride)
-  let (n, o2) = a.addingReportingOverflow(count)
-  return o1 || o2 ? nil : n
-}
-
-/// Throws unless `buffer` holds `planes` planes of `count` entries with `stride`.
-func validatePlanar(_ bufferCount: Int, planes: Int, stride: Int, count: Int, _ field: String)
-  throws(ValidationError)
-{
-  let needed = planarRequiredCount(planes: planes, stride: stride, count: count) ?? Int.max
-  guard bufferCount >= needed else {
-    throw ValidationError(field: field, reason: .tooFew(minimum: needed, actual: bufferCount))
-  }
-}
-
-/// Throws unless `count ≥ 0` and `stride ≥ count`.
-func validateCountAndStride(count: Int, stride: Int) throws(ValidationError) {
-  guard count >= 0 else { throw ValidationError(field: "count", reason: .negative) }
-  guard stride >= count else {
-    throw ValidationError(
-      field: "stride", reason: .outOfRange(lower: Double(count), upper: Double(Int.max)))
-  }
-}
-
 // MARK: - Concatenation
 
 /// `output[j] = a[j] · b[j]` (`CATransform3DConcat(a[j], b[j])`, "apply a, then b") for `count`
@@ -147,10 +118,11 @@ public struct Transform3DConcatenationJob: @unchecked Sendable {
   ///   `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when a buffer holds fewer than
   ///   `15·stride + count` values.
   public func validate() throws(ValidationError) {
-    try validateCountAndStride(count: count, stride: stride)
-    try validatePlanar(a.count, planes: 16, stride: stride, count: count, "a")
-    try validatePlanar(b.count, planes: 16, stride: stride, count: count, "b")
-    try validatePlanar(output.count, planes: 16, stride: stride, count: count, "output")
+    let planes = LaneMatrix.fieldCount
+    try Validate.countAndStride(count: count, stride: stride)
+    try Validate.planar(a.count, planes: planes, stride: stride, count: count, "a")
+    try Validate.planar(b.count, planes: planes, stride: stride, count: count, "b")
+    try Validate.planar(output.count, planes: planes, stride: stride, count: count, "output")
   }
 
   /// Validates, then writes the `count` products. Allocates nothing.
@@ -311,10 +283,11 @@ public struct LayerMatrixEvaluationJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` when `stride < count`; `"properties"`
   ///   (43 planes) and `"output"` (16 planes) ``ValidationError/Reason/tooFew(minimum:actual:)``.
   public func validate() throws(ValidationError) {
-    try validateCountAndStride(count: count, stride: stride)
-    try validatePlanar(
+    try Validate.countAndStride(count: count, stride: stride)
+    try Validate.planar(
       properties.count, planes: LayerPlanes.count, stride: stride, count: count, "properties")
-    try validatePlanar(output.count, planes: 16, stride: stride, count: count, "output")
+    try Validate.planar(
+      output.count, planes: LaneMatrix.fieldCount, stride: stride, count: count, "output")
   }
 
   /// Validates, then writes the `count` matrices. Allocates nothing.
@@ -360,6 +333,10 @@ func laneStore(_ v: Lanes, _ p: UnsafeMutablePointer<Float>, lanes: Int) {
 
 /// Sixteen 4×4 matrices, one per lane, field by field.
 struct LaneMatrix {
+  /// The fields of a 4 × 4 matrix (`m11 … m44`): the planes of a planar matrix buffer, the floats
+  /// of a matrix row.
+  static var fieldCount: Int { 16 }
+
   var m11: Lanes, m12: Lanes, m13: Lanes, m14: Lanes
   var m21: Lanes, m22: Lanes, m23: Lanes, m24: Lanes
   var m31: Lanes, m32: Lanes, m33: Lanes, m34: Lanes

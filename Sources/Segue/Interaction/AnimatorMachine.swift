@@ -172,15 +172,10 @@ struct AnimatorMachine: Hashable, Sendable {
     knot = AnimatorKnot(fraction: fraction, progress: q, curve: newCurve, rate: rate)
   }
 
+  /// One call of ``AnimatorEvent``, with `UIViewPropertyAnimator`'s rules; a call the animator's
+  /// state refuses is a ``ValidationError`` and changes nothing.
   mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
-    switch ending {
-    case .some(.completed):
-      throw ValidationError(field: "animator", reason: .invalidState("the animator has completed"))
-    case .some(.stoppedWithoutFinishing):
-      throw ValidationError(field: "animator", reason: .invalidState("the animator was stopped"))
-    case .none:
-      break
-    }
+    try requireNotEnded()
     switch event {
     case .start:
       try requireNotStopped()
@@ -194,52 +189,10 @@ struct AnimatorMachine: Hashable, Sendable {
       if delay > 0 && !wasRunning { heldUntil = time + delay }
     case .pause:
       try requireNotStopped()
-      if state == .inactive {
-        state = .active
-        fraction = target == 1 ? 0 : 1
-      }
-      isRunning = false
-      heldUntil = nil
-    case .stop(_, let withoutFinishing):
-      guard state == .active else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
-      }
-      frozen = .atFraction
-      isRunning = false
-      heldUntil = nil
-      if withoutFinishing {
-        state = .inactive
-        ending = .stoppedWithoutFinishing
-      } else {
-        state = .stopped
-      }
-    case .finish(let time, let position):
-      guard state == .stopped else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("finishAnimation needs a stopped animator"))
-      }
-      switch position {
-      case .end:
-        fraction = 1
-        frozen = .value(1)
-      case .start:
-        fraction = 0
-        frozen = .value(0)
-      case .current:
-        break
-      }
-      state = .inactive
-      ending = .completed(position, time: time)
-    case .setFractionComplete(_, let value):
-      try Validate.inRange(value, 0, 1, "fractionComplete")
-      guard state == .active && !isRunning else {
-        throw ValidationError(
-          field: "fractionComplete",
-          reason: .invalidState("fractionComplete can be set only while paused"))
-      }
-      fraction = value
-      scrubbedLinearly = scrubsLinearly
+      pause()
+    case .stop(_, let withoutFinishing): try stop(withoutFinishing: withoutFinishing)
+    case .finish(let time, let position): try finish(at: position, time: time)
+    case .setFractionComplete(_, let value): try setFractionComplete(value)
     case .setReversed(_, let reversed):
       try requireNotStopped()
       isReversed = reversed
@@ -248,24 +201,104 @@ struct AnimatorMachine: Hashable, Sendable {
     case .setScrubsLinearly(_, let value):
       scrubsLinearly = value
     case .continueAnimation(_, let timing, let factor):
-      try Validate.positive(factor, "durationFactor")
-      guard state == .active && !isRunning else {
-        throw ValidationError(
-          field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
-      }
-      let distance = abs(target - fraction)
-      if distance > 0 {
-        let length = (timing ?? curve).runLength(forDuration: factor * duration)
-        let newRate = distance / length
-        if newRate.isFinite && newRate > 0 { rate = newRate }
-      }
-      if let timing {
-        reknot(with: timing)
-      } else if scrubbedLinearly {
-        reknot(with: curve)
-      }
-      isRunning = true
+      try continueAnimation(timing, durationFactor: factor)
     }
+  }
+
+  /// Throws once the animator has completed or was stopped without finishing.
+  func requireNotEnded() throws(ValidationError) {
+    switch ending {
+    case .some(.completed):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator has completed"))
+    case .some(.stoppedWithoutFinishing):
+      throw ValidationError(field: "animator", reason: .invalidState("the animator was stopped"))
+    case .none:
+      break
+    }
+  }
+
+  /// `pauseAnimation()`: an inactive animator becomes active at its start end, paused.
+  mutating func pause() {
+    if state == .inactive {
+      state = .active
+      fraction = target == 1 ? 0 : 1
+    }
+    isRunning = false
+    heldUntil = nil
+  }
+
+  /// `stopAnimation(_:)`: an active animator freezes where it is, stopped (or inactive and
+  /// ended when `withoutFinishing`).
+  mutating func stop(withoutFinishing: Bool) throws(ValidationError) {
+    guard state == .active else {
+      throw ValidationError(
+        field: "animator", reason: .invalidState("stopAnimation needs an active animator"))
+    }
+    frozen = .atFraction
+    isRunning = false
+    heldUntil = nil
+    if withoutFinishing {
+      state = .inactive
+      ending = .stoppedWithoutFinishing
+    } else {
+      state = .stopped
+    }
+  }
+
+  /// `finishAnimation(at:)`: a stopped animator completes at `position`, at batch time `time`.
+  mutating func finish(at position: AnimatingPosition, time: Double) throws(ValidationError) {
+    guard state == .stopped else {
+      throw ValidationError(
+        field: "animator", reason: .invalidState("finishAnimation needs a stopped animator"))
+    }
+    switch position {
+    case .end:
+      fraction = 1
+      frozen = .value(1)
+    case .start:
+      fraction = 0
+      frozen = .value(0)
+    case .current:
+      break
+    }
+    state = .inactive
+    ending = .completed(position, time: time)
+  }
+
+  /// `fractionComplete = value` (in `[0, 1]`), only while paused.
+  mutating func setFractionComplete(_ value: Double) throws(ValidationError) {
+    try Validate.inRange(value, 0, 1, "fractionComplete")
+    guard state == .active && !isRunning else {
+      throw ValidationError(
+        field: "fractionComplete",
+        reason: .invalidState("fractionComplete can be set only while paused"))
+    }
+    fraction = value
+    scrubbedLinearly = scrubsLinearly
+  }
+
+  /// `continueAnimation(withTimingParameters:durationFactor:)`: a paused animator runs on over
+  /// the rest of `durationFactor · duration`, re-timed with `timing` when given.
+  mutating func continueAnimation(_ timing: TimingCurveProvider?, durationFactor factor: Double)
+    throws(ValidationError)
+  {
+    try Validate.positive(factor, "durationFactor")
+    guard state == .active && !isRunning else {
+      throw ValidationError(
+        field: "animator", reason: .invalidState("continueAnimation needs a paused animator"))
+    }
+    let distance = abs(target - fraction)
+    if distance > 0 {
+      let length = (timing ?? curve).runLength(forDuration: factor * duration)
+      let newRate = distance / length
+      if newRate.isFinite && newRate > 0 { rate = newRate }
+    }
+    if let timing {
+      reknot(with: timing)
+    } else if scrubbedLinearly {
+      reknot(with: curve)
+    }
+    isRunning = true
   }
 
   /// `startAnimation()`: an inactive animator becomes active and runs from its start end; a

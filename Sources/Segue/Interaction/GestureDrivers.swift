@@ -174,6 +174,32 @@ public struct GestureRules: GestureDriver, Hashable {
   }
 }
 
+/// A gesture driver defined by its ``GestureRules``: every member of ``GestureDriver`` is the
+/// rules' own (``FadeSlideEdgeSwipe``, ``CrossDissolvePan``, ``DepthPan``).
+public protocol GestureRulesDriver: GestureDriver {
+  /// The rules the driver evaluates.
+  var rules: GestureRules { get }
+}
+
+extension GestureRulesDriver {
+  /// `W`, points: ``GestureRules/containerWidth``.
+  public var containerWidth: Double { rules.containerWidth }
+
+  /// ``GestureRules/cancelsCancelledGestures``.
+  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
+
+  /// ``GestureRules/begins(with:)``.
+  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
+
+  /// ``GestureRules/percent(for:)``.
+  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
+
+  /// ``GestureRules/thresholdDecision(for:cancelled:)``.
+  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
+    rules.thresholdDecision(for: sample, cancelled: cancelled)
+  }
+}
+
 /// `fade-slide`: the left-edge swipe of `UIScreenEdgePanGestureRecognizer` drives an
 /// interactive pop.
 ///
@@ -184,7 +210,7 @@ public struct GestureRules: GestureDriver, Hashable {
 /// - release: finish if percent `> 0.5`, else cancel. The animator this preset reproduces names no
 ///   rule for a cancelled gesture; Segue cancels it (a cancelled recognizer is not a user's
 ///   release).
-public struct FadeSlideEdgeSwipe: GestureDriver, Hashable {
+public struct FadeSlideEdgeSwipe: GestureRulesDriver, Hashable {
   /// The rules above, with `span = W`.
   public let rules: GestureRules
 
@@ -194,23 +220,6 @@ public struct FadeSlideEdgeSwipe: GestureDriver, Hashable {
     rules = try GestureRules(
       containerWidth: width, input: .translationX, span: width, cancelsCancelledGestures: true)
   }
-
-  /// `W`, points.
-  public var containerWidth: Double { rules.containerWidth }
-
-  /// `true`.
-  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
-
-  /// Always `true`.
-  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
-
-  /// `clamp(translation.x / W, 0, 1)`.
-  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
-
-  /// `.finish` iff not cancelled and percent `> 0.5`.
-  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    rules.thresholdDecision(for: sample, cancelled: cancelled)
-  }
 }
 
 /// `cross-dissolve`: a pan anywhere.
@@ -219,7 +228,7 @@ public struct FadeSlideEdgeSwipe: GestureDriver, Hashable {
 ///   paused animations from reaching their end).
 /// - begins: always.
 /// - release: on `.ended` **or** `.cancelled`, finish if percent `> 0.5`, else cancel.
-public struct CrossDissolvePan: GestureDriver, Hashable {
+public struct CrossDissolvePan: GestureRulesDriver, Hashable {
   /// The divisor, 300 points.
   public static let span = 300.0
   /// The cap, 0.99.
@@ -233,23 +242,6 @@ public struct CrossDissolvePan: GestureDriver, Hashable {
       containerWidth: checkedWidth(containerWidth), input: .locationX, span: Self.span,
       cap: Self.cap, cancelsCancelledGestures: false)
   }
-
-  /// `W`, points (used only by the velocity rule).
-  public var containerWidth: Double { rules.containerWidth }
-
-  /// `false`: the percent decides on `.cancelled` too.
-  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
-
-  /// Always `true`.
-  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
-
-  /// `clamp(location.x / 300, 0, 0.99)`.
-  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
-
-  /// `.finish` iff percent `> 0.5`, whether the gesture ended or was cancelled.
-  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    rules.thresholdDecision(for: sample, cancelled: cancelled)
-  }
 }
 
 /// `depth`: a pan that starts a pop only near the left edge.
@@ -258,7 +250,7 @@ public struct CrossDissolvePan: GestureDriver, Hashable {
 ///   nothing (no transition, so no percent or release applies).
 /// - percent `= clamp(translation.x / 200, 0, 1)` (negative translation gives 0).
 /// - release: finish if percent `> 0.5` and the gesture was not cancelled, else cancel.
-public struct DepthPan: GestureDriver, Hashable {
+public struct DepthPan: GestureRulesDriver, Hashable {
   /// The edge limit, 50 points.
   public static let edgeLimit = 50.0
   /// The divisor, 200 points.
@@ -271,23 +263,6 @@ public struct DepthPan: GestureDriver, Hashable {
     rules = try GestureRules(
       containerWidth: checkedWidth(containerWidth), input: .translationX, span: Self.span,
       edgeLimit: Self.edgeLimit, cancelsCancelledGestures: true)
-  }
-
-  /// `W`, points (used only by the velocity rule).
-  public var containerWidth: Double { rules.containerWidth }
-
-  /// `true`.
-  public var cancelsCancelledGestures: Bool { rules.cancelsCancelledGestures }
-
-  /// `location.x ≤ 50`.
-  public func begins(with sample: GestureSample) -> Bool { rules.begins(with: sample) }
-
-  /// `clamp(translation.x / 200, 0, 1)`.
-  public func percent(for sample: GestureSample) -> Double { rules.percent(for: sample) }
-
-  /// `.finish` iff not cancelled and percent `> 0.5`.
-  public func thresholdDecision(for sample: GestureSample, cancelled: Bool) -> ReleaseDecision {
-    rules.thresholdDecision(for: sample, cancelled: cancelled)
   }
 }
 

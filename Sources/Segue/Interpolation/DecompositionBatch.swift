@@ -39,6 +39,10 @@ public struct DecompositionBatch: Hashable, Sendable {
   /// The number of planes per layer, 71.
   public static let planeCount = 71
   static let codePlane = 0
+  /// The path codes of ``codePlane``.
+  static let discreteCode: Float = 0
+  static let affine2DCode: Float = 1
+  static let decomposed3DCode: Float = 2
   static let fromPlane = 1
   static let toPlane = 18
   static let thetaPlane = 35
@@ -47,6 +51,24 @@ public struct DecompositionBatch: Hashable, Sendable {
   static let nlerpPlane = 38
   static let fromMatrixPlane = 39
   static let toMatrixPlane = 55
+
+  /// The offsets of the 3D path's components within the `from` and `to` planes
+  /// (``DecomposedTransform3D`` channel order).
+  enum Component3D {
+    static let translation = 0
+    static let scale = 3
+    static let skew = 6
+    static let perspective = 9
+    static let quaternion = 13
+  }
+
+  /// The offsets of the 2D path's components within the `from` and `to` planes.
+  enum Component2D {
+    static let translation = 0
+    static let scale = 2
+    static let angle = 4
+    static let residual = 5
+  }
 
   /// Decomposes every pair `(from[j], to[j])` once.
   ///
@@ -69,7 +91,7 @@ public struct DecompositionBatch: Hashable, Sendable {
       for v in from[j].fields { fromFields.append(try floatValue(v, "from", index: j)) }
       for v in to[j].fields { toFields.append(try floatValue(v, "to", index: j)) }
       var values = [Float](repeating: 0, count: Self.planeCount)
-      for k in 0..<16 {
+      for k in 0..<LaneMatrix.fieldCount {
         values[Self.fromMatrixPlane + k] = fromFields[k]
         values[Self.toMatrixPlane + k] = toFields[k]
       }
@@ -83,9 +105,9 @@ public struct DecompositionBatch: Hashable, Sendable {
         path = .discrete
       }
       switch path {
-      case .discrete: values[Self.codePlane] = 0
-      case .affine2D: values[Self.codePlane] = 1
-      case .decomposed3D: values[Self.codePlane] = 2
+      case .discrete: values[Self.codePlane] = Self.discreteCode
+      case .affine2D: values[Self.codePlane] = Self.affine2DCode
+      case .decomposed3D: values[Self.codePlane] = Self.decomposed3DCode
       }
       paths.append(path)
       for (p, v) in values.enumerated() { planes[p * n + j] = v }
@@ -224,26 +246,15 @@ public struct DecompositionInterpolationJob: @unchecked Sendable {
   ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` beyond ``maximumFraction``.
   public func validate() throws(ValidationError) {
     let n = batch.count
-    guard range.lowerBound >= 0, range.upperBound <= n else {
-      throw ValidationError(field: "range", reason: .outOfRange(lower: 0, upper: Double(n)))
-    }
-    try validateCountAndStride(count: n, stride: stride)
-    guard fractions.count >= n else {
-      throw ValidationError(
-        field: "fractions", reason: .tooFew(minimum: n, actual: fractions.count))
-    }
-    try validatePlanar(output.count, planes: 16, stride: stride, count: range.upperBound, "output")
-    let limit = Self.maximumFraction
+    try Validate.subrange(range, of: n, "range")
+    try Validate.countAndStride(count: n, stride: stride)
+    try Validate.count(fractions.count, atLeast: n, "fractions")
+    try Validate.planar(
+      output.count, planes: LaneMatrix.fieldCount, stride: stride, count: range.upperBound,
+      "output")
+    let limit = Double(Self.maximumFraction)
     for j in range {
-      let t = fractions[j]
-      guard t.isFinite else {
-        throw ValidationError(field: "fractions", index: j, reason: .notFinite)
-      }
-      guard abs(t) <= limit else {
-        throw ValidationError(
-          field: "fractions", index: j,
-          reason: .outOfRange(lower: -Double(limit), upper: Double(limit)))
-      }
+      try Validate.inRange(Double(fractions[j]), -limit, limit, "fractions", index: j)
     }
   }
 
@@ -281,109 +292,160 @@ public struct DecompositionInterpolationJob: @unchecked Sendable {
   /// Sixteen layers at fractions `t`; `load(p)` gives plane `p` of ``DecompositionBatch``.
   @inline(always)
   static func evaluateBlock(t: Lanes, load: (Int) -> Lanes) -> LaneMatrix {
-    typealias V = Lanes
     typealias B = DecompositionBatch
     let code = load(B.codePlane)
-    let is2D = code .== 1
-    let is3D = code .== 2
-    let u = 1 - t
-    @inline(always) func lerp(_ c: Int) -> V { u * load(B.fromPlane + c) + t * load(B.toPlane + c) }
-    var result = LaneMatrix { _ in V() }
+    let is2D = code .== B.affine2DCode
+    let is3D = code .== B.decomposed3DCode
+    var result = LaneMatrix { _ in Lanes() }
     if any(is3D) {
-      // Slerp weights.
-      let theta = load(B.thetaPlane)
-      let (s, c) = SIMDMath.sinCos(t * theta)
-      let nlerp = load(B.nlerpPlane) .== 1
-      var wb = s * load(B.inverseSinPlane)
-      var wa = c - load(B.dotPlane) * wb
-      wa = SIMDMath.select(nlerp, u, wa)
-      wb = SIMDMath.select(nlerp, t, wb)
-      var qx = wa * load(B.fromPlane + 13) + wb * load(B.toPlane + 13)
-      var qy = wa * load(B.fromPlane + 14) + wb * load(B.toPlane + 14)
-      var qz = wa * load(B.fromPlane + 15) + wb * load(B.toPlane + 15)
-      var qw = wa * load(B.fromPlane + 16) + wb * load(B.toPlane + 16)
-      if any(nlerp) {
-        let length = (qx * qx + qy * qy + qz * qz + qw * qw).squareRoot()
-        let k = SIMDMath.select(nlerp, 1 / length, V(repeating: 1))
-        qx *= k
-        qy *= k
-        qz *= k
-        qw *= k
-      }
-      // Rotation rows (the quaternion's matrix in Core Animation storage).
-      let (xx, yy, zz) = (qx * qx, qy * qy, qz * qz)
-      let (xy, xz, yz) = (qx * qy, qx * qz, qy * qz)
-      let (xw, yw, zw) = (qx * qw, qy * qw, qz * qw)
-      let r00 = 1 - 2 * (yy + zz)
-      let r01 = 2 * (xy + zw)
-      let r02 = 2 * (xz - yw)
-      let r10 = 2 * (xy - zw)
-      let r11 = 1 - 2 * (xx + zz)
-      let r12 = 2 * (yz + xw)
-      let r20 = 2 * (xz + yw)
-      let r21 = 2 * (yz - xw)
-      let r22 = 1 - 2 * (xx + yy)
-      let (sx, sy, sz) = (lerp(3), lerp(4), lerp(5))
-      let (kxy, kxz, kyz) = (lerp(6), lerp(7), lerp(8))
-      let (px, py, pz, pw) = (lerp(9), lerp(10), lerp(11), lerp(12))
-      let (tx, ty, tz) = (lerp(0), lerp(1), lerp(2))
-      var m = LaneMatrix { _ in V() }
-      m.m11 = sx * r00
-      m.m12 = sx * r01
-      m.m13 = sx * r02
-      m.m21 = sy * (r10 + r00 * kxy)
-      m.m22 = sy * (r11 + r01 * kxy)
-      m.m23 = sy * (r12 + r02 * kxy)
-      m.m31 = sz * ((r20 + r00 * kxz) + r10 * kyz)
-      m.m32 = sz * ((r21 + r01 * kxz) + r11 * kyz)
-      m.m33 = sz * ((r22 + r02 * kxz) + r12 * kyz)
-      m.m14 = m.m11 * px + m.m12 * py + m.m13 * pz
-      m.m24 = m.m21 * px + m.m22 * py + m.m23 * pz
-      m.m34 = m.m31 * px + m.m32 * py + m.m33 * pz
-      m.m41 = tx
-      m.m42 = ty
-      m.m43 = tz
-      m.m44 = (tx * px + ty * py + tz * pz) + pw
+      let m = decomposed3D(t: t, load: load)
       result = LaneMatrix { SIMDMath.select(is3D, m.field($0), result.field($0)) }
     }
     if any(is2D) {
-      let (sn, cs) = SIMDMath.sinCos(lerp(4))
-      let (res11, res12, res21, res22) = (lerp(5), lerp(6), lerp(7), lerp(8))
-      let (sx, sy) = (lerp(2), lerp(3))
-      let zero = V()
-      let one = V(repeating: 1)
-      var m = LaneMatrix { _ in zero }
-      m.m11 = sx * (cs * res11 + sn * res21)
-      m.m12 = sx * (cs * res12 + sn * res22)
-      m.m21 = sy * (-sn * res11 + cs * res21)
-      m.m22 = sy * (-sn * res12 + cs * res22)
-      m.m33 = one
-      m.m44 = one
-      m.m41 = lerp(0)
-      m.m42 = lerp(1)
+      let m = affine2D(t: t, load: load)
       result = LaneMatrix { SIMDMath.select(is2D, m.field($0), result.field($0)) }
     }
-    // Ends, the discrete rule, and the overflow fallback to it.
+    return ends(result, t: t, interpolated: is2D .| is3D, load: load)
+  }
+
+  /// Component `c` of the `from` and `to` planes interpolated linearly at `t` (`u = 1 − t`).
+  @inline(always)
+  static func lerp(_ c: Int, _ t: Lanes, _ u: Lanes, _ load: (Int) -> Lanes) -> Lanes {
+    u * load(DecompositionBatch.fromPlane + c) + t * load(DecompositionBatch.toPlane + c)
+  }
+
+  /// The 3D path: translation, scale, skews and perspective interpolated linearly, the
+  /// quaternion by the prepared slerp (or normalised lerp), recomposed (`m44` not divided out).
+  @inline(always)
+  static func decomposed3D(t: Lanes, load: (Int) -> Lanes) -> LaneMatrix {
+    typealias B = DecompositionBatch
+    typealias C = DecompositionBatch.Component3D
+    let u = 1 - t
+    // Slerp weights.
+    let theta = load(B.thetaPlane)
+    let (s, c) = SIMDMath.sinCos(t * theta)
+    let nlerp = load(B.nlerpPlane) .== 1
+    var wb = s * load(B.inverseSinPlane)
+    var wa = c - load(B.dotPlane) * wb
+    wa = SIMDMath.select(nlerp, u, wa)
+    wb = SIMDMath.select(nlerp, t, wb)
+    @inline(always) func slerp(_ k: Int) -> Lanes {
+      wa * load(B.fromPlane + C.quaternion + k) + wb * load(B.toPlane + C.quaternion + k)
+    }
+    var (qx, qy, qz, qw) = (slerp(0), slerp(1), slerp(2), slerp(3))
+    if any(nlerp) {
+      let length = (qx * qx + qy * qy + qz * qz + qw * qw).squareRoot()
+      let k = SIMDMath.select(nlerp, 1 / length, Lanes(repeating: 1))
+      qx *= k
+      qy *= k
+      qz *= k
+      qw *= k
+    }
+    let r = LaneRotation(qx, qy, qz, qw)
+    @inline(always) func lerp(_ c: Int) -> Lanes { Self.lerp(c, t, u, load) }
+    let (sx, sy, sz) = (lerp(C.scale), lerp(C.scale + 1), lerp(C.scale + 2))
+    let (kxy, kxz, kyz) = (lerp(C.skew), lerp(C.skew + 1), lerp(C.skew + 2))
+    let (px, py, pz, pw) = (
+      lerp(C.perspective), lerp(C.perspective + 1), lerp(C.perspective + 2),
+      lerp(C.perspective + 3)
+    )
+    let (tx, ty, tz) = (lerp(C.translation), lerp(C.translation + 1), lerp(C.translation + 2))
+    var m = LaneMatrix { _ in Lanes() }
+    m.m11 = sx * r.r00
+    m.m12 = sx * r.r01
+    m.m13 = sx * r.r02
+    m.m21 = sy * (r.r10 + r.r00 * kxy)
+    m.m22 = sy * (r.r11 + r.r01 * kxy)
+    m.m23 = sy * (r.r12 + r.r02 * kxy)
+    m.m31 = sz * ((r.r20 + r.r00 * kxz) + r.r10 * kyz)
+    m.m32 = sz * ((r.r21 + r.r01 * kxz) + r.r11 * kyz)
+    m.m33 = sz * ((r.r22 + r.r02 * kxz) + r.r12 * kyz)
+    m.m14 = m.m11 * px + m.m12 * py + m.m13 * pz
+    m.m24 = m.m21 * px + m.m22 * py + m.m23 * pz
+    m.m34 = m.m31 * px + m.m32 * py + m.m33 * pz
+    m.m41 = tx
+    m.m42 = ty
+    m.m43 = tz
+    m.m44 = (tx * px + ty * py + tz * pz) + pw
+    return m
+  }
+
+  /// The 2D path: translation, scale, angle and residual matrix interpolated linearly,
+  /// recomposed.
+  @inline(always)
+  static func affine2D(t: Lanes, load: (Int) -> Lanes) -> LaneMatrix {
+    typealias C = DecompositionBatch.Component2D
+    let u = 1 - t
+    @inline(always) func lerp(_ c: Int) -> Lanes { Self.lerp(c, t, u, load) }
+    let (sn, cs) = SIMDMath.sinCos(lerp(C.angle))
+    let (res11, res12, res21, res22) = (
+      lerp(C.residual), lerp(C.residual + 1), lerp(C.residual + 2), lerp(C.residual + 3)
+    )
+    let (sx, sy) = (lerp(C.scale), lerp(C.scale + 1))
+    let zero = Lanes()
+    let one = Lanes(repeating: 1)
+    var m = LaneMatrix { _ in zero }
+    m.m11 = sx * (cs * res11 + sn * res21)
+    m.m12 = sx * (cs * res12 + sn * res22)
+    m.m21 = sy * (-sn * res11 + cs * res21)
+    m.m22 = sy * (-sn * res12 + cs * res22)
+    m.m33 = one
+    m.m44 = one
+    m.m41 = lerp(C.translation)
+    m.m42 = lerp(C.translation + 1)
+    return m
+  }
+
+  /// The ends, the discrete rule, and the overflow fallback to it: the `from` matrix at `t == 0`
+  /// and the `to` matrix at `t == 1`; where the path is discrete (not `interpolated`) or the
+  /// result is not finite, `from` below `t = 0.5` and `to` from it on.
+  @inline(always)
+  static func ends(
+    _ result: LaneMatrix, t: Lanes, interpolated: LaneMask, load: (Int) -> Lanes
+  ) -> LaneMatrix {
+    typealias B = DecompositionBatch
     // x − x is 0 for finite x and NaN for ±∞ or NaN.
     var residue = result.m11 - result.m11
-    for k in 1..<16 {
+    for k in 1..<LaneMatrix.fieldCount {
       let v = result.field(k)
       residue += v - v
     }
     let finite = residue .== 0
     let useFrom = (t .== 0) .| (.!finite .& (t .< 0.5))
     let useTo = (t .== 1) .| (.!finite .& .!(t .< 0.5))
-    let discrete = .!is2D .& .!is3D
+    let discrete = .!interpolated
     let pickFrom = useFrom .| (discrete .& (t .< 0.5))
     let pickTo = useTo .| (discrete .& .!(t .< 0.5))
-    if any(pickFrom .| pickTo) {
-      let from = LaneMatrix { load(B.fromMatrixPlane + $0) }
-      let to = LaneMatrix { load(B.toMatrixPlane + $0) }
-      result = LaneMatrix { k in
-        SIMDMath.select(
-          pickFrom, from.field(k), SIMDMath.select(pickTo, to.field(k), result.field(k)))
-      }
+    guard any(pickFrom .| pickTo) else { return result }
+    let from = LaneMatrix { load(B.fromMatrixPlane + $0) }
+    let to = LaneMatrix { load(B.toMatrixPlane + $0) }
+    return LaneMatrix { k in
+      SIMDMath.select(
+        pickFrom, from.field(k), SIMDMath.select(pickTo, to.field(k), result.field(k)))
     }
-    return result
+  }
+}
+
+/// The rotation rows of a unit quaternion `(x, y, z, w)` in lanes: the upper 3 × 3 of
+/// ``Quaternion/rotationMatrix`` (Core Animation storage, `r00` = `m11`, `r01` = `m12`, …).
+struct LaneRotation {
+  let r00: Lanes, r01: Lanes, r02: Lanes
+  let r10: Lanes, r11: Lanes, r12: Lanes
+  let r20: Lanes, r21: Lanes, r22: Lanes
+
+  @inline(always)
+  init(_ qx: Lanes, _ qy: Lanes, _ qz: Lanes, _ qw: Lanes) {
+    let (xx, yy, zz) = (qx * qx, qy * qy, qz * qz)
+    let (xy, xz, yz) = (qx * qy, qx * qz, qy * qz)
+    let (xw, yw, zw) = (qx * qw, qy * qw, qz * qw)
+    r00 = 1 - 2 * (yy + zz)
+    r01 = 2 * (xy + zw)
+    r02 = 2 * (xz - yw)
+    r10 = 2 * (xy - zw)
+    r11 = 1 - 2 * (xx + zz)
+    r12 = 2 * (yz + xw)
+    r20 = 2 * (xz + yw)
+    r21 = 2 * (yz - xw)
+    r22 = 1 - 2 * (xx + yy)
   }
 }

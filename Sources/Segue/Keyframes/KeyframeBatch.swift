@@ -80,8 +80,44 @@ public struct KeyframeBatch: Sendable {
     guard let first = tracks.first else {
       throw ValidationError(field: "tracks", reason: .tooFew(minimum: 1, actual: 0))
     }
+    try Self.checkSharedLayout(tracks, channel: channel)
+    let (curveList, overall) = try Self.timingCurves(of: first)
     let mode = first.calculationMode
-    let keys = first.keyCount
+    let stride = (tracks.count + Lanes.scalarCount - 1) / Lanes.scalarCount * Lanes.scalarCount
+    var planes = KeyframePlanes(
+      mode: mode, pieces: Self.pieceCount(first), laneStride: stride)
+    for (j, track) in tracks.enumerated() {
+      try planes.add(track, channel: channel, lane: j)
+    }
+    var pieceCurves = [Float]()
+    let segmentIndices = first.segmentTimingFunctionIndices
+    if mode != .discrete, mode != .cubicPaced, segmentIndices.contains(where: { $0 >= 0 }) {
+      pieceCurves = segmentIndices.map { Float($0) }
+    }
+    self.tracks = tracks
+    self.channel = channel
+    self.calculationMode = mode
+    self.pieceCount = planes.pieces
+    self.laneStride = stride
+    self.knots = planes.knots
+    self.inverseLengths = planes.inverse
+    self.startValues = planes.start
+    self.endValues = planes.end
+    self.startTangents = planes.startTangent
+    self.endTangents = planes.endTangent
+    self.lastValues = planes.last
+    self.curves = CubicBezierBatch(curves: curveList)
+    self.pieceCurves = pieceCurves
+    self.overallCurve = overall
+  }
+
+  /// The checks of a shared layout: `channel` in range and every track's mode, key count, key
+  /// times (outside the paced modes) and timing functions those of track 0.
+  private static func checkSharedLayout(_ tracks: [CompiledKeyframeTrack], channel: Int)
+    throws(ValidationError)
+  {
+    let first = tracks[0]
+    let mode = first.calculationMode
     for (i, track) in tracks.enumerated() {
       guard channel >= 0, channel < track.channelCount else {
         throw ValidationError(
@@ -93,10 +129,10 @@ public struct KeyframeBatch: Sendable {
           field: "tracks.calculationMode", index: i,
           reason: .invalidState("must be \(mode.rawValue), as track 0"))
       }
-      guard track.keyCount == keys else {
+      guard track.keyCount == first.keyCount else {
         throw ValidationError(
           field: "tracks.keyCount", index: i,
-          reason: .countMismatch(expected: keys, actual: track.keyCount))
+          reason: .countMismatch(expected: first.keyCount, actual: track.keyCount))
       }
       if mode != .paced, mode != .cubicPaced, track.keyTimes != first.keyTimes {
         throw ValidationError(
@@ -111,7 +147,13 @@ public struct KeyframeBatch: Sendable {
           field: "tracks.timingFunction", index: i, reason: .invalidState("must equal track 0's"))
       }
     }
-    // Timing curves: the distinct per-segment curves (in table order), then the overall one.
+  }
+
+  /// The timing curves of the shared layout: the distinct per-segment curves (in table order),
+  /// then the overall one unless it is linear (its index, or `nil`).
+  private static func timingCurves(of first: CompiledKeyframeTrack) throws(ValidationError)
+    -> (curves: [CubicBezier], overall: Int?)
+  {
     var curveList = [CubicBezier]()
     for function in first.timingFunctions {
       guard case .cubicBezier(let curve) = function else {
@@ -121,113 +163,24 @@ public struct KeyframeBatch: Sendable {
       }
       curveList.append(curve)
     }
-    var overall: Int? = nil
-    if let function = first.timingFunction {
-      guard case .cubicBezier(let curve) = function else {
-        throw ValidationError(
-          field: "tracks.timingFunction", index: 0,
-          reason: .invalidState("only cubic Bézier timing functions can be batched"))
-      }
-      if curve != .linear {
-        overall = curveList.count
-        curveList.append(curve)
-      }
+    guard let function = first.timingFunction else { return (curveList, nil) }
+    guard case .cubicBezier(let curve) = function else {
+      throw ValidationError(
+        field: "tracks.timingFunction", index: 0,
+        reason: .invalidState("only cubic Bézier timing functions can be batched"))
     }
+    guard curve != .linear else { return (curveList, nil) }
+    return (curveList + [curve], curveList.count)
+  }
 
-    let n = tracks.count
-    let stride = (n + Lanes.scalarCount - 1) / Lanes.scalarCount * Lanes.scalarCount
-    let samples = first.samplesPerSegment
-    let pieces: Int
-    switch mode {
-    case .discrete: pieces = keys
-    case .linear, .paced, .cubic: pieces = keys - 1
-    case .cubicPaced: pieces = samples * (keys - 1)
+  /// The number of pieces `S` of the layout (see the type's description).
+  private static func pieceCount(_ first: CompiledKeyframeTrack) -> Int {
+    let keys = first.keyCount
+    switch first.calculationMode {
+    case .discrete: return keys
+    case .linear, .paced, .cubic: return keys - 1
+    case .cubicPaced: return first.samplesPerSegment * (keys - 1)
     }
-    let cubic = mode == .cubic || mode == .cubicPaced
-    let interpolates = mode != .discrete
-    var knots = [Float](repeating: 0, count: pieces * stride)
-    var inverse = [Float](repeating: 0, count: interpolates ? pieces * stride : 0)
-    var start = [Float](repeating: 0, count: pieces * stride)
-    var end = [Float](repeating: 0, count: interpolates ? pieces * stride : 0)
-    var startTangent = [Float](repeating: 0, count: cubic ? pieces * stride : 0)
-    var endTangent = [Float](repeating: 0, count: cubic ? pieces * stride : 0)
-    var last = [Float](repeating: 0, count: stride)
-    let big = Double(Float.greatestFiniteMagnitude)
-    for (j, track) in tracks.enumerated() {
-      let c = track.channelCount
-      let p = (0..<keys).map { track.values[$0 * c + channel] }
-      let dd = cubic ? (0..<keys).map { track.outgoingTangents[$0 * c + channel] } : []
-      let ds = cubic ? (0..<keys).map { track.incomingTangents[$0 * c + channel] } : []
-      guard (p + dd + ds).allSatisfy({ abs($0) <= big }) else {
-        throw ValidationError(
-          field: "tracks.values", index: j, reason: .outOfRange(lower: -big, upper: big))
-      }
-      last[j] = Float(p[keys - 1])
-      // Piece s of lane j: knot, length, end values and tangents, in Double.
-      for s in 0..<pieces {
-        var t0: Double
-        var t1: Double
-        var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
-        switch mode {
-        case .discrete:
-          t0 = track.keyTimes[s]
-          t1 = t0
-          values.0 = p[s]
-        case .linear, .paced, .cubic:
-          t0 = track.keyTimes[s]
-          t1 = track.keyTimes[s + 1]
-          values = (p[s], p[s + 1], cubic ? dd[s] : 0, cubic ? ds[s + 1] : 0)
-        case .cubicPaced:
-          if track.arcLengths.isEmpty {
-            t0 = Double(s) / Double(pieces)
-            t1 = Double(s + 1) / Double(pieces)
-          } else {
-            t0 = track.arcLengths[s]
-            t1 = track.arcLengths[s + 1]
-          }
-          let segment = s / samples
-          let a = Double(s - segment * samples) / Double(samples)
-          let b = Double(s - segment * samples + 1) / Double(samples)
-          let h = 1 / Double(samples)
-          let ends = (p[segment], dd[segment], p[segment + 1], ds[segment + 1])
-          values = (
-            Self.hermite(ends, a), Self.hermite(ends, b), h * Self.hermiteSlope(ends, a),
-            h * Self.hermiteSlope(ends, b)
-          )
-        }
-        let k = s * stride + j
-        knots[k] = Float(t0)
-        start[k] = Float(values.0)
-        if interpolates {
-          inverse[k] = t1 > t0 ? Float(1 / (t1 - t0)) : 0
-          end[k] = Float(values.1)
-        }
-        if cubic {
-          startTangent[k] = Float(values.2)
-          endTangent[k] = Float(values.3)
-        }
-      }
-    }
-    var pieceCurves = [Float]()
-    let segmentIndices = first.segmentTimingFunctionIndices
-    if interpolates, mode != .cubicPaced, segmentIndices.contains(where: { $0 >= 0 }) {
-      pieceCurves = segmentIndices.map { Float($0) }
-    }
-    self.tracks = tracks
-    self.channel = channel
-    self.calculationMode = mode
-    self.pieceCount = pieces
-    self.laneStride = stride
-    self.knots = knots
-    self.inverseLengths = inverse
-    self.startValues = start
-    self.endValues = end
-    self.startTangents = startTangent
-    self.endTangents = endTangent
-    self.lastValues = last
-    self.curves = CubicBezierBatch(curves: curveList)
-    self.pieceCurves = pieceCurves
-    self.overallCurve = overall
   }
 
   /// Number of tracks (lanes).
@@ -241,7 +194,7 @@ public struct KeyframeBatch: Sendable {
 
   /// The cubic Hermite curve `h00·p0 + h10·m0 + h01·p1 + h11·m1` at `s`, with
   /// `ends = (p0, m0, p1, m1)`.
-  private static func hermite(_ ends: (Double, Double, Double, Double), _ s: Double) -> Double {
+  static func hermite(_ ends: (Double, Double, Double, Double), _ s: Double) -> Double {
     let s2 = s * s
     let s3 = s2 * s
     return (2 * s3 - 3 * s2 + 1) * ends.0 + (s3 - 2 * s2 + s) * ends.1 + (-2 * s3 + 3 * s2)
@@ -249,12 +202,119 @@ public struct KeyframeBatch: Sendable {
   }
 
   /// The derivative of ``hermite(_:_:)`` with respect to `s`.
-  private static func hermiteSlope(_ ends: (Double, Double, Double, Double), _ s: Double)
+  static func hermiteSlope(_ ends: (Double, Double, Double, Double), _ s: Double)
     -> Double
   {
     let s2 = s * s
     return (6 * s2 - 6 * s) * ends.0 + (3 * s2 - 4 * s + 1) * ends.1 + (-6 * s2 + 6 * s)
       * ends.2 + (3 * s2 - 2 * s) * ends.3
+  }
+}
+
+/// The planes of a ``KeyframeBatch`` while it is built, lane by lane (piece-major, `laneStride`
+/// apart).
+struct KeyframePlanes {
+  let mode: CalculationMode
+  let pieces: Int
+  let laneStride: Int
+  var knots: [Float]
+  var inverse: [Float]
+  var start: [Float]
+  var end: [Float]
+  var startTangent: [Float]
+  var endTangent: [Float]
+  var last: [Float]
+
+  /// A piece in `Double`: its knots and `(start, end, start tangent, end tangent)`.
+  typealias Piece = (t0: Double, t1: Double, values: (Double, Double, Double, Double))
+
+  var cubic: Bool { mode == .cubic || mode == .cubicPaced }
+  var interpolates: Bool { mode != .discrete }
+
+  init(mode: CalculationMode, pieces: Int, laneStride: Int) {
+    self.mode = mode
+    self.pieces = pieces
+    self.laneStride = laneStride
+    let size = pieces * laneStride
+    let cubic = mode == .cubic || mode == .cubicPaced
+    knots = [Float](repeating: 0, count: size)
+    inverse = [Float](repeating: 0, count: mode != .discrete ? size : 0)
+    start = [Float](repeating: 0, count: size)
+    end = [Float](repeating: 0, count: mode != .discrete ? size : 0)
+    startTangent = [Float](repeating: 0, count: cubic ? size : 0)
+    endTangent = [Float](repeating: 0, count: cubic ? size : 0)
+    last = [Float](repeating: 0, count: laneStride)
+  }
+
+  /// Lane `j`: channel `channel` of `track`, every piece rounded once to `Float`.
+  ///
+  /// - Throws: `"tracks.values"` (index `j`) when a value or tangent is beyond `Float`'s range.
+  mutating func add(_ track: CompiledKeyframeTrack, channel: Int, lane j: Int)
+    throws(ValidationError)
+  {
+    let keys = track.keyCount
+    let c = track.channelCount
+    let p = (0..<keys).map { track.values[$0 * c + channel] }
+    let dd = cubic ? (0..<keys).map { track.outgoingTangents[$0 * c + channel] } : []
+    let ds = cubic ? (0..<keys).map { track.incomingTangents[$0 * c + channel] } : []
+    let big = Double(Float.greatestFiniteMagnitude)
+    guard (p + dd + ds).allSatisfy({ abs($0) <= big }) else {
+      throw ValidationError(
+        field: "tracks.values", index: j, reason: .outOfRange(lower: -big, upper: big))
+    }
+    last[j] = Float(p[keys - 1])
+    for s in 0..<pieces {
+      let piece = self.piece(s, of: track, p, dd, ds)
+      let k = s * laneStride + j
+      knots[k] = Float(piece.t0)
+      start[k] = Float(piece.values.0)
+      if interpolates {
+        inverse[k] = piece.t1 > piece.t0 ? Float(1 / (piece.t1 - piece.t0)) : 0
+        end[k] = Float(piece.values.1)
+      }
+      if cubic {
+        startTangent[k] = Float(piece.values.2)
+        endTangent[k] = Float(piece.values.3)
+      }
+    }
+  }
+
+  /// Piece `s` of a track with key values `p` and tangents `dd` (outgoing), `ds` (incoming).
+  func piece(
+    _ s: Int, of track: CompiledKeyframeTrack, _ p: [Double], _ dd: [Double], _ ds: [Double]
+  ) -> Piece {
+    switch mode {
+    case .discrete:
+      return (track.keyTimes[s], track.keyTimes[s], (p[s], 0, 0, 0))
+    case .linear, .paced, .cubic:
+      return (
+        track.keyTimes[s], track.keyTimes[s + 1],
+        (p[s], p[s + 1], cubic ? dd[s] : 0, cubic ? ds[s + 1] : 0)
+      )
+    case .cubicPaced:
+      let t0: Double
+      let t1: Double
+      if track.arcLengths.isEmpty {
+        t0 = Double(s) / Double(pieces)
+        t1 = Double(s + 1) / Double(pieces)
+      } else {
+        t0 = track.arcLengths[s]
+        t1 = track.arcLengths[s + 1]
+      }
+      let samples = track.samplesPerSegment
+      let segment = s / samples
+      let a = Double(s - segment * samples) / Double(samples)
+      let b = Double(s - segment * samples + 1) / Double(samples)
+      let h = 1 / Double(samples)
+      let ends = (p[segment], dd[segment], p[segment + 1], ds[segment + 1])
+      return (
+        t0, t1,
+        (
+          KeyframeBatch.hermite(ends, a), KeyframeBatch.hermite(ends, b),
+          h * KeyframeBatch.hermiteSlope(ends, a), h * KeyframeBatch.hermiteSlope(ends, b)
+        )
+      )
+    }
   }
 }
 
@@ -316,17 +376,9 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
   ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter;
   ///   * `"input"` with the index ``ValidationError/Reason/notFinite``.
   public func validate() throws(ValidationError) {
-    let n = keyframes.count
-    guard input.count == n else {
-      throw ValidationError(
-        field: "input", reason: .countMismatch(expected: n, actual: input.count))
-    }
-    guard output.count >= n else {
-      throw ValidationError(field: "output", reason: .tooFew(minimum: n, actual: output.count))
-    }
-    for (i, u) in input.enumerated() where !u.isFinite {
-      throw ValidationError(field: "input", index: i, reason: .notFinite)
-    }
+    try Validate.count(input.count, equals: keyframes.count, "input")
+    try Validate.count(output.count, atLeast: keyframes.count, "output")
+    try Validate.allFinite(input, "input")
   }
 
   /// Validates the job (``validate()``), then writes `output[0 ..< keyframes.count]`. Allocates
@@ -352,7 +404,7 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
                     k.curves.coefficients.withUnsafeBufferPointer { coefficients in
                       k.curves.inverse.withUnsafeBufferPointer { table in
                         withUnsafeTemporaryAllocation(
-                          of: Float.self, capacity: 3 * Lanes.scalarCount
+                          of: Float.self, capacity: Self.scratchVectors * Lanes.scalarCount
                         ) { scratch in
                           let planes = Planes(
                             knots: knots.baseAddress!, inverse: inverse.baseAddress,
@@ -387,8 +439,12 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
     var pieceCurves: UnsafePointer<Float>?
     var coefficients: UnsafePointer<Float>?
     var table: UnsafePointer<Float>?
+    /// ``scratchVectors`` lane vectors for the Bézier solve of the timing functions.
     var scratch: UnsafeMutablePointer<Float>
   }
+
+  /// The lane vectors of scratch a run hands to the Bézier solve (``Planes/scratch``).
+  static var scratchVectors: Int { 3 }
 
   /// The block loop: every lane vector of `input` (the last one padded with `u = 0`; padded
   /// lanes of the planes are zeros and are not written back).
@@ -446,85 +502,132 @@ public struct KeyframeEvaluationJob: @unchecked Sendable {
   /// Lanes `j ..< j + 16` at progress `u` of the batch described by `b` and `planes`.
   @inline(__always)
   static func evaluate(_ u: Lanes, at j: Int, shape b: Shape, _ planes: Planes) -> Lanes {
-    let stride = b.laneStride
-    let curveCount = b.curveCount
-    @inline(__always) func load(_ p: UnsafePointer<Float>, _ s: Int) -> Lanes {
-      UnsafeRawPointer(p + s * stride + j).loadUnaligned(as: Lanes.self)
-    }
-    @inline(__always) func ease(_ x: Lanes, curve: Lanes, where mask: LaneMask) -> Lanes {
-      let y = CubicBezierBatch.solve(
-        x: x, curve: curve, coefficients: planes.coefficients!, curveCount: curveCount,
-        table: planes.table!, scratch: planes.scratch)
-      return SIMDMath.select(mask, y, x)
-    }
     var p = u
     if let overall = b.overallCurve {
-      p = ease(p, curve: Lanes(repeating: Float(overall)), where: p .== p)
+      p = ease(p, curve: Lanes(repeating: Float(overall)), where: p .== p, shape: b, planes)
     }
-    let inUnit = (p .>= 0) .& (p .<= 1)
-    // Piece search by selects: the last piece whose knot is ≤ p wins.
-    var value = load(planes.start, 0)
-    let last = load(planes.last, 0)
+    let lanes = KeyframeLanes(planes: planes, first: j, stride: b.laneStride)
     switch b.calculationMode {
     case .discrete:
+      // Piece search by selects: the last piece whose knot is ≤ p wins.
+      var value = lanes.load(planes.start, 0)
       for s in 1..<max(b.pieceCount, 1) {
-        value = SIMDMath.select(load(planes.knots, s) .<= p, load(planes.start, s), value)
+        value = SIMDMath.select(
+          lanes.load(planes.knots, s) .<= p, lanes.load(planes.start, s), value)
       }
-      return SIMDMath.select(p .>= 1, last, value)
+      return SIMDMath.select(p .>= 1, lanes.load(planes.last, 0), value)
     case .linear, .paced, .cubic, .cubicPaced:
-      let cubic = b.calculationMode == .cubic || b.calculationMode == .cubicPaced
-      let hasCurves = planes.pieceCurves != nil && b.hasPieceCurves
-      var t0 = load(planes.knots, 0)
-      var inverse = load(planes.inverse!, 0)
-      var p1 = load(planes.end!, 0)
-      var m0 = Lanes()
-      var m1 = Lanes()
+      return interpolate(p, lanes, shape: b, planes)
+    }
+  }
+
+  /// `x` through the timing curves `curve` (indices in ``Planes/coefficients``) in the lanes of
+  /// `mask`.
+  // swift-format-ignore: NeverForceUnwrap
+  @inline(__always)
+  static func ease(_ x: Lanes, curve: Lanes, where mask: LaneMask, shape b: Shape, _ planes: Planes)
+    -> Lanes
+  {
+    let y = CubicBezierBatch.solve(
+      x: x, curve: curve, coefficients: planes.coefficients!, curveCount: b.curveCount,
+      table: planes.table!, scratch: planes.scratch)
+    return SIMDMath.select(mask, y, x)
+  }
+
+  /// The interpolating modes at (eased) progress `p`: the piece whose knot is the last `≤ p`, its
+  /// local fraction through its timing curve, then its line or Hermite curve.
+  @inline(__always)
+  static func interpolate(_ p: Lanes, _ lanes: KeyframeLanes, shape b: Shape, _ planes: Planes)
+    -> Lanes
+  {
+    let cubic = b.calculationMode == .cubic || b.calculationMode == .cubicPaced
+    let piece = KeyframeLanePiece(at: p, lanes, cubic: cubic, shape: b)
+    // In [0, 1] the clamp only absorbs rounding; outside, the end piece extrapolates. A
+    // zero-length piece (inverse 0; only ever the last, at knot 1) is an instant jump: x = 1.
+    var x = (p - piece.t0) * piece.inverse
+    x = SIMDMath.select((p .>= 0) .& (p .<= 1), SIMDMath.clamp(x, 0, 1), x)
+    x = SIMDMath.select(piece.inverse .== 0, 1, x)
+    if planes.pieceCurves != nil && b.hasPieceCurves {
+      let eased = piece.curve .>= 0
+      if any(eased) {
+        let curve = SIMDMath.select(piece.curve .>= 0, piece.curve, Lanes(repeating: 0))
+        x = ease(x, curve: curve, where: eased, shape: b, planes)
+      }
+    }
+    var y: Lanes
+    if cubic {
+      let x2 = x * x
+      let x3 = x2 * x
+      let h00 = 2 * x3 - 3 * x2 + 1
+      let h10 = x3 - 2 * x2 + x
+      let h01 = -2 * x3 + 3 * x2
+      let h11 = x3 - x2
+      y = h00 * piece.start + h10 * piece.m0 + h01 * piece.end + h11 * piece.m1
+    } else {
+      y = piece.start * (1 - x) + piece.end * x
+    }
+    let last = lanes.load(planes.last, 0)
+    if b.calculationMode == .cubicPaced {
+      // The reference holds the ends outside [0, 1] in cubicPaced (no pace beyond the curve).
+      y = SIMDMath.select(p .<= 0, lanes.load(planes.start, 0), y)
+      return SIMDMath.select(p .>= 1, last, y)
+    }
+    return SIMDMath.select(p .== 1, last, y)
+  }
+}
+
+/// Sixteen lanes `first ..< first + 16` of a keyframe batch's piece-major planes.
+struct KeyframeLanes {
+  let planes: KeyframeEvaluationJob.Planes
+  let first: Int
+  let stride: Int
+
+  /// Piece `s` of `plane`.
+  @inline(__always)
+  func load(_ plane: UnsafePointer<Float>, _ s: Int) -> Lanes {
+    UnsafeRawPointer(plane + s * stride + first).loadUnaligned(as: Lanes.self)
+  }
+}
+
+/// The piece of each lane at progress `p`, found by selects over the pieces in order (the last
+/// whose knot is `≤ p`): its knot, inverse length, end values, tangents and timing curve.
+struct KeyframeLanePiece {
+  var t0: Lanes
+  var inverse: Lanes
+  var start: Lanes
+  var end: Lanes
+  var m0 = Lanes()
+  var m1 = Lanes()
+  /// The piece's timing curve index, −1 for linear pacing.
+  var curve: Lanes
+
+  // swift-format-ignore: NeverForceUnwrap
+  @inline(__always)
+  init(
+    at p: Lanes, _ lanes: KeyframeLanes, cubic: Bool, shape b: KeyframeEvaluationJob.Shape
+  ) {
+    let planes = lanes.planes
+    let hasCurves = planes.pieceCurves != nil && b.hasPieceCurves
+    t0 = lanes.load(planes.knots, 0)
+    inverse = lanes.load(planes.inverse!, 0)
+    start = lanes.load(planes.start, 0)
+    end = lanes.load(planes.end!, 0)
+    if cubic {
+      m0 = lanes.load(planes.m0!, 0)
+      m1 = lanes.load(planes.m1!, 0)
+    }
+    curve = Lanes(repeating: hasCurves ? planes.pieceCurves![0] : -1)
+    for s in 1..<b.pieceCount {
+      let m = lanes.load(planes.knots, s) .<= p
+      t0 = SIMDMath.select(m, lanes.load(planes.knots, s), t0)
+      inverse = SIMDMath.select(m, lanes.load(planes.inverse!, s), inverse)
+      start = SIMDMath.select(m, lanes.load(planes.start, s), start)
+      end = SIMDMath.select(m, lanes.load(planes.end!, s), end)
       if cubic {
-        m0 = load(planes.m0!, 0)
-        m1 = load(planes.m1!, 0)
+        m0 = SIMDMath.select(m, lanes.load(planes.m0!, s), m0)
+        m1 = SIMDMath.select(m, lanes.load(planes.m1!, s), m1)
       }
-      var curve = Lanes(repeating: hasCurves ? planes.pieceCurves![0] : -1)
-      for s in 1..<b.pieceCount {
-        let m = load(planes.knots, s) .<= p
-        t0 = SIMDMath.select(m, load(planes.knots, s), t0)
-        inverse = SIMDMath.select(m, load(planes.inverse!, s), inverse)
-        value = SIMDMath.select(m, load(planes.start, s), value)
-        p1 = SIMDMath.select(m, load(planes.end!, s), p1)
-        if cubic {
-          m0 = SIMDMath.select(m, load(planes.m0!, s), m0)
-          m1 = SIMDMath.select(m, load(planes.m1!, s), m1)
-        }
-        if hasCurves { curve = SIMDMath.select(m, planes.pieceCurves![s], curve) }
-      }
-      // In [0, 1] the clamp only absorbs rounding; outside, the end piece extrapolates. A
-      // zero-length piece (inverse 0; only ever the last, at knot 1) is an instant jump: x = 1.
-      var x = (p - t0) * inverse
-      x = SIMDMath.select(inUnit, SIMDMath.clamp(x, 0, 1), x)
-      x = SIMDMath.select(inverse .== 0, 1, x)
-      if hasCurves {
-        let eased = curve .>= 0
-        if any(eased) {
-          x = ease(x, curve: SIMDMath.select(curve .>= 0, curve, Lanes(repeating: 0)), where: eased)
-        }
-      }
-      var y: Lanes
-      if cubic {
-        let x2 = x * x
-        let x3 = x2 * x
-        let h00 = 2 * x3 - 3 * x2 + 1
-        let h10 = x3 - 2 * x2 + x
-        let h01 = -2 * x3 + 3 * x2
-        let h11 = x3 - x2
-        y = h00 * value + h10 * m0 + h01 * p1 + h11 * m1
-      } else {
-        y = value * (1 - x) + p1 * x
-      }
-      if b.calculationMode == .cubicPaced {
-        // The reference holds the ends outside [0, 1] in cubicPaced (no pace beyond the curve).
-        y = SIMDMath.select(p .<= 0, load(planes.start, 0), y)
-        return SIMDMath.select(p .>= 1, last, y)
-      }
-      return SIMDMath.select(p .== 1, last, y)
+      if hasCurves { curve = SIMDMath.select(m, planes.pieceCurves![s], curve) }
     }
   }
 }

@@ -314,10 +314,22 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
   ///     level order rules cycles out), and for a layer after level 0 with no parent.
   public func validate() throws(ValidationError) {
     let n = parents.count
-    guard keepsDepth.count == n else {
-      throw ValidationError(
-        field: "keepsDepth", reason: .countMismatch(expected: n, actual: keepsDepth.count))
-    }
+    try Validate.count(keepsDepth.count, equals: n, "keepsDepth")
+    try validateLevelStarts(layerCount: n)
+    let fields = LaneMatrix.fieldCount
+    try Validate.countAndStride(count: n, stride: stride)
+    try Validate.planar(
+      properties.count, planes: LayerPlanes.count, stride: stride, count: n, "properties")
+    try Validate.planar(local.count, planes: fields, stride: stride, count: n, "local")
+    try Validate.planar(matrix.count, planes: fields, stride: stride, count: n, "matrix")
+    try Validate.planar(opacity.count, planes: 1, stride: stride, count: n, "opacity")
+    try Validate.planar(corners.count, planes: fields, stride: stride, count: n, "corners")
+    try validateParents()
+  }
+
+  /// The `"levelStarts"` rejections of ``validate()``: empty, not starting at 0, decreasing, not
+  /// ending at `layerCount`.
+  func validateLevelStarts(layerCount n: Int) throws(ValidationError) {
     guard let first = levelStarts.first, let last = levelStarts.last else {
       throw ValidationError(field: "levelStarts", reason: .tooFew(minimum: 1, actual: 0))
     }
@@ -331,13 +343,11 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
       throw ValidationError(
         field: "levelStarts", index: levelStarts.count - 1, reason: .mustEqual(Double(n)))
     }
-    try validateCountAndStride(count: n, stride: stride)
-    try validatePlanar(
-      properties.count, planes: LayerPlanes.count, stride: stride, count: n, "properties")
-    try validatePlanar(local.count, planes: 16, stride: stride, count: n, "local")
-    try validatePlanar(matrix.count, planes: 16, stride: stride, count: n, "matrix")
-    try validatePlanar(opacity.count, planes: 1, stride: stride, count: n, "opacity")
-    try validatePlanar(corners.count, planes: 16, stride: stride, count: n, "corners")
+  }
+
+  /// The `"parents"` rejections of ``validate()``, level by level (``levelStarts`` valid).
+  func validateParents() throws(ValidationError) {
+    let n = parents.count
     for level in 0..<(levelStarts.count - 1) {
       let start = Int(levelStarts[level])
       for i in start..<Int(levelStarts[level + 1]) {
@@ -388,81 +398,108 @@ public struct LayerTreeEvaluationJob: @unchecked Sendable {
   /// One block of `lanes` layers of one level starting at position `first`.
   @inline(always)
   private func runBlock(first j: Int, lanes: Int, topLevel: Bool) {
-    typealias V = Lanes
     typealias P = LayerPlanes
-    let full = lanes == V.scalarCount
-    let stride = self.stride
+    let block = PlanarLanes(first: j, lanes: lanes, stride: stride)
     let props = properties.baseAddress!
-    @inline(always) func load(_ base: UnsafePointer<Float>, _ plane: Int) -> V {
-      let p = base + plane * stride + j
-      return full ? UnsafeRawPointer(p).loadUnaligned(as: V.self) : laneLoad(p, lanes: lanes)
-    }
-    @inline(always) func store(_ v: V, _ base: UnsafeMutablePointer<Float>, _ plane: Int) {
-      let p = base + plane * stride + j
-      if full {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self)
-      } else {
-        laneStore(v, p, lanes: lanes)
-      }
-    }
-    let own = laneLayerMatrix(.inSuperlayer) { load(props, $0) }
-    var alpha = SIMDMath.clamp(load(props, P.opacity), 0, 1)
+    let own = laneLayerMatrix(.inSuperlayer) { block.load(props, $0) }
+    var alpha = SIMDMath.clamp(block.load(props, P.opacity), 0, 1)
     let localMatrix: LaneMatrix
     let world: LaneMatrix
     if topLevel {
       localMatrix = own
       world = own
     } else {
-      // Parent columns; padding lanes repeat the first lane's parent (always in range). When the
-      // whole block shares one parent (siblings are contiguous in level order), a gather is a
-      // single load and a broadcast.
-      let firstParent = parents[j]
-      var index = SIMD16<Int32>(repeating: firstParent)
-      var shared = true
-      for l in 0..<lanes {
-        index[l] = parents[j + l]
-        shared = shared && index[l] == firstParent
-      }
-      @inline(always) func gather(_ base: UnsafePointer<Float>, _ plane: Int) -> V {
-        let p = base + plane * stride
-        if shared { return V(repeating: p[Int(firstParent)]) }
-        var v = V()
-        for l in 0..<V.scalarCount { v[l] = p[Int(index[l])] }
-        return v
-      }
-      let sublayer = laneLayerMatrix(.sublayer) { gather(props, $0) }
+      let parent = ParentLanes(parents, first: j, lanes: lanes, stride: stride)
+      let sublayer = laneLayerMatrix(.sublayer) { parent.gather(props, $0) }
       localMatrix = own.concatenating(sublayer)
       let done = UnsafePointer(matrix.baseAddress!)
-      world = localMatrix.flatteningDepth(keepsDepth: load(keepsDepth.baseAddress!, 0))
-        .concatenating(LaneMatrix { gather(done, $0) })
-      alpha *= gather(UnsafePointer(opacity.baseAddress!), 0)
+      world = localMatrix.flatteningDepth(keepsDepth: block.load(keepsDepth.baseAddress!, 0))
+        .concatenating(LaneMatrix { parent.gather(done, $0) })
+      alpha *= parent.gather(UnsafePointer(opacity.baseAddress!), 0)
     }
-    for k in 0..<16 {
-      store(localMatrix.field(k), local.baseAddress!, k)
-      store(world.field(k), matrix.baseAddress!, k)
+    for k in 0..<LaneMatrix.fieldCount {
+      block.store(localMatrix.field(k), local.baseAddress!, k)
+      block.store(world.field(k), matrix.baseAddress!, k)
     }
-    store(alpha, opacity.baseAddress!, 0)
-    // Corners.
+    block.store(alpha, opacity.baseAddress!, 0)
     let c = LaneCorners(
-      world: world, minX: load(props, P.boundsMinX), minY: load(props, P.boundsMinY),
-      width: load(props, P.boundsWidth), height: load(props, P.boundsHeight))
+      world: world, minX: block.load(props, P.boundsMinX), minY: block.load(props, P.boundsMinY),
+      width: block.load(props, P.boundsWidth), height: block.load(props, P.boundsHeight))
     let out = corners.baseAddress!
-    store(c.values.0, out, 0)
-    store(c.values.1, out, 1)
-    store(c.values.2, out, 2)
-    store(c.values.3, out, 3)
-    store(c.values.4, out, 4)
-    store(c.values.5, out, 5)
-    store(c.values.6, out, 6)
-    store(c.values.7, out, 7)
-    store(c.values.8, out, 8)
-    store(c.values.9, out, 9)
-    store(c.values.10, out, 10)
-    store(c.values.11, out, 11)
-    store(c.values.12, out, 12)
-    store(c.values.13, out, 13)
-    store(c.values.14, out, 14)
-    store(c.values.15, out, 15)
+    block.store(c.values.0, out, 0)
+    block.store(c.values.1, out, 1)
+    block.store(c.values.2, out, 2)
+    block.store(c.values.3, out, 3)
+    block.store(c.values.4, out, 4)
+    block.store(c.values.5, out, 5)
+    block.store(c.values.6, out, 6)
+    block.store(c.values.7, out, 7)
+    block.store(c.values.8, out, 8)
+    block.store(c.values.9, out, 9)
+    block.store(c.values.10, out, 10)
+    block.store(c.values.11, out, 11)
+    block.store(c.values.12, out, 12)
+    block.store(c.values.13, out, 13)
+    block.store(c.values.14, out, 14)
+    block.store(c.values.15, out, 15)
+  }
+}
+
+/// `lanes` layers from layer `first` of planar buffers whose planes are `stride` apart: whole
+/// vectors when the block is full, else only its lanes (the others load 0).
+struct PlanarLanes {
+  let first: Int
+  let lanes: Int
+  let stride: Int
+
+  @inline(always)
+  func load(_ base: UnsafePointer<Float>, _ plane: Int) -> Lanes {
+    let p = base + plane * stride + first
+    return lanes == Lanes.scalarCount
+      ? UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) : laneLoad(p, lanes: lanes)
+  }
+
+  @inline(always)
+  func store(_ v: Lanes, _ base: UnsafeMutablePointer<Float>, _ plane: Int) {
+    let p = base + plane * stride + first
+    if lanes == Lanes.scalarCount {
+      UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
+    } else {
+      laneStore(v, p, lanes: lanes)
+    }
+  }
+}
+
+/// The parents of a block of layers, for gathering their columns. Padding lanes repeat the first
+/// lane's parent (always in range). When the whole block shares one parent (siblings are
+/// contiguous in level order), a gather is a single load and a broadcast.
+struct ParentLanes {
+  let index: SIMD16<Int32>
+  let shared: Bool
+  let stride: Int
+
+  @inline(always)
+  init(_ parents: UnsafeBufferPointer<Int32>, first j: Int, lanes: Int, stride: Int) {
+    let firstParent = parents[j]
+    var index = SIMD16<Int32>(repeating: firstParent)
+    var shared = true
+    for l in 0..<lanes {
+      index[l] = parents[j + l]
+      shared = shared && index[l] == firstParent
+    }
+    self.index = index
+    self.shared = shared
+    self.stride = stride
+  }
+
+  /// Plane `plane` of every lane's parent.
+  @inline(always)
+  func gather(_ base: UnsafePointer<Float>, _ plane: Int) -> Lanes {
+    let p = base + plane * stride
+    if shared { return Lanes(repeating: p[Int(index[0])]) }
+    var v = Lanes()
+    for l in 0..<Lanes.scalarCount { v[l] = p[Int(index[l])] }
+    return v
   }
 }
 
@@ -487,6 +524,12 @@ extension LaneMatrix {
 /// `w > minimumW`, else by `minimumW`); value `4c + v` is x, y, z after the divide and the
 /// unclamped w.
 struct LaneCorners {
+  /// The floats of one layer's corners: four corners (TL, TR, BR, BL) of four values (x, y, z,
+  /// w).
+  static var floatCount: Int { 4 * valuesPerCorner }
+  /// The values of one corner: x, y, z after the divide, w.
+  static var valuesPerCorner: Int { 4 }
+
   var values:
     (
       Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes, Lanes,

@@ -189,26 +189,13 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
   public func validate() throws(ValidationError) {
     let n = timings.count
     if let parentTimes {
-      guard parentTimes.count == n else {
-        throw ValidationError(
-          field: "parentTimes", reason: .countMismatch(expected: n, actual: parentTimes.count))
-      }
+      try Validate.count(parentTimes.count, equals: n, "parentTimes")
     } else {
-      guard parentTime.isFinite else {
-        throw ValidationError(field: "parentTime", reason: .notFinite)
-      }
+      try Validate.finite(Double(parentTime), "parentTime")
     }
-    guard progress.count >= n else {
-      throw ValidationError(field: "progress", reason: .tooFew(minimum: n, actual: progress.count))
-    }
-    guard phase.count >= n else {
-      throw ValidationError(field: "phase", reason: .tooFew(minimum: n, actual: phase.count))
-    }
-    if let parentTimes {
-      for (i, t) in parentTimes.enumerated() where !t.isFinite {
-        throw ValidationError(field: "parentTimes", index: i, reason: .notFinite)
-      }
-    }
+    try Validate.count(progress.count, atLeast: n, "progress")
+    try Validate.count(phase.count, atLeast: n, "phase")
+    if let parentTimes { try Validate.allFinite(parentTimes, "parentTimes") }
   }
 
   /// Validates the job (``validate()``), then writes `progress[0 ..< n]` and `phase[0 ..< n]`,

@@ -120,17 +120,9 @@ public struct SpringEvaluationJob: @unchecked Sendable {
   ///   * `"output"` ``ValidationError/Reason/tooFew(minimum:actual:)`` when shorter;
   ///   * `"times"` with the index ``ValidationError/Reason/notFinite`` for NaN or infinity.
   public func validate() throws(ValidationError) {
-    guard times.count == springs.count else {
-      throw ValidationError(
-        field: "times", reason: .countMismatch(expected: springs.count, actual: times.count))
-    }
-    guard output.count >= springs.count else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: springs.count, actual: output.count))
-    }
-    for (i, t) in times.enumerated() where !t.isFinite {
-      throw ValidationError(field: "times", index: i, reason: .notFinite)
-    }
+    try Validate.count(times.count, equals: springs.count, "times")
+    try Validate.count(output.count, atLeast: springs.count, "output")
+    try Validate.allFinite(times, "times")
   }
 
   /// Validates the job (``validate()``), then writes `output[0 ..< springs.count]`. Allocates

@@ -128,4 +128,100 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
         field: field, index: index, reason: .outOfRange(lower: lower, upper: upper))
     }
   }
+
+  // MARK: Batch jobs' buffers
+
+  /// Throws ``ValidationError/Reason/countMismatch(expected:actual:)`` unless `count == expected`.
+  @inlinable
+  package static func count(_ count: Int, equals expected: Int, _ field: String)
+    throws(ValidationError)
+  {
+    guard count == expected else {
+      throw ValidationError(field: field, reason: .countMismatch(expected: expected, actual: count))
+    }
+  }
+
+  /// Throws ``ValidationError/Reason/tooFew(minimum:actual:)`` unless `count ≥ minimum`.
+  @inlinable
+  package static func count(_ count: Int, atLeast minimum: Int, _ field: String)
+    throws(ValidationError)
+  {
+    guard count >= minimum else {
+      throw ValidationError(field: field, reason: .tooFew(minimum: minimum, actual: count))
+    }
+  }
+
+  /// Throws ``ValidationError/Reason/notFinite`` with the index of the first entry of `values`
+  /// that is NaN or infinite.
+  @inlinable
+  package static func allFinite<Values: Sequence>(_ values: Values, _ field: String)
+    throws(ValidationError) where Values.Element: FloatingPoint
+  {
+    for (i, v) in values.enumerated() where !v.isFinite {
+      throw ValidationError(field: field, index: i, reason: .notFinite)
+    }
+  }
+
+  /// Throws ``ValidationError/Reason/outOfRange(lower:upper:)`` (`0…count`) unless `range` lies
+  /// in `0 ..< count`.
+  @inlinable
+  package static func subrange(_ range: Range<Int>, of count: Int, _ field: String)
+    throws(ValidationError)
+  {
+    guard range.lowerBound >= 0, range.upperBound <= count else {
+      throw ValidationError(field: field, reason: .outOfRange(lower: 0, upper: Double(count)))
+    }
+  }
+
+  /// Throws ``ValidationError/Reason/outOfRange(lower:upper:)`` (`count…Int.max`) unless the
+  /// planar `stride ≥ count`.
+  @inlinable
+  package static func stride(_ stride: Int, atLeast count: Int, _ field: String)
+    throws(ValidationError)
+  {
+    guard stride >= count else {
+      throw ValidationError(
+        field: field, reason: .outOfRange(lower: Double(count), upper: Double(Int.max)))
+    }
+  }
+
+  /// Throws `"count"` ``ValidationError/Reason/negative`` unless `count ≥ 0`, then what
+  /// ``stride(_:atLeast:_:)`` throws on `"stride"`.
+  @inlinable
+  package static func countAndStride(count: Int, stride: Int) throws(ValidationError) {
+    guard count >= 0 else { throw ValidationError(field: "count", reason: .negative) }
+    try Validate.stride(stride, atLeast: count, "stride")
+  }
+
+  /// Throws ``ValidationError/Reason/tooFew(minimum:actual:)`` unless a buffer of `bufferCount`
+  /// values holds `planes` planes `stride` apart of `count` entries each
+  /// (``planarCount(planes:stride:count:)``; `minimum` is `Int.max` when that overflows).
+  @inlinable
+  package static func planar(
+    _ bufferCount: Int, planes: Int, stride: Int, count: Int, _ field: String
+  ) throws(ValidationError) {
+    let needed = planarCount(planes: planes, stride: stride, count: count) ?? Int.max
+    try Validate.count(bufferCount, atLeast: needed, field)
+  }
+
+  /// The values a planar buffer of `planes` planes `stride` apart needs for entries `0 ..< count`
+  /// of every plane: `(planes − 1)·stride + count` (0 when `count == 0`), `nil` on overflow.
+  @inlinable
+  package static func planarCount(planes: Int, stride: Int, count: Int) -> Int? {
+    if count == 0 { return 0 }
+    let (a, o1) = (planes - 1).multipliedReportingOverflow(by: stride)
+    let (n, o2) = a.addingReportingOverflow(count)
+    return o1 || o2 ? nil : n
+  }
+
+  /// Throws `field` ``ValidationError/Reason/tooFew(minimum:actual:)`` unless a buffer of
+  /// `bufferCount` values holds a `rows × columns` matrix (`minimum` is `Int.max` when the product
+  /// overflows).
+  @inlinable
+  package static func matrix(_ bufferCount: Int, rows: Int, columns: Int, _ field: String)
+    throws(ValidationError)
+  {
+    let (needed, overflow) = rows.multipliedReportingOverflow(by: columns)
+    try Validate.count(bufferCount, atLeast: overflow ? Int.max : needed, field)
+  }
 }

@@ -489,9 +489,7 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
   public func validate() throws(ValidationError) {
     try validateShape()
     let curveCount = curves.curves.count
-    for (i, x) in input.enumerated() where !x.isFinite {
-      throw ValidationError(field: "input", index: i, reason: .notFinite)
-    }
+    try Validate.allFinite(input, "input")
     if let curveIndices {
       for (i, c) in curveIndices.enumerated() where Int(c) >= curveCount {
         throw ValidationError(
@@ -504,18 +502,11 @@ public struct CubicBezierEvaluationJob: @unchecked Sendable {
   /// The checks of ``validate()`` that do not read the values: a curve, matching counts, room in
   /// the output.
   func validateShape() throws(ValidationError) {
-    guard curves.curves.count > 0 else {
-      throw ValidationError(field: "curves", reason: .tooFew(minimum: 1, actual: 0))
+    try Validate.count(curves.curves.count, atLeast: 1, "curves")
+    if let curveIndices {
+      try Validate.count(curveIndices.count, equals: input.count, "curveIndices")
     }
-    if let curveIndices, curveIndices.count != input.count {
-      throw ValidationError(
-        field: "curveIndices",
-        reason: .countMismatch(expected: input.count, actual: curveIndices.count))
-    }
-    guard output.count >= input.count else {
-      throw ValidationError(
-        field: "output", reason: .tooFew(minimum: input.count, actual: output.count))
-    }
+    try Validate.count(output.count, atLeast: input.count, "output")
   }
 
   /// Checks the job and writes `output[0 ..< input.count]`; throws what ``validate()`` throws.

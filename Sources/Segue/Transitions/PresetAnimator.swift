@@ -40,117 +40,154 @@ public struct PresetAnimator: TransitionAnimator {
   {
     try parameters.validate()
     var b = SceneBuilder()
-    let size = context.containerSize
-    let (w, h) = (size.width, size.height)
-    let (from, to) = (context.fromID, context.toID)
-    let forward = context.operation.isForward
     let duration = transitionDuration(using: context)
-    let ease = TimingCurveProvider.easeInEaseOut
+    let forward = context.operation.isForward
     switch preset {
-    case .system:
-      let spring = TimingCurveProvider.springAnimation(.systemCurve7)
-      b.blendModes = [:]
-      let dimming = Layer(
-        id: "dimming", bounds: context.containerBounds, position: Point(x: w / 2, y: h / 2),
-        opacity: forward ? 0 : 0.1, backgroundColor: .black)
-      if forward {
-        try b.add(view: context.fromView)
-        try b.add(dimming)
-        try b.add(view: context.toView)
-        try b.set(.positionX, of: to, to: .number(w + w / 2))
-        try b.animate(
-          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
-        try b.animate(
-          .positionX, of: from, to: .number(0.2 * w), duration: duration, timingParameters: spring)
-        try b.animate(
-          .opacity, of: "dimming", to: .number(0.1), duration: duration, timingParameters: spring)
-      } else {
-        try b.add(view: context.toView)
-        try b.add(dimming)
-        try b.add(view: context.fromView)
-        try b.set(.positionX, of: to, to: .number(0.2 * w))
-        try b.animate(
-          .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: spring
-        )
-        try b.animate(
-          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
-        try b.animate(
-          .opacity, of: "dimming", to: .number(0), duration: duration, timingParameters: spring)
-      }
-      b.finishChanges = [.remove(layerID: from), .remove(layerID: "dimming")]
-      b.cancelChanges = [.remove(layerID: to), .remove(layerID: "dimming")]
-
-    case .fadeSlide:
-      if forward {
-        try b.add(view: context.fromView)
-        try b.add(view: context.toView)
-      } else {
-        try b.add(view: context.toView)
-        try b.add(view: context.fromView)
-      }
-      try b.set(.positionX, of: to, to: .number((forward ? w : -w) + w / 2))
-      try addFadeSlideKeyframes(&b, from: from, to: to, width: w, forward: forward)
-      b.finishChanges = [.remove(layerID: from)]
-      b.cancelChanges = [.remove(layerID: to)]
-
-    case .crossDissolve:
-      try b.add(view: context.fromView)
-      try b.add(view: context.toView)
-      try b.set(.opacity, of: to, to: .number(0))
-      try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: ease)
-      b.finishChanges = [.remove(layerID: from)]
-      b.cancelChanges = [.remove(layerID: to)]
-
-    case .hero:
-      try addHero(&b, context: context, forward: forward)
-
-    case .depth:
-      let reverse = !forward
-      let perspective = Transform3D.makePerspective(distance: 500)
-      try b.add(view: context.toView)
-      try b.add(view: context.fromView)
-      // "The one that should be behind is sent to the back": from if reverse, else to.
-      if reverse { try b.bringSubviewToFront(to) }
-      try b.set(.zPosition, of: from, to: .number(reverse ? -300 : 300))
-      try b.set(.zPosition, of: to, to: .number(reverse ? 300 : -300))
-      try b.set(
-        .transform, of: to,
-        to: .transform(
-          Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? 150 : -150) * perspective))
-      try b.set(.opacity, of: to, to: .number(0))
-      let curve = TimingCurveProvider.easeOut
-      try b.animate(
-        .transform, of: from,
-        to: .transform(
-          Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? -150 : 150) * perspective),
-        duration: duration, timingParameters: curve)
-      try b.animate(.opacity, of: from, to: .number(0), duration: duration, timingParameters: curve)
-      try b.animate(
-        .transform, of: to, to: .transform(.identity), duration: duration, timingParameters: curve)
-      try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: curve)
-      b.finishChanges = [.remove(layerID: from)]
-      b.cancelChanges = [.remove(layerID: to)]
-
-    case .slideOver:
-      if forward {
-        try b.add(view: context.fromView)
-        try b.add(view: context.toView)
-        try b.set(.positionX, of: to, to: .number(w + w / 2))
-        try b.animate(
-          .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: ease)
-      } else {
-        try b.add(view: context.toView)
-        try b.add(view: context.fromView)
-        try b.animate(
-          .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: ease)
-      }
-      b.finishChanges = [.remove(layerID: from)]
-      b.cancelChanges = [.remove(layerID: to)]
-
+    case .system: try addSystem(&b, context: context, duration: duration)
+    case .fadeSlide: try addFadeSlide(&b, context: context)
+    case .crossDissolve: try addCrossDissolve(&b, context: context, duration: duration)
+    case .hero: try addHero(&b, context: context, forward: forward)
+    case .depth: try addDepth(&b, context: context, duration: duration)
+    case .slideOver: try addSlideOver(&b, context: context, duration: duration)
     case .caFade, .caMoveIn, .caPush, .caReveal:
       try addCATransition(&b, context: context, duration: duration)
     }
-    return try b.scene(duration: duration, containerSize: size)
+    return try b.scene(duration: duration, containerSize: context.containerSize)
+  }
+
+  /// The completion changes of a transition between two views: finished, the from view is
+  /// removed; cancelled, the to view.
+  private static func removeOnCompletion(_ b: inout SceneBuilder, from: String, to: String) {
+    b.finishChanges = [.remove(layerID: from)]
+    b.cancelChanges = [.remove(layerID: to)]
+  }
+
+  /// `system`: the navigation push with the system spring, the from view moving to `0.2·w` under
+  /// a black dimming layer at opacity 0.1.
+  private func addSystem(
+    _ b: inout SceneBuilder, context: TransitionContext, duration: Double
+  ) throws(ValidationError) {
+    let (w, h) = (context.containerSize.width, context.containerSize.height)
+    let (from, to) = (context.fromID, context.toID)
+    let forward = context.operation.isForward
+    let spring = TimingCurveProvider.springAnimation(.systemCurve7)
+    b.blendModes = [:]
+    let dimming = Layer(
+      id: "dimming", bounds: context.containerBounds, position: Point(x: w / 2, y: h / 2),
+      opacity: forward ? 0 : 0.1, backgroundColor: .black)
+    if forward {
+      try b.add(view: context.fromView)
+      try b.add(dimming)
+      try b.add(view: context.toView)
+      try b.set(.positionX, of: to, to: .number(w + w / 2))
+      try b.animate(
+        .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
+      try b.animate(
+        .positionX, of: from, to: .number(0.2 * w), duration: duration, timingParameters: spring)
+      try b.animate(
+        .opacity, of: "dimming", to: .number(0.1), duration: duration, timingParameters: spring)
+    } else {
+      try b.add(view: context.toView)
+      try b.add(dimming)
+      try b.add(view: context.fromView)
+      try b.set(.positionX, of: to, to: .number(0.2 * w))
+      try b.animate(
+        .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: spring
+      )
+      try b.animate(
+        .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: spring)
+      try b.animate(
+        .opacity, of: "dimming", to: .number(0), duration: duration, timingParameters: spring)
+    }
+    b.finishChanges = [.remove(layerID: from), .remove(layerID: "dimming")]
+    b.cancelChanges = [.remove(layerID: to), .remove(layerID: "dimming")]
+  }
+
+  /// `fade-slide`: the incoming view one width to the side, then its keyframes.
+  private func addFadeSlide(_ b: inout SceneBuilder, context: TransitionContext)
+    throws(ValidationError)
+  {
+    let w = context.containerSize.width
+    let (from, to) = (context.fromID, context.toID)
+    let forward = context.operation.isForward
+    if forward {
+      try b.add(view: context.fromView)
+      try b.add(view: context.toView)
+    } else {
+      try b.add(view: context.toView)
+      try b.add(view: context.fromView)
+    }
+    try b.set(.positionX, of: to, to: .number((forward ? w : -w) + w / 2))
+    try addFadeSlideKeyframes(&b, from: from, to: to, width: w, forward: forward)
+    Self.removeOnCompletion(&b, from: from, to: to)
+  }
+
+  /// `cross-dissolve`: the incoming view's opacity from 0 to 1, ease in–ease out.
+  private func addCrossDissolve(
+    _ b: inout SceneBuilder, context: TransitionContext, duration: Double
+  ) throws(ValidationError) {
+    let (from, to) = (context.fromID, context.toID)
+    let ease = TimingCurveProvider.easeInEaseOut
+    try b.add(view: context.fromView)
+    try b.add(view: context.toView)
+    try b.set(.opacity, of: to, to: .number(0))
+    try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: ease)
+    Self.removeOnCompletion(&b, from: from, to: to)
+  }
+
+  /// `depth`: both views at `z = ±300` under a perspective of 500 points, the outgoing one moving
+  /// 150 points in depth and fading out while the incoming one comes to the identity, ease out.
+  private func addDepth(
+    _ b: inout SceneBuilder, context: TransitionContext, duration: Double
+  ) throws(ValidationError) {
+    let (from, to) = (context.fromID, context.toID)
+    let reverse = !context.operation.isForward
+    let perspective = Transform3D.makePerspective(distance: 500)
+    try b.add(view: context.toView)
+    try b.add(view: context.fromView)
+    // "The one that should be behind is sent to the back": from if reverse, else to.
+    if reverse { try b.bringSubviewToFront(to) }
+    try b.set(.zPosition, of: from, to: .number(reverse ? -300 : 300))
+    try b.set(.zPosition, of: to, to: .number(reverse ? 300 : -300))
+    try b.set(
+      .transform, of: to,
+      to: .transform(
+        Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? 150 : -150) * perspective))
+    try b.set(.opacity, of: to, to: .number(0))
+    let curve = TimingCurveProvider.easeOut
+    try b.animate(
+      .transform, of: from,
+      to: .transform(
+        Transform3D.makeTranslation(x: 0, y: 0, z: reverse ? -150 : 150) * perspective),
+      duration: duration, timingParameters: curve)
+    try b.animate(.opacity, of: from, to: .number(0), duration: duration, timingParameters: curve)
+    try b.animate(
+      .transform, of: to, to: .transform(.identity), duration: duration, timingParameters: curve)
+    try b.animate(.opacity, of: to, to: .number(1), duration: duration, timingParameters: curve)
+    Self.removeOnCompletion(&b, from: from, to: to)
+  }
+
+  /// `slide-over`: the incoming view slides in over the outgoing one (pop: the outgoing one
+  /// slides off), ease in–ease out.
+  private func addSlideOver(
+    _ b: inout SceneBuilder, context: TransitionContext, duration: Double
+  ) throws(ValidationError) {
+    let w = context.containerSize.width
+    let (from, to) = (context.fromID, context.toID)
+    let ease = TimingCurveProvider.easeInEaseOut
+    if context.operation.isForward {
+      try b.add(view: context.fromView)
+      try b.add(view: context.toView)
+      try b.set(.positionX, of: to, to: .number(w + w / 2))
+      try b.animate(
+        .positionX, of: to, to: .number(w / 2), duration: duration, timingParameters: ease)
+    } else {
+      try b.add(view: context.toView)
+      try b.add(view: context.fromView)
+      try b.animate(
+        .positionX, of: from, to: .number(w + w / 2), duration: duration, timingParameters: ease)
+    }
+    Self.removeOnCompletion(&b, from: from, to: to)
   }
 
   /// `fade-slide`'s keyframes: the UIView keyframe rule's per-property tracks, cubic mode, linear

@@ -1,4 +1,5 @@
 import Segue
+import SegueFuzzOracles
 import SegueSpec
 import Testing
 

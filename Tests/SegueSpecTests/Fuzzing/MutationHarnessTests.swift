@@ -1,6 +1,7 @@
 import Foundation
 import Segue
 import SegueBenchSupport
+import SegueFuzzOracles
 import SegueSpec
 import Testing
 

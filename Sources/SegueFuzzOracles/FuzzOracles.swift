@@ -1,8 +1,7 @@
 // The fuzzing oracles: what must hold for every input of the three fuzz targets (the JSON parser,
-// the spec decoder and the interaction-events decoder). Shared, byte for byte, by the seeded
+// the spec decoder and the interaction-events decoder). One library target, shared by the seeded
 // mutation harness of the test suite (MutationHarnessTests) and the libFuzzer targets of the
-// nested package in Fuzz/ (whose Sources/SegueFuzzOracles/FuzzOracles.swift is a symbolic link to
-// this file). Imports only the library, so it builds in both places.
+// nested package in Fuzz/ (through the product SegueFuzzOracles). Imports only the libraries.
 //
 // Each oracle runs one input and returns `nil` when every property holds, else a description of
 // the violation. Crashes, hangs and runaway memory are caught by the runner itself (the test
@@ -22,12 +21,12 @@ import Segue
 import SegueSpec
 
 /// The fuzzing oracles (see the file's header).
-enum FuzzOracles {
+public enum FuzzOracles {
   /// The duration the events target decodes interactions with, in seconds.
-  static let eventsDuration = 0.5
+  public static let eventsDuration = 0.5
 
   /// JSON: parse; on success, both serializations parse back to an equal value.
-  static func json(_ bytes: [UInt8]) -> String? {
+  public static func json(_ bytes: [UInt8]) -> String? {
     let text = String(decoding: bytes, as: UTF8.self)
     let value: JSONValue
     do {
@@ -48,7 +47,7 @@ enum FuzzOracles {
   }
 
   /// Spec: decode; on success, the encode/decode round trip and the samples (see the header).
-  static func spec(_ bytes: [UInt8]) -> String? {
+  public static func spec(_ bytes: [UInt8]) -> String? {
     let text = String(decoding: bytes, as: UTF8.self)
     let document: SpecDocument
     do {
@@ -97,7 +96,7 @@ enum FuzzOracles {
 
   /// Events: decode an interaction; on success, a one-layer spec carrying it decodes back to an
   /// equal timeline.
-  static func events(_ bytes: [UInt8]) -> String? {
+  public static func events(_ bytes: [UInt8]) -> String? {
     let text = String(decoding: bytes, as: UTF8.self)
     let timeline: InteractionTimeline
     do {
@@ -124,7 +123,7 @@ enum FuzzOracles {
   }
 
   /// A rejection must say where and what.
-  static func checkRejection(_ error: SpecError, syntax: Bool) -> String? {
+  public static func checkRejection(_ error: SpecError, syntax: Bool) -> String? {
     if error.message.isEmpty { return "a rejection without a message: \(error)" }
     if syntax {
       guard let line = error.line, let column = error.column, line >= 1, column >= 1 else {
@@ -136,7 +135,7 @@ enum FuzzOracles {
   }
 
   /// The first non-finite number of a sample, described, or `nil`.
-  static func nonFinite(_ sample: TransitionSample) -> String? {
+  public static func nonFinite(_ sample: TransitionSample) -> String? {
     for layer in sample.layers {
       if !layer.opacity.isFinite { return "layer \(layer.id): opacity \(layer.opacity)" }
       if let v = layer.matrix.fields.first(where: { !$0.isFinite }) {

@@ -1,1 +1,0 @@
-../../../Tests/SegueSpecTests/Fuzzing/FuzzOracles.swift
