@@ -215,7 +215,9 @@ public struct Filmstrip: Hashable, Sendable {
   /// cell, a nested viewport (``SVGDocument/embed(_:at:isolated:)``, which clips to the cell)
   /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
   /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
-  /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; the eye-plane-clipped polygon
+  /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; with a corner radius,
+  /// the outline of its rounded rectangle, only the `maskedCorners` rounded, each quarter arc in
+  /// 8 segments; the eye-plane-clipped polygon
   /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye; for each piece of a
   /// layer cut by depth sorting, the piece's polygon through
   /// ``/Segue/Transform3D/mapPolygon(_:)``), filled with its colour (a
@@ -289,6 +291,13 @@ public struct Filmstrip: Hashable, Sendable {
     let points: [Point]
     if !p.region.isWholePlane {
       points = p.sample.matrix.mapPolygon(p.region.polygon(clipping: p.snapshot.bounds))
+    } else if p.snapshot.cornerRadius > 0, p.snapshot.maskedCorners != [] {
+      let b = p.snapshot.bounds
+      points = p.sample.matrix.mapPolygon(
+        RoundedRect(
+          b.minX, b.maxX, b.minY, b.maxY, radius: p.snapshot.cornerRadius,
+          corners: p.snapshot.maskedCorners
+        ).outline())
     } else if corners.count == 4, !corners.contains(where: \.isBehindEye) {
       points = corners.map(\.point)
     } else {

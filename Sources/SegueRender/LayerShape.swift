@@ -42,20 +42,32 @@ enum LayerPart: Int, CaseIterable, Sendable {
   }
 }
 
-/// A rectangle `[x0, x1) × [y0, y1)` with corners rounded to `radius` (`0 ≤ radius ≤` half of
-/// each side), in layer coordinates.
+/// A rectangle `[x0, x1) × [y0, y1)` with the corners in `corners` rounded to `radius`
+/// (`0 ≤ radius ≤` half of each side; `CALayer.maskedCorners`, the others square), in layer
+/// coordinates.
 struct RoundedRect: Sendable {
   var x0: Double
   var x1: Double
   var y0: Double
   var y1: Double
   var radius: Double
+  var corners: CornerMask
 
-  /// `rect` with corner radius `r` clamped to `[0, min(width, height)/2]`.
-  init(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double, radius r: Double) {
+  /// `rect` with corner radius `r` clamped to `[0, min(width, height)/2]` on the corners in
+  /// `corners` (default all).
+  init(
+    _ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double, radius r: Double,
+    corners: CornerMask = .all
+  ) {
     (self.x0, self.x1, self.y0, self.y1) = (x0, x1, y0, y1)
     radius = Swift.max(0, Swift.min(r, (x1 - x0) / 2, (y1 - y0) / 2))
+    self.corners = corners
   }
+
+  /// Whether corner square `k` (see ``cornerSquare(_:)``) is rounded: bit `k` of ``corners``
+  /// (`CACornerMask`'s order: top-left, top-right, bottom-left, bottom-right in y-down space).
+  @inline(__always)
+  func rounds(_ k: Int) -> Bool { corners.rawValue & (1 << UInt(k)) != 0 }
 
   var isEmpty: Bool { !(x0 < x1 && y0 < y1) }
 
@@ -70,7 +82,10 @@ struct RoundedRect: Sendable {
     let cy = v < y0 + r ? y0 + r : (v > y1 - r ? y1 - r : v)
     let dx = u - cx
     let dy = v - cy
-    return dx * dx + dy * dy <= r * r
+    guard dx * dx + dy * dy > r * r else { return true }
+    // Outside the quarter disk of the corner square the point is in: inside the shape only when
+    // that corner is square.
+    return !rounds((u < cx ? 0 : 1) + (v < cy ? 0 : 2))
   }
 
   /// Corner square `k` (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right), `radius`
@@ -115,12 +130,13 @@ struct ShadowShape: Sendable {
     let s = shape
     guard u > s.x0 - d && u < s.x1 + d && v > s.y0 - d && v < s.y1 + d else { return 0 }
     let inner = RoundedRect(
-      s.x0 + d, s.x1 - d, s.y0 + d, s.y1 - d, radius: Swift.max(s.radius - d, 0))
+      s.x0 + d, s.x1 - d, s.y0 + d, s.y1 - d, radius: Swift.max(s.radius - d, 0),
+      corners: s.corners)
     if !inner.isEmpty && inner.contains(u, v) { return 1 }
     var m = phi(u, s.x0, s.x1) * phi(v, s.y0, s.y1)
     if s.radius > 0 {
       let r = s.radius
-      for corner in 0..<4 {
+      for corner in 0..<4 where s.rounds(corner) {
         let left = corner % 2 == 0
         let top = corner < 2
         // The piece: the corner square minus its quarter disk, row by row.

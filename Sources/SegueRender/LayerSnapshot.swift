@@ -10,7 +10,8 @@ import Segue
 /// **Shape.** With a corner radius `r` the fill, label and border are clipped to the bounds with
 /// rounded corners, `ρ = min(r, width/2, height/2)` (`CALayer.cornerRadius`; negative counts as
 /// 0): a layer point is inside when it is in the half-open bounds and, within `ρ` of two sides,
-/// no farther than `ρ` from that corner's centre `(minX + ρ, minY + ρ)` (and its mirror images).
+/// no farther than `ρ` from that corner's centre `(minX + ρ, minY + ρ)` (and its mirror images)
+/// when ``maskedCorners`` holds that corner; the other corners are square.
 ///
 /// **Border** (`borderWidth`, `borderColor`): the part of the rounded bounds outside the inner
 /// rounded rectangle inset by the width `w` (corner radius `max(ρ − w, 0)`), drawn over the fill
@@ -111,6 +112,9 @@ public struct LayerSnapshot: Hashable, Sendable {
   public var label: Label?
   /// The corner radius in points (`CALayer.cornerRadius`; negative counts as 0).
   public var cornerRadius: Double
+  /// The corners ``cornerRadius`` rounds (`CALayer.maskedCorners`) for the fill, the border and
+  /// the shadow; the others stay square. Default all.
+  public var maskedCorners: CornerMask
   /// An optional border.
   public var border: Border?
   /// An optional shadow.
@@ -126,13 +130,14 @@ public struct LayerSnapshot: Hashable, Sendable {
   /// Creates a snapshot.
   public init(
     bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
-    border: Border? = nil, shadow: Shadow? = nil, contents: Contents? = nil,
-    gradient: Gradient? = nil, paths: [PathFill] = []
+    maskedCorners: CornerMask = .all, border: Border? = nil, shadow: Shadow? = nil,
+    contents: Contents? = nil, gradient: Gradient? = nil, paths: [PathFill] = []
   ) {
     self.bounds = bounds
     self.fill = fill
     self.label = label
     self.cornerRadius = cornerRadius
+    self.maskedCorners = maskedCorners
     self.border = border
     self.shadow = shadow
     self.contents = contents
@@ -255,18 +260,20 @@ struct SnapshotPaint: Sendable {
       labelColor = .zero
       glyphCount = 0
     }
-    body = RoundedRect(minX, maxX, minY, maxY, radius: snapshot.cornerRadius)
+    body = RoundedRect(
+      minX, maxX, minY, maxY, radius: snapshot.cornerRadius, corners: snapshot.maskedCorners)
     let width = snapshot.border?.width ?? 0
     hasBorder = width > 0
     borderColor = LayerSnapshot.premultiplied(snapshot.border?.color ?? .clear)
     hole = RoundedRect(
       minX + width, maxX - width, minY + width, maxY - width,
-      radius: Swift.max(body.radius - width, 0))
+      radius: Swift.max(body.radius - width, 0), corners: body.corners)
     if !hasBorder { hole = RoundedRect(0, 0, 0, 0, radius: 0) }
     if let s = snapshot.shadow {
       let (dx, dy) = (s.offset.width, s.offset.height)
       shadow = ShadowShape(
-        shape: RoundedRect(minX + dx, maxX + dx, minY + dy, maxY + dy, radius: body.radius),
+        shape: RoundedRect(
+          minX + dx, maxX + dx, minY + dy, maxY + dy, radius: body.radius, corners: body.corners),
         sigma: s.radius / 2)
       shadowColor = LayerSnapshot.premultiplied(s.color) * s.opacity
     } else {

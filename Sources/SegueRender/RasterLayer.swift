@@ -73,13 +73,19 @@ public struct ClipShape: Hashable, Sendable {
   public var bounds: Rect
   /// Its corner radius (negative counts as 0).
   public var cornerRadius: Double
+  /// The corners the radius rounds (`CALayer.maskedCorners`); default all.
+  public var maskedCorners: CornerMask
   /// Its matrix to the image (as ``RasterLayer/matrix``).
   public var matrix: Transform3D
 
   /// Creates a clip.
-  public init(bounds: Rect, cornerRadius: Double = 0, matrix: Transform3D) {
+  public init(
+    bounds: Rect, cornerRadius: Double = 0, maskedCorners: CornerMask = .all,
+    matrix: Transform3D
+  ) {
     self.bounds = bounds
     self.cornerRadius = cornerRadius
+    self.maskedCorners = maskedCorners
     self.matrix = matrix
   }
 
@@ -96,7 +102,9 @@ public struct ClipShape: Hashable, Sendable {
 
   /// The shape in its layer's coordinates.
   var shape: RoundedRect {
-    RoundedRect(bounds.minX, bounds.maxX, bounds.minY, bounds.maxY, radius: cornerRadius)
+    RoundedRect(
+      bounds.minX, bounds.maxX, bounds.minY, bounds.maxY, radius: cornerRadius,
+      corners: maskedCorners)
   }
 }
 

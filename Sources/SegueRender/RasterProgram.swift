@@ -436,10 +436,13 @@ struct RasterProgram {
     }
   }
 
-  /// Appends the projected corner squares of a rounded rectangle to the sampled regions.
+  /// Appends the projected squares of a rounded rectangle's rounded corners to the sampled
+  /// regions.
   private mutating func appendCorners(of shape: RoundedRect, _ matrix: Transform3D) {
     guard shape.radius > 0 else { return }
-    for k in 0..<4 { regions.append(ScreenPolygon(shape.cornerSquare(k), matrix)) }
+    for k in 0..<4 where shape.rounds(k) {
+      regions.append(ScreenPolygon(shape.cornerSquare(k), matrix))
+    }
   }
 
   /// The margins of a separable map (``PreparedLayer/separable``), or `nil` when the map has

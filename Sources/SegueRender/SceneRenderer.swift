@@ -182,6 +182,7 @@ public struct SceneRenderer: Hashable, Sendable {
     if var override = snapshots[layer.id] {
       override.bounds = bounds
       override.cornerRadius = layer.cornerRadius
+      override.maskedCorners = layer.maskedCorners
       override.border = border
       override.shadow = shadow
       override.contents = contents
@@ -211,8 +212,9 @@ public struct SceneRenderer: Hashable, Sendable {
         cellSize: labelCellSize, color: luminance > 0.5 ? .black : .white)
     }
     return LayerSnapshot(
-      bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius, border: border,
-      shadow: shadow, contents: contents, gradient: layerGradient, paths: paths)
+      bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius,
+      maskedCorners: layer.maskedCorners, border: border, shadow: shadow, contents: contents,
+      gradient: layerGradient, paths: paths)
   }
 
   /// The layer's gradient when it is a `CAGradientLayer` with colours, or `nil` (also for
@@ -260,7 +262,7 @@ public struct SceneRenderer: Hashable, Sendable {
         parts: p.parts,
         clips: p.clips.map {
           ClipShape(
-            bounds: $0.bounds, cornerRadius: $0.cornerRadius,
+            bounds: $0.bounds, cornerRadius: $0.cornerRadius, maskedCorners: $0.maskedCorners,
             matrix: $0.matrix.concatenating(pixels))
         }, region: p.region)
     }
@@ -432,7 +434,8 @@ public struct SceneRenderer: Hashable, Sendable {
         var list = clips[p]
         if layers[p].masksToBounds {
           let clip = ClipShape(
-            bounds: layers[p].bounds, cornerRadius: layers[p].cornerRadius, matrix: matrix[p])
+            bounds: layers[p].bounds, cornerRadius: layers[p].cornerRadius,
+            maskedCorners: layers[p].maskedCorners, matrix: matrix[p])
           if !(list.first.map { $0.coincides(with: clip) } ?? false) { list.insert(clip, at: 0) }
         }
         clips.append(list)
@@ -652,7 +655,8 @@ extension ClipShape {
   /// layer's plane z = 0; the others only move z, which a clip does not use).
   func coincides(with other: ClipShape) -> Bool {
     let (a, b) = (matrix, other.matrix)
-    return bounds == other.bounds && cornerRadius == other.cornerRadius && a.m11 == b.m11
+    return bounds == other.bounds && cornerRadius == other.cornerRadius
+      && maskedCorners == other.maskedCorners && a.m11 == b.m11
       && a.m12 == b.m12 && a.m14 == b.m14 && a.m21 == b.m21 && a.m22 == b.m22 && a.m24 == b.m24
       && a.m41 == b.m41 && a.m42 == b.m42 && a.m44 == b.m44
   }

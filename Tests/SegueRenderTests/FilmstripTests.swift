@@ -148,6 +148,46 @@ struct FilmstripTests {
     #expect(text.contains(">0.100s</text>"))
   }
 
+  /// `maskedCorners` in the SVG: a 100 × 100 layer at frame (50, 50) in a 200 × 200 container,
+  /// corner radius 40. Square corners are one vertex at the corner; a rounded corner is its
+  /// quarter arc in 8 segments, 9 vertices from one tangent point to the other, e.g. the
+  /// top-left's from (50, 90) through (90 − 40·cos 45°, 90 − 40·sin 45°) to (90, 50).
+  @Test(arguments: [0, 1, 9, 15] as [UInt])
+  func svgRoundsOnlyTheMaskedCorners(_ bits: UInt) throws {
+    var tree = LayerTree()
+    try tree.add(
+      Layer(
+        id: "card", bounds: Rect(x: 0, y: 0, width: 100, height: 100),
+        position: Point(x: 100, y: 100), backgroundColor: .black, cornerRadius: 40,
+        maskedCorners: CornerMask(rawValue: bits)))
+    let s = try TransitionScene(
+      duration: 1, containerSize: Size(width: 200, height: 200), model: tree,
+      animations: AnimationSet())
+    let text = try Filmstrip(renderer: SceneRenderer(), captions: false).svg(s, times: [0]).text
+    let outline = try #require(polygons(text).last)
+    let points = stride(from: 0, to: outline.count - 1, by: 2).map {
+      Point(x: outline[$0], y: outline[$0 + 1])
+    }
+    let rounded = bits.nonzeroBitCount
+    #expect(points.count == 9 * rounded + (4 - rounded))
+    func has(_ x: Double, _ y: Double) -> Bool {
+      points.contains { abs($0.x - x) < 1e-9 && abs($0.y - y) < 1e-9 }
+    }
+    // Clockwise from the top-left: (corner, mask bit).
+    let corners: [(Double, Double, UInt)] = [
+      (50, 50, 1), (150, 50, 2), (150, 150, 8), (50, 150, 4),
+    ]
+    for (x, y, bit) in corners {
+      let isRounded = bits & bit != 0
+      #expect(has(x, y) == !isRounded, "corner (\(x), \(y))")
+      let mid = 40 * (1 - 0.5.squareRoot())
+      #expect(
+        has(x + (x < 100 ? mid : -mid), y + (y < 100 ? mid : -mid)) == isRounded,
+        "arc midpoint of (\(x), \(y))")
+    }
+    if bits & 1 != 0 { #expect(has(50, 90) && has(90, 50)) }
+  }
+
   /// Fade at q = ½: the two snapshots sit in an isolated viewport and add (plus-lighter) at
   /// alpha ½ each: red `#ff0000` and blue `#0000ff` with `fill-opacity="0.5"`.
   @Test func svgFadeIsAnIsolatedPlusLighterGroup() throws {

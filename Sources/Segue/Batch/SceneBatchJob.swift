@@ -684,7 +684,10 @@ struct SceneLaneGroup {
     if node.worldConstant >= 0 { return constant(node.worldConstant) }
     let own =
       node.ownConstant >= 0 ? constant(node.ownConstant) : laneLayerMatrix(.inSuperlayer, load)
-    if node.parent < 0 { return own }
+    if node.parent < 0 {
+      return program.containerConstant < 0
+        ? own : own.concatenating(constant(program.containerConstant))
+    }
     let parent = program.nodes[Int(node.parent)]
     let local: LaneMatrix
     switch parent.sublayerTerm {

@@ -34,7 +34,9 @@ public final class SceneTemplate: @unchecked Sendable {
   ///   what ``MediaTimingBatch/init(timings:)`` rejects in an animation's timing;
   ///   ``ValidationError/Reason/invalidState(_:)`` naming the layer and key path for animations
   ///   and model changes of transform sub-paths (`transform.rotation.z`, …), which the batch does
-  ///   not support, and for a transform animation whose decomposition does not fit in `Float`.
+  ///   not support, and for a transform animation whose decomposition does not fit in `Float`;
+  ///   for animations of the container's layer (``TransitionScene/containerAnimations``): the
+  ///   batch applies the container's model `sublayerTransform` as a constant.
   ///   Animations and changes of `backgroundColor` and of the content properties (`contentsRect`,
   ///   `strokeEnd`, `colors`, …) are skipped: they change neither matrices nor opacities.
   public init(_ scene: TransitionScene) throws(ValidationError) {
@@ -140,6 +142,9 @@ struct SceneProgram: @unchecked Sendable {
   var alphaCount: Int
   /// The most channels an animation writes (scratch for the scalar keyframe path).
   var maximumChannels: Int
+  /// The offset in ``values`` of the container's constant sublayer term (``ContainerLayer``),
+  /// which follows every top-level layer's own matrix; −1 for the identity.
+  var containerConstant: Int32 = -1
 
   var scratch: SceneScratchSize {
     SceneScratchSize(
@@ -334,7 +339,8 @@ struct SceneTemplateCompiler {
     let finished = builder.writes(completion.finished, slots)
     let cancelled = builder.writes(completion.cancelled, slots)
     for target in targets { try builder.ops.append(op(target, slots, &builder)) }
-    let tree = layerTree(map, slots, timeline.removedAt, completion, &builder.values)
+    let container = try containerTerm()
+    let tree = layerTree(map, slots, timeline.removedAt, completion, container, &builder.values)
     let s = builder.storage
     let program = SceneProgram(
       duration: scene.duration, layerCount: n, nodes: s.constant(tree.nodes),
@@ -348,7 +354,7 @@ struct SceneTemplateCompiler {
       removals: s.constant(tree.removalTimes), removalCount: tree.removalTimes.count,
       values: s.constant(builder.values), keyframeChannels: s.constant(builder.keyframeChannels),
       worldCount: tree.worlds, sublayerCount: tree.sublayers, alphaCount: tree.alphas,
-      maximumChannels: builder.maximumChannels)
+      maximumChannels: builder.maximumChannels, containerConstant: tree.containerConstant)
     return SceneCompiled(
       program: program, storage: s, scalarTimings: builder.scalarTimings,
       scalarKeyframes: builder.scalarKeyframes, batchedKeyframes: builder.batchedKeyframes)
@@ -761,6 +767,8 @@ struct SceneTreeBuilder {
   var worlds = SceneStorePool()
   var sublayers = SceneStorePool()
   var alphas = SceneStorePool()
+  /// The offset of the container's sublayer term in the constants, or −1 for the identity.
+  var containerConstant: Int32 = -1
 
   /// The index of `time` among the removal times (added when new).
   mutating func removal(at time: Double) -> Int32 {
@@ -780,6 +788,8 @@ struct SceneCompiledTree {
   var worlds: Int
   var sublayers: Int
   var alphas: Int
+  /// The offset of the container's sublayer term in the values, or −1 for the identity.
+  var containerConstant: Int32
 }
 
 /// The constant matrices of the program: each stored once in its values, broadcast on load.
@@ -799,6 +809,28 @@ struct SceneConstantMatrices {
 }
 
 extension SceneTemplateCompiler {
+  /// The container's sublayer term (``ContainerLayer/sublayerMatrix`` over the scene's
+  /// container bounds), or `nil` for the identity.
+  ///
+  /// - Throws: `"scene"` ``ValidationError/Reason/invalidState(_:)`` when the scene animates the
+  ///   container's layer (the batch takes its model value as a constant);
+  ///   ``ValidationError/Reason/outOfRange(lower:upper:)`` when a field does not fit in `Float`.
+  func containerTerm() throws(ValidationError) -> LaneMatrix? {
+    guard scene.containerAnimations.isEmpty else {
+      throw fail(.invalidState("the batch does not animate the container's sublayerTransform"))
+    }
+    var container = scene.model.container
+    container.bounds = scene.containerBounds
+    let c = container.sublayerMatrix
+    guard !c.isIdentity else { return nil }
+    let fields = c.fields
+    let largest = Double(Float.greatestFiniteMagnitude)
+    for v in fields where !(abs(v) <= largest) {
+      throw fail(.outOfRange(lower: -largest, upper: largest))
+    }
+    return LaneMatrix { Lanes(repeating: Float(fields[$0])) }
+  }
+
   /// The layers in parent-before-child order (breadth first from the top-level layers).
   func parentFirstOrder() -> [Int] {
     var order: [Int] = (0..<n).filter { parents[$0] < 0 }
@@ -814,12 +846,13 @@ extension SceneTemplateCompiler {
   /// Every layer's node, parent before child, with its constant matrices appended to `values`.
   func layerTree(
     _ map: ScenePlaneMap, _ slots: ScenePlaneSlots, _ removedAt: [Double],
-    _ completion: SceneCompletion, _ values: inout [Float]
+    _ completion: SceneCompletion, _ container: LaneMatrix?, _ values: inout [Float]
   ) -> SceneCompiledTree {
     let order = parentFirstOrder()
     var tree = SceneTreeBuilder(nodeOf: [Int](repeating: -1, count: n))
     for (q, i) in order.enumerated() { tree.nodeOf[i] = q }
     var constants = SceneConstantMatrices(values: values)
+    if let container { tree.containerConstant = constants.store(container) }
     tree.nodes.reserveCapacity(n)
     for i in order {
       let p = parents[i]
@@ -848,7 +881,8 @@ extension SceneTemplateCompiler {
     values = constants.values
     return SceneCompiledTree(
       nodes: tree.nodes, removalTimes: tree.removalTimes, worlds: tree.worlds.peak,
-      sublayers: tree.sublayers.peak, alphas: tree.alphas.peak)
+      sublayers: tree.sublayers.peak, alphas: tree.alphas.peak,
+      containerConstant: tree.containerConstant)
   }
 
   /// The constant matrices of layer `i` (in its superlayer, its sublayer term, to the container)
@@ -879,7 +913,11 @@ extension SceneTemplateCompiler {
     // and the parent's matrix to the container are (computed by the evaluation's rule).
     guard node.ownConstant >= 0 else { return }
     guard node.parent >= 0 else {
-      node.worldConstant = node.ownConstant
+      node.worldConstant =
+        tree.containerConstant < 0
+        ? node.ownConstant
+        : constants.store(
+          constants.load(node.ownConstant).concatenating(constants.load(tree.containerConstant)))
       return
     }
     let parent = tree.nodes[Int(node.parent)]

@@ -9,6 +9,8 @@ public struct AnimationBlock: Sendable {
   public private(set) var model: LayerTree
   /// The changed properties in the order first set: layer id, property, value before the block.
   var changed: [(layerID: String, property: LayerProperty, from: AnimationValue)] = []
+  /// The container's `sublayerTransform` before the block, once the block set it.
+  var containerFrom: Transform3D?
 
   init(model: LayerTree) {
     self.model = model
@@ -20,7 +22,9 @@ public struct AnimationBlock: Sendable {
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; the value's ``AnimationValue/validate(field:)`` error on the key path;
   ///   `"keyPath"` when the value's kind is not the property's or the property belongs to
-  ///   another layer class; the layer's ``Layer/validate()`` error on the result.
+  ///   another layer class; the layer's ``Layer/validate()`` error on the result; for `bounds`
+  ///   or `bounds.size` of a resizable snapshot with cap insets, which re-lays out its parts,
+  ///   ``ValidationError/Reason/invalidState(_:)`` when it is not larger than its cap insets.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -33,14 +37,23 @@ public struct AnimationBlock: Sendable {
     if !changed.contains(where: { $0.layerID == id && $0.property == property }) {
       changed.append((id, property, before))
     }
+    guard property == .bounds || property == .boundsSize else { return }
+    // A resizable snapshot with cap insets: its parts follow, so they animate with it.
+    for part in try model.ninePartLayout(of: id, field: property.keyPath)
+    where self.value(part.property, of: part.id) != part.value {
+      try set(part.property, of: part.id, to: part.value)
+    }
   }
 
   /// `view.frame = frame` inside the block: animates `bounds.size` and `position` to the values
-  /// ``Layer/frame``'s setter gives.
+  /// ``Layer/frame``'s setter gives (and, for a resizable snapshot with cap insets, its parts:
+  /// ``SceneBuilder/resizableSnapshotView(of:from:afterScreenUpdates:withCapInsets:named:)``).
   ///
   /// - Throws: ``ValidationError``: `"layer"` ``ValidationError/Reason/unknown(_:)`` for an
   ///   unknown id; `"frame"` ``ValidationError/Reason/notFinite`` (with the channel index) for a
-  ///   coordinate that is not finite, the null rectangle included.
+  ///   coordinate that is not finite, the null rectangle included; `"bounds.size"`
+  ///   ``ValidationError/Reason/invalidState(_:)`` for a resizable snapshot not larger than its
+  ///   cap insets.
   public mutating func setFrame(_ frame: Rect, of id: String) throws(ValidationError) {
     guard var layer = model[id: id] else {
       throw ValidationError(field: "layer", reason: .unknown(id))
@@ -51,12 +64,37 @@ public struct AnimationBlock: Sendable {
     try set(.position, of: id, to: .point(layer.position))
   }
 
+  /// `containerView.layer.sublayerTransform = value` inside the block (``ContainerLayer``):
+  /// `property` must be ``LayerProperty/sublayerTransform``. A UIView animation block animates
+  /// it from its value before the block (``SceneBuilder/animate(withDuration:delay:timingParameters:animations:)``);
+  /// keyframe blocks and property animators refuse it.
+  ///
+  /// - Throws: ``ValidationError``: as ``ContainerLayer/sublayerTransform(_:_:)``.
+  public mutating func setContainer(_ property: LayerProperty, to value: AnimationValue)
+    throws(ValidationError)
+  {
+    let transform = try ContainerLayer.sublayerTransform(property, value)
+    if containerFrom == nil { containerFrom = model.container.sublayerTransform }
+    model.container.sublayerTransform = transform
+  }
+
   /// `view.frame` as the block sees it (``Layer/frame``), or `nil` for an unknown id.
   public func frame(of id: String) -> Rect? { model[id: id]?.frame }
 
   /// The current value of `property` on layer `id`, or `nil` for an unknown id.
   public func value(_ property: LayerProperty, of id: String) -> AnimationValue? {
     model[id: id].map { property.value(in: $0) }
+  }
+
+  /// Throws ``ValidationError/Reason/invalidState(_:)`` on `"container"` when the block set the
+  /// container's layer, which `caller` does not animate.
+  func refuseContainerChange(_ caller: String) throws(ValidationError) {
+    guard containerFrom == nil else {
+      throw ValidationError(
+        field: "container",
+        reason: .invalidState(
+          "\(caller) does not animate the container's layer; set it outside, or in UIView.animate"))
+    }
   }
 
 }
@@ -202,8 +240,9 @@ public struct ViewPropertyAnimator: Sendable {
   ///   - time: when the block is added, seconds (not before ``currentTime``).
   /// - Throws: ``ValidationError``: `"delayFactor"` not finite or outside `[0, 1]`; `"time"`
   ///   (not finite, negative, decreasing); `"animator"` ``ValidationError/Reason/invalidState(_:)``
-  ///   when stopped or over (UIKit: a programmer error); the block's own errors. A block that
-  ///   throws adds nothing.
+  ///   when stopped or over (UIKit: a programmer error); `"container"` when the block sets the
+  ///   container's layer (``AnimationBlock/setContainer(_:to:)``); the block's own errors. A
+  ///   block that throws adds nothing.
   public mutating func addAnimations(
     _ animations: (inout AnimationBlock) throws(ValidationError) -> Void,
     delayFactor: Double = 0, at time: Double? = nil
@@ -216,6 +255,7 @@ public struct ViewPropertyAnimator: Sendable {
     let start = Swift.min(f + delayFactor * (1 - f), 1)
     var block = AnimationBlock(model: try modelTree(at: t))
     try animations(&block)
+    try block.refuseContainerChange("a property animator")
     let presented = try presentation(at: t)
     var entries: [Entry] = []
     for change in block.changed {

@@ -45,8 +45,9 @@ public struct Layer: Hashable, Sendable {
   /// (rounded) bounds; default `false`. Not animatable: a change takes effect at once.
   public var masksToBounds: Bool
   /// `CALayer.maskedCorners`: the corners `cornerRadius` rounds (for the background, the border
-  /// and the `masksToBounds` clip); default ``CornerMask/all``. Not animatable. Sampled and kept
-  /// in spec files; `SegueRender`'s rasterisers and the preview page still round every corner.
+  /// and the `masksToBounds` clip); default ``CornerMask/all``. Not animatable. `SegueRender`'s
+  /// rasterisers and the SVG filmstrip's fill round only these corners (the preview page draws
+  /// no corner radius).
   public var maskedCorners: CornerMask
   /// `CALayer.borderWidth`: the border's width in points, drawn inside the bounds; default 0.
   /// Presented at `max(0, borderWidth)`.

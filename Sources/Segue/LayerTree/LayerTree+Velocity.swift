@@ -31,8 +31,13 @@ extension LayerTree {
   /// opacity's rate strictly inside `(0, 1)`, 0 outside, and at 0 or 1 the rate when it moves
   /// inwards (the derivative from the right), else 0.
   ///
+  /// A top-level layer's `C` is the container's (``container``), moving at `containerRates`
+  /// (only its ``LayerPropertyRates/sublayerTransform`` is read; default at rest).
+  ///
   /// - Precondition: `rates.count == count`.
-  public func velocities(rates: [LayerPropertyRates]) -> [LayerVelocity] {
+  public func velocities(
+    rates: [LayerPropertyRates], containerRates: LayerPropertyRates = LayerPropertyRates()
+  ) -> [LayerVelocity] {
     precondition(rates.count == count, "one rate per layer")
     let geometry = evaluate()
     var matrices: [Transform3D] = []
@@ -45,7 +50,9 @@ extension LayerTree {
       let clamped = Swift.min(Swift.max(storage[i].opacity, 0), 1)
       let dOwnOpacity = Self.clampRate(storage[i].opacity, rates[i].opacity)
       guard let parent = parents[i] else {
-        matrices.append(dLocal)
+        let c = container.sublayerMatrix
+        let dc = container.layer.sublayerMatrixRate(containerRates)
+        matrices.append(dLocal.concatenating(c).adding(own.concatenating(dc)))
         opacities.append(dOwnOpacity)
         continue
       }
@@ -65,7 +72,7 @@ extension LayerTree {
     }
   }
 
-  /// `d clamp(o, 0, 1) / dt` for `o` moving at `rate` (see ``velocities(rates:)``).
+  /// `d clamp(o, 0, 1) / dt` for `o` moving at `rate` (see ``velocities(rates:containerRates:)``).
   static func clampRate(_ o: Double, _ rate: Double) -> Double {
     if o > 0 && o < 1 { return rate }
     if o == 0 && rate > 0 { return rate }

@@ -53,15 +53,31 @@ public struct LayerGeometry: Hashable, Sendable {
 /// with `A` the layer's ``Layer/anchor``, `P` the parent's anchor (including its `bounds.origin`
 /// and `anchorPointZ`; GNUstep omits the bounds origin, the two agree when it is zero) and
 /// `F = diag(1, 1, 0, 1)` for an ordinary parent (it flattens its sublayers into its plane, z
-/// dropped, w kept) or the identity for a transform layer. The container applies no `F`, so
-/// container-space results keep z.
+/// dropped, w kept) or the identity for a transform layer. A top-level layer's `C_parent` is the
+/// container layer's (``container``, the identity unless a transition sets
+/// `containerView.layer.sublayerTransform`). The container applies no `F`, so container-space
+/// results keep z.
 public struct LayerTree: Equatable, Sendable {
   @usableFromInline var storage: [Layer] = []
   @usableFromInline var parents: [Int?] = []
   @usableFromInline var indexByID: [String: Int] = [:]
+  /// The container's own layer (`containerView.layer`): its `sublayerTransform`, about its
+  /// centre, applies to every top-level layer (``ContainerLayer``). Set with ``setContainer(_:)``.
+  public internal(set) var container = ContainerLayer()
+  /// The resizable snapshots with cap insets, by root id: setting a root's bounds re-lays out
+  /// its parts (``NinePartSnapshot``).
+  var ninePartSnapshots: [String: NinePartSnapshot] = [:]
 
   /// An empty tree.
   public init() {}
+
+  /// Replaces the container layer.
+  ///
+  /// - Throws: the container's ``ContainerLayer/validate()`` error; the tree is unchanged.
+  public mutating func setContainer(_ container: ContainerLayer) throws(ValidationError) {
+    try container.validate()
+    self.container = container
+  }
 
   /// The layers in insertion order (indices used by every `at:` method).
   public var layers: [Layer] { storage }
@@ -145,6 +161,9 @@ public struct LayerTree: Equatable, Sendable {
     let removed = subtreeMask(root)
     let removedLayers = storage.indices.filter { removed[$0] }.map { storage[$0] }
     rebuild(order: storage.indices.filter { !removed[$0] }, overridingParentOf: nil)
+    if !ninePartSnapshots.isEmpty {
+      ninePartSnapshots = ninePartSnapshots.filter { indexByID[$0.key] != nil }
+    }
     return removedLayers
   }
 
@@ -172,7 +191,8 @@ public struct LayerTree: Equatable, Sendable {
 
   /// The matrix from the layer's space to its parent's (the container's for a top-level layer):
   /// `T(−A) · transform · T(position.x, position.y, zPosition) · C_parent` (see the type's
-  /// documentation); `C_parent` is the identity for a top-level layer.
+  /// documentation); `C_parent` is the container's ``ContainerLayer/sublayerMatrix`` for a
+  /// top-level layer.
   public func localMatrix(at index: Int) throws(ValidationError) -> Transform3D {
     try check(index)
     return local(index)
@@ -306,7 +326,10 @@ public struct LayerTree: Equatable, Sendable {
 
   func local(_ index: Int) -> Transform3D {
     let own = storage[index].matrixInSuperlayer
-    guard let parent = parents[index] else { return own }
+    guard let parent = parents[index] else {
+      let c = container.sublayerMatrix
+      return c.isIdentity ? own : own.concatenating(c)
+    }
     let c = storage[parent].sublayerMatrix
     return c.isIdentity ? own : own.concatenating(c)
   }

@@ -58,8 +58,10 @@ public struct KeyframeAnimationBlock: Sendable {
   /// - Throws: ``ValidationError`` with the keyframe's index: `"relativeStartTime"`,
   ///   `"relativeDuration"` as ``KeyframeBuilder/addKeyframe(relativeStartTime:relativeDuration:changes:)``;
   ///   `"keyframes.<layer>.<keyPath>"` ``ValidationError/Reason/overlapping`` when an earlier
-  ///   keyframe sets the same property of the same view over an overlapping interval; the
-  ///   block's own errors. Nothing is added when it throws.
+  ///   keyframe sets the same property of the same view over an overlapping interval;
+  ///   `"container"` ``ValidationError/Reason/invalidState(_:)`` when the block sets the
+  ///   container's layer (``AnimationBlock/setContainer(_:to:)``); the block's own errors.
+  ///   Nothing is added when it throws.
   public mutating func addKeyframe(
     withRelativeStartTime start: Double, relativeDuration duration: Double,
     animations: (inout AnimationBlock) throws(ValidationError) -> Void
@@ -68,6 +70,7 @@ public struct KeyframeAnimationBlock: Sendable {
     let end = try KeyframeRule.end(start: start, duration: duration, index: j)
     var block = AnimationBlock(model: model)
     try animations(&block)
+    try block.refuseContainerChange("a keyframe animation")
     var changes: [(layerID: String, property: LayerProperty, value: AnimationValue)] = []
     for change in block.changed {
       for other in keyframes

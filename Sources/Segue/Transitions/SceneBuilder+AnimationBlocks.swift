@@ -3,7 +3,8 @@
 /// properties (``AnimationBlock/set(_:of:to:)``, ``AnimationBlock/setFrame(_:of:)``) as UIKit
 /// code does.
 ///
-/// A block's changes become model values at once. Properties that do not animate
+/// A block's changes become model values at once, the container layer's `sublayerTransform`
+/// (``AnimationBlock/setContainer(_:to:)``) included. Properties that do not animate
 /// (``LayerProperty/isAnimatable``: `masksToBounds`, `maskedCorners`) change at once with no
 /// animation. A duration `≤ 0` makes every change at once, without animating, as in UIKit.
 extension SceneBuilder {
@@ -37,6 +38,13 @@ extension SceneBuilder {
             change.property, from: change.from, to: to, beginTime: delay, duration: duration,
             timingParameters: timingParameters), to: change.layerID)
       }
+    }
+    if duration > 0, let from = block.containerFrom {
+      containerAnimations.append(
+        try Self.animation(
+          .sublayerTransform, from: .transform(from),
+          to: .transform(block.model.container.sublayerTransform), beginTime: delay,
+          duration: duration, timingParameters: timingParameters))
     }
     model = block.model
     self.animations.append(contentsOf: added)

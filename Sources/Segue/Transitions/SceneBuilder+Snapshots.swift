@@ -25,34 +25,61 @@ extension SceneBuilder {
     return tree
   }
 
-  /// `resizableSnapshotView(from:afterScreenUpdates:withCapInsets:)` of view `id`: a clipping
-  /// root `named` of `rect`'s size (`masksToBounds`, frame origin `(0, 0)`) holding the copy of
-  /// the view placed so that `rect` (in the view's bounds space) fills it.
+  /// `resizableSnapshotView(from:afterScreenUpdates:withCapInsets:)` of view `id`: a root
+  /// `named` of `rect`'s size (`masksToBounds`, frame origin `(0, 0)`) showing `rect` (in the
+  /// view's bounds space).
   ///
-  /// A layer-tree snapshot is not an image, so it cannot stretch: only `.zero` cap insets are
-  /// accepted (resizing the snapshot view then changes its clip, not its scale).
+  /// With `.zero` cap insets the root holds one copy of the view placed so that `rect` fills
+  /// it; resizing the snapshot view changes its clip, not its scale.
+  ///
+  /// With other cap insets the snapshot stretches as UIKit's does when its frame or bounds
+  /// change: the caps keep their size and the middle stretches (`contentsCenter`'s nine-part
+  /// rule). A layer tree is not an image, so each part is a clipping layer `"named/part"`
+  /// (`topLeft`, `top`, `topRight`, `left`, `center`, `right`, `bottomLeft`, `bottom`,
+  /// `bottomRight`; only those with a non-zero cap, and `center`) holding its own copy
+  /// `"named/part/id"` of the view (descendants `"named/part/id/x"`), scaled by 1 in a cap and
+  /// by `(W − left − right) / (rect.width − left − right)` across the middle (rows alike).
+  /// Setting the root's `frame`, `bounds` or `bounds.size` — in or out of an animation block, or
+  /// with ``SceneBuilder/animate(_:of:from:to:beginTime:duration:timingParameters:)`` —
+  /// re-lays out the parts. Their positions, sizes and scales are affine in the root's size
+  /// and a scale-only transform interpolates its factors linearly, so animating them with the
+  /// root's curve gives the exactly stretched image at every time (with linear, discrete or
+  /// cubic keyframes too; paced keyframes pace each part on its own). The view is copied once
+  /// per part, so a snapshot of `n` layers adds up to `9n + 10` layers.
   ///
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"rect"`
   ///   ``ValidationError/Reason/notFinite`` (with the channel index) for a coordinate that is
-  ///   not finite, the null rectangle included; `"capInsets"`
-  ///   ``ValidationError/Reason/invalidState(_:)`` for insets other than `.zero`.
+  ///   not finite, the null rectangle included; `"capInsets"` (with the index: top, left,
+  ///   bottom, right) ``ValidationError/Reason/notFinite`` or
+  ///   ``ValidationError/Reason/negative``, and ``ValidationError/Reason/invalidState(_:)``
+  ///   when left + right is not less than the rect's width or top + bottom its height.
   public func resizableSnapshotView(
     of id: String, from rect: Rect, afterScreenUpdates: Bool, withCapInsets capInsets: EdgeInsets,
     named snapshotID: String
   ) throws(ValidationError) -> LayerTree {
-    _ = try layerIndex(id)
+    let view = try layerIndex(id)
     try AnimationValue.rect(rect).validate(field: "rect")
-    guard capInsets == .zero else {
-      throw ValidationError(
-        field: "capInsets",
-        reason: .invalidState("a layer-tree snapshot cannot stretch; use EdgeInsets.zero"))
-    }
     let clip = rect.standardized
     var tree = LayerTree()
     try tree.add(
       Layer(
         id: snapshotID, bounds: Rect(origin: .zero, size: clip.size),
         position: Point(x: clip.size.width / 2, y: clip.size.height / 2), masksToBounds: true))
+    guard capInsets == .zero else {
+      try NinePartSnapshot.validate(capInsets, in: clip)
+      let anchor = model.layers[view].anchor
+      let layout = NinePartSnapshot(
+        source: clip, capInsets: capInsets, viewID: id,
+        copyAnchor: Point(x: anchor.x, y: anchor.y))
+      for part in layout.parts {
+        let partID = "\(snapshotID)/\(part.name)"
+        try tree.add(Layer(id: partID, masksToBounds: true), parent: snapshotID)
+        try copySubtree(of: id, named: "\(partID)/\(id)", into: &tree, under: partID) { _ in }
+      }
+      tree.ninePartSnapshots[snapshotID] = layout
+      try tree.layOutNineParts(of: snapshotID, field: "rect")
+      return tree
+    }
     try copySubtree(of: id, named: "\(snapshotID)/\(id)", into: &tree, under: snapshotID) {
       root in
       let b = root.bounds.standardized

@@ -78,13 +78,19 @@ extension SceneBuilder {
   ///
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"frame"`
   ///   ``ValidationError/Reason/notFinite`` (with the channel index: x, y, width, height) for a
-  ///   coordinate that is not finite, the null rectangle included.
+  ///   coordinate that is not finite, the null rectangle included; `"frame"`
+  ///   ``ValidationError/Reason/invalidState(_:)`` for a resizable snapshot with cap insets not
+  ///   larger than its caps (its parts are re-laid out:
+  ///   ``resizableSnapshotView(of:from:afterScreenUpdates:withCapInsets:named:)``).
   public mutating func setFrame(_ frame: Rect, of id: String) throws(ValidationError) {
     let index = try layerIndex(id)
     try AnimationValue.rect(frame).validate(field: "frame")
     var layer = model.layers[index]
     layer.frame = frame
-    try model.update(layer)
+    var updated = model
+    try updated.update(layer)
+    try updated.layOutNineParts(of: id, field: "frame")
+    model = updated
   }
 
   func layerIndex(_ id: String) throws(ValidationError) -> Int {

@@ -18,6 +18,9 @@ public struct SceneBuilder: Sendable {
   public var cancelChanges: [ModelChange] = []
   /// Layers that blend other than "over" while the transition runs.
   public var blendModes: [String: BlendMode] = [:]
+  /// The animations of the container's own layer (``AnimationBlock/setContainer(_:to:)`` in
+  /// ``animate(withDuration:delay:timingParameters:animations:)``), in order.
+  public internal(set) var containerAnimations: [LayerAnimation] = []
 
   /// An empty builder.
   public init() {}
@@ -33,6 +36,7 @@ public struct SceneBuilder: Sendable {
       let parentID = try view.parentIndex(at: index).map { view.layers[$0].id } ?? parent
       try model.add(layer, parent: parentID)
     }
+    model.ninePartSnapshots.merge(view.ninePartSnapshots) { _, added in added }
   }
 
   /// `containerView.addSubview(view)`: adds `view` to the container above everything in it
@@ -109,7 +113,9 @@ public struct SceneBuilder: Sendable {
   ///   the key path); the property's (``LayerProperty/set(_:in:)``: a value of another kind, a
   ///   property of another layer class); the layer's own checks on the result
   ///   (``Layer/validate()``: a `contentsScale` of 0, gradient `locations` of another length
-  ///   than its `colors`).
+  ///   than its `colors`); for `bounds` or `bounds.size` of a resizable snapshot with cap
+  ///   insets, which re-lays out its parts, ``ValidationError/Reason/invalidState(_:)`` when it
+  ///   is not larger than its cap insets.
   public mutating func set(_ property: LayerProperty, of id: String, to value: AnimationValue)
     throws(ValidationError)
   {
@@ -117,7 +123,24 @@ public struct SceneBuilder: Sendable {
       throw ValidationError(field: "layer", reason: .unknown(id))
     }
     try value.validate(field: property.keyPath)
-    try model.set(property, to: value, at: index)
+    var updated = model
+    try updated.set(property, to: value, at: index)
+    if property == .bounds || property == .boundsSize {
+      try updated.layOutNineParts(of: id, field: property.keyPath)
+    }
+    model = updated
+  }
+
+  /// `containerView.layer.sublayerTransform = value` outside an animation block: sets the
+  /// container layer's model value (``LayerTree/container``), which applies to every top-level
+  /// layer about the container's centre:
+  /// `try builder.setContainer(.sublayerTransform, to: .transform(.makePerspective(distance: 500)))`.
+  ///
+  /// - Throws: ``ValidationError``: as ``ContainerLayer/sublayerTransform(_:_:)``.
+  public mutating func setContainer(_ property: LayerProperty, to value: AnimationValue)
+    throws(ValidationError)
+  {
+    model.container.sublayerTransform = try ContainerLayer.sublayerTransform(property, value)
   }
 
   /// Animates `property` of layer `id` from `from` to `to` over `[beginTime, beginTime + duration)`
@@ -142,7 +165,8 @@ public struct SceneBuilder: Sendable {
   /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"duration"` when no spring fits
   ///   a run of `duration` seconds; the animation's errors (``LayerAnimation/validate()``: a
   ///   path or list whose layout differs from `from`'s); the errors of
-  ///   ``set(_:of:to:)`` for the new model value.
+  ///   ``set(_:of:to:)`` for the new model value. Animating `bounds` or `bounds.size` of a
+  ///   resizable snapshot with cap insets animates its parts on the same timing.
   public mutating func animate(
     _ property: LayerProperty, of id: String, from: AnimationValue? = nil, to: AnimationValue,
     beginTime: Double = 0, duration: Double, timingParameters: TimingCurveProvider?
@@ -154,8 +178,26 @@ public struct SceneBuilder: Sendable {
     let animation = try Self.animation(
       property, from: start, to: to, beginTime: beginTime, duration: duration,
       timingParameters: timingParameters)
-    try model.set(property, to: to, at: index)
-    animations.add(animation, to: id)
+    var updated = model
+    try updated.set(property, to: to, at: index)
+    var added = AnimationSet()
+    added.add(animation, to: id)
+    if property == .bounds || property == .boundsSize, model.ninePartSnapshots[id] != nil {
+      // A resizable snapshot's parts animate with it, on the same timing.
+      var first = model
+      try first.set(property, to: start, at: index)
+      let starts = try first.ninePartLayout(of: id, field: property.keyPath)
+      let ends = try updated.ninePartLayout(of: id, field: property.keyPath)
+      try updated.layOutNineParts(of: id, field: property.keyPath)
+      for (a, b) in zip(starts, ends) where a.value != b.value {
+        added.add(
+          try Self.animation(
+            b.property, from: a.value, to: b.value, beginTime: beginTime, duration: duration,
+            timingParameters: timingParameters), to: b.id)
+      }
+    }
+    model = updated
+    animations.append(contentsOf: added)
   }
 
   /// The animation of ``animate(_:of:from:to:beginTime:duration:timingParameters:)``: a basic
@@ -201,14 +243,23 @@ public struct SceneBuilder: Sendable {
   ///   - timingParameters: the overall pacing, a timing function (a keyframe animation has no
   ///     spring form); `nil`, the default, paces linearly, as UIView keyframe animations and
   ///     `CAKeyframeAnimation` do.
-  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; the animation's errors (values
-  ///   of another kind than the property's, the timing's).
+  /// - Throws: ``ValidationError``: `"layer"` for an unknown id; `"keyPath"`
+  ///   ``ValidationError/Reason/invalidState(_:)`` for `bounds` or `bounds.size` of a resizable
+  ///   snapshot with cap insets (its parts need tracks of their own:
+  ///   ``animateKeyframes(withDuration:delay:options:animations:)`` makes them); the animation's
+  ///   errors (values of another kind than the property's, the timing's).
   public mutating func animate(
     _ property: LayerProperty, of id: String, keyframes: KeyframeValues, beginTime: Double = 0,
     duration: Double, timingParameters: TimingFunction? = nil
   ) throws(ValidationError) {
     guard let index = model.index(of: id) else {
       throw ValidationError(field: "layer", reason: .unknown(id))
+    }
+    if model.ninePartSnapshots[id] != nil, property == .bounds || property == .boundsSize {
+      throw ValidationError(
+        field: "keyPath",
+        reason: .invalidState(
+          "keyframes on the bounds of a resizable snapshot with cap insets; use animateKeyframes"))
     }
     let timing = MediaTiming(beginTime: beginTime, duration: duration, fillMode: .backwards)
     let animation = try LayerAnimation(
@@ -260,6 +311,7 @@ public struct SceneBuilder: Sendable {
       events: events.enumerated().sorted {
         ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
       }.map(\.element), finishChanges: finishChanges,
-      cancelChanges: cancelChanges, blendModes: blendModes)
+      cancelChanges: cancelChanges, blendModes: blendModes,
+      containerAnimations: containerAnimations)
   }
 }

@@ -157,11 +157,14 @@ public struct TransitionContext: Sendable {
   /// `containerView`: a ``SceneBuilder`` holding the view being left, as UIKit's container holds
   /// it when `animateTransition(using:)` is called. Add the view being shown to it (`addSubview`,
   /// `insertSubview(_:aboveSubview:)`, `insertSubview(_:belowSubview:)`), set and animate
-  /// properties, then build the scene. Each call returns a new builder.
+  /// properties, then build the scene. Its container layer has the container's bounds
+  /// (``LayerTree/container``), so a `sublayerTransform` set on it pivots about the centre.
+  /// Each call returns a new builder.
   public var containerView: SceneBuilder {
     var builder = SceneBuilder()
     // The from view passed validation when its tree was built, so adding it cannot fail.
     try? builder.add(view: fromView)
+    builder.model.container.bounds = containerBounds
     return builder
   }
 

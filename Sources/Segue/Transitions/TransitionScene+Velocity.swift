@@ -36,7 +36,7 @@ extension TransitionScene {
   /// The velocities at scene time `tau` (seconds, clamped to `[0, duration]`) when scene time
   /// advances at `timeRate` (`dτ/dt`, seconds of scene time per second; 1 for a timed clock, 0
   /// for a held position): the rates of the animations at `tau` (``CompiledAnimation/rate(atParentTime:)``)
-  /// through the layer tree (``LayerTree/velocities(rates:)``), times `timeRate`. With a
+  /// through the layer tree (``LayerTree/velocities(rates:containerRates:)``), times `timeRate`. With a
   /// `completion` the presented state is fixed and every velocity is 0.
   ///
   /// - Throws: ``ValidationError``: `tau` not finite (`"time"`), `timeRate` not finite
@@ -55,10 +55,14 @@ extension TransitionScene {
     let time = min(max(tau, 0), duration)
     var tree = model
     for event in events where event.time <= time { event.change.apply(to: &tree) }
+    presentContainer(in: &tree, at: time)
     var rates: PresentationRates? = PresentationRates(count: tree.count)
     let presented = animations.presentation(of: tree, at: time, rates: &rates)
     if let unsupported = rates?.unsupported { throw unsupported }
-    let velocities = presented.velocities(rates: rates?.layers ?? []).map {
+    let container = try containerRates(at: time)
+    let velocities = presented.velocities(
+      rates: rates?.layers ?? [], containerRates: container
+    ).map {
       LayerVelocity(
         id: $0.id, matrix: $0.matrix.multiplied(by: timeRate), opacity: $0.opacity * timeRate)
     }

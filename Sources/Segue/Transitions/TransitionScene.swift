@@ -95,6 +95,14 @@ public struct TransitionScene: Sendable {
   /// Layers drawn with a mode other than ``BlendMode/over`` (a cross-dissolve's two snapshots)
   /// while the transition runs; once complete every remaining layer is "over".
   public var blendModes: [String: BlendMode]
+  /// Animations of the container's own layer (`containerView.layer`), all of
+  /// ``LayerProperty/sublayerTransform``, in the order added; its model value is
+  /// ``LayerTree/container`` of ``model``. They are written over it as a layer's animations are
+  /// (<doc:PortedAnimators#The-containers-own-layer>).
+  public var containerAnimations: [LayerAnimation] {
+    didSet { compiledContainerAnimations = containerAnimations.map(CompiledAnimation.init) }
+  }
+  var compiledContainerAnimations: [CompiledAnimation]
 
   /// Creates a scene and checks it.
   ///
@@ -102,11 +110,14 @@ public struct TransitionScene: Sendable {
   ///   (`events.time`, index) or out of order (`events.time`, `.decreasing`); an animation, event
   ///   or completion change naming a layer that is not in `model` (`animations.layer`,
   ///   `events`, `finishChanges`, `cancelChanges`, with the index), or a property of another
-  ///   layer class than the layer's (`animations.keyPath`, or the change's list).
+  ///   layer class than the layer's (`animations.keyPath`, or the change's list); a container
+  ///   animation of another property than `sublayerTransform` (`containerAnimations.keyPath`,
+  ///   with the index).
   public init(
     duration: Double, containerSize: Size, model: LayerTree, animations: AnimationSet,
     events: [TimelineEvent] = [], finishChanges: [ModelChange] = [],
-    cancelChanges: [ModelChange] = [], blendModes: [String: BlendMode] = [:]
+    cancelChanges: [ModelChange] = [], blendModes: [String: BlendMode] = [:],
+    containerAnimations: [LayerAnimation] = []
   ) throws(ValidationError) {
     try Validate.positive(duration, "duration")
     try Validate.finite(containerSize.width, "containerSize.width")
@@ -130,6 +141,7 @@ public struct TransitionScene: Sendable {
     for id in blendModes.keys where model.index(of: id) == nil {
       throw ValidationError(field: "blendModes", reason: .unknown(id))
     }
+    try Self.validateContainer(containerAnimations)
     self.duration = duration
     self.containerSize = containerSize
     self.model = model
@@ -138,6 +150,8 @@ public struct TransitionScene: Sendable {
     self.finishChanges = finishChanges
     self.cancelChanges = cancelChanges
     self.blendModes = blendModes
+    self.containerAnimations = containerAnimations
+    self.compiledContainerAnimations = containerAnimations.map(CompiledAnimation.init)
   }
 
   /// The presented layer tree at animation time `t` (seconds; clamped to `[0, duration]`), or
@@ -148,6 +162,7 @@ public struct TransitionScene: Sendable {
       var tree = model
       for event in events { event.change.apply(to: &tree) }
       for change in finishChanges { change.apply(to: &tree) }
+      presentContainer(in: &tree, at: duration)
       return tree
     case .cancelled:
       var tree = presentation(at: 0)
@@ -157,6 +172,7 @@ public struct TransitionScene: Sendable {
       let time = min(max(t, 0), duration)
       var tree = model
       for event in events where event.time <= time { event.change.apply(to: &tree) }
+      presentContainer(in: &tree, at: time)
       return animations.presentation(of: tree, at: time)
     }
   }
