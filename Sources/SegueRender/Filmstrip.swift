@@ -256,11 +256,13 @@ public struct Filmstrip: Hashable, Sendable {
         switch step {
         case .layer(let p):
           try polygon(p, weight: 1, blendMode: .over, into: &cell)
+          try paths(p, weight: 1, blendMode: .over, into: &cell)
         case .dissolve(let snapshots):
           var group = try SVGDocument(width: fw, height: fh)
           for snapshot in snapshots {
             for p in snapshot.layers {
               try polygon(p, weight: snapshot.weight, blendMode: .add, into: &group)
+              try paths(p, weight: snapshot.weight, blendMode: .add, into: &group)
             }
           }
           try cell.embed(group, at: .zero, isolated: true)
@@ -315,6 +317,36 @@ public struct Filmstrip: Hashable, Sendable {
       clamping: colour.red, colour.green, colour.blue, colour.alpha * p.opacity * weight)
     try document.polygon(
       points.map { Point(x: $0.x * s, y: $0.y * s) }, fill: fill, blendMode: blendMode)
+  }
+
+  /// The layer's filled paths (shape fills and strokes, text outlines) projected through its
+  /// matrix × `scale`; a path with a point at or behind the eye is left out (SVG has no
+  /// perspective clipping).
+  private func paths(
+    _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
+    into document: inout SVGDocument
+  ) throws(ValidationError) {
+    guard p.parts.contains(.paths) else { return }
+    let s = renderer.scale
+    let m = p.sample.matrix
+    for fill in p.snapshot.paths {
+      var contours: [[Point]] = []
+      var visible = true
+      for polygon in fill.polygons {
+        contours.append(
+          polygon.points.map { point in
+            let h = PathProjection.homogeneous(point, m)
+            if !(h.z >= Transform3D.minimumW) { visible = false }
+            return Point(x: h.x / h.z * s, y: h.y / h.z * s)
+          })
+      }
+      guard visible else { continue }
+      let c = fill.color
+      try document.path(
+        contours, fillRule: fill.fillRule,
+        fill: RGBAColor(clamping: c.red, c.green, c.blue, c.alpha * p.opacity * weight),
+        blendMode: blendMode)
+    }
   }
 
   /// A `width × ch` strip of the sheet colour with `text` in the block font.

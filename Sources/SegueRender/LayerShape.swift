@@ -2,7 +2,8 @@ import RealModule
 import Segue
 
 /// The parts of a layer a raster layer draws, in this order when several are drawn at once:
-/// the shadow (below), the body (fill and label), the border (above).
+/// the shadow (below), the body (fill and label), the contents image, the gradient, the paths
+/// (a shape's fill and stroke, text), the border (above).
 public struct LayerParts: OptionSet, Hashable, Sendable {
   public let rawValue: Int
   public init(rawValue: Int) { self.rawValue = rawValue }
@@ -13,16 +14,32 @@ public struct LayerParts: OptionSet, Hashable, Sendable {
   public static let body = LayerParts(rawValue: 2)
   /// The border (``LayerSnapshot/Border``).
   public static let border = LayerParts(rawValue: 4)
-  /// All three.
-  public static let all: LayerParts = [.shadow, .body, .border]
+  /// The `contents` image (``LayerSnapshot/Contents``), over the body and under the border.
+  public static let contents = LayerParts(rawValue: 8)
+  /// The `CAGradientLayer` gradient (``LayerSnapshot/Gradient``), over the contents.
+  public static let gradient = LayerParts(rawValue: 16)
+  /// The filled paths (``LayerSnapshot/paths``: a shape's fill and stroke, text), over the
+  /// gradient.
+  public static let paths = LayerParts(rawValue: 32)
+  /// All six.
+  public static let all: LayerParts = [.shadow, .body, .contents, .gradient, .paths, .border]
 }
 
-/// One part being drawn (``LayerParts`` names the set).
+/// One part being drawn (``LayerParts`` names the set), in draw order.
 enum LayerPart: Int, CaseIterable, Sendable {
-  case shadow, body, border
+  case shadow, body, contents, gradient, paths, border
 
   /// The one-element set.
-  var set: LayerParts { LayerParts(rawValue: 1 << rawValue) }
+  var set: LayerParts {
+    switch self {
+    case .shadow: .shadow
+    case .body: .body
+    case .contents: .contents
+    case .gradient: .gradient
+    case .paths: .paths
+    case .border: .border
+    }
+  }
 }
 
 /// A rectangle `[x0, x1) × [y0, y1)` with the corners in `corners` rounded to `radius`

@@ -119,11 +119,19 @@ public struct LayerSnapshot: Hashable, Sendable {
   public var border: Border?
   /// An optional shadow.
   public var shadow: Shadow?
+  /// An optional `contents` image, over the fill and label (``Contents``).
+  public var contents: Contents?
+  /// An optional `CAGradientLayer` gradient, over the contents (``Gradient``).
+  public var gradient: Gradient?
+  /// Filled paths over the gradient, in draw order (``PathFill``: a `CAShapeLayer`'s fill and
+  /// stroke, a `CATextLayer`'s glyphs).
+  public var paths: [PathFill]
 
   /// Creates a snapshot.
   public init(
     bounds: Rect, fill: Fill, label: Label? = nil, cornerRadius: Double = 0,
-    maskedCorners: CornerMask = .all, border: Border? = nil, shadow: Shadow? = nil
+    maskedCorners: CornerMask = .all, border: Border? = nil, shadow: Shadow? = nil,
+    contents: Contents? = nil, gradient: Gradient? = nil, paths: [PathFill] = []
   ) {
     self.bounds = bounds
     self.fill = fill
@@ -132,6 +140,9 @@ public struct LayerSnapshot: Hashable, Sendable {
     self.maskedCorners = maskedCorners
     self.border = border
     self.shadow = shadow
+    self.contents = contents
+    self.gradient = gradient
+    self.paths = paths
   }
 
   /// Throws unless every number is usable.
@@ -140,7 +151,9 @@ public struct LayerSnapshot: Hashable, Sendable {
   ///   height), `label.origin` (index 0 or 1), `cornerRadius`, `border.width`, `shadow.radius`
   ///   or `shadow.offset` (index 0 or 1); ``/Segue/ValidationError/Reason/notPositive`` or
   ///   ``/Segue/ValidationError/Reason/notFinite`` naming `label.cellSize`; `.outOfRange` naming
-  ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`.
+  ///   `shadow.opacity` outside `[0, 1]`; `.negative` naming `shadow.radius`; the errors of
+  ///   the contents' numbers (`contents.contentsRect`, `contents.contentsCenter`,
+  ///   `contents.contentsScale`).
   public func validate() throws(ValidationError) {
     try Validate.finite(cornerRadius, "cornerRadius")
     if let border { try Validate.finite(border.width, "border.width") }
@@ -159,6 +172,7 @@ public struct LayerSnapshot: Hashable, Sendable {
       try Validate.finite(label.origin.y, "label.origin", index: 1)
       try Validate.positive(label.cellSize, "label.cellSize")
     }
+    try contents?.validate()
   }
 
   /// The premultiplied colour at layer coordinate `(u, v)` (assumed inside the bounds): the fill,
@@ -212,6 +226,12 @@ struct SnapshotPaint: Sendable {
   /// The shadow's coverage and its premultiplied colour times `shadowOpacity`.
   var shadow: ShadowShape?
   var shadowColor: SIMD4<Double>
+  /// The `contents` image, or `nil` when there is none or it draws nothing.
+  var contents: PreparedContents?
+  /// The gradient, or `nil`.
+  var gradient: LayerSnapshot.Gradient?
+  /// Whether the snapshot has paths to fill (drawn from the snapshot's ``LayerSnapshot/paths``).
+  var hasPaths: Bool
 
   init(_ snapshot: LayerSnapshot) {
     switch snapshot.fill {
@@ -260,6 +280,9 @@ struct SnapshotPaint: Sendable {
       shadow = nil
       shadowColor = .zero
     }
+    gradient = snapshot.gradient
+    hasPaths = !snapshot.paths.isEmpty
+    contents = snapshot.contents.flatMap { PreparedContents($0, bounds: bounds, body: body) }
   }
 
   /// Whether this snapshot has `part` to draw.
@@ -268,6 +291,9 @@ struct SnapshotPaint: Sendable {
     case .body: true
     case .border: hasBorder
     case .shadow: shadow != nil && shadowColor[3] > 0
+    case .contents: contents != nil
+    case .gradient: gradient?.isVisible ?? false
+    case .paths: hasPaths
     }
   }
 
@@ -276,6 +302,8 @@ struct SnapshotPaint: Sendable {
     switch part {
     case .body, .border: body.rect
     case .shadow: shadow.map { $0.sigma > 0 ? $0.extent : $0.shape.rect } ?? body.rect
+    case .contents: contents?.area ?? body.rect
+    case .gradient, .paths: body.rect
     }
   }
 
@@ -294,6 +322,9 @@ struct SnapshotPaint: Sendable {
       guard let shadow else { return nil }
       let m = shadow.coverage(u, v)
       return m > 0 ? m * shadowColor : nil
+    case .contents, .gradient, .paths:
+      // Coloured once per pixel, at its centre: ReferenceRasterizer.centreSampled.
+      return nil
     }
   }
 

@@ -149,6 +149,12 @@ struct PreparedLayer: Sendable {
   var cellStart = 0
   var cellX0 = 0
   var cellX1 = 0
+  /// For a path fill: its projected edges in the program's edge pool, its premultiplied colour
+  /// and its fill rule.
+  var edgeStart = 0
+  var edgeCount = 0
+  var pathColor = SIMD4<Double>.zero
+  var pathRule = FillRule.nonZero
 }
 
 /// The pixel columns of a separable layer by how many of their four sample columns
@@ -220,6 +226,10 @@ struct RasterProgram {
   /// Sampled regions (``PreparedLayer/regionStart``) and clips (``PreparedLayer/clipStart``).
   var regions: [ScreenPolygon] = []
   var clips: [PreparedClip] = []
+  /// The projected edges of path fills (``PreparedLayer/edgeStart``), and working memory for
+  /// projecting them.
+  var edges: [PathEdge] = []
+  var pathScratch: [SIMD3<Double>] = []
   /// The deepest off-screen level the ops open.
   var depth = 0
   private var level = 0
@@ -232,6 +242,7 @@ struct RasterProgram {
     let cells: UnsafeBufferPointer<Int32>
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
+    let edges: UnsafeBufferPointer<PathEdge>
   }
 
   /// Calls `body` with the program's arrays as buffers (valid only inside `body`).
@@ -242,10 +253,12 @@ struct RasterProgram {
           cells.withUnsafeBufferPointer { cells in
             regions.withUnsafeBufferPointer { regions in
               clips.withUnsafeBufferPointer { clips in
-                body(
-                  View(
-                    ops: ops, layers: layers, glyphs: glyphs, cells: cells, regions: regions,
-                    clips: clips))
+                edges.withUnsafeBufferPointer { edges in
+                  body(
+                    View(
+                      ops: ops, layers: layers, glyphs: glyphs, cells: cells, regions: regions,
+                      clips: clips, edges: edges))
+                }
               }
             }
           }
@@ -262,6 +275,7 @@ struct RasterProgram {
     cells.removeAll(keepingCapacity: true)
     regions.removeAll(keepingCapacity: true)
     clips.removeAll(keepingCapacity: true)
+    edges.removeAll(keepingCapacity: true)
     depth = 0
     level = 0
   }
@@ -305,6 +319,11 @@ struct RasterProgram {
     }
     var glyphStart = -1
     for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
+      if part == .paths {
+        preparePaths(
+          layer, paint: paint, inverse: inverse, clipStart: clipStart, width: width, height: height)
+        continue
+      }
       if glyphStart < 0 {
         glyphStart = glyphs.count
         if let label = layer.snapshot.label { BlockFont.append(label.text, to: &glyphs) }
@@ -344,6 +363,12 @@ struct RasterProgram {
         hole = ScreenPolygon(paint.hole.rect, matrix)
         appendCorners(of: paint.hole, matrix)
       }
+    case .contents:
+      if paint.contents?.clip != nil { appendCorners(of: paint.body, matrix) }
+    case .gradient:
+      appendCorners(of: paint.body, matrix)
+    case .paths:
+      return  // prepared by preparePaths
     case .shadow:
       guard let shadow = paint.shadow else { return }
       if shadow.sigma > 0 {
@@ -378,6 +403,37 @@ struct RasterProgram {
     if separable && paint.glyphCount > 0 { labelCells(&prepared) }
     layers.append(prepared)
     ops.append(.draw(layers.count - 1))
+  }
+
+  /// Appends a prepared layer and draw op for each path fill of `layer` that covers a pixel:
+  /// its edges projected into the edge pool (``PathProjection``), its pixel box from theirs.
+  private mutating func preparePaths(
+    _ layer: RasterLayer, paint: SnapshotPaint, inverse: Homography, clipStart: Int,
+    width: Int, height: Int
+  ) {
+    for path in layer.snapshot.paths {
+      let edgeStart = edges.count
+      let bounds = PathProjection.append(
+        path.polygons, matrix: layer.matrix, to: &edges, scratch: &pathScratch)
+      guard edges.count > edgeStart,
+        let box = ReferenceRasterizer.pathBox(bounds, width: width, height: height)
+      else {
+        edges.removeLast(edges.count - edgeStart)
+        continue
+      }
+      var prepared = PreparedLayer(
+        paint: paint, part: .paths, glyphStart: 0, inverse: inverse, polygon: ScreenPolygon(),
+        core: ScreenPolygon(), hole: ScreenPolygon(), clipStart: clipStart,
+        clipCount: clips.count - clipStart, detail: ScreenPolygon(), x0: box.x0, x1: box.x1,
+        y0: box.y0, y1: box.y1, opacity: Float(layer.opacity), add: layer.blendMode == .add,
+        separable: false, marginU: 0, marginV: 0, columns: SeparableColumns())
+      prepared.edgeStart = edgeStart
+      prepared.edgeCount = edges.count - edgeStart
+      prepared.pathColor = LayerSnapshot.premultiplied(path.color)
+      prepared.pathRule = path.fillRule
+      layers.append(prepared)
+      ops.append(.draw(layers.count - 1))
+    }
   }
 
   /// Appends the projected squares of a rounded rectangle's rounded corners to the sampled

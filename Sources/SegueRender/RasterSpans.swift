@@ -42,6 +42,7 @@ enum RasterSpans {
     let cells: UnsafeBufferPointer<Int32>
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
+    let edges: UnsafeBufferPointer<PathEdge>
 
     init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
       self.layer = layer
@@ -52,6 +53,8 @@ enum RasterSpans {
         rebasing: program.regions[layer.regionStart..<(layer.regionStart + layer.regionCount)])
       clips = UnsafeBufferPointer(
         rebasing: program.clips[layer.clipStart..<(layer.clipStart + layer.clipCount)])
+      edges = UnsafeBufferPointer(
+        rebasing: program.edges[layer.edgeStart..<(layer.edgeStart + layer.edgeCount)])
     }
   }
 
@@ -66,7 +69,9 @@ enum RasterSpans {
     guard first < last else { return dirty }
     let source = Source(layer, program)
     for py in first..<last {
-      if layer.separable {
+      if layer.part == .paths {
+        pathRow(py, source, target.row(py), &dirty)
+      } else if layer.separable {
         separableRow(py, source, target.row(py), &dirty)
       } else {
         generalRow(py, source, target.row(py), &dirty)
@@ -209,7 +214,8 @@ enum RasterSpans {
   }
 
   /// The part's plain colour over `span`: the body's fill (``interior(_:_:_:_:_:)``), the border
-  /// colour, or the shadow's colour at full coverage.
+  /// colour, the shadow's colour at full coverage, the contents image
+  /// (``contentsSpan(_:_:_:_:)``) or the gradient (``gradientSpan(_:_:_:_:)``).
   @inline(__always)
   static func plain(
     _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
@@ -224,6 +230,12 @@ enum RasterSpans {
     case .shadow:
       let c = SIMD4<Float>(layer.paint.shadowColor) * layer.opacity
       fillSpan(row + 4 * span.lowerBound, count: span.count, c, add: layer.add)
+    case .contents:
+      contentsSpan(span, py, layer, row)
+    case .gradient:
+      gradientSpan(span, py, layer, row)
+    case .paths:
+      break  // drawn by pathRow
     }
   }
 

@@ -33,6 +33,10 @@ public enum ReferenceRasterizer {
     let add = layer.blendMode == .add
     let stride = buffer.stride
     for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
+      if part == .paths {
+        clips.withUnsafeBufferPointer { drawPaths(layer, $0, into: &buffer) }
+        continue
+      }
       let polygon = ScreenPolygon(paint.extent(of: part), layer.matrix)
       guard let box = pixelBox(polygon, width: buffer.width, height: buffer.height) else {
         continue
@@ -128,12 +132,19 @@ public enum ReferenceRasterizer {
   /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit `part`,
   /// and how many did (0…16): the 4×4 grid, each sample mapped back through `inverse`, kept when
   /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:glyphs:)``)
-  /// and every clip contains the sample.
+  /// and every clip contains the sample. The contents image and the gradient are coloured once
+  /// per pixel, at its centre (``centreSampled(_:_:_:_:inside:color:)``).
   @inline(__always)
   static func supersample(
     _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint, _ part: LayerPart,
     _ glyphs: UnsafeBufferPointer<UInt16>, _ clips: UnsafeBufferPointer<PreparedClip>
   ) -> (sum: SIMD4<Double>, hits: Int) {
+    if part == .contents, let contents = paint.contents {
+      return contents.supersample(px, py, inverse, clips)
+    }
+    if part == .gradient, let gradient = paint.gradient {
+      return gradient.supersample(px, py, inverse, paint.body, clips)
+    }
     let n = samplesPerAxis
     let maximumOmega = 1 / Transform3D.minimumW
     var sum = SIMD4<Double>.zero

@@ -78,6 +78,28 @@ public struct SVGDocument: Hashable, Sendable {
         + strokeAttributes(stroke, lineWidth) + blend + "/>")
   }
 
+  /// Adds a filled path of closed `contours` (each at least 3 points; shorter ones are left
+  /// out): a `<path>` of `M … L … Z` per contour with `fill-rule` `nonzero` or `evenodd`.
+  /// `blendMode` as ``polygon(_:fill:stroke:lineWidth:blendMode:)``.
+  ///
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `points` with the index of a
+  ///   non-finite point.
+  public mutating func path(
+    _ contours: [[Point]], fillRule: FillRule, fill: RGBAColor, blendMode: BlendMode = .over
+  ) throws(ValidationError) {
+    var d: [String] = []
+    for contour in contours where contour.count >= 3 {
+      let list = try SVGDocument.pointList(contour, minimum: 3)
+      d.append("M" + list.split(separator: " ").joined(separator: " L") + " Z")
+    }
+    guard !d.isEmpty else { return }
+    let rule = fillRule == .evenOdd ? "evenodd" : "nonzero"
+    let blend = blendMode == .add ? " style=\"mix-blend-mode:plus-lighter\"" : ""
+    elements.append(
+      "<path d=\"\(d.joined(separator: " "))\" fill-rule=\"\(rule)\""
+        + SVGDocument.paint("fill", fill) + blend + "/>")
+  }
+
   /// Adds `document` as a nested viewport whose top-left corner is at `origin`: an `<svg>`
   /// element with `x`, `y`, `width`, `height` and `viewBox="0 0 width height"` of the nested
   /// document, holding its elements in its own coordinates. A nested `<svg>` clips its content

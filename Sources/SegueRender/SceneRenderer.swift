@@ -81,6 +81,9 @@ public struct SceneRenderer: Hashable, Sendable {
   public var labelCellSize: Double
   /// Snapshots replacing the generated fill and label, by layer id.
   public var snapshots: [String: LayerSnapshot]
+  /// The decoded images layers' `contents` name (``ContentsImages``); a layer whose image is
+  /// not here draws no contents.
+  public var images: ContentsImages
 
   /// Creates a renderer.
   ///
@@ -93,10 +96,11 @@ public struct SceneRenderer: Hashable, Sendable {
   ///   - labels: draw each layer's id.
   ///   - labelCellSize: the label cell size in points (default 4).
   ///   - snapshots: per-id replacements of the generated snapshot.
+  ///   - images: the decoded `contents` images.
   public init(
     scale: Double = 1, width: Int? = nil, height: Int? = nil, background: RGBAColor = .white,
     gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
-    snapshots: [String: LayerSnapshot] = [:]
+    snapshots: [String: LayerSnapshot] = [:], images: ContentsImages = ContentsImages()
   ) {
     self.scale = scale
     self.width = width
@@ -106,6 +110,7 @@ public struct SceneRenderer: Hashable, Sendable {
     self.labels = labels
     self.labelCellSize = labelCellSize
     self.snapshots = snapshots
+    self.images = images
   }
 
   /// Throws unless the settings are usable.
@@ -165,9 +170,10 @@ public struct SceneRenderer: Hashable, Sendable {
     // The shadow is cast by the rounded bounds; a layer that masks to its bounds clips it away
     // (as in Core Animation), and a clear layer casts none here.
     let opacity = Swift.min(Swift.max(layer.shadowOpacity, 0), 1)
+    let contents = self.contents(of: layer)
     var shadow: LayerSnapshot.Shadow?
     if opacity > 0 && layer.shadowColor.alpha > 0 && !layer.masksToBounds
-      && (c.alpha > 0 || snapshots[layer.id] != nil)
+      && (c.alpha > 0 || snapshots[layer.id] != nil || contents != nil)
     {
       shadow = .init(
         color: layer.shadowColor, opacity: opacity, radius: Swift.max(layer.shadowRadius, 0),
@@ -179,9 +185,17 @@ public struct SceneRenderer: Hashable, Sendable {
       override.maskedCorners = layer.maskedCorners
       override.border = border
       override.shadow = shadow
+      override.contents = contents
+      override.gradient = layerGradient(of: layer, bounds: bounds)
+      override.paths = paths(of: layer)
       return override
     }
-    guard c.alpha > 0 || border != nil else { return nil }
+    let layerGradient = layerGradient(of: layer, bounds: bounds)
+    let paths = paths(of: layer)
+    guard c.alpha > 0 || border != nil || contents != nil || layerGradient != nil || !paths.isEmpty
+    else {
+      return nil
+    }
     let fill: LayerSnapshot.Fill
     if gradient {
       fill = .linearGradient(
@@ -199,7 +213,31 @@ public struct SceneRenderer: Hashable, Sendable {
     }
     return LayerSnapshot(
       bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius,
-      maskedCorners: layer.maskedCorners, border: border, shadow: shadow)
+      maskedCorners: layer.maskedCorners, border: border, shadow: shadow, contents: contents,
+      gradient: layerGradient, paths: paths)
+  }
+
+  /// The layer's gradient when it is a `CAGradientLayer` with colours, or `nil` (also for
+  /// values a validated layer cannot hold). `locations` of another length than `colors` (left
+  /// by an animation) are presented evenly spaced.
+  func layerGradient(of layer: Layer, bounds: Rect) -> LayerSnapshot.Gradient? {
+    guard case .gradient(let g) = layer.kind, !g.colors.isEmpty else { return nil }
+    return try? LayerSnapshot.Gradient(
+      GradientPaint(
+        type: g.type, colors: g.colors,
+        locations: g.locations?.count == g.colors.count ? g.locations : nil,
+        startPoint: g.startPoint,
+        endPoint: g.endPoint, bounds: bounds))
+  }
+
+  /// The layer's `contents` with its placement and filters, when its image is in ``images``.
+  func contents(of layer: Layer) -> LayerSnapshot.Contents? {
+    guard let image = layer.contents, let texture = images[image] else { return nil }
+    return LayerSnapshot.Contents(
+      texture: texture, gravity: layer.contentsGravity, contentsRect: layer.contentsRect,
+      contentsCenter: layer.contentsCenter, contentsScale: Swift.max(layer.contentsScale, 0),
+      minificationFilter: layer.minificationFilter,
+      magnificationFilter: layer.magnificationFilter, clipsToBounds: layer.masksToBounds)
   }
 
   /// The render list of a sampled transition: each layer of `sample` that draws something, in
@@ -312,6 +350,9 @@ public struct SceneRenderer: Hashable, Sendable {
       let clips = ancestry.clips[t]
       var parts: LayerParts = [.shadow]
       if own.backgroundColor.alpha > 0 || snapshots[own.id] != nil { parts.insert(.body) }
+      if snapshot.contents != nil { parts.insert(.contents) }
+      if snapshot.gradient != nil { parts.insert(.gradient) }
+      if !snapshot.paths.isEmpty { parts.insert(.paths) }
       let border = snapshot.border
       snapshot.border = nil
       let opacity: Double

@@ -57,6 +57,12 @@ struct RenderOptions: ParsableArguments {
 
   @Flag(help: "render: also time encoding the frames as PNG, APNG and GIF (not part of Mpixel/s).")
   var encode = false
+
+  @Flag(
+    help:
+      "render: every layer with a background shows a generated image as its contents (screen-sized at 2x, linear filter)."
+  )
+  var contents = false
 }
 
 extension SegueBench {
@@ -134,6 +140,38 @@ extension SegueBench {
       print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
     } else if renderPresets.count > 1 {
       print("all presets  \(fixed(overall, 1)) Mpixel/s (median passes)")
+    }
+  }
+
+  /// Gives every layer of `scene` with a background a generated image as its `contents`
+  /// (`named("screen")`, the container's size at 2x, opaque: smooth colour ramps under a
+  /// splitmix64 noise, seeded), registered with `renderer`.
+  static func showScreenshots(in scene: inout TransitionScene, renderer: inout SceneRenderer)
+    throws
+  {
+    let width = Int(scene.containerSize.width * 2)
+    let height = Int(scene.containerSize.height * 2)
+    var bytes = [UInt8](repeating: 255, count: 4 * width * height)
+    var state: UInt64 = 42
+    for y in 0..<height {
+      for x in 0..<width {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        let noise = Int((z ^ (z >> 31)) & 31)
+        let at = 4 * (y * width + x)
+        bytes[at] = UInt8(min(255, 40 + 180 * x / width + noise))
+        bytes[at + 1] = UInt8(min(255, 60 + 150 * y / height + noise))
+        bytes[at + 2] = UInt8(min(255, 200 - 120 * x / width + noise))
+      }
+    }
+    let image = try BitmapImage(
+      pixels: PixelBufferRGBA8(width: width, height: height, components: bytes), scale: 2)
+    renderer.images.insert(image, for: .named("screen"))
+    for var layer in scene.model.layers where layer.backgroundColor.alpha > 0 {
+      layer.contents = .named("screen")
+      try scene.model.update(layer)
     }
   }
 
@@ -313,8 +351,12 @@ struct PresetRendering {
   ) throws {
     let animator = PresetAnimator(preset)
     let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
-    scene = try animator.animateTransition(using: animator.defaultContext(operation: operation))
-    renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
+    var scene = try animator.animateTransition(
+      using: animator.defaultContext(operation: operation))
+    var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
+    if o.contents { try SegueBench.showScreenshots(in: &scene, renderer: &renderer) }
+    self.scene = scene
+    self.renderer = renderer
     size = try renderer.outputSize(for: scene.containerSize)
     let duration = scene.duration
     times = (0..<frames).map { duration * Double($0) / Double(frames - 1) }

@@ -173,7 +173,7 @@ struct RenderCommand: ParsableCommand {
             + "interaction); use a .png file")
       }
       if frames { try Self.requireDirectory(outputDirectory) }
-      let renderer = SceneRenderer(scale: scale, labels: labels)
+      let renderer = SceneRenderer(scale: scale, labels: labels, images: transition.images)
       let frameSize = try frameSize(renderer, transition.scene.containerSize)
       try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
       // Frames × pixels first (a lower bound of the drawn pixels), before any sampling.

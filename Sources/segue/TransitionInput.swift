@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueRender
 import SegueSpec
 
 /// The transition a command samples or renders: a preset's scene or a spec file's, with its
@@ -22,6 +23,8 @@ struct LoadedTransition {
   var specLayerIndex: [String: Int] = [:]
   /// The numeric preset options given that shape the geometry (`--container`, `--hero-…`).
   var geometryOptions: [String] = []
+  /// The decoded images the layers' `contents` name (spec sources only).
+  var images = ContentsImages()
 
   /// The transition at wall-clock `time` seconds: ``TransitionScene/sample(at:interaction:)``
   /// with a history, else ``TransitionScene/sample(at:)``, without the library's overflow check:
@@ -108,10 +111,11 @@ struct TransitionInput: ParsableArguments {
       do { document = try SpecFile.decode(text: text, directory: Self.folder(of: spec)) } catch {
         throw CLIError.spec("--spec", error)
       }
-      try document.checkFileContents(argument: "--spec")
+      let images = try document.checkFileContents(argument: "--spec")
       loaded = LoadedTransition(
         scene: document.scene, interaction: document.interaction, spec: spec,
         specTimes: document.sampleTimes)
+      loaded.images = images
       // The decoder accepted the text, so it parses; the list gives the JSON path of each layer.
       if let json = try? JSONValue.parse(text), case .array(let layers)? = json["layers"] {
         for (k, layer) in layers.enumerated() {

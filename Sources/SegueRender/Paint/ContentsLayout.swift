@@ -134,11 +134,12 @@ public struct ContentsLayout: Hashable, Sendable {
   }
 
   /// The four source and destination coordinates of the nine-part grid along one axis
-  /// (rule 4): `start, start + fixedLow, end − fixedHigh, end`.
+  /// (rule 4): `start, start + fixedLow, end − fixedHigh, end` (no allocation: the rasterisers
+  /// call it per layer and frame).
   static func grid(
     _ sourceStart: Double, _ sourceLength: Double, _ centerMin: Double, _ centerMax: Double,
     _ destinationStart: Double, _ destinationLength: Double, _ scale: Double
-  ) -> (source: [Double], destination: [Double]) {
+  ) -> (source: SIMD4<Double>, destination: SIMD4<Double>) {
     let low = Swift.min(Swift.max(centerMin, 0), 1)
     let high = Swift.max(Swift.min(Swift.max(centerMax, 0), 1), low)
     let sourceLow = low * sourceLength
@@ -152,14 +153,12 @@ public struct ContentsLayout: Hashable, Sendable {
     }
     let end = destinationStart + destinationLength
     return (
-      [
+      SIMD4(
         sourceStart, sourceStart + sourceLow, sourceStart + sourceLength - sourceHigh,
-        sourceStart + sourceLength,
-      ],
-      [
+        sourceStart + sourceLength),
+      SIMD4(
         destinationStart, destinationStart + fixedLow,
-        Swift.max(end - fixedHigh, destinationStart + fixedLow), end,
-      ]
+        Swift.max(end - fixedHigh, destinationStart + fixedLow), end)
     )
   }
 }

@@ -111,7 +111,14 @@ public struct GradientPaint: Hashable, Sendable {
 
   /// The straight colour at parameter `t` (see the type's notes), or `nil` without colours.
   public func color(atParameter t: Double) -> RGBAColor? {
-    let stops = self.stops
+    Self.color(atParameter: t, stops: stops)
+  }
+
+  /// The straight colour at parameter `t` between `stops` (sorted, as ``stops``), or `nil`
+  /// without stops.
+  static func color(atParameter t: Double, stops: [(location: Double, color: RGBAColor)])
+    -> RGBAColor?
+  {
     guard let first = stops.first, let last = stops.last else { return nil }
     let t = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), 1)
     if t < first.location { return first.color }
