@@ -92,7 +92,12 @@ extension SceneBatch {
   /// - Parameters:
   ///   - property: a property the batch writes whose planes the scene animates (`position`,
   ///     `opacity`, `bounds`, `transform`, …; not a transform sub-path).
+  ///   - layerID: the layer of the instance's scene.
+  ///   - id: the instance.
+  ///   - value: the new target, of the property's kind.
+  ///   - time: wall time of the call, seconds; not before the instance's latest call.
   ///   - duration: seconds of scene time, ending by the scene's end; `nil`: the rest of the scene.
+  ///   - timingParameters: the curve of the offset from the old target to the new one.
   /// - Throws: ``ValidationError``: `"instance"` ``ValidationError/Reason/unknown(_:)``, or
   ///   ``ValidationError/Reason/invalidState(_:)`` when the instance shows a completion state;
   ///   `"time"` not finite or ``ValidationError/Reason/decreasing``; `"layer"` unknown;
