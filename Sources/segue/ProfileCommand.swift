@@ -19,6 +19,9 @@ enum ProfileWorkload: String, ExpressibleByArgument, CaseIterable {
   /// The `presets` workload (SceneBatch over instances of the ten presets, push and pop): N
   /// layers per pass, stage by stage.
   case presets
+  /// The `live` workload (``LiveBatchDriver``): N animator-driven preset instances, each frame
+  /// its control calls, then the scene batch stage by stage.
+  case live
 }
 
 /// The time spent in one stage.
@@ -105,13 +108,17 @@ struct ProfileCommand: ParsableCommand {
       masked writes, events, completion overrides, bounds), layers (+ matrices and opacities), \
       output (+ presence and the transposed row stores: the full evaluation). The breakdown \
       subtracts the best passes of consecutive stages (total s: the stage's best pass).
+      live: N animator-driven instances of the ten presets at 60 Hz (as segue-bench --workload \
+      live); each round is a frame: its control calls (stage control: completions replaced, \
+      start, interrupt, scrub, finish; ns/item per call), then one pass per cumulative stage of \
+      the scene batch as for presets, at the frame's time.
       preset: each round builds the preset's scene (stage build: default views, context, \
       animateTransition) and samples it at N evenly spaced times from 0 to the duration: \
       present (the presentation layer tree at each time: animations and events) and project \
       (matrices to the container, opacities and the projected corners).
       """ + "\n\n" + exitCodesHelp)
 
-  @Option(help: "The workload: stack, preset or presets.")
+  @Option(help: "The workload: stack, preset, presets or live.")
   var workload: ProfileWorkload = .stack
 
   @OptionGroup var presetOptions: PresetOptions
@@ -120,13 +127,13 @@ struct ProfileCommand: ParsableCommand {
     name: .customLong("n"),
     help: ArgumentHelp(
       "stack, presets: layers, 1…10000000 (default 100000); preset: samples per round, "
-        + "1…100000 (default 60).", valueName: "N"))
+        + "1…100000 (default 60); live: instances, 1…1000000 (default 10000).", valueName: "N"))
   var count: Int?
 
   @Option(help: ArgumentHelp("How long to loop, in seconds, (0, 3600].", valueName: "seconds"))
   var seconds: Double = 1
 
-  @Option(help: ArgumentHelp("stack, presets: worker threads, 1…256.", valueName: "count"))
+  @Option(help: ArgumentHelp("stack, presets, live: worker threads, 1…256.", valueName: "count"))
   var threads: Int = 1
 
   @Option(help: "Report format: text or json.")
@@ -147,14 +154,15 @@ struct ProfileCommand: ParsableCommand {
         report = try profileStack()
       case .preset:
         if threads != 1 {
-          throw CLIError(.usage, "--threads", "applies only to --workload stack or presets")
+          throw CLIError(
+            .usage, "--threads", "applies only to --workload stack, presets or live")
         }
         report = try profilePreset()
-      case .presets:
+      case .presets, .live:
         if presetOptions.preset != nil {
           throw CLIError(.usage, "--preset", "applies only to --workload preset")
         }
-        report = try profilePresets()
+        report = workload == .live ? try profileLive() : try profilePresets()
       }
       if format == .json {
         let encoder = JSONEncoder()
@@ -246,9 +254,7 @@ struct ProfileCommand: ParsableCommand {
     guard (1...10_000_000).contains(n) else {
       throw CLIError(.dataError, "--n", "must be in 1…10000000 for presets (got \(n))")
     }
-    guard (1...256).contains(threads) else {
-      throw CLIError(.dataError, "--threads", "must be in 1…256 (got \(threads))")
-    }
+    try checkThreads()
     let time = 0.3
     let t0 = monotonicSeconds()
     let batch: SceneBatch
@@ -258,74 +264,27 @@ struct ProfileCommand: ParsableCommand {
       context = try SceneBatchContext(batch: batch, threads: threads)
     } catch { throw CLIError(.internalError, "--n", "\(error)") }
     let compile = monotonicSeconds() - t0
-    let layers = batch.layerCount
-    var matrices = [Float](repeating: 0, count: 16 * layers)
-    var opacities = [Float](repeating: 0, count: layers)
-    let times = [time]
-    let stages = SceneBatchStage.allCases
-    var totals = [Double](repeating: 0, count: stages.count)
-    var best = [Double](repeating: .infinity, count: stages.count)
-    var passes = 0
+    var stages = SceneStageTimes(layers: batch.layerCount)
     let start = monotonicSeconds()
-    try times.withUnsafeBufferPointer { t in
-      try matrices.withUnsafeMutableBufferPointer { m in
-        try opacities.withUnsafeMutableBufferPointer { o in
-          repeat {
-            for (i, stage) in stages.enumerated() {
-              var job = SceneEvaluationJob(
-                batch: batch, context: context, times: t, matrices: m, opacities: o)
-              job.stage = stage
-              let s = monotonicSeconds()
-              do throws(Segue.ValidationError) {
-                try job.run(threads: threads)
-              } catch {
-                throw CLIError.data("--threads", error)
-              }
-              let elapsed = monotonicSeconds() - s
-              totals[i] += elapsed
-              best[i] = min(best[i], elapsed)
-            }
-            passes += 1
-          } while monotonicSeconds() - start < seconds
-        }
-      }
-    }
-    let checksum = zip(opacities, stride(from: 12, to: 16 * layers, by: 16)).reduce(0.0) {
-      $0 + Double($1.0) + Double(matrices[$1.1])
-    }
-    func timing(_ name: String, _ covers: String, _ total: Double, passes: Int) -> StageTiming {
+    repeat {
+      try stages.measure(batch: batch, context: context, threads: threads, time: time)
+    } while monotonicSeconds() - start < seconds
+    let measured = [
       StageTiming(
-        name: name, covers: covers, passes: passes, totalSeconds: total,
-        secondsPerPass: total / Double(passes), nsPerItem: total / Double(passes * layers) * 1e9)
-    }
-    let covers: [SceneBatchStage: String] = [
-      .clocks: "scene time and state of every instance",
-      .mediaTiming: "local times (Double) and media timing (progress, phase)",
-      .curves: "timing functions: Bézier solve, scalar steps / linear(…)",
-      .springs: "spring progress",
-      .keyframes: "keyframe tracks on the kernel",
-      .decomposition: "decomposed transform interpolation",
-      .values: "lerps, scalar keyframes, masked writes, events, overrides, bounds",
-      .layers: "layer matrices (own, sublayer terms, to the container), opacity",
-      .output: "presence, transposed row stores of matrices and opacities",
+        "compile", "SceneBatch(instances) and its context (once)", compile, passes: 1,
+        items: batch.layerCount)
     ]
-    var measured = [
-      timing("compile", "SceneBatch(instances) and its context (once)", compile, passes: 1)
-    ]
-    var steps: [StageTiming] = []
-    for (i, stage) in stages.enumerated() {
-      let name = "\(stage)"
-      measured.append(timing(name, "up to " + name + " (mean)", totals[i], passes: passes))
-      // The breakdown uses each stage's best pass: on a shared machine the mean carries other
-      // processes' time, the best pass is the stage's own cost.
-      var step = timing(name, covers[stage] ?? "", best[i] - (i > 0 ? best[i - 1] : 0), passes: 1)
-      step.passes = passes
-      step.totalSeconds = best[i]
-      steps.append(step)
-    }
     return ProfileReport(
-      workload: "presets", preset: nil, n: layers, threads: threads, seconds: seconds,
-      stages: measured, breakdown: steps, checksum: checksum)
+      workload: "presets", preset: nil, n: batch.layerCount, threads: threads,
+      seconds: seconds, stages: measured + stages.means, breakdown: stages.breakdown,
+      checksum: stages.checksum)
+  }
+
+  /// Throws unless `--threads` is in 1…256.
+  func checkThreads() throws {
+    guard (1...256).contains(threads) else {
+      throw CLIError(.dataError, "--threads", "must be in 1…256 (got \(threads))")
+    }
   }
 
   /// The preset workload: scene building, presentation and projection.

@@ -71,6 +71,30 @@ import Testing
     #expect(abs(report.checksum - reference) <= 1e-5 * abs(reference))
   }
 
+  /// The live workload times the control phase of each frame beside every stage of the scene
+  /// batch, and its last pass is a real evaluation (a positive checksum of opacities and
+  /// translations).
+  @Test func livePrintsControlAndEveryStage() throws {
+    let result = try SegueProcess.run([
+      "profile", "--workload", "live", "--n", "200", "--seconds", "0.2", "--format", "json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+    #expect(report.workload == "live" && report.n > 200)
+    let names = ["control"] + SceneBatchStage.allCases.map { "\($0)" }
+    #expect(report.stages.map(\.name) == names)
+    #expect(report.stages.allSatisfy { $0.passes >= 1 && $0.totalSeconds > 0 })
+    #expect(report.checksum > 0)
+  }
+
+  @Test func liveRejectsOutOfRangeCounts() throws {
+    for n in ["0", "1000001"] {
+      let result = try SegueProcess.run(["profile", "--workload", "live", "--n", n])
+      #expect(result.status == 65, "\(n): \(result.stderr)")
+      #expect(result.stderr.contains("--n"))
+    }
+  }
+
   @Test func presetPrintsEveryStage() throws {
     let result = try SegueProcess.run([
       "profile", "--workload", "preset", "--preset", "hero", "--n", "5", "--seconds", "0.2",
