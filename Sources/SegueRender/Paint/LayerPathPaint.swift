@@ -66,12 +66,7 @@ extension SceneRenderer {
         result.append(filled)
       }
       if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
-        let style = StrokeStyle(
-          lineWidth: shape.lineWidth, lineCap: shape.lineCap, lineJoin: shape.lineJoin,
-          miterLimit: shape.miterLimit, lineDashPattern: shape.lineDashPattern,
-          lineDashPhase: shape.lineDashPhase, strokeStart: shape.strokeStart,
-          strokeEnd: shape.strokeEnd)
-        if let outline = try? Stroker(style: style, scale: scale).outline(of: path) {
+        if let outline = try? Stroker(style: StrokeStyle(shape), scale: scale).outline(of: path) {
           result.append(LayerSnapshot.PathFill(polygons: outline, color: stroke))
         }
       }

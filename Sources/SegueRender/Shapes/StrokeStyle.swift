@@ -67,3 +67,15 @@ public struct StrokeStyle: Hashable, Sendable {
     return lineDashPattern.count % 2 == 1 ? lineDashPattern + lineDashPattern : lineDashPattern
   }
 }
+
+extension StrokeStyle {
+  /// The stroke of a shape layer: its eight stroke properties as they are (the layer's
+  /// `strokeColor` and fill are drawn by the caller).
+  public init(_ shape: ShapeLayerProperties) {
+    self.init(
+      lineWidth: shape.lineWidth, lineCap: shape.lineCap, lineJoin: shape.lineJoin,
+      miterLimit: shape.miterLimit, lineDashPattern: shape.lineDashPattern,
+      lineDashPhase: shape.lineDashPhase, strokeStart: shape.strokeStart,
+      strokeEnd: shape.strokeEnd)
+  }
+}
