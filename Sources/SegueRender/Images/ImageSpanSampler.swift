@@ -1,4 +1,5 @@
 import Segue
+import SegueSIMDSupport
 
 extension ImageSampler {
   /// Writes the premultiplied RGBA8 samples of pixels `0..<count` of `span` to `out`
@@ -53,11 +54,31 @@ struct SpanKernel {
   }
 
   func run(_ count: Int) {
+    let plainLinear = minification == .linear && magnification == .linear
+    // Pixels that magnify are bilinear on level 0 when the magnification filter is linear or
+    // trilinear: the vector kernel takes them, checking the footprint unless both filters are
+    // linear, and stops at a group it cannot take, which the per-pixel loop then does.
+    if small && count >= Self.vectorLanes && magnification != .nearest {
+      var k = 0
+      while k < count {
+        k = vectorBilinear(from: k, count, magnifyingOnly: !plainLinear)
+        guard k < count else { return }
+        let end = Swift.min(k + Self.vectorLanes, count)
+        pixels(k..<end)
+        k = end
+      }
+      return
+    }
+    let first = small && plainLinear ? bilinear4(from: 0, count) : 0
+    pixels(first..<count)
+  }
+
+  /// Each pixel of `range` on its own: the footprint chooses the filter.
+  func pixels(_ range: Range<Int>) {
     let needsFootprint = minification != magnification
     let affine = dw == 0
     let inverseW0 = 1 / w0
-    let first = small && minification == .linear && magnification == .linear ? bilinear4(count) : 0
-    for k in first..<count {
+    for k in range {
       let kf = Float(k)
       let inverse = affine ? inverseW0 : 1 / (w0 + kf * dw)
       let s = (x0 + kf * dx) * inverse
@@ -147,16 +168,42 @@ struct SpanKernel {
     return Self.lerp(top, bottom, wy)
   }
 
-  /// Bilinear on level 0 for pixels `0..<4⌊count/4⌋`, four at a time: the coordinates, the
-  /// perspective divide and the fixed-point split in vectors, the texel loads and blends per
-  /// pixel. Returns how many pixels it wrote. Needs ``small``.
-  func bilinear4(_ count: Int) -> Int {
+  /// Bilinear on level 0 from pixel `start`, 8 or 16 pixels at a time with the CPU's vectors
+  /// (`segue_bilinear_span`: this kernel's arithmetic, operation for operation), stopping at
+  /// the first group with a minifying pixel when `magnifyingOnly`. Returns the first pixel it
+  /// did not write (`start` without a vector path). Needs ``small``.
+  func vectorBilinear(from start: Int, _ count: Int, magnifyingOnly: Bool) -> Int {
+    guard count <= Int(Int32.max) else { return start }
+    let level = levels[0]
+    var geometry = segue_bilinear_level(
+      texels: storage.baseAddress!.advanced(by: level.offset).assumingMemoryBound(to: UInt8.self),
+      width: Int32(level.width), height: Int32(level.height), scale_x: level.scaleX,
+      scale_y: level.scaleY)
+    var span = segue_texel_span(
+      x: x0, y: y0, w: w0, dx: dx, dy: dy, dw: dw, row_dx: rdx, row_dy: rdy, row_dw: rdw)
+    return Int(
+      segue_bilinear_span(
+        &geometry, &span, Int32(start), Int32(count), magnifyingOnly ? 1 : 0,
+        target.assumingMemoryBound(to: UInt8.self)))
+  }
+
+  /// The pixels per step of ``vectorBilinear(_:)`` on this CPU (`Int.max` without a vector
+  /// path, so that it is never called).
+  static let vectorLanes: Int = {
+    let lanes = Int(segue_bilinear_span_lanes())
+    return lanes > 0 ? lanes : Int.max
+  }()
+
+  /// Bilinear on level 0 for pixels `start..<start + 4⌊(count − start)/4⌋`, four at a time:
+  /// the coordinates, the perspective divide and the fixed-point split in vectors, the texel
+  /// loads and blends per pixel. Returns the first pixel it did not write. Needs ``small``.
+  func bilinear4(from start: Int, _ count: Int) -> Int {
     let level = levels[0]
     let lanes = SIMD4<Float>(0, 1, 2, 3)
     let lowest = SIMD4<Int32>(repeating: 0)
     let right = SIMD4<Int32>(repeating: Int32(level.width - 1))
     let bottom = SIMD4<Int32>(repeating: Int32(level.height - 1))
-    var k = 0
+    var k = start
     while k + 4 <= count {
       let kf = SIMD4<Float>(repeating: Float(k)) + lanes
       let inverse = 1 / (w0 + kf * dw)
