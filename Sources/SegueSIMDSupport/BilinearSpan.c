@@ -103,10 +103,11 @@ __attribute__((target("avx2"))) static inline int segue_window_texels_avx2(
   return 1;
 }
 
-/// Whether every lane's footprint magnifies: `max(|∂/∂x|², |∂/∂y|²) ≤ 1` in texels (a NaN
-/// lane does not).
-__attribute__((target("avx2"))) static inline int segue_magnifies_avx2(
-    const segue_texel_span *span, __m256 s, __m256 t, __m256 inverse) {
+/// The squared lengths of the footprint's columns in texels, `|∂(s, t)/∂x|²` (`along`) and
+/// `|∂(s, t)/∂y|²` (`across`), as the Swift kernel computes them.
+__attribute__((target("avx2"))) static inline void segue_footprint_avx2(
+    const segue_texel_span *span, __m256 s, __m256 t, __m256 inverse, __m256 *along,
+    __m256 *across) {
   const __m256 dw = _mm256_set1_ps(span->dw), rdw = _mm256_set1_ps(span->row_dw);
   __m256 ax = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(span->dx), _mm256_mul_ps(s, dw)), inverse);
   __m256 ay = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(span->dy), _mm256_mul_ps(t, dw)), inverse);
@@ -114,53 +115,101 @@ __attribute__((target("avx2"))) static inline int segue_magnifies_avx2(
       _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(span->row_dx), _mm256_mul_ps(s, rdw)), inverse);
   __m256 by =
       _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(span->row_dy), _mm256_mul_ps(t, rdw)), inverse);
-  __m256 along = _mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay));
-  __m256 across = _mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by));
-  const __m256 one = _mm256_set1_ps(1.0f);
-  __m256 fine = _mm256_and_ps(_mm256_cmp_ps(along, one, _CMP_LE_OQ),
-                              _mm256_cmp_ps(across, one, _CMP_LE_OQ));
-  return _mm256_movemask_ps(fine) == 0xFF;
+  *along = _mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay));
+  *across = _mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by));
+}
+
+/// Bilinear on `level` at the level-0 texel points `(s, t)` of eight pixels.
+__attribute__((target("avx2"))) static inline __m256i segue_bilinear_avx2(
+    const segue_bilinear_level *level, __m256 s, __m256 t) {
+  const __m256 half = _mm256_set1_ps(0.5f);
+  const __m256i zero = _mm256_setzero_si256(), step = _mm256_set1_epi32(1);
+  const __m256i right = _mm256_set1_epi32(level->width - 1);
+  const __m256i bottom = _mm256_set1_epi32(level->height - 1);
+  const __m256i fraction = _mm256_set1_epi32(255);
+  __m256i x = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(s, _mm256_set1_ps(level->scale_x)), half));
+  __m256i y = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(level->scale_y)), half));
+  __m256i xi = _mm256_srai_epi32(x, 8), yi = _mm256_srai_epi32(y, 8);
+  __m256i i0 = _mm256_min_epi32(_mm256_max_epi32(xi, zero), right);
+  __m256i i1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(xi, step), zero), right);
+  __m256i j0 = _mm256_min_epi32(_mm256_max_epi32(yi, zero), bottom);
+  __m256i j1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(yi, step), zero), bottom);
+  __m256i a, b, c, d;
+  if (!segue_window_texels_avx2(level, i0, i1, j0, j1, &a, &b, &c, &d)) {
+    const int *texels = (const int *)level->texels;
+    const __m256i width = _mm256_set1_epi32(level->width);
+    __m256i r0 = _mm256_mullo_epi32(j0, width), r1 = _mm256_mullo_epi32(j1, width);
+    a = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r0, i0), 4);
+    b = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r0, i1), 4);
+    c = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i0), 4);
+    d = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i1), 4);
+  }
+  __m256i wx = _mm256_and_si256(x, fraction), wy = _mm256_and_si256(y, fraction);
+  __m256i top = segue_lerp_avx2(a, b, wx), under = segue_lerp_avx2(c, d, wx);
+  return segue_lerp_avx2(top, under, wy);
+}
+
+/// `log₂ v` within 0.01 (the Swift kernel's: the exponent plus `m + 0.3466·m(1 − m)` for the
+/// mantissa `1 + m`).
+__attribute__((target("avx2"))) static inline __m256 segue_log2_avx2(__m256 v) {
+  __m256i bits = _mm256_castps_si256(v);
+  __m256 exponent = _mm256_cvtepi32_ps(_mm256_sub_epi32(
+      _mm256_and_si256(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0xFF)),
+      _mm256_set1_epi32(127)));
+  __m256 m = _mm256_sub_ps(
+      _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
+                                          _mm256_set1_epi32(0x3F800000))),
+      _mm256_set1_ps(1.0f));
+  __m256 curve = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.346607f), m),
+                               _mm256_sub_ps(_mm256_set1_ps(1.0f), m));
+  return _mm256_add_ps(_mm256_add_ps(exponent, m), curve);
 }
 
 __attribute__((target("avx2"))) static int segue_bilinear_span_avx2(
-    const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
-    int magnifying_only, uint8_t *out) {
+    const segue_bilinear_level *levels, int level_count, const segue_texel_span *span,
+    int start, int count, int mode, uint8_t *out) {
   const __m256 lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256 x0 = _mm256_set1_ps(span->x), y0 = _mm256_set1_ps(span->y);
   const __m256 w0 = _mm256_set1_ps(span->w), dx = _mm256_set1_ps(span->dx);
   const __m256 dy = _mm256_set1_ps(span->dy), dw = _mm256_set1_ps(span->dw);
-  const __m256 sx = _mm256_set1_ps(level->scale_x), sy = _mm256_set1_ps(level->scale_y);
-  const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-  const __m256i zero = _mm256_setzero_si256(), step = _mm256_set1_epi32(1);
-  const __m256i right = _mm256_set1_epi32(level->width - 1);
-  const __m256i bottom = _mm256_set1_epi32(level->height - 1);
-  const __m256i width = _mm256_set1_epi32(level->width), fraction = _mm256_set1_epi32(255);
-  const int *texels = (const int *)level->texels;
+  const __m256 one = _mm256_set1_ps(1.0f), top = _mm256_set1_ps((float)(level_count - 1));
   int k = start;
   for (; k + 8 <= count; k += 8) {
     __m256 kf = _mm256_add_ps(_mm256_set1_ps((float)k), lanes);
     __m256 inverse = _mm256_div_ps(one, _mm256_add_ps(w0, _mm256_mul_ps(kf, dw)));
     __m256 s = _mm256_mul_ps(_mm256_add_ps(x0, _mm256_mul_ps(kf, dx)), inverse);
     __m256 t = _mm256_mul_ps(_mm256_add_ps(y0, _mm256_mul_ps(kf, dy)), inverse);
-    if (magnifying_only && !segue_magnifies_avx2(span, s, t, inverse)) break;
-    __m256i x = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(s, sx), half));
-    __m256i y = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(t, sy), half));
-    __m256i xi = _mm256_srai_epi32(x, 8), yi = _mm256_srai_epi32(y, 8);
-    __m256i i0 = _mm256_min_epi32(_mm256_max_epi32(xi, zero), right);
-    __m256i i1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(xi, step), zero), right);
-    __m256i j0 = _mm256_min_epi32(_mm256_max_epi32(yi, zero), bottom);
-    __m256i j1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(yi, step), zero), bottom);
-    __m256i a, b, c, d;
-    if (!segue_window_texels_avx2(level, i0, i1, j0, j1, &a, &b, &c, &d)) {
-      __m256i r0 = _mm256_mullo_epi32(j0, width), r1 = _mm256_mullo_epi32(j1, width);
-      a = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r0, i0), 4);
-      b = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r0, i1), 4);
-      c = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i0), 4);
-      d = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i1), 4);
+    __m256i pixel;
+    if (mode == SEGUE_SPAN_LINEAR) {
+      pixel = segue_bilinear_avx2(levels, s, t);
+    } else {
+      __m256 along, across;
+      segue_footprint_avx2(span, s, t, inverse, &along, &across);
+      __m256 ordered = _mm256_and_ps(_mm256_cmp_ps(along, along, _CMP_ORD_Q),
+                                     _mm256_cmp_ps(across, across, _CMP_ORD_Q));
+      if (_mm256_movemask_ps(ordered) != 0xFF) break;
+      __m256 rho2 = _mm256_max_ps(along, across);
+      __m256 minifies = _mm256_cmp_ps(rho2, one, _CMP_GT_OQ);
+      if (mode == SEGUE_SPAN_MAGNIFYING) {
+        if (_mm256_movemask_ps(minifies) != 0) break;
+        pixel = segue_bilinear_avx2(levels, s, t);
+      } else {
+        __m256 lod = _mm256_and_ps(
+            minifies, _mm256_mul_ps(_mm256_set1_ps(0.5f), segue_log2_avx2(rho2)));
+        __m256 level = _mm256_min_ps(top, lod);
+        __m256i index = _mm256_cvttps_epi32(level);
+        int first = _mm256_cvtsi256_si32(index);
+        __m256i same = _mm256_cmpeq_epi32(index, _mm256_set1_epi32(first));
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF) break;
+        __m256i mix = _mm256_cvttps_epi32(_mm256_add_ps(
+            _mm256_mul_ps(_mm256_sub_ps(level, _mm256_cvtepi32_ps(index)), _mm256_set1_ps(256.0f)),
+            _mm256_set1_ps(0.5f)));
+        pixel = segue_bilinear_avx2(levels + first, s, t);
+        if (first + 1 < level_count && !_mm256_testz_si256(mix, mix))
+          pixel = segue_lerp_avx2(pixel, segue_bilinear_avx2(levels + first + 1, s, t), mix);
+      }
     }
-    __m256i wx = _mm256_and_si256(x, fraction), wy = _mm256_and_si256(y, fraction);
-    __m256i top = segue_lerp_avx2(a, b, wx), under = segue_lerp_avx2(c, d, wx);
-    _mm256_storeu_si256((__m256i *)(out + 4 * k), segue_lerp_avx2(top, under, wy));
+    _mm256_storeu_si256((__m256i *)(out + 4 * k), pixel);
   }
   return k;
 }
@@ -236,8 +285,9 @@ __attribute__((target("avx512f,avx512bw"))) static inline int segue_window_texel
   return 1;
 }
 
-__attribute__((target("avx512f,avx512bw"))) static inline int segue_magnifies_avx512(
-    const segue_texel_span *span, __m512 s, __m512 t, __m512 inverse) {
+__attribute__((target("avx512f,avx512bw"))) static inline void segue_footprint_avx512(
+    const segue_texel_span *span, __m512 s, __m512 t, __m512 inverse, __m512 *along,
+    __m512 *across) {
   const __m512 dw = _mm512_set1_ps(span->dw), rdw = _mm512_set1_ps(span->row_dw);
   __m512 ax = _mm512_mul_ps(_mm512_sub_ps(_mm512_set1_ps(span->dx), _mm512_mul_ps(s, dw)), inverse);
   __m512 ay = _mm512_mul_ps(_mm512_sub_ps(_mm512_set1_ps(span->dy), _mm512_mul_ps(t, dw)), inverse);
@@ -245,71 +295,114 @@ __attribute__((target("avx512f,avx512bw"))) static inline int segue_magnifies_av
       _mm512_mul_ps(_mm512_sub_ps(_mm512_set1_ps(span->row_dx), _mm512_mul_ps(s, rdw)), inverse);
   __m512 by =
       _mm512_mul_ps(_mm512_sub_ps(_mm512_set1_ps(span->row_dy), _mm512_mul_ps(t, rdw)), inverse);
-  __m512 along = _mm512_add_ps(_mm512_mul_ps(ax, ax), _mm512_mul_ps(ay, ay));
-  __m512 across = _mm512_add_ps(_mm512_mul_ps(bx, bx), _mm512_mul_ps(by, by));
-  const __m512 one = _mm512_set1_ps(1.0f);
-  __mmask16 fine = _mm512_cmp_ps_mask(along, one, _CMP_LE_OQ) &
-                   _mm512_cmp_ps_mask(across, one, _CMP_LE_OQ);
-  return fine == 0xFFFF;
+  *along = _mm512_add_ps(_mm512_mul_ps(ax, ax), _mm512_mul_ps(ay, ay));
+  *across = _mm512_add_ps(_mm512_mul_ps(bx, bx), _mm512_mul_ps(by, by));
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_bilinear_avx512(
+    const segue_bilinear_level *level, __m512 s, __m512 t) {
+  const __m512 half = _mm512_set1_ps(0.5f);
+  const __m512i zero = _mm512_setzero_si512(), step = _mm512_set1_epi32(1);
+  const __m512i right = _mm512_set1_epi32(level->width - 1);
+  const __m512i bottom = _mm512_set1_epi32(level->height - 1);
+  const __m512i fraction = _mm512_set1_epi32(255);
+  __m512i x = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps(level->scale_x)), half));
+  __m512i y = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(level->scale_y)), half));
+  __m512i xi = _mm512_srai_epi32(x, 8), yi = _mm512_srai_epi32(y, 8);
+  __m512i i0 = _mm512_min_epi32(_mm512_max_epi32(xi, zero), right);
+  __m512i i1 = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(xi, step), zero), right);
+  __m512i j0 = _mm512_min_epi32(_mm512_max_epi32(yi, zero), bottom);
+  __m512i j1 = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(yi, step), zero), bottom);
+  __m512i a, b, c, d;
+  if (!segue_window_texels_avx512(level, i0, i1, j0, j1, &a, &b, &c, &d)) {
+    const int *texels = (const int *)level->texels;
+    const __m512i width = _mm512_set1_epi32(level->width);
+    __m512i r0 = _mm512_mullo_epi32(j0, width), r1 = _mm512_mullo_epi32(j1, width);
+    a = _mm512_i32gather_epi32(_mm512_add_epi32(r0, i0), texels, 4);
+    b = _mm512_i32gather_epi32(_mm512_add_epi32(r0, i1), texels, 4);
+    c = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i0), texels, 4);
+    d = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i1), texels, 4);
+  }
+  __m512i wx = _mm512_and_si512(x, fraction), wy = _mm512_and_si512(y, fraction);
+  __m512i top = segue_lerp_avx512(a, b, wx), under = segue_lerp_avx512(c, d, wx);
+  return segue_lerp_avx512(top, under, wy);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512 segue_log2_avx512(__m512 v) {
+  __m512i bits = _mm512_castps_si512(v);
+  __m512 exponent = _mm512_cvtepi32_ps(_mm512_sub_epi32(
+      _mm512_and_si512(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(0xFF)),
+      _mm512_set1_epi32(127)));
+  __m512 m = _mm512_sub_ps(
+      _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007FFFFF)),
+                                          _mm512_set1_epi32(0x3F800000))),
+      _mm512_set1_ps(1.0f));
+  __m512 curve = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.346607f), m),
+                               _mm512_sub_ps(_mm512_set1_ps(1.0f), m));
+  return _mm512_add_ps(_mm512_add_ps(exponent, m), curve);
 }
 
 __attribute__((target("avx512f,avx512bw"))) static int segue_bilinear_span_avx512(
-    const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
-    int magnifying_only, uint8_t *out) {
+    const segue_bilinear_level *levels, int level_count, const segue_texel_span *span,
+    int start, int count, int mode, uint8_t *out) {
   const __m512 lanes = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512 x0 = _mm512_set1_ps(span->x), y0 = _mm512_set1_ps(span->y);
   const __m512 w0 = _mm512_set1_ps(span->w), dx = _mm512_set1_ps(span->dx);
   const __m512 dy = _mm512_set1_ps(span->dy), dw = _mm512_set1_ps(span->dw);
-  const __m512 sx = _mm512_set1_ps(level->scale_x), sy = _mm512_set1_ps(level->scale_y);
-  const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-  const __m512i zero = _mm512_setzero_si512(), step = _mm512_set1_epi32(1);
-  const __m512i right = _mm512_set1_epi32(level->width - 1);
-  const __m512i bottom = _mm512_set1_epi32(level->height - 1);
-  const __m512i width = _mm512_set1_epi32(level->width), fraction = _mm512_set1_epi32(255);
-  const int *texels = (const int *)level->texels;
+  const __m512 one = _mm512_set1_ps(1.0f), top = _mm512_set1_ps((float)(level_count - 1));
   int k = start;
   for (; k + 16 <= count; k += 16) {
     __m512 kf = _mm512_add_ps(_mm512_set1_ps((float)k), lanes);
     __m512 inverse = _mm512_div_ps(one, _mm512_add_ps(w0, _mm512_mul_ps(kf, dw)));
     __m512 s = _mm512_mul_ps(_mm512_add_ps(x0, _mm512_mul_ps(kf, dx)), inverse);
     __m512 t = _mm512_mul_ps(_mm512_add_ps(y0, _mm512_mul_ps(kf, dy)), inverse);
-    if (magnifying_only && !segue_magnifies_avx512(span, s, t, inverse)) break;
-    __m512i x = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(s, sx), half));
-    __m512i y = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(t, sy), half));
-    __m512i xi = _mm512_srai_epi32(x, 8), yi = _mm512_srai_epi32(y, 8);
-    __m512i i0 = _mm512_min_epi32(_mm512_max_epi32(xi, zero), right);
-    __m512i i1 = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(xi, step), zero), right);
-    __m512i j0 = _mm512_min_epi32(_mm512_max_epi32(yi, zero), bottom);
-    __m512i j1 = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(yi, step), zero), bottom);
-    __m512i a, b, c, d;
-    if (!segue_window_texels_avx512(level, i0, i1, j0, j1, &a, &b, &c, &d)) {
-      __m512i r0 = _mm512_mullo_epi32(j0, width), r1 = _mm512_mullo_epi32(j1, width);
-      a = _mm512_i32gather_epi32(_mm512_add_epi32(r0, i0), texels, 4);
-      b = _mm512_i32gather_epi32(_mm512_add_epi32(r0, i1), texels, 4);
-      c = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i0), texels, 4);
-      d = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i1), texels, 4);
+    __m512i pixel;
+    if (mode == SEGUE_SPAN_LINEAR) {
+      pixel = segue_bilinear_avx512(levels, s, t);
+    } else {
+      __m512 along, across;
+      segue_footprint_avx512(span, s, t, inverse, &along, &across);
+      __mmask16 ordered = _mm512_cmp_ps_mask(along, across, _CMP_ORD_Q);
+      if (ordered != 0xFFFF) break;
+      __m512 rho2 = _mm512_max_ps(along, across);
+      __mmask16 minifies = _mm512_cmp_ps_mask(rho2, one, _CMP_GT_OQ);
+      if (mode == SEGUE_SPAN_MAGNIFYING) {
+        if (minifies != 0) break;
+        pixel = segue_bilinear_avx512(levels, s, t);
+      } else {
+        __m512 lod = _mm512_maskz_mul_ps(minifies, _mm512_set1_ps(0.5f), segue_log2_avx512(rho2));
+        __m512 level = _mm512_min_ps(top, lod);
+        __m512i index = _mm512_cvttps_epi32(level);
+        int first = _mm_cvtsi128_si32(_mm512_castsi512_si128(index));
+        if (_mm512_cmpneq_epi32_mask(index, _mm512_set1_epi32(first)) != 0) break;
+        __m512i mix = _mm512_cvttps_epi32(_mm512_add_ps(
+            _mm512_mul_ps(_mm512_sub_ps(level, _mm512_cvtepi32_ps(index)), _mm512_set1_ps(256.0f)),
+            _mm512_set1_ps(0.5f)));
+        pixel = segue_bilinear_avx512(levels + first, s, t);
+        if (first + 1 < level_count && _mm512_test_epi32_mask(mix, mix) != 0)
+          pixel = segue_lerp_avx512(pixel, segue_bilinear_avx512(levels + first + 1, s, t), mix);
+      }
     }
-    __m512i wx = _mm512_and_si512(x, fraction), wy = _mm512_and_si512(y, fraction);
-    __m512i top = segue_lerp_avx512(a, b, wx), under = segue_lerp_avx512(c, d, wx);
-    _mm512_storeu_si512((void *)(out + 4 * k), segue_lerp_avx512(top, under, wy));
+    _mm512_storeu_si512((void *)(out + 4 * k), pixel);
   }
   return k;
 }
 #endif
 
-static int segue_bilinear_span_none(const segue_bilinear_level *level,
-                                    const segue_texel_span *span, int start, int count,
-                                    int magnifying_only, uint8_t *out) {
-  (void)level;
+static int segue_bilinear_span_none(const segue_bilinear_level *levels, int level_count,
+                                    const segue_texel_span *span, int start, int count, int mode,
+                                    uint8_t *out) {
+  (void)levels;
+  (void)level_count;
   (void)span;
   (void)count;
-  (void)magnifying_only;
+  (void)mode;
   (void)out;
   return start;
 }
 
-typedef int (*segue_bilinear_fn)(const segue_bilinear_level *, const segue_texel_span *, int,
-                                 int, int, uint8_t *);
+typedef int (*segue_bilinear_fn)(const segue_bilinear_level *, int, const segue_texel_span *,
+                                 int, int, int, uint8_t *);
 
 static segue_bilinear_fn segue_choose_bilinear(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -322,15 +415,16 @@ static segue_bilinear_fn segue_choose_bilinear(void) {
   return segue_bilinear_span_none;
 }
 
-int segue_bilinear_span(const segue_bilinear_level *level, const segue_texel_span *span,
-                        int start, int count, int magnifying_only, uint8_t *out) {
+int segue_bilinear_span(const segue_bilinear_level *levels, int level_count,
+                        const segue_texel_span *span, int start, int count, int mode,
+                        uint8_t *out) {
   static segue_bilinear_fn chosen = 0;
   segue_bilinear_fn fn = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
   if (fn == 0) {
     fn = segue_choose_bilinear();
     __atomic_store_n(&chosen, fn, __ATOMIC_RELAXED);
   }
-  return fn(level, span, start, count, magnifying_only, out);
+  return fn(levels, level_count, span, start, count, mode, out);
 }
 
 int segue_bilinear_span_lanes(void) {

@@ -55,13 +55,17 @@ struct SpanKernel {
 
   func run(_ count: Int) {
     let plainLinear = minification == .linear && magnification == .linear
-    // Pixels that magnify are bilinear on level 0 when the magnification filter is linear or
-    // trilinear: the vector kernel takes them, checking the footprint unless both filters are
-    // linear, and stops at a group it cannot take, which the per-pixel loop then does.
+    // Magnifying pixels are bilinear on level 0 when the magnification filter is linear or
+    // trilinear: the vector kernel takes them (and trilinear minification), and stops at a
+    // group it cannot take, which the per-pixel loop then does.
     if small && count >= Self.vectorLanes && magnification != .nearest {
+      let mode =
+        plainLinear
+        ? SEGUE_SPAN_LINEAR
+        : minification == .trilinear ? SEGUE_SPAN_TRILINEAR : SEGUE_SPAN_MAGNIFYING
       var k = 0
       while k < count {
-        k = vectorBilinear(from: k, count, magnifyingOnly: !plainLinear)
+        k = vectorRun(from: k, count, mode: Int32(mode))
         guard k < count else { return }
         let end = Swift.min(k + Self.vectorLanes, count)
         pixels(k..<end)
@@ -168,26 +172,31 @@ struct SpanKernel {
     return Self.lerp(top, bottom, wy)
   }
 
-  /// Bilinear on level 0 from pixel `start`, 8 or 16 pixels at a time with the CPU's vectors
-  /// (`segue_bilinear_span`: this kernel's arithmetic, operation for operation), stopping at
-  /// the first group with a minifying pixel when `magnifyingOnly`. Returns the first pixel it
+  /// Pixels from `start` 8 or 16 at a time with the CPU's vectors (`segue_bilinear_span` in
+  /// `mode`: this kernel's arithmetic, operation for operation). Returns the first pixel it
   /// did not write (`start` without a vector path). Needs ``small``.
-  func vectorBilinear(from start: Int, _ count: Int, magnifyingOnly: Bool) -> Int {
+  func vectorRun(from start: Int, _ count: Int, mode: Int32) -> Int {
     guard count <= Int(Int32.max) else { return start }
-    let level = levels[0]
-    var geometry = segue_bilinear_level(
-      texels: storage.baseAddress!.advanced(by: level.offset).assumingMemoryBound(to: UInt8.self),
-      width: Int32(level.width), height: Int32(level.height), scale_x: level.scaleX,
-      scale_y: level.scaleY)
+    let used = mode == Int32(SEGUE_SPAN_TRILINEAR) ? levels.count : 1
+    let texels = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
     var span = segue_texel_span(
       x: x0, y: y0, w: w0, dx: dx, dy: dy, dw: dw, row_dx: rdx, row_dy: rdy, row_dw: rdw)
-    return Int(
-      segue_bilinear_span(
-        &geometry, &span, Int32(start), Int32(count), magnifyingOnly ? 1 : 0,
-        target.assumingMemoryBound(to: UInt8.self)))
+    return withUnsafeTemporaryAllocation(of: segue_bilinear_level.self, capacity: used) {
+      geometry in
+      for k in 0..<used {
+        let level = levels[k]
+        geometry[k] = segue_bilinear_level(
+          texels: texels + level.offset, width: Int32(level.width), height: Int32(level.height),
+          scale_x: level.scaleX, scale_y: level.scaleY)
+      }
+      return Int(
+        segue_bilinear_span(
+          geometry.baseAddress!, Int32(used), &span, Int32(start), Int32(count), mode,
+          target.assumingMemoryBound(to: UInt8.self)))
+    }
   }
 
-  /// The pixels per step of ``vectorBilinear(_:)`` on this CPU (`Int.max` without a vector
+  /// The pixels per step of ``vectorRun(from:_:mode:)`` on this CPU (`Int.max` without a vector
   /// path, so that it is never called).
   static let vectorLanes: Int = {
     let lanes = Int(segue_bilinear_span_lanes())
