@@ -155,6 +155,12 @@ struct PreparedLayer: Sendable {
   var edgeCount = 0
   var pathColor = SIMD4<Double>.zero
   var pathRule = FillRule.nonZero
+  /// The pixels this layer sets to one opaque colour whatever lies below (a plain store), on
+  /// the frame level: empty unless it is a separable, solid, opaque body at opacity 1 drawn
+  /// "over" onto the frame. Draws on the frame before it may skip these pixels
+  /// (``RasterProgram/hiddenColumns(before:rows:)``).
+  var opaqueRows = 0..<0
+  var opaqueColumns = 0..<0
 }
 
 /// The pixel columns of a separable layer by how many of their four sample columns
@@ -243,6 +249,24 @@ struct RasterProgram {
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
     let edges: UnsafeBufferPointer<PathEdge>
+
+    /// The widest run of columns that a draw after op `index` stores an opaque colour into on
+    /// every row of `rows`, whatever lies below (``PreparedLayer/opaqueColumns``), or an empty
+    /// range. What is drawn on the frame before that store is overwritten, so it may be skipped.
+    func hiddenColumns(after index: Int, rows: Range<Int>) -> Range<Int> {
+      var best = 0..<0
+      var j = index + 1
+      while j < ops.count {
+        if case .draw(let k) = ops[j], layers[k].opaqueRows.lowerBound <= rows.lowerBound,
+          rows.upperBound <= layers[k].opaqueRows.upperBound,
+          layers[k].opaqueColumns.count > best.count
+        {
+          best = layers[k].opaqueColumns
+        }
+        j += 1
+      }
+      return best
+    }
   }
 
   /// Calls `body` with the program's arrays as buffers (valid only inside `body`).
@@ -401,8 +425,43 @@ struct RasterProgram {
       opacity: Float(layer.opacity), add: layer.blendMode == .add, separable: separable,
       marginU: margins?.u ?? 0, marginV: margins?.v ?? 0, columns: columns)
     if separable && paint.glyphCount > 0 { labelCells(&prepared) }
+    if separable && level == 0 { Self.findOpaqueRect(&prepared) }
     layers.append(prepared)
     ops.append(.draw(layers.count - 1))
+  }
+
+  /// Sets ``PreparedLayer/opaqueRows`` and ``PreparedLayer/opaqueColumns`` of a separable
+  /// body: the rows whose four sample rows are inside its bounds and clear of its margin, by the
+  /// columns wholly inside, when its fill is solid and opaque, without a label, at opacity 1,
+  /// drawn "over" (``RasterSpans/separableRow(_:_:_:_:hidden:)`` stores its colour there).
+  static func findOpaqueRect(_ layer: inout PreparedLayer) {
+    let paint = layer.paint
+    guard layer.part == .body, layer.opacity == 1, !layer.add, !paint.isGradient,
+      paint.top[3] == 1, paint.glyphCount == 0, layer.detail.count == 0,
+      !layer.columns.full.isEmpty
+    else { return }
+    let h = layer.inverse
+    var first = Int.max
+    var last = Int.min
+    for py in layer.y0..<layer.y1 {
+      var inside = true
+      for b in 0..<4 {
+        let v = (ReferenceRasterizer.sample(py, b) * h.h4 + h.h7) / h.h8
+        if abs(v - paint.minY) <= layer.marginV || abs(v - paint.maxY) <= layer.marginV
+          || !(v >= paint.minY && v < paint.maxY)
+        {
+          inside = false
+        }
+      }
+      if inside {
+        guard last == Int.min || last == py else { return }  // not one run of rows
+        first = Swift.min(first, py)
+        last = py + 1
+      }
+    }
+    guard first < last else { return }
+    layer.opaqueRows = first..<last
+    layer.opaqueColumns = layer.columns.full
   }
 
   /// Appends a prepared layer and draw op for each path fill of `layer` that covers a pixel:

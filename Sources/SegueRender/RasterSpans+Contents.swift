@@ -48,7 +48,7 @@ extension RasterSpans {
     let one = SIMD16<Float>(repeating: 1)
     while i + 16 <= n {
       let bytes = UnsafeRawPointer(s + i).loadUnaligned(as: SIMD16<UInt8>.self)
-      let source = SIMD16<Float>(bytes) * scale
+      let source = segue_u8x16_to_f32x16(bytes) * scale
       let below = segue_load_f32x16(d + i)
       let r = add ? below + source : source + (one - segue_alpha_f32x16(source)) * below
       segue_store_f32x16(d + i, segue_clamp01_f32x16(r))

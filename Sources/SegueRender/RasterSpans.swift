@@ -59,9 +59,11 @@ enum RasterSpans {
   }
 
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
-  /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`).
+  /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`). Its
+  /// plain spans may leave out the columns `hidden`, which a later draw overwrites.
   static func draw(
-    _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>
+    _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>,
+    hidden: Range<Int> = 0..<0
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
@@ -72,9 +74,9 @@ enum RasterSpans {
       if layer.part == .paths {
         pathRow(py, source, target.row(py), &dirty)
       } else if layer.separable {
-        separableRow(py, source, target.row(py), &dirty)
+        separableRow(py, source, target.row(py), &dirty, hidden: hidden)
       } else {
-        generalRow(py, source, target.row(py), &dirty)
+        generalRow(py, source, target.row(py), &dirty, hidden: hidden)
       }
     }
     return dirty
@@ -99,7 +101,7 @@ enum RasterSpans {
   /// skipped) and the label are laid over the plain span and each run is drawn by its kind.
   static func generalRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
-    _ dirty: inout (lo: Int, hi: Int)
+    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
   ) {
     let layer = source.layer
     let top = Double(py)
@@ -168,7 +170,10 @@ enum RasterSpans {
     if layer.detail.count > 0, let r = span(layer.detail) { runs.add(r.lo, r.hi, .label) }
     runs.forEachRun(ix0, ix1) { lo, hi, kind in
       switch kind {
-      case .fill: plain(lo..<hi, py, layer, row)
+      case .fill:
+        let (left, right) = visibleParts(lo..<hi, hidden)
+        plain(left, py, layer, row)
+        plain(right, py, layer, row)
       case .label: detailPixels(lo..<hi, py, source, row, fill: nil)
       case .skip: break
       case .exact: edgePixels(lo..<hi, py, source, row)
@@ -249,7 +254,7 @@ enum RasterSpans {
   @inline(__always)
   static func separableRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
-    _ dirty: inout (lo: Int, hi: Int)
+    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
   ) {
     let layer = source.layer
     let glyphs = source.glyphs
@@ -310,7 +315,9 @@ enum RasterSpans {
       let n = columns.counts[k]
       dirty.lo = Swift.min(dirty.lo, px)
       dirty.hi = Swift.max(dirty.hi, px + 1)
-      if n < 0 || (px >= dx0 && px < dx1) {
+      if hidden.contains(px) {
+        continue
+      } else if n < 0 || (px >= dx0 && px < dx1) {
         edgePixels(px..<(px + 1), py, source, row)
       } else {
         let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
@@ -323,7 +330,7 @@ enum RasterSpans {
     let c = SIMD4<Float>(sum * 4 / 16) * layer.opacity
     let lo = Swift.min(Swift.max(dx0, full.lowerBound), full.upperBound)
     let hi = Swift.max(Swift.min(dx1, full.upperBound), lo)
-    fillSpan(row + 4 * full.lowerBound, count: lo - full.lowerBound, c, add: layer.add)
+    visibleFill(row, full.lowerBound..<lo, c, add: layer.add, hidden: hidden)
     if lo < hi && lo >= layer.cellX0 && hi <= layer.cellX1 && !exactLabel {
       // Each pixel from its 16 sample cells: the columns' cells from the table, the rows'
       // from `lines` (exactly the reference's cells), one glyph bit per sample.
@@ -341,7 +348,28 @@ enum RasterSpans {
     } else {
       edgePixels(lo..<hi, py, source, row)
     }
-    fillSpan(row + 4 * hi, count: full.upperBound - hi, c, add: layer.add)
+    visibleFill(row, hi..<full.upperBound, c, add: layer.add, hidden: hidden)
+  }
+
+  /// The parts of `span` left and right of `hidden` (either may be empty).
+  @inline(__always)
+  static func visibleParts(_ span: Range<Int>, _ hidden: Range<Int>) -> (Range<Int>, Range<Int>) {
+    let lo = span.lowerBound
+    let hi = span.upperBound
+    let leftEnd = Swift.max(lo, Swift.min(hi, hidden.lowerBound))
+    let rightStart = Swift.min(hi, Swift.max(lo, hidden.upperBound))
+    return hidden.isEmpty ? (span, hi..<hi) : (lo..<leftEnd, rightStart..<hi)
+  }
+
+  /// ``fillSpan(_:count:_:add:)`` over the pixels of `span` outside `hidden`.
+  @inline(__always)
+  static func visibleFill(
+    _ row: UnsafeMutablePointer<Float>, _ span: Range<Int>, _ c: SIMD4<Float>, add: Bool,
+    hidden: Range<Int>
+  ) {
+    let (left, right) = visibleParts(span, hidden)
+    if !left.isEmpty { fillSpan(row + 4 * left.lowerBound, count: left.count, c, add: add) }
+    if !right.isEmpty { fillSpan(row + 4 * right.lowerBound, count: right.count, c, add: add) }
   }
 
   /// The sample rows of one pixel row of a separable layer that are inside the bounds: each

@@ -130,7 +130,13 @@ struct BandJob {
       let rows = (band * bandHeight)..<Swift.min(height, (band + 1) * bandHeight)
       let frame = RasterTarget(
         base: scratch.level(0), stride: scratch.stride, firstRow: rows.lowerBound)
-      for y in rows { RasterSpans.setSpan(frame.row(y), count: width, background) }
+      // The background, except under an opaque store that every row of the band gets later.
+      let hidden = program.hiddenColumns(after: -1, rows: rows)
+      for y in rows {
+        let (left, right) = RasterSpans.visibleParts(0..<width, hidden)
+        RasterSpans.setSpan(frame.row(y) + 4 * left.lowerBound, count: left.count, background)
+        RasterSpans.setSpan(frame.row(y) + 4 * right.lowerBound, count: right.count, background)
+      }
       Self.execute(program, frame: frame, rows: rows, scratch: scratch)
       for y in rows {
         RasterSpans.quantiseSpan(frame.row(y), output + y * outputStride, count: width)
@@ -152,10 +158,12 @@ struct BandJob {
         : RasterTarget(
           base: scratch.level(level), stride: scratch.stride, firstRow: rows.lowerBound)
     }
-    for op in program.ops {
+    for (position, op) in program.ops.enumerated() {
       switch op {
       case .draw(let index):
-        let d = RasterSpans.draw(program.layers[index], program, target: target(level), rows: rows)
+        let hidden = level == 0 ? program.hiddenColumns(after: position, rows: rows) : 0..<0
+        let d = RasterSpans.draw(
+          program.layers[index], program, target: target(level), rows: rows, hidden: hidden)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1

@@ -120,23 +120,7 @@ extension SegueBench {
   }
 
   /// A `side × side` premultiplied noise image (splitmix64, seed 42).
-  static func noiseImage(side: Int) -> PixelBufferRGBA8 {
-    var state: UInt64 = 42
-    var bytes = [UInt8](repeating: 0, count: 4 * side * side)
-    for p in 0..<(side * side) {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      z ^= z >> 31
-      let a = UInt16(truncatingIfNeeded: z >> 56)
-      for c in 0..<3 {
-        bytes[4 * p + c] = UInt8(UInt16(truncatingIfNeeded: z >> (8 * c)) & 0xFF * a / 255)
-      }
-      bytes[4 * p + 3] = UInt8(a)
-    }
-    return try! PixelBufferRGBA8(width: side, height: side, components: bytes)
-  }
+  static func noiseImage(side: Int) -> PixelBufferRGBA8 { noiseImage(width: side, height: side) }
 
   /// The pixel → texel spans of the rows of a frame showing the image plane rotated 30° about
   /// y under m34 = −1/1000, scaled to span the frame.
@@ -151,15 +135,22 @@ extension SegueBench {
       * Transform3D.makeRotation(by: Double.pi / 6, x: 0, y: 1, z: 0)
       * Transform3D.makePerspective(distance: 1000)
       * Transform3D.makeTranslation(x: frame.width / 2, y: frame.height / 2, z: 0)
-    // The plane homography (rows and columns x, y, w) and its inverse by the adjugate.
+    return planeInverse(full)
+  }
+
+  /// The pixel → layer spans of the rows of a frame drawn through `full` (layer → pixels):
+  /// the inverse of the plane homography (rows and columns x, y, w) by its adjugate.
+  static func planeInverse(_ full: Transform3D) -> (Int) -> ProjectiveSpan {
     let h = [
       full.m11, full.m12, full.m14, full.m21, full.m22, full.m24, full.m41, full.m42, full.m44,
     ]
-    let c = [
+    var c = [
       h[4] * h[8] - h[5] * h[7], h[2] * h[7] - h[1] * h[8], h[1] * h[5] - h[2] * h[4],
       h[5] * h[6] - h[3] * h[8], h[0] * h[8] - h[2] * h[6], h[2] * h[3] - h[0] * h[5],
       h[3] * h[7] - h[4] * h[6], h[1] * h[6] - h[0] * h[7], h[0] * h[4] - h[1] * h[3],
     ]
+    // The adjugate is the inverse times det(h): flip its sign so that w > 0 in front of the eye.
+    if h[0] * c[0] + h[1] * c[3] + h[2] * c[6] < 0 { c = c.map { -$0 } }
     return { y in
       let py = Double(y) + 0.5
       return ProjectiveSpan(

@@ -53,7 +53,7 @@ struct SegueBench: ParsableCommand {
 
   @Option(
     help:
-      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); live (animator-driven preset instances controlled every frame; --n instances, default 10000; --frames, default 600); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
+      "The workload to run: stack; the stage kernels bezier and spring; the BLAS-shaped bake, children, dissolve; presets (scenes); live (animator-driven preset instances controlled every frame; --n instances, default 10000; --frames, default 600); blend (compositing, see --blend); render (frames of presets, see --preset); paint (image sampling and gradient kernels, see --paint); image (a full-screen image layer under perspective: the sampling kernel and the whole frame, filter from --paint); text (text layer layouts); or snapshot (verifying frame snapshots, see --snapshot-transitions)."
   )
   var workload: String = "stack"
 
@@ -143,13 +143,13 @@ struct SegueBench: ParsableCommand {
   mutating func validate() throws {
     guard
       workload == "stack" || workload == "presets" || workload == "live" || workload == "blend"
-        || workload == "render" || workload == "paint" || workload == "text"
+        || workload == "render" || workload == "paint" || workload == "image" || workload == "text"
         || workload == "snapshot"
         || Self.kernelWorkloads.contains(workload)
         || batchWorkload != nil
     else {
       throw ValidationError(
-        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, live, blend, render, paint, text, "
+        "unknown workload '\(workload)'; available: stack, bezier, spring, presets, live, blend, render, paint, image, text, "
           + "snapshot, "
           + BatchWorkload.allCases.map(\.rawValue).joined(separator: ", "))
     }
@@ -203,6 +203,8 @@ struct SegueBench: ParsableCommand {
       try validateRenderWorkload()
     } else if workload == "paint" {
       try validatePaintWorkload()
+    } else if workload == "image" {
+      try validateImageWorkload()
     } else if workload == "snapshot" {
       try validateSnapshotWorkload()
     } else if path == .blas {
@@ -255,6 +257,7 @@ struct SegueBench: ParsableCommand {
     if workload == "blend" { return try runBlendWorkload() }
     if workload == "render" { return try runRenderWorkload() }
     if workload == "paint" { return try runPaintWorkload() }
+    if workload == "image" { return try runImageWorkload() }
     if workload == "text" { return try runTextWorkload() }
     if workload == "snapshot" { return try runSnapshotWorkload() }
     return try runStackWorkload()

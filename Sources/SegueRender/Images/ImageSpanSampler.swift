@@ -1,4 +1,5 @@
 import Segue
+import SegueSIMDSupport
 
 extension ImageSampler {
   /// Writes the premultiplied RGBA8 samples of pixels `0..<count` of `span` to `out`
@@ -53,11 +54,35 @@ struct SpanKernel {
   }
 
   func run(_ count: Int) {
+    let plainLinear = minification == .linear && magnification == .linear
+    // Magnifying pixels are bilinear on level 0 when the magnification filter is linear or
+    // trilinear: the vector kernel takes them (and trilinear minification), and stops at a
+    // group it cannot take, which the per-pixel loop then does.
+    if small && count >= Self.vectorLanes && magnification != .nearest {
+      let mode =
+        plainLinear
+        ? SEGUE_SPAN_LINEAR
+        : minification == .trilinear ? SEGUE_SPAN_TRILINEAR : SEGUE_SPAN_MAGNIFYING
+      var k = 0
+      while k < count {
+        k = vectorRun(from: k, count, mode: Int32(mode))
+        guard k < count else { return }
+        let end = Swift.min(k + Self.vectorLanes, count)
+        pixels(k..<end)
+        k = end
+      }
+      return
+    }
+    let first = small && plainLinear ? bilinear4(from: 0, count) : 0
+    pixels(first..<count)
+  }
+
+  /// Each pixel of `range` on its own: the footprint chooses the filter.
+  func pixels(_ range: Range<Int>) {
     let needsFootprint = minification != magnification
     let affine = dw == 0
     let inverseW0 = 1 / w0
-    let first = small && minification == .linear && magnification == .linear ? bilinear4(count) : 0
-    for k in first..<count {
+    for k in range {
       let kf = Float(k)
       let inverse = affine ? inverseW0 : 1 / (w0 + kf * dw)
       let s = (x0 + kf * dx) * inverse
@@ -147,16 +172,47 @@ struct SpanKernel {
     return Self.lerp(top, bottom, wy)
   }
 
-  /// Bilinear on level 0 for pixels `0..<4⌊count/4⌋`, four at a time: the coordinates, the
-  /// perspective divide and the fixed-point split in vectors, the texel loads and blends per
-  /// pixel. Returns how many pixels it wrote. Needs ``small``.
-  func bilinear4(_ count: Int) -> Int {
+  /// Pixels from `start` 8 or 16 at a time with the CPU's vectors (`segue_bilinear_span` in
+  /// `mode`: this kernel's arithmetic, operation for operation). Returns the first pixel it
+  /// did not write (`start` without a vector path). Needs ``small``.
+  func vectorRun(from start: Int, _ count: Int, mode: Int32) -> Int {
+    guard count <= Int(Int32.max) else { return start }
+    let used = mode == Int32(SEGUE_SPAN_TRILINEAR) ? levels.count : 1
+    let texels = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var span = segue_texel_span(
+      x: x0, y: y0, w: w0, dx: dx, dy: dy, dw: dw, row_dx: rdx, row_dy: rdy, row_dw: rdw)
+    return withUnsafeTemporaryAllocation(of: segue_bilinear_level.self, capacity: used) {
+      geometry in
+      for k in 0..<used {
+        let level = levels[k]
+        geometry[k] = segue_bilinear_level(
+          texels: texels + level.offset, width: Int32(level.width), height: Int32(level.height),
+          scale_x: level.scaleX, scale_y: level.scaleY)
+      }
+      return Int(
+        segue_bilinear_span(
+          geometry.baseAddress!, Int32(used), &span, Int32(start), Int32(count), mode,
+          target.assumingMemoryBound(to: UInt8.self)))
+    }
+  }
+
+  /// The pixels per step of ``vectorRun(from:_:mode:)`` on this CPU (`Int.max` without a vector
+  /// path, so that it is never called).
+  static let vectorLanes: Int = {
+    let lanes = Int(segue_bilinear_span_lanes())
+    return lanes > 0 ? lanes : Int.max
+  }()
+
+  /// Bilinear on level 0 for pixels `start..<start + 4⌊(count − start)/4⌋`, four at a time:
+  /// the coordinates, the perspective divide and the fixed-point split in vectors, the texel
+  /// loads and blends per pixel. Returns the first pixel it did not write. Needs ``small``.
+  func bilinear4(from start: Int, _ count: Int) -> Int {
     let level = levels[0]
     let lanes = SIMD4<Float>(0, 1, 2, 3)
     let lowest = SIMD4<Int32>(repeating: 0)
     let right = SIMD4<Int32>(repeating: Int32(level.width - 1))
     let bottom = SIMD4<Int32>(repeating: Int32(level.height - 1))
-    var k = 0
+    var k = start
     while k + 4 <= count {
       let kf = SIMD4<Float>(repeating: Float(k)) + lanes
       let inverse = 1 / (w0 + kf * dw)

@@ -462,6 +462,52 @@ uint32_t segue_runtime_features(void);
 /// What the running CPU supports, without the `SEGUE_CPU` limit.
 uint32_t segue_detected_features(void);
 
+/// One level of a premultiplied RGBA8 image for ``segue_bilinear_span``: its packed rows,
+/// its size in texels (`1…16000` a side) and its size over level 0's along x and y.
+typedef struct {
+  const uint8_t *texels;
+  int32_t width;
+  int32_t height;
+  float scale_x;
+  float scale_y;
+} segue_bilinear_level;
+
+/// A run of pixels in texel coordinates, homogeneous: pixel `k` is at
+/// `((x + k·dx)/(w + k·dw), (y + k·dy)/(w + k·dw))`; one row down adds `row_dx, row_dy, row_dw`
+/// (SegueRender's `ProjectiveSpan` in `float`).
+typedef struct {
+  float x, y, w, dx, dy, dw, row_dx, row_dy, row_dw;
+} segue_texel_span;
+
+/// What ``segue_bilinear_span`` does with a footprint.
+enum {
+  /// Every pixel bilinear on level 0 (`linear` for both filters).
+  SEGUE_SPAN_LINEAR = 0,
+  /// Bilinear on level 0; stop before a step with a minifying pixel.
+  SEGUE_SPAN_MAGNIFYING = 1,
+  /// Magnifying pixels bilinear on level 0, minifying ones trilinear; stop before a step
+  /// whose pixels do not share one pair of levels.
+  SEGUE_SPAN_TRILINEAR = 2,
+};
+
+/// SegueRender's image span kernel (the Swift `SpanKernel`'s bilinear and trilinear paths,
+/// operation for operation in `float`, no fused multiply-add), 16 pixels per step with AVX-512
+/// (F, BW) or 8 with AVX2, chosen once from ``segue_runtime_features``. For pixels
+/// `k = start, start + lanes, …` while a whole step fits in `count`: `r = 1/(w + k·dw)`,
+/// `s = (x + k·dx)·r`, `t = (y + k·dy)·r`; on a level, the point is scaled to it and moved by
+/// −½, split into texel and 8-bit fraction (`round(256·v)`, `v` clamped to ±16000), and the
+/// four texels around it (edges repeated) are mixed by the fractions, rounded. The footprint
+/// `ρ² = max(|∂(s, t)/∂x|², |∂(s, t)/∂y|²)` decides as `mode` says (a NaN stops the run);
+/// trilinear takes `λ = min(½·log₂ ρ², levels − 1)` (the Swift kernel's `log₂`) and mixes
+/// levels `⌊λ⌋` and `⌊λ⌋ + 1` by `⌊256·(λ − ⌊λ⌋) + ½⌋`. Writes RGBA8 at `out + 4·k` and returns
+/// the first pixel it did not write (`start` without a vector path).
+int segue_bilinear_span(const segue_bilinear_level *levels, int level_count,
+                        const segue_texel_span *span, int start, int count, int mode,
+                        uint8_t *out);
+
+/// The pixels per step of ``segue_bilinear_span`` on this CPU: 16, 8, or 0 without a vector path.
+int segue_bilinear_span_lanes(void);
+
 // SegueRender's span-kernel primitives (clamp, alpha broadcast, quantisation).
 #include "SegueRenderSupport.h"
 

@@ -188,6 +188,57 @@ struct ImageSpanSamplerTests {
     }
   }
 
+  /// The documented `Float` arithmetic of a linear run, one pixel at a time: `r = 1/(w + k·dw)`,
+  /// the texel point scaled and moved by −½, `round(256·v)` split into texel and fraction, the
+  /// four texels (edges repeated) mixed per byte as `(a·(256 − f) + b·f + 128) >> 8`.
+  static func linearPixel(_ image: PixelBufferRGBA8, _ span: ProjectiveSpan, _ k: Int) -> [UInt8] {
+    let kf = Float(k)
+    let inverse = 1 / (Float(span.w) + kf * Float(span.dw))
+    let s = (Float(span.x) + kf * Float(span.dx)) * inverse
+    let t = (Float(span.y) + kf * Float(span.dy)) * inverse
+    func split(_ v: Float) -> (Int, Int) {
+      let n = Int((Swift.min(Swift.max(v, -16_000), 16_000) * 256).rounded(.toNearestOrEven))
+      return (n >> 8, n & 255)
+    }
+    let (xi, fx) = split(s - 0.5)
+    let (yi, fy) = split(t - 0.5)
+    func texel(_ i: Int, _ j: Int, _ c: Int) -> Int {
+      let x = Swift.min(Swift.max(i, 0), image.width - 1)
+      let y = Swift.min(Swift.max(j, 0), image.height - 1)
+      return Int(image.components[y * image.stride + 4 * x + c])
+    }
+    func mix(_ a: Int, _ b: Int, _ f: Int) -> Int { (a * (256 - f) + b * f + 128) >> 8 }
+    return (0..<4).map { c in
+      let top = mix(texel(xi, yi, c), texel(xi + 1, yi, c), fx)
+      let bottom = mix(texel(xi, yi + 1, c), texel(xi + 1, yi + 1, c), fx)
+      return UInt8(mix(top, bottom, fy))
+    }
+  }
+
+  @Test("linear runs are the documented fixed-point arithmetic, bit for bit, on every path")
+  func linearBitExact() {
+    let sampler = ImageSampler(Mipmaps(Self.pattern))
+    let spans =
+      Self.spans + [
+        // Beyond the edges on every side (clamped texels), and a steep perspective.
+        ProjectiveSpan(x: -30.2, y: -6.1, dx: 1.3, dy: 0.9, rowDX: 0, rowDY: 1),
+        ProjectiveSpan(x: 3, y: 2, w: 0.5, dx: 0.4, dy: 0.45, dw: 0.02, rowDX: 0, rowDY: 1),
+      ]
+    for span in spans {
+      for count in [1, 7, 8, 15, 16, 17, 61] {
+        var out = [UInt8](repeating: 0, count: 4 * count)
+        out.withUnsafeMutableBufferPointer {
+          sampler.fill(span, count: count, into: $0.baseAddress!)
+        }
+        for k in 0..<count {
+          #expect(
+            Array(out[(4 * k)..<(4 * k + 4)]) == Self.linearPixel(Self.pattern, span, k),
+            "pixel \(k) of \(count)")
+        }
+      }
+    }
+  }
+
   @Test("images wider than the fixed-point range take the checked path, to the same values")
   func wideImage() throws {
     let width = 16_001
