@@ -138,10 +138,11 @@ struct PNGTests {
         255, 0, 0, 255, 128, 0, 0, 128, 64, 32, 0, 128,
         0, 0, 0, 0, 10, 20, 30, 40, 200, 0, 0, 100,
       ])
-    let settings: [(Int, PNG.FilterChoice)] =
-      [(0, .adaptive), (6, .adaptive)] + PNG.Filter.allCases.map { (6, .fixed($0)) }
-    for (level, filter) in settings {
-      let png = try PNG.encode(image, level: level, filter: filter)
+    let settings: [(PNG.Compression, PNG.FilterChoice)] =
+      [(.level(0), .adaptive), (.automatic, .adaptive), (.level(12), .adaptive)]
+      + PNG.Filter.allCases.map { (.automatic, .fixed($0)) }
+    for (compression, filter) in settings {
+      let png = try PNG.encode(image, compression: compression, filter: filter)
       let lines = try decode(png, pixels: [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])
       #expect(
         lines == [
@@ -170,7 +171,7 @@ struct PNGTests {
         raw += [p[0], p[1], p[2], p[3]]
       }
     }
-    let stored = try PNG.encode(image, level: 0)
+    let stored = try PNG.encode(image, compression: .level(0))
     let compressed = try PNG.encode(image)
     #expect(compressed.count < stored.count)
     var files = [stored, compressed]
@@ -304,12 +305,14 @@ struct PNGTests {
     }
   }
 
-  @Test func rejectsLevelsOutsideZeroToNine() throws {
+  @Test func rejectsLevelsOutsideZeroToTwelve() throws {
     let image = try PixelBufferRGBA8(width: 1, height: 1)
-    let error = ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 9))
-    #expect(throws: error) { try PNG.encode(image, level: 10) }
-    #expect(throws: error) { try PNG.encode(image, level: -1) }
-    #expect(throws: error) { try PNG.zlib([1, 2, 3], level: 10) }
+    let error = ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 12))
+    #expect(throws: error) { try PNG.encode(image, compression: .level(13)) }
+    #expect(throws: error) { try PNG.encode(image, compression: .level(-1)) }
+    #expect(throws: error) { try PNG.zlib([1, 2, 3], level: 13) }
+    #expect(throws: error) { try PNGEncoder(compression: .level(13)) }
+    #expect(throws: error) { try PNGEncoder(compression: .level(-1)) }
   }
 
   @Test func rejectsZeroWidth() throws {
