@@ -224,8 +224,8 @@ struct PNGTests {
 
   /// Compression against zlib on the same pixels: Python decodes each file (CRCs, inflate,
   /// the five filters), then filters the decoded pixels with each single filter for every row
-  /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters, level 6)
-  /// must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
+  /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters,
+  /// automatic compression) must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
   /// sheet, a hero pop frame with gradients and labels, and a cross-dissolve frame (its
   /// dissolve colours) at 0.5 px/pt.
   @Test(
@@ -302,6 +302,57 @@ struct PNGTests {
       #expect(
         Double(numbers[0]) <= 1.1 * Double(numbers[1]),
         "image \(k): IDAT \(numbers[0]) B, single filters \(numbers[2...])")
+    }
+  }
+
+  /// The size bound on full-size frames: rendered frames at scale 2 (780 × 1688, the size
+  /// `segue render` writes by default for these presets) of flat layers and of gradients and
+  /// labels. Python inflates each file's `IDAT` data and compresses the same filtered rows with
+  /// `zlib.compress(…, 6)` (what the encoder wrote with zlib before); ours must be at most
+  /// 1.1 × that.
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
+  func fullSizeFramesWithinTenPercentOfZlibSix() throws {
+    let script = """
+      import sys, zlib, struct
+      d = open(sys.argv[1], 'rb').read()
+      pos, idat = 8, b''
+      while pos < len(d):
+          (n,) = struct.unpack('>I', d[pos:pos + 4])
+          if d[pos + 4:pos + 8] == b'IDAT': idat += d[pos + 8:pos + 8 + n]
+          pos += 12 + n
+      print(len(idat), len(zlib.compress(zlib.decompress(idat), 6)))
+      """
+    let cases: [(TransitionPreset, SceneRenderer)] = [
+      (.system, SceneRenderer(scale: 2)),
+      (.hero, SceneRenderer(scale: 2, gradient: true, labels: true)),
+    ]
+    for (preset, renderer) in cases {
+      let animator = PresetAnimator(preset)
+      let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+      let png = try PNG.encode(try renderer.render(scene, at: 0.5 * scene.duration))
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "segue-png-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let url = directory.appendingPathComponent("frame.png")
+      try Data(png).write(to: url)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: python3!)
+      process.arguments = ["-c", script, url.path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let output = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let numbers = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+      try #require(numbers.count == 2, "\(preset): \(String(decoding: output, as: UTF8.self))")
+      #expect(
+        Double(numbers[0]) <= 1.1 * Double(numbers[1]),
+        "\(preset): IDAT \(numbers[0]) B, zlib 6 \(numbers[1]) B")
     }
   }
 
