@@ -1,6 +1,6 @@
 # Segue: set-up and common commands. Each target first installs what the builds need from Debian
-# when it is missing (BLAS, zlib, libpng, libjpeg, FreeType, HarfBuzz, fontconfig, fonts,
-# libdeflate); `make test` also what the test suite runs: python3 with jsonschema, node, ffmpeg,
+# when it is missing (BLAS, libdeflate, zlib, libpng, libjpeg, FreeType, HarfBuzz, fontconfig,
+# fonts); `make test` also what the test suite runs: python3 with jsonschema, node, ffmpeg,
 # chromium (scripts/ensure-deps.sh).
 SWIFT ?= swift
 BENCH_FLAGS ?= -Xswiftc -target-cpu -Xswiftc native

@@ -5,12 +5,13 @@ import PackageDescription
 // * `Segue` (the engine) and `SegueSpec` (spec files): the Swift toolchain only. With the `BLAS`
 //   trait (on by default) `Segue` also links Debian's CBLAS (`libblas-dev`) for the BLAS paths of
 //   its matrix-product jobs; a consumer without BLAS depends on Segue with `traits: []`.
-// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers, images, text): zlib (`zlib1g-dev`); for
-//   images libpng (`libpng-dev`) and libjpeg-turbo (`libjpeg62-turbo-dev`); for text FreeType
-//   (`libfreetype-dev`), HarfBuzz (`libharfbuzz-dev`), fontconfig (`libfontconfig-dev`).
+// * `SegueRender` (rasteriser, PNG/APNG/GIF/SVG writers, images, text): libdeflate
+//   (`libdeflate-dev`) for the PNG and APNG writers' compression and checksums; for images libpng
+//   (`libpng-dev`, which brings zlib) and libjpeg-turbo (`libjpeg62-turbo-dev`); for text
+//   FreeType (`libfreetype-dev`), HarfBuzz (`libharfbuzz-dev`), fontconfig (`libfontconfig-dev`).
 // * `SegueTesting` (snapshot and continuity assertions for Swift Testing and XCTest): what
-//   `SegueRender` needs, and libdeflate (`libdeflate-dev`) for its engine `SegueSnapshot`, which
-//   also serves `segue snapshot`.
+//   `SegueRender` needs; its engine `SegueSnapshot` (which also serves `segue snapshot`) reads
+//   PNG and APNG files with libdeflate's decompressor.
 // * `SegueBenchSupport`: the benchmark workloads, for segue-bench and the Benchmarks suite.
 // * `segue`, `segue-bench`: the command-line tools.
 let package = Package(
@@ -51,12 +52,6 @@ let package = Package(
       path: "Sources/CBLAS",
       pkgConfig: "blas",
       providers: [.apt(["libblas-dev"])]
-    ),
-    .systemLibrary(
-      name: "CZlib",
-      path: "Sources/CZlib",
-      pkgConfig: "zlib",
-      providers: [.apt(["zlib1g-dev"])]
     ),
     .systemLibrary(
       name: "CPNG",
@@ -129,7 +124,7 @@ let package = Package(
     .target(
       name: "SegueRender",
       dependencies: [
-        "Segue", "SegueSIMDSupport", "CZlib", "SegueImageCodecs", "CFreeType", "CHarfBuzz",
+        "Segue", "SegueSIMDSupport", "CDeflate", "SegueImageCodecs", "CFreeType", "CHarfBuzz",
         "CFontconfig",
         .product(name: "RealModule", package: "swift-numerics"),
       ],

@@ -3,9 +3,9 @@
 #
 #   scripts/ensure-deps.sh         the build: pkg-config, the CBLAS headers and library
 #                                  (libblas-dev, for the default `BLAS` trait); for SegueRender
-#                                  zlib, libpng and libjpeg (images), FreeType, HarfBuzz and
-#                                  fontconfig (text), libdeflate (snapshot
-#                                  reading), and the fonts text is drawn with by default
+#                                  libdeflate (PNG writing, snapshot reading), zlib, libpng
+#                                  and libjpeg (images), FreeType, HarfBuzz and fontconfig
+#                                  (text), and the fonts text is drawn with by default
 #                                  and tested with (fonts-inter, fonts-dejavu-core)
 #   scripts/ensure-deps.sh test    the build and the programs the test suite runs: python3 with
 #                                  jsonschema (the spec schema checks, the PNG and APNG readers),

@@ -59,7 +59,9 @@ extension FrameTiming {
 /// forever), then per frame an `fcTL` (its region, delay, `dispose_op` NONE, `blend_op` SOURCE)
 /// followed by its image data: the first frame as `IDAT` (so viewers without APNG show it as a
 /// still), later frames as `fdAT` chunks; `IEND`. `fcTL` and `fdAT` share one sequence counter
-/// from 0. Image data is filtered and compressed like ``PNG`` (adaptive filters, zlib).
+/// from 0. Image data is filtered and compressed like ``PNG`` (adaptive filters, libdeflate), by
+/// one ``PNGEncoder`` the encoder keeps: once the first frame is written, a frame allocates
+/// nothing beyond the file's growth.
 ///
 /// **Regions.** Frame 1 covers the canvas. A later frame covers only the bounding box of the
 /// pixels that differ from the frame before it (1 × 1 at the origin when none does); with
@@ -75,8 +77,9 @@ public struct APNGEncoder {
   public let frameCount: Int
   /// How many times the animation plays; 0 loops forever.
   public let loops: Int
-  /// zlib's compression level, `0…9`.
-  public let level: Int
+  /// How the frames' scanlines are compressed.
+  public let compression: PNG.Compression
+  private let encoder: PNGEncoder
   private var bytes: [UInt8] = []
   private var sequence: UInt32 = 0
   private var added = 0
@@ -86,8 +89,11 @@ public struct APNGEncoder {
   ///
   /// - Throws: ``/Segue/ValidationError`` naming `width` or `height` outside `1…2³¹ − 1`, `frameCount`
   ///   (`.tooFew` below 1, `.outOfRange` above 2³¹ − 1), `loops` outside `0…2³¹ − 1`, and
-  ///   `level` outside `0…9`.
-  public init(width: Int, height: Int, frameCount: Int, loops: Int = 0, level: Int = 6)
+  ///   `level` outside `0…12` (a ``PNG/Compression/level(_:)``).
+  public init(
+    width: Int, height: Int, frameCount: Int, loops: Int = 0,
+    compression: PNG.Compression = .automatic
+  )
     throws(ValidationError)
   {
     let limit = Double(Int32.max)
@@ -98,25 +104,25 @@ public struct APNGEncoder {
     }
     try Validate.inRange(Double(frameCount), 1, limit, "frameCount")
     try Validate.inRange(Double(loops), 0, limit, "loops")
-    try PNG.checkLevel(level)
+    encoder = try PNGEncoder(compression: compression)
     self.width = width
     self.height = height
     self.frameCount = frameCount
     self.loops = loops
-    self.level = level
+    self.compression = compression
     bytes = PNG.signature
-    PNG.appendChunk("IHDR", PNG.header(width: width, height: height), to: &bytes)
-    var control: [UInt8] = []
-    control.appendBigEndian(UInt32(frameCount))
-    control.appendBigEndian(UInt32(loops))
-    PNG.appendChunk("acTL", control, to: &bytes)
+    PNG.appendHeader(width: width, height: height, to: &bytes)
+    PNG.appendChunk("acTL", to: &bytes) { data in
+      data.appendBigEndian(UInt32(frameCount))
+      data.appendBigEndian(UInt32(loops))
+    }
   }
 
   /// Appends a frame (premultiplied RGBA8, the canvas size) shown for `delay` seconds.
   ///
   /// - Throws: ``/Segue/ValidationError`` naming `frame.width`/`frame.height` (`.countMismatch`) for a
   ///   frame of another size, `frameCount` (`.invalidState`) when all declared frames were
-  ///   added, `delay` unless it is finite and in `(0, 65535]`, and `deflate` if zlib fails.
+  ///   added, and `delay` unless it is finite and in `(0, 65535]`.
   public mutating func add(_ frame: PixelBufferRGBA8, delay: Double) throws(ValidationError) {
     try FrameTiming.checkFrame(frame, width: width, height: height)
     guard added < frameCount else {
@@ -127,39 +133,60 @@ public struct APNGEncoder {
     try Validate.inRange(delay, 0, 65535, "delay")
     var region = (x: 0, y: 0, width: width, height: height)
     if let previous { region = Self.changedRegion(previous, frame) }
-    let data = try PNG.compressedImage(
-      frame, x: region.x, y: region.y, width: region.width, height: region.height, level: level,
-      filter: .adaptive)
+    encoder.compress(frame, x: region.x, y: region.y, width: region.width, height: region.height)
     let (numerator, denominator) = Self.delayFraction(delay)
-    var control: [UInt8] = []
-    control.appendBigEndian(sequence)
-    control.appendBigEndian(UInt32(region.width))
-    control.appendBigEndian(UInt32(region.height))
-    control.appendBigEndian(UInt32(region.x))
-    control.appendBigEndian(UInt32(region.y))
-    control.appendBigEndian(numerator)
-    control.appendBigEndian(denominator)
-    control.append(0)  // dispose_op NONE
-    control.append(0)  // blend_op SOURCE
-    PNG.appendChunk("fcTL", control, to: &bytes)
+    PNG.appendChunk("fcTL", to: &bytes) { [sequence] data in
+      data.appendBigEndian(sequence)
+      data.appendBigEndian(UInt32(region.width))
+      data.appendBigEndian(UInt32(region.height))
+      data.appendBigEndian(UInt32(region.x))
+      data.appendBigEndian(UInt32(region.y))
+      data.appendBigEndian(numerator)
+      data.appendBigEndian(denominator)
+      data.append(0)  // dispose_op NONE
+      data.append(0)  // blend_op SOURCE
+    }
     sequence += 1
+    appendImageData()
+    added += 1
+    keep(frame)
+  }
+
+  /// Appends the encoder's compressed frame: as `IDAT` chunks for the first frame, else as
+  /// `fdAT` chunks (each with the next sequence number), at most 1 MiB of data each.
+  private mutating func appendImageData() {
+    let data = encoder.compressed
+    let count = encoder.compressedCount
     var start = 0
     repeat {
-      let end = Swift.min(data.count, start + (1 << 20))
+      let end = Swift.min(count, start + PNG.maximumChunkData)
       if added == 0 {
         PNG.appendChunk("IDAT", data[start..<end], to: &bytes)
       } else {
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(4 + end - start)
-        chunk.appendBigEndian(sequence)
-        chunk.append(contentsOf: data[start..<end])
-        PNG.appendChunk("fdAT", chunk, to: &bytes)
+        PNG.appendChunk("fdAT", to: &bytes) { [sequence] chunk in
+          chunk.appendBigEndian(sequence)
+          chunk.append(contentsOf: data[start..<end])
+        }
         sequence += 1
       }
       start = end
-    } while start < data.count
-    added += 1
-    previous = frame
+    } while start < count
+  }
+
+  /// Keeps a copy of `frame` as the frame the next one is compared with, in the buffer of the
+  /// copy before it (no allocation once the first is kept).
+  private mutating func keep(_ frame: PixelBufferRGBA8) {
+    guard var kept = previous, kept.stride == frame.stride else {
+      previous = frame
+      return
+    }
+    previous = nil  // the only reference: the update below writes in place
+    kept.components.withUnsafeMutableBufferPointer { target in
+      frame.components.withUnsafeBufferPointer { source in
+        target.baseAddress!.update(from: source.baseAddress!, count: source.count)
+      }
+    }
+    previous = kept
   }
 
   /// The finished file.

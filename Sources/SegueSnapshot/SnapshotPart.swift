@@ -27,7 +27,7 @@ public struct SnapshotPart: Sendable {
 
   /// The file's bytes: the table's text, a PNG, or an APNG that plays once per loop forever.
   ///
-  /// - Throws: the encoders' errors (``/SegueRender/PNG/encode(_:level:filter:)``,
+  /// - Throws: the encoders' errors (``/SegueRender/PNG/encode(_:compression:filter:)``,
   ///   ``/SegueRender/APNGEncoder``).
   public func encoded() throws(ValidationError) -> [UInt8] {
     switch content {

@@ -412,8 +412,13 @@ struct PresetRendering {
     }
     let delay = scene.duration / Double(frames - 1)
     var pngBytes = 0
+    let pngEncoder = try PNGEncoder()
+    var file: [UInt8] = []
     var t0 = monotonicSeconds()
-    for frame in frameImages { pngBytes += try PNG.encode(frame).count }
+    for frame in frameImages {
+      try pngEncoder.encode(frame, into: &file)
+      pngBytes += file.count
+    }
     let png = monotonicSeconds() - t0
     t0 = monotonicSeconds()
     var apng = try APNGEncoder(width: size.width, height: size.height, frameCount: frames)

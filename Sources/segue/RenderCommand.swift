@@ -64,7 +64,8 @@ struct RenderCommand: ParsableCommand {
       exit 69 without it) as an MP4 (yuv420p, sides padded to even), which needs equally \
       spaced times (--fps). --no-frames writes only these and the filmstrip.
 
-      Frames are drawn on --threads threads (default: every core).
+      Frames are drawn, and PNG frames encoded, on --threads threads (default: every core); \
+      the files are the same bytes whatever the thread count.
 
       Budgets: at most 1000000 frames; frames × scene items (layers + animations + model \
       changes + interaction events) at most 2^22 (4194304); drawn pixels at most 2^30 \
@@ -113,7 +114,8 @@ struct RenderCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Threads to draw each frame on, 1…64 (default: the number of cores).", valueName: "n"))
+      "Threads to draw and encode the frames on, 1…64 (default: the number of cores).",
+      valueName: "n"))
   var threads: Int = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64)
 
   @Option(help: ArgumentHelp("Filmstrip frames per row, ≥ 1 (default 6).", valueName: "n"))
@@ -336,6 +338,13 @@ struct RenderCommand: ParsableCommand {
         try sheet.blankSheet(layout)
       }
     }
+    let pngWriter =
+      frames
+      ? try Self.data("--scale") { () throws(Segue.ValidationError) in
+        try FramePNGWriter(
+          threads: threads, width: size.width, height: size.height,
+          argument: transition.sourceArgument)
+      } : nil
     let digits = max(4, String(max(times.count - 1, 0)).count)
     var frameSize = (width: 0, height: 0)
     do throws(CLIError) {
@@ -358,13 +367,10 @@ struct RenderCommand: ParsableCommand {
           throw CLIError.data(argument, error, prefix: "frame \(k): ")
         }
         frameSize = (image.width, image.height)
-        if frames {
+        if let pngWriter {
           let number = String(k)
           let name = "frame-" + String(repeating: "0", count: digits - number.count) + number
-          let png = try Self.data(transition.sourceArgument) { () throws(Segue.ValidationError) in
-            try PNG.encode(image)
-          }
-          try commit.add(png, to: outputDirectory + "/" + name + ".png", argument: "--output-dir")
+          try pngWriter.add(image, to: outputDirectory + "/" + name + ".png", commit: commit)
         }
         if contactSheet != nil, let layout {
           try Self.data("--filmstrip") { () throws(Segue.ValidationError) in
@@ -379,6 +385,7 @@ struct RenderCommand: ParsableCommand {
         try videoPipe?.add(image)
         progress.advance()
       }
+      try pngWriter?.flush(commit: commit)
       if let animation, let encoder {
         let bytes = try Self.data("--animation") { () throws(Segue.ValidationError) in
           try encoder.finish()

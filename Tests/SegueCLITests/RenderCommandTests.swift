@@ -144,4 +144,26 @@ import Testing
     #expect(images[0].width == 2000 && images[0].height == 1000)
     #expect(images[0].pixels == [[255, 0, 0, 255], [255, 255, 255, 255]])
   }
+
+  /// PNG frames are encoded on --threads threads, several frames at once: the files are the
+  /// same bytes with 1, 2 and 5 threads (7 frames: the last batch of 2 and of 5 is partial).
+  @Test func framesAreTheSameBytesAtAnyThreadCount() throws {
+    let directory = try TemporaryDirectory()
+    var files: [[Data]] = []
+    for threads in [1, 2, 5] {
+      let out = directory.path + "/t\(threads)"
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let result = try SegueProcess.run([
+        "render", "--preset", "hero", "--scale", "0.25", "--times", "0,0.2,0.4,0.6,0.8,1,1.2",
+        "--labels",
+        "--threads", String(threads), "--quiet", "--output-dir", out,
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+      #expect(names.count == 7, "\(names)")
+      files.append(try names.map { try Data(contentsOf: URL(fileURLWithPath: out + "/" + $0)) })
+    }
+    #expect(files[1] == files[0])
+    #expect(files[2] == files[0])
+  }
 }

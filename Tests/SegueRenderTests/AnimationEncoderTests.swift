@@ -138,8 +138,8 @@ struct APNGTests {
     ) {
       try APNGEncoder(width: 0, height: 2, frameCount: 1)
     }
-    #expect(throws: ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 9))) {
-      try APNGEncoder(width: 2, height: 2, frameCount: 1, level: 12)
+    #expect(throws: ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 12))) {
+      try APNGEncoder(width: 2, height: 2, frameCount: 1, compression: .level(13))
     }
     var encoder = try APNGEncoder(width: 2, height: 2, frameCount: 1)
     let wrong = try PixelBufferRGBA8(width: 3, height: 2)

@@ -138,10 +138,11 @@ struct PNGTests {
         255, 0, 0, 255, 128, 0, 0, 128, 64, 32, 0, 128,
         0, 0, 0, 0, 10, 20, 30, 40, 200, 0, 0, 100,
       ])
-    let settings: [(Int, PNG.FilterChoice)] =
-      [(0, .adaptive), (6, .adaptive)] + PNG.Filter.allCases.map { (6, .fixed($0)) }
-    for (level, filter) in settings {
-      let png = try PNG.encode(image, level: level, filter: filter)
+    let settings: [(PNG.Compression, PNG.FilterChoice)] =
+      [(.level(0), .adaptive), (.automatic, .adaptive), (.level(12), .adaptive)]
+      + PNG.Filter.allCases.map { (.automatic, .fixed($0)) }
+    for (compression, filter) in settings {
+      let png = try PNG.encode(image, compression: compression, filter: filter)
       let lines = try decode(png, pixels: [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])
       #expect(
         lines == [
@@ -170,7 +171,7 @@ struct PNGTests {
         raw += [p[0], p[1], p[2], p[3]]
       }
     }
-    let stored = try PNG.encode(image, level: 0)
+    let stored = try PNG.encode(image, compression: .level(0))
     let compressed = try PNG.encode(image)
     #expect(compressed.count < stored.count)
     var files = [stored, compressed]
@@ -223,8 +224,8 @@ struct PNGTests {
 
   /// Compression against zlib on the same pixels: Python decodes each file (CRCs, inflate,
   /// the five filters), then filters the decoded pixels with each single filter for every row
-  /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters, level 6)
-  /// must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
+  /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters,
+  /// automatic compression) must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
   /// sheet, a hero pop frame with gradients and labels, and a cross-dissolve frame (its
   /// dissolve colours) at 0.5 px/pt.
   @Test(
@@ -304,12 +305,65 @@ struct PNGTests {
     }
   }
 
-  @Test func rejectsLevelsOutsideZeroToNine() throws {
+  /// The size bound on full-size frames: rendered frames at scale 2 (780 × 1688, the size
+  /// `segue render` writes by default for these presets) of flat layers and of gradients and
+  /// labels. Python inflates each file's `IDAT` data and compresses the same filtered rows with
+  /// `zlib.compress(…, 6)` (what the encoder wrote with zlib before); ours must be at most
+  /// 1.1 × that.
+  @Test(
+    .enabled(
+      if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
+  func fullSizeFramesWithinTenPercentOfZlibSix() throws {
+    let script = """
+      import sys, zlib, struct
+      d = open(sys.argv[1], 'rb').read()
+      pos, idat = 8, b''
+      while pos < len(d):
+          (n,) = struct.unpack('>I', d[pos:pos + 4])
+          if d[pos + 4:pos + 8] == b'IDAT': idat += d[pos + 8:pos + 8 + n]
+          pos += 12 + n
+      print(len(idat), len(zlib.compress(zlib.decompress(idat), 6)))
+      """
+    let cases: [(TransitionPreset, SceneRenderer)] = [
+      (.system, SceneRenderer(scale: 2)),
+      (.hero, SceneRenderer(scale: 2, gradient: true, labels: true)),
+    ]
+    for (preset, renderer) in cases {
+      let animator = PresetAnimator(preset)
+      let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+      let png = try PNG.encode(try renderer.render(scene, at: 0.5 * scene.duration))
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "segue-png-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let url = directory.appendingPathComponent("frame.png")
+      try Data(png).write(to: url)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: python3!)
+      process.arguments = ["-c", script, url.path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let output = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let numbers = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+      try #require(numbers.count == 2, "\(preset): \(String(decoding: output, as: UTF8.self))")
+      #expect(
+        Double(numbers[0]) <= 1.1 * Double(numbers[1]),
+        "\(preset): IDAT \(numbers[0]) B, zlib 6 \(numbers[1]) B")
+    }
+  }
+
+  @Test func rejectsLevelsOutsideZeroToTwelve() throws {
     let image = try PixelBufferRGBA8(width: 1, height: 1)
-    let error = ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 9))
-    #expect(throws: error) { try PNG.encode(image, level: 10) }
-    #expect(throws: error) { try PNG.encode(image, level: -1) }
-    #expect(throws: error) { try PNG.zlib([1, 2, 3], level: 10) }
+    let error = ValidationError(field: "level", reason: .outOfRange(lower: 0, upper: 12))
+    #expect(throws: error) { try PNG.encode(image, compression: .level(13)) }
+    #expect(throws: error) { try PNG.encode(image, compression: .level(-1)) }
+    #expect(throws: error) { try PNG.zlib([1, 2, 3], level: 13) }
+    #expect(throws: error) { try PNGEncoder(compression: .level(13)) }
+    #expect(throws: error) { try PNGEncoder(compression: .level(-1)) }
   }
 
   @Test func rejectsZeroWidth() throws {
