@@ -226,8 +226,8 @@ public struct LiveBatchDriver {
       let id = ids[call.slot]
       var velocity = 0.0
       if call.intent == .interrupt, states[call.slot].running {
-        // The measured velocity: the clock stage's dτ/dt (a forward difference of the animator's
-        // progress), as fractions of the remaining distance per second.
+        // The measured velocity: the clock's dτ/dt (the animator's analytic progress rate), as
+        // fractions of the remaining distance per second.
         let now = try batch.time(of: id, at: t)
         let d = templates[call.slot].scene.duration
         velocity = LiveWorkload.springVelocity(
@@ -327,11 +327,9 @@ public struct LiveScalarDriver: Sendable {
       let s = call.slot
       var velocity = 0.0
       if call.intent == .interrupt, states[s].running {
-        // A backward difference of the animator's progress over 1 ms.
-        let q = try animators[s].sample(at: t).progress
-        let before = try animators[s].sample(at: max(t - 1e-3, 0)).progress
+        let now = try animators[s].sample(at: t)
         velocity = LiveWorkload.springVelocity(
-          progress: q, rate: (q - before) / 1e-3, reversed: states[s].reversed)
+          progress: now.progress, rate: now.progressRate, reversed: states[s].reversed)
       }
       events.removeAll(keepingCapacity: true)
       LiveWorkload.events(for: call, state: &states[s], at: t, velocity: velocity, into: &events)

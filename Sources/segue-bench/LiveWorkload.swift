@@ -43,9 +43,11 @@ extension SegueBench {
     var opacities = [Float](repeating: 0, count: rows)
     var frameSeconds: [Double] = []
     var controlSeconds: [Double] = []
+    var evaluationSeconds: [Double] = []
     var perCall: [Double] = []
     var allocations: [UInt64] = []
     frameSeconds.reserveCapacity(frameCount)
+    evaluationSeconds.reserveCapacity(frameCount)
     controlSeconds.reserveCapacity(frameCount)
     perCall.reserveCapacity(frameCount)
     allocations.reserveCapacity(frameCount)
@@ -74,6 +76,7 @@ extension SegueBench {
       guard f >= Self.liveWarmUpFrames else { continue }
       frameSeconds.append(t2 - t0)
       controlSeconds.append(t1 - t0)
+      evaluationSeconds.append(t2 - t1)
       perCall.append((t1 - t0) / Double(max(driver.callCount - callsBefore, 1)))
       allocations.append(allocated)
       checksum += opacities.reduce(0) { $0 + Double($1) }
@@ -96,7 +99,7 @@ extension SegueBench {
     try printLiveReport(
       LiveReport(
         instances: n, layers: rows, frames: frameCount, frameSeconds: frameSeconds,
-        controlSeconds: controlSeconds, perCall: perCall,
+        controlSeconds: controlSeconds, evaluationSeconds: evaluationSeconds, perCall: perCall,
         callsPerFrame: totalCalls / Double(Self.liveWarmUpFrames + frameCount),
         completions: driver.completionCount, rejected: driver.rejectedCount,
         retargets: driver.retargetCount, rejectedRetargets: driver.rejectedRetargetCount,
@@ -112,6 +115,8 @@ extension SegueBench {
     var frames: Int
     var frameSeconds: [Double]
     var controlSeconds: [Double]
+    /// The scene batch's evaluation of each frame (the frame without its control phase).
+    var evaluationSeconds: [Double]
     var perCall: [Double]
     var callsPerFrame: Double
     var completions: Int
@@ -149,6 +154,8 @@ extension SegueBench {
         ("frames", "\(r.frames)"), ("threads", "\(threads)"),
         ("frameSecondsP50", "\(p50)"), ("frameSecondsP99", "\(p99)"),
         ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
+        ("evaluationSecondsP50", "\(Self.quantile(r.evaluationSeconds, 0.5))"),
+        ("evaluationSecondsP99", "\(Self.quantile(r.evaluationSeconds, 0.99))"),
         ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
         ("rejectedCalls", "\(r.rejected)"), ("retargets", "\(r.retargets)"),
@@ -175,6 +182,8 @@ extension SegueBench {
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
       \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
+      evaluation     p50 \(fixed(Self.quantile(r.evaluationSeconds, 0.5) * 1e3, 3)) ms  \
+      p99 \(fixed(Self.quantile(r.evaluationSeconds, 0.99) * 1e3, 3)) ms (the frame without its control phase)
       retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)  \
       \(fixed(r.retargetSeconds / Double(max(r.retargets, 1)) * 1e9, 1)) ns per retarget (mean)  \
       \(r.additiveAnimations) additive animations held at the end

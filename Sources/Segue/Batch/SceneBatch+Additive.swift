@@ -3,8 +3,12 @@
 struct SceneAdditiveAnimation: Sendable {
   /// The animation (an offset from none to `Δ`), evaluated per lane by the scalar `Double` code.
   var animation: CompiledAnimation
-  /// Its value once over (the finished state adds it).
+  /// Its value once over (the finished state adds it, and so does every scene time from
+  /// ``end`` on: a forwards fill holds it).
   var settled: AnimationValue
+  /// The scene times its active interval starts and ends (before ``begin`` it adds nothing).
+  var begin: Double
+  var end: Double
   /// The layer's model index.
   var layer: Int32
   /// The first dynamic slot it adds to, and how many (16 for a transform).
@@ -139,8 +143,11 @@ extension SceneBatch {
         reason: .invalidState("the batch holds \(additive.capacity) additive animations already"))
     }
     let compiled = CompiledAnimation(animation)
+    let timing = animation.timing
     additive.entries[Int(e)] = SceneAdditiveAnimation(
       animation: compiled, settled: compiled.settledValue ?? old.additiveIdentity,
+      begin: timing.beginTime,
+      end: timing.beginTime + (timing.activeDuration - timing.timeOffset) / timing.speed,
       layer: Int32(layer), slot: slot.slot, channels: slot.channels,
       finishedChannels: template.finishedChannels(layerID: layerID, property: property), next: -1)
     appendAdditive(e, group: g, slot: k)
@@ -258,7 +265,9 @@ extension SceneLaneGroup {
       while e >= 0, let entry = additive.entries[Int(e)] {
         if finished {
           add(entry.settled, entry, lane: l, mask: entry.finishedChannels)
-        } else if let value = entry.animation.value(atParentTime: tau) {
+        } else if tau >= entry.end {
+          add(entry.settled, entry, lane: l, mask: UInt16.max)
+        } else if tau >= entry.begin, let value = entry.animation.value(atParentTime: tau) {
           add(value, entry, lane: l, mask: UInt16.max)
         }
         e = entry.next

@@ -305,6 +305,9 @@ struct SceneInstanceGroup: Sendable {
   var clocks: [SceneClock] = []
   /// Live instances: the machine after the latest call.
   var live: [LiveClock] = []
+  /// Animator-driven instances: the clock after the latest call, as plain values
+  /// (``AnimatorClockPlan/notAnimated`` for the others).
+  var animatorPlans: [AnimatorClockPlan] = []
   /// The wall time of the latest control call (`−∞` before any).
   var lastCall: [Double] = []
   /// The wall time the completion fires, while it is decided and not yet reported; `+∞` otherwise.
@@ -323,6 +326,7 @@ struct SceneInstanceGroup: Sendable {
     start.append(0)
     speed.append(0)
     live.append(.none)
+    animatorPlans.append(.notAnimated)
     lastCall.append(-.infinity)
     pendingCompletion.append(.infinity)
     additiveHeads.append(-1)
@@ -333,6 +337,7 @@ struct SceneInstanceGroup: Sendable {
   mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
     clocks[slot] = clock
     live[slot] = .none
+    animatorPlans[slot] = .notAnimated
     var completion = Double.infinity
     switch clock {
     case .timed(let s, let v):
@@ -362,10 +367,11 @@ struct SceneInstanceGroup: Sendable {
       kinds[slot] = .animator
       start[slot] = 0
       speed[slot] = 0
-      live[slot] = .animator(
-        AnimatorMachine(
-          duration: timing.runLength(forDuration: duration), curve: timing,
-          pausesOnCompletion: pauses, scrubsLinearly: scrubs, keepsHistory: false))
+      let machine = AnimatorMachine(
+        duration: timing.runLength(forDuration: duration), curve: timing,
+        pausesOnCompletion: pauses, scrubsLinearly: scrubs, keepsHistory: false)
+      live[slot] = .animator(machine)
+      animatorPlans[slot] = AnimatorClockPlan(machine)
     }
     pendingCompletion[slot] = completion.isNaN ? .infinity : completion
   }
@@ -380,6 +386,7 @@ struct SceneInstanceGroup: Sendable {
     speed.swapAt(slot, last)
     clocks.swapAt(slot, last)
     live.swapAt(slot, last)
+    animatorPlans.swapAt(slot, last)
     lastCall.swapAt(slot, last)
     pendingCompletion.swapAt(slot, last)
     additiveHeads.swapAt(slot, last)
@@ -389,6 +396,7 @@ struct SceneInstanceGroup: Sendable {
     speed.removeLast()
     clocks.removeLast()
     live.removeLast()
+    animatorPlans.removeLast()
     lastCall.removeLast()
     pendingCompletion.removeLast()
     additiveHeads.removeLast()

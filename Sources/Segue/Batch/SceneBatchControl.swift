@@ -70,6 +70,23 @@ extension SceneInstanceGroup {
     return SceneInstanceTime(time: 0, rate: 0, completion: nil)
   }
 
+  /// ``time(_:at:duration:)`` of animator-driven slot `k` without its rate, read from its
+  /// ``AnimatorClockPlan`` (the same bits, without copying the machine).
+  @inline(__always)
+  static func animatorTime(
+    _ plan: AnimatorClockPlan, at t: Double, duration: Double,
+    machine: @autoclosure () -> SceneInstanceTime
+  ) -> SceneInstanceTime {
+    guard let (q, position) = plan.progress(at: t) else { return machine() }
+    let completion: TransitionCompletion? =
+      switch position {
+      case .end: .finished
+      case .start: .cancelled
+      case .current, nil: nil
+      }
+    return SceneInstanceTime(time: min(max(q, 0), 1) * duration, rate: 0, completion: completion)
+  }
+
   static func time(_ machine: InteractionMachine, at local: Double, duration: Double)
     -> SceneInstanceTime
   {
@@ -170,6 +187,7 @@ extension SceneBatch {
     machine.advance(to: event.time)
     try machine.apply(event)
     groups[g].live[k] = .animator(machine)
+    groups[g].animatorPlans[k] = AnimatorClockPlan(machine)
     groups[g].lastCall[k] = event.time
     groups[g].pendingCompletion[k] = machine.completionTime ?? .infinity
   }

@@ -311,16 +311,18 @@ public struct SceneEvaluationJob: @unchecked Sendable {
     group.kinds.withUnsafeBufferPointer { kinds in
       group.start.withUnsafeBufferPointer { start in
         group.speed.withUnsafeBufferPointer { speed in
-          let clocks = SceneLaneClocks(
-            kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
-            group: group, additive: batch.additive)
-          let lanes = SceneLaneGroup.laneCount
-          for j in laneGroups {
-            let first = lanes * j
-            SceneLaneGroup(
-              program: template.program, template: template, slot: slot, first: first,
-              valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
-            ).evaluate(at: t, clocks: clocks, out: out)
+          group.animatorPlans.withUnsafeBufferPointer { plans in
+            let clocks = SceneLaneClocks(
+              kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
+              plans: plans.baseAddress!, group: group, additive: batch.additive)
+            let lanes = SceneLaneGroup.laneCount
+            for j in laneGroups {
+              let first = lanes * j
+              SceneLaneGroup(
+                program: template.program, template: template, slot: slot, first: first,
+                valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
+              ).evaluate(at: t, clocks: clocks, out: out)
+            }
           }
         }
       }
@@ -343,6 +345,8 @@ struct SceneLaneClocks {
   var kinds: UnsafePointer<SceneClockKind>
   var start: UnsafePointer<Double>
   var speed: UnsafePointer<Double>
+  /// The animator-driven clocks.
+  var plans: UnsafePointer<AnimatorClockPlan>
   /// For the interactive clocks (rare; read per lane).
   var group: SceneInstanceGroup
   /// The batch's additive animations (read when the group has any).
@@ -459,6 +463,13 @@ struct SceneLaneGroup {
           if time >= program.duration { state[l] = Self.finished }
         case .position:
           time = clocks.start[k]
+        case .animator where !rates:
+          let lane = SceneInstanceGroup.animatorTime(
+            clocks.plans[k], at: t, duration: program.duration,
+            machine: clocks.group.time(k, at: t, duration: program.duration))
+          if lane.completion == .finished { state[l] = Self.finished }
+          if lane.completion == .cancelled { state[l] = Self.cancelled }
+          time = lane.completion == nil ? lane.time : 0
         default:
           let lane = clocks.group.time(k, at: t, duration: program.duration)
           switch lane.completion {

@@ -7,6 +7,23 @@ struct AnimatorKnot: Hashable, Sendable {
   /// Per second, `> 0`; sets the run lengths a spring curve needs.
   var rate: Double
 
+  /// `dq/dφ` of ``value(_:phi0:q0:start:)`` at `phi` for animations starting at 0: on the side
+  /// the fraction moves to at the knot itself (`forward`: increasing).
+  ///
+  /// `(1 − q₀)·e′(s)/(1 − φ₀)` after the knot, `q₀·e′(s)/φ₀` before it, with `e′` the curve's
+  /// ``TimingCurveProvider/slope(atElapsed:runLength:)`` and `s` the elapsed fraction of the run.
+  func slope(_ phi: Double, phi0: Double, q0: Double, forward: Bool) -> Double {
+    if phi > phi0 || (phi == phi0 && forward) {
+      guard phi0 < 1 else { return 0 }
+      let length = (1 - Swift.max(fraction, 0)) / rate
+      let e = curve.slope(atElapsed: (phi - phi0) / (1 - phi0), runLength: length)
+      return (1 - q0) * e / (1 - phi0)
+    }
+    guard phi0 > 0 else { return 0 }
+    let length = fraction / rate
+    return q0 * curve.slope(atElapsed: (phi0 - phi) / phi0, runLength: length) / phi0
+  }
+
   /// The map at local fraction `phi`, for animations starting at fraction `start`: the knot is
   /// at local `phi0` with progress `q0`.
   func value(_ phi: Double, phi0: Double, q0: Double, start: Double) -> Double {
@@ -134,8 +151,8 @@ struct AnimatorMachine: Hashable, Sendable {
     }
     return AnimatorSample(
       state: state, isRunning: isRunning, isReversed: isReversed, fractionComplete: fraction,
-      progress: progress(atFraction: fraction), completion: completion,
-      completionTime: completionTime)
+      progress: progress(atFraction: fraction), progressRate: progressRate,
+      completion: completion, completionTime: completionTime)
   }
 
   /// Lets wall time run to `t` (`t ≥ time`), ending the run if it reaches its target.
@@ -339,13 +356,17 @@ extension AnimatorMachine {
   }
 
   /// `dq/dt` at ``time`` (per second) of the eased progress ``progress(atFraction:)``: 0 unless
-  /// running; a forward difference of the machine itself over `h = 10⁻⁶·max(1, D)` seconds.
+  /// running; otherwise `dq/df · df/dt`, with `df/dt = ±rate` and `dq/df` the knot's analytic
+  /// slope (``AnimatorKnot/slope(_:phi0:q0:forward:)``), 1 after a linear scrub.
   var progressRate: Double {
     guard state == .active, isRunning, ending == nil else { return 0 }
     if let hold = heldUntil, time < hold { return 0 }
-    let h = 1e-6 * Swift.max(1, duration)
-    var ahead = self
-    ahead.advance(to: time + h)
-    return (ahead.progress(atFraction: ahead.fraction) - progress(atFraction: fraction)) / h
+    if case .value = frozen { return 0 }
+    let velocity = (isReversed ? -1 : 1) * rate
+    let slope =
+      scrubbedLinearly
+      ? 1 : knot.slope(fraction, phi0: knot.fraction, q0: knot.progress, forward: velocity > 0)
+    let r = slope * velocity
+    return r.isFinite ? r : 0
   }
 }

@@ -71,6 +71,9 @@ public struct AnimatorSample: Hashable, Sendable {
   /// The eased progress `q` the animated properties show (0 = start values, 1 = end values);
   /// finite, and outside `[0, 1]` only when the timing curve overshoots.
   public var progress: Double
+  /// `dq/dt`, per second: how fast ``progress`` changes at this moment, analytic (the timing
+  /// curve's slope times `±1/duration`); 0 unless running, and while a start delay holds.
+  public var progressRate: Double
   /// The position the completion reported, once it has fired; `nil` before, and forever after a
   /// stop without finishing (which runs no completion).
   public var completion: AnimatingPosition?

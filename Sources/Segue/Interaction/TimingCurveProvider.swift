@@ -249,6 +249,22 @@ public enum TimingCurveProvider: Hashable, Sendable {
     }
   }
 
+  /// The slope `d progress / ds` of ``progress(atElapsed:runLength:)`` at elapsed fraction `s`
+  /// (unitless): ``TimingFunction/slope(at:)`` for a cubic curve; for a spring
+  /// `length · x′(s·length)` (``DampedSpring/velocity(at:)``) inside the run, 0 outside it, where
+  /// no spring fits, or where the value is not finite.
+  public func slope(atElapsed s: Double, runLength length: Double) -> Double {
+    let spring: DampedSpring?
+    switch self {
+    case .cubic(let function): return function.slope(at: s)
+    case .spring(let parameters): spring = parameters.spring(forRunLength: length)
+    case .springAnimation(let fixed): spring = fixed
+    }
+    guard s > 0, s < 1, let spring else { return 0 }
+    let v = length * spring.velocity(at: s * length)
+    return v.isFinite ? v : 0
+  }
+
   /// `true` for a physical ``spring(_:)``, which ignores the duration it is given.
   public var ignoresDuration: Bool {
     if case .spring(let spring) = self { return spring.ignoresDuration }

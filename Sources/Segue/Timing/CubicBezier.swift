@@ -37,11 +37,6 @@ public struct CubicBezier: Hashable, Sendable {
   /// Linear coefficient of `Y(s)`: `3·y1`.
   public let cy: Double
 
-  /// The 11 samples `X(i/10)` for `i = 0…10` (WebKit `UnitBezier` style), with the ends stored
-  /// exactly as `X(0) = 0` and `X(1) = 1`. Used for the first guess of ``parameter(forX:)``; since
-  /// `X` is increasing, the bracketing sample interval is also a bracket for the root.
-  public let samples: [Double]
-
   /// The slope used for inputs `x < 0`: `y1/x1` if `x1 > 0`; else `y2/x2` if `y1 = 0` and
   /// `x2 > 0`; else 1 if `y1 = y2 = 0`; else 0 (WebKit/Chromium rule).
   public let startGradient: Double
@@ -88,14 +83,6 @@ public struct CubicBezier: Hashable, Sendable {
     self.ay = ay
     self.by = by
     self.cy = cy
-    var table = [Double](repeating: 0, count: 11)
-    for i in 1..<10 {
-      let s = Double(i) / 10
-      table[i] = ((ax * s + bx) * s + cx) * s
-    }
-    table[10] = 1
-    self.samples = table
-
     if x1 > 0 {
       startGradient = y1 / x1
     } else if y1 == 0 && x2 > 0 {
@@ -158,6 +145,20 @@ public struct CubicBezier: Hashable, Sendable {
   @inlinable
   public func sampleDerivativeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
 
+  /// The number of sample intervals of `[0, 1]` that ``parameter(forX:)`` brackets its root in.
+  public static let sampleIntervals = 10
+
+  /// The sample `X(i/10)`, `i = 0…10` (WebKit `UnitBezier` style), with the ends exactly
+  /// `X(0) = 0` and `X(1) = 1`: the first guess of ``parameter(forX:)``. Since `X` is increasing,
+  /// the sample interval holding `x` also brackets the root. Computed, not stored, so a curve
+  /// holds no table.
+  @inlinable
+  public func sample(_ i: Int) -> Double {
+    if i <= 0 { return 0 }
+    if i >= Self.sampleIntervals { return 1 }
+    return sampleX(Double(i) / Double(Self.sampleIntervals))
+  }
+
   /// The target accuracy of ``parameter(forX:)``: it stops once `|X(s) − x| ≤ 1e-12`.
   static let solveTolerance = 1e-12
 
@@ -165,7 +166,7 @@ public struct CubicBezier: Hashable, Sendable {
   ///
   /// Inputs `x ≤ 0` give 0 and `x ≥ 1` give 1; NaN gives NaN (the caller's bug, see
   /// ``solve(_:)``). Otherwise:
-  /// 1. the sample interval `[i/10, (i+1)/10]` of ``samples`` holding `x` brackets the root, and
+  /// 1. the sample interval `[i/10, (i+1)/10]` of ``sample(_:)`` holding `x` brackets the root, and
   ///    linear interpolation inside it gives the first guess;
   /// 2. at most 8 Newton steps `s ← s − (X(s) − x)/X'(s)`, each narrowing the bracket by the sign
   ///    of `X(s) − x`, stopping when `|X'(s)| < 1e-7` or a step would leave the bracket;
@@ -181,11 +182,14 @@ public struct CubicBezier: Hashable, Sendable {
     if x >= 1 { return 1 }
 
     var i = 0
-    while i < 9 && samples[i + 1] <= x { i += 1 }
+    var xHi = sample(1)
+    while i < Self.sampleIntervals - 1 && xHi <= x {
+      i += 1
+      xHi = sample(i + 1)
+    }
     var lo = Double(i) / 10
     var hi = Double(i + 1) / 10
-    let xLo = samples[i]
-    let xHi = samples[i + 1]
+    let xLo = sample(i)
     let span = xHi - xLo
     var s = span > 0 ? lo + (x - xLo) / span * 0.1 : 0.5 * (lo + hi)
     if !(s >= lo && s <= hi) { s = 0.5 * (lo + hi) }

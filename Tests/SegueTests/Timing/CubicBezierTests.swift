@@ -92,9 +92,11 @@ struct CubicBezierTests {
     #expect(abs(c.bx + 0.78) < 1e-15)
     #expect(abs(c.ax - 0.52) < 1e-15)
     #expect(c.cy == 0 && c.by == 3 && c.ay == -2)
-    #expect(c.samples.count == 11 && c.samples[0] == 0 && c.samples[10] == 1)
+    #expect(CubicBezier.sampleIntervals == 10 && c.sample(0) == 0 && c.sample(10) == 1)
     // X(0.5) = 0.52/8 − 0.78/4 + 1.26/2 = 0.065 − 0.195 + 0.63 = 0.5.
-    #expect(abs(c.samples[5] - 0.5) < 1e-15)
+    #expect(abs(c.sample(5) - 0.5) < 1e-15)
+    // X(0.3) = 0.52·0.027 − 0.78·0.09 + 1.26·0.3 = 0.01404 − 0.0702 + 0.378 = 0.32184.
+    #expect(abs(c.sample(3) - 0.32184) < 1e-15)
   }
 
   /// Extrapolation outside [0, 1], worked by hand from WebKit's gradient rules:

@@ -1,0 +1,153 @@
+/// An animator-driven instance's clock after its latest call, as plain values: what the clock
+/// stage of ``SceneEvaluationJob`` reads to present the instance at a later wall time without
+/// copying its ``AnimatorMachine``.
+///
+/// `progress(at:)` is ``AnimatorMachine/advance(to:)`` followed by
+/// ``AnimatorMachine/progress(atFraction:)`` on a copy of the machine, with the same `Double`
+/// operations in the same order, so both give the same bits. The spring a run needs is fitted
+/// once, when the plan is made, rather than at every evaluation.
+struct AnimatorClockPlan: Sendable {
+  /// The eased curve of the machine's current knot, in the forms that need no references.
+  enum Curve: Sendable {
+    /// A cubic Bézier ``TimingFunction``.
+    case cubicBezier(CubicBezier)
+    /// A `steps()` ``TimingFunction``.
+    case steps(StepsEasing)
+    /// A spring (either ``TimingCurveProvider`` spring case), fitted to the run after the knot
+    /// (`forward`) and to the one before it (`backward`); `nil` where no spring fits, which shows
+    /// progress 1 inside the run.
+    case spring(forward: DampedSpring?, backward: DampedSpring?)
+    /// A curve with stored points (`linear(…)`): read from the machine.
+    case machine
+  }
+
+  /// Whether the fraction moves after the call: active and running.
+  var moves: Bool
+  /// The progress and the completion shown while the fraction does not move.
+  var heldProgress: Double
+  var heldCompletion: AnimatingPosition?
+  /// The fraction does not move before this wall time (`−∞` without a pending delay).
+  var heldUntil: Double
+  /// The wall time the fraction starts moving from: the later of the call and ``heldUntil``.
+  var from: Double
+  /// The fraction at ``from``, the one it heads for, and its signed speed (per second).
+  var fraction: Double
+  var target: Double
+  var velocity: Double
+  /// When the fraction reaches ``target``.
+  var end: Double
+  /// The progress and completion from ``end`` on.
+  var endProgress: Double
+  var endCompletion: AnimatingPosition?
+  /// The machine's flags that ``AnimatorMachine/progress(atFraction:)`` reads.
+  var frozenValue: Double?
+  var scrubbedLinearly: Bool
+  /// The knot: its fraction `φ₀`, progress `q₀` and curve.
+  var knotFraction: Double
+  var knotProgress: Double
+  var curve: Curve
+  /// The lengths (seconds) of the runs after and before the knot, which a spring is fitted to.
+  var forwardLength: Double
+  var backwardLength: Double
+
+  /// The plan of an instance that is not animator-driven: progress 0, held.
+  static let notAnimated = AnimatorClockPlan(
+    AnimatorMachine(
+      duration: 1, curve: .cubic(.linear), pausesOnCompletion: false, scrubsLinearly: false,
+      keepsHistory: false))
+
+  /// The plan of `machine` after its latest call.
+  init(_ machine: AnimatorMachine) {
+    let knot = machine.knot
+    moves = machine.state == .active && machine.isRunning
+    heldProgress = machine.progress(atFraction: machine.fraction)
+    heldCompletion = machine.completionPosition
+    heldUntil = machine.heldUntil ?? -.infinity
+    from = Swift.max(machine.time, machine.heldUntil ?? machine.time)
+    fraction = machine.fraction
+    target = machine.target
+    velocity = (machine.isReversed ? -1 : 1) * machine.rate
+    end = from + abs(machine.target - machine.fraction) / machine.rate
+    if machine.pausesOnCompletion {
+      endProgress = machine.progress(atFraction: machine.target)
+      endCompletion = machine.completionPosition
+    } else {
+      endProgress = machine.target
+      endCompletion = machine.isReversed ? .start : .end
+    }
+    if case .value(let v) = machine.frozen { frozenValue = v } else { frozenValue = nil }
+    scrubbedLinearly = machine.scrubbedLinearly
+    knotFraction = knot.fraction
+    knotProgress = knot.progress
+    forwardLength = (1 - Swift.max(knot.fraction, 0)) / knot.rate
+    backwardLength = knot.fraction / knot.rate
+    curve = Self.curve(knot.curve, forward: forwardLength, backward: backwardLength)
+  }
+
+  static func curve(_ provider: TimingCurveProvider, forward: Double, backward: Double) -> Curve {
+    switch provider {
+    case .cubic(.cubicBezier(let bezier)): return .cubicBezier(bezier)
+    case .cubic(.steps(let steps)): return .steps(steps)
+    case .cubic(.linearPoints): return .machine
+    case .spring(let parameters):
+      return .spring(
+        forward: parameters.spring(forRunLength: forward),
+        backward: parameters.spring(forRunLength: backward))
+    case .springAnimation(let spring):
+      return .spring(forward: spring, backward: spring)
+    }
+  }
+
+  /// The eased progress and the completion at wall time `t`: `nil` progress when the curve must
+  /// be read from the machine (``Curve/machine``).
+  @inline(__always)
+  func progress(at t: Double) -> (progress: Double, completion: AnimatingPosition?)? {
+    guard moves, t >= heldUntil else { return (heldProgress, heldCompletion) }
+    guard t > from || fraction == target else { return (heldProgress, heldCompletion) }
+    if t >= end { return (endProgress, endCompletion) }
+    let moved = fraction + velocity * (t - from)
+    guard let q = progress(atFraction: Swift.min(Swift.max(moved, 0), 1)) else { return nil }
+    return (q, nil)
+  }
+
+  /// ``AnimatorMachine/progress(atFraction:)``.
+  @inline(__always)
+  func progress(atFraction f: Double) -> Double? {
+    if let frozenValue { return frozenValue }
+    if scrubbedLinearly { return f }
+    guard let q = value(f) else { return nil }
+    return AnimatorMachine.finite(q, f)
+  }
+
+  /// ``AnimatorKnot/value(_:phi0:q0:start:)`` at animation start 0.
+  @inline(__always)
+  func value(_ phi: Double) -> Double? {
+    let phi0 = knotFraction
+    let q0 = knotProgress
+    if phi >= phi0 {
+      guard phi0 < 1 else { return q0 }
+      guard let s = eased((phi - phi0) / (1 - phi0), forward: true) else { return nil }
+      return q0 + (1 - q0) * s
+    }
+    guard let s = eased((phi0 - phi) / phi0, forward: false) else { return nil }
+    return q0 - q0 * s
+  }
+
+  /// ``TimingCurveProvider/progress(atElapsed:runLength:)`` at elapsed fraction `s` of the run
+  /// after the knot (`forward`) or before it.
+  @inline(__always)
+  func eased(_ s: Double, forward: Bool) -> Double? {
+    switch curve {
+    case .cubicBezier(let bezier): return bezier.solve(s)
+    case .steps(let steps): return steps.value(at: s, beforeFlag: false)
+    case .spring(let after, let before):
+      guard s > 0 else { return 0 }
+      guard s < 1 else { return 1 }
+      guard let spring = forward ? after : before else { return 1 }
+      let length = forward ? forwardLength : backwardLength
+      let x = spring.value(at: s * length)
+      return x.isFinite ? x : 1
+    case .machine: return nil
+    }
+  }
+}
