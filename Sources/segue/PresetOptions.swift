@@ -76,6 +76,13 @@ struct PresetOptions: ParsableArguments {
       "hero: post cell height in points, in (0, 16777216] (default 100).", valueName: "points"))
   var heroCellHeight: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "What the default views draw: screens (iOS screens: status bar, navigation bar, lists, "
+        + "photos) or bare (only the animated layers, one flat colour each) (default screens).",
+      valueName: "content"))
+  var views: DefaultViewContent?
+
   /// The library field each option sets, for naming the option in errors.
   static let optionForField: [String: String] = [
     "caDuration": "--ca-duration", "duration": "--ca-duration",
@@ -95,6 +102,7 @@ struct PresetOptions: ParsableArguments {
       ("--hero-selected-row", heroSelectedRow != nil), ("--hero-row-height", heroRowHeight != nil),
       ("--hero-list-top", heroListTop != nil), ("--hero-header-height", heroHeaderHeight != nil),
       ("--hero-cell-count", heroCellCount != nil), ("--hero-cell-height", heroCellHeight != nil),
+      ("--views", views != nil),
     ]
     return given.filter(\.1).map(\.0)
   }
@@ -128,7 +136,8 @@ struct PresetOptions: ParsableArguments {
   /// overflow.
   static let maximumLength = Double(1 << 24)
 
-  /// The most hero post cells (each is a layer): 10000.
+  /// The most hero post cells (each is four layers: the cell, its heading, text and separator):
+  /// 10000.
   static let maximumHeroCells = 10_000
 
   /// The container size from `--container`.
@@ -230,13 +239,16 @@ struct PresetSetup {
   var operation: TransitionOperation
   /// The container size in points.
   var containerSize: Size
+  /// What the default views draw.
+  var views: DefaultViewContent = .screens
 
   /// Builds the scene: the default views in a context, then `animateTransition(using:)`.
   ///
   /// - Throws: ``CLIError`` (data error) naming the option behind the rejected field.
   func scene() throws(CLIError) -> TransitionScene {
     do {
-      let context = try animator.defaultContext(operation: operation, containerSize: containerSize)
+      let context = try animator.defaultContext(
+        operation: operation, containerSize: containerSize, content: views)
       return try animator.animateTransition(using: context)
     } catch {
       throw PresetOptions.presetError(error)
@@ -251,6 +263,6 @@ extension PresetOptions {
     let parameters = try parameters(for: preset)
     return PresetSetup(
       animator: PresetAnimator(preset, parameters: parameters), operation: operation ?? .push,
-      containerSize: try containerSize())
+      containerSize: try containerSize(), views: views ?? .screens)
   }
 }

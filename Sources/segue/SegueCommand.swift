@@ -229,6 +229,7 @@ struct SegueCommand: ParsableCommand {
 extension TransitionPreset: ExpressibleByArgument {}
 extension TransitionOperation: ExpressibleByArgument {}
 extension TransitionSubtype: ExpressibleByArgument {}
+extension DefaultViewContent: ExpressibleByArgument {}
 
 /// Output formats of the data commands.
 enum DataFormat: String, ExpressibleByArgument, CaseIterable {

@@ -25,7 +25,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let directory = try TemporaryDirectory()
     let file = directory.path + "/fade.png"
     let result = try SegueProcess.run([
-      "render", "--preset", "ca-fade", "--container", "40,30", "--times", "0,0.1,0.25",
+      "render", "--preset", "ca-fade", "--views", "bare", "--container", "40,30", "--times",
+      "0,0.1,0.25",
       "--no-frames", "--animation", file,
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -47,7 +48,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let directory = try TemporaryDirectory()
     let file = directory.path + "/fade.gif"
     let result = try SegueProcess.run([
-      "render", "--preset", "ca-fade", "--container", "40,30", "--times", "0,0.1,0.25",
+      "render", "--preset", "ca-fade", "--views", "bare", "--container", "40,30", "--times",
+      "0,0.1,0.25",
       "--no-frames", "--animation", file, "--threads", "2",
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -77,7 +79,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let directory = try TemporaryDirectory()
     let file = directory.path + "/push.mp4"
     let result = try SegueProcess.run([
-      "render", "--preset", "system", "--container", "101,81", "--fps", "20", "--no-frames",
+      "render", "--preset", "system", "--views", "bare", "--container", "101,81", "--fps", "20",
+      "--no-frames",
       "--video", file,
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -110,7 +113,7 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let directory = try TemporaryDirectory()
     let file = try directory.write("old.mp4", "earlier")
     let result = try SegueProcess.run(
-      ["render", "--preset", "system", "--container", "40,30", "--video", file],
+      ["render", "--preset", "system", "--views", "bare", "--container", "40,30", "--video", file],
       environment: ["PATH": directory.path])
     #expect(result.status == 69)
     #expect(result.stderr.contains("segue render: --video:") && result.stderr.contains("'ffmpeg'"))
@@ -131,7 +134,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let file = try directory.write("old.mp4", "earlier")
     let result = try SegueProcess.run(
       [
-        "render", "--preset", "system", "--container", "40,30", "--video", file, "--output-dir",
+        "render", "--preset", "system", "--views", "bare", "--container", "40,30", "--video", file,
+        "--output-dir",
         directory.path,
       ], environment: ["PATH": bin])
     #expect(result.status == 69, "\(result.stderr)")
@@ -146,7 +150,9 @@ private let ffprobe = executableOnPath(["ffprobe"])
   /// request is reported as such before the missing tool.
   @Test func rejectedRequests() throws {
     let directory = try TemporaryDirectory()
-    let base = ["render", "--preset", "ca-fade", "--container", "40,30", "--no-frames"]
+    let base = [
+      "render", "--preset", "ca-fade", "--views", "bare", "--container", "40,30", "--no-frames",
+    ]
     let cases: [([String], Int32, String)] = [
       (["--animation", directory.path + "/a.bmp"], 64, "--animation: '"),
       (["--video", directory.path + "/a.avi"], 64, "must end in .mp4"),
@@ -174,7 +180,8 @@ private let ffprobe = executableOnPath(["ffprobe"])
     let two = try TemporaryDirectory()
     for (directory, threads) in [(one, "1"), (two, "2")] {
       let result = try SegueProcess.run([
-        "render", "--preset", "system", "--container", "60,40", "--fps", "10", "--labels",
+        "render", "--preset", "system", "--views", "bare", "--container", "60,40", "--fps", "10",
+        "--labels",
         "--threads", threads, "--output-dir", directory.path,
       ])
       #expect(result.status == 0, "\(result.stderr)")

@@ -9,7 +9,8 @@ import Testing
     -> TransitionScene
   {
     let animator = PresetAnimator(preset)
-    return try animator.animateTransition(using: animator.defaultContext(operation: operation))
+    return try animator.animateTransition(
+      using: animator.defaultContext(operation: operation, content: .bare))
   }
 
   @Test func updatesThenFinishWithSettings() throws {
@@ -23,7 +24,7 @@ import Testing
       """)
     let times = [0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 1]
     let result = try SegueProcess.run([
-      "sample", "--preset", "system", "--events", script, "--times",
+      "sample", "--preset", "system", "--views", "bare", "--events", script, "--times",
       times.map { "\($0)" }.joined(separator: ","),
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -55,7 +56,8 @@ import Testing
       "cancel.json",
       #"[{"time": 0.05, "update": 0.5}, {"time": 0.1, "cancel": true}]"#)
     let result = try SegueProcess.run([
-      "sample", "--preset", "slide-over", "--operation", "pop", "--events", script, "--fps", "40",
+      "sample", "--preset", "slide-over", "--views", "bare", "--operation", "pop", "--events",
+      script, "--fps", "40",
     ])
     #expect(result.status == 0, "\(result.stderr)")
     let document = try decodeSamples(result)
@@ -85,7 +87,7 @@ import Testing
       """)
     let times = [0, 0.05, 0.1, 0.15, 0.2, 0.5, 0.9, 1]
     let result = try SegueProcess.run([
-      "sample", "--preset", "cross-dissolve", "--events", script, "--times",
+      "sample", "--preset", "cross-dissolve", "--views", "bare", "--events", script, "--times",
       times.map { "\($0)" }.joined(separator: ","),
     ])
     #expect(result.status == 0, "\(result.stderr)")

@@ -95,7 +95,8 @@ import Testing
   /// every field of the CSV parses as a finite number (or is a name or a flag).
   @Test func largestContainerPrintsOnlyFiniteNumbers() throws {
     let result = try SegueProcess.run([
-      "sample", "--preset", "system", "--container", "16777216,16777216", "--fps", "10",
+      "sample", "--preset", "system", "--views", "bare", "--container", "16777216,16777216",
+      "--fps", "10",
       "--format", "csv",
     ])
     #expect(result.status == 0, "\(result.stderr)")

@@ -78,7 +78,8 @@ struct PreviewBrowserTests {
   /// screenshot at 0.9 s against the render at 0.3 s is far outside the tolerance.
   @Test func depthMatchesRender() throws {
     let pairs = try compare(
-      preset: ["--preset", "depth", "--container", "200,300"], ops: ["push", "pop"],
+      preset: ["--preset", "depth", "--views", "bare", "--container", "200,300"],
+      ops: ["push", "pop"],
       times: [0.3, 0.9, 1.55])
     try #require(pairs.count == 6)
     let wrong = pairs[1].0.difference(pairs[0].1, threshold: Self.channelThreshold)
@@ -99,9 +100,11 @@ struct PreviewBrowserTests {
   /// layers moving at once.
   @Test func dissolveAndHeroMatchRender() throws {
     try compare(
-      preset: ["--preset", "ca-fade", "--container", "200,300"], ops: ["push"], times: [0.1])
+      preset: ["--preset", "ca-fade", "--views", "bare", "--container", "200,300"], ops: ["push"],
+      times: [0.1])
     try compare(
-      preset: ["--preset", "hero", "--container", "240,420"], ops: ["push", "pop"],
+      preset: ["--preset", "hero", "--views", "bare", "--container", "240,420"],
+      ops: ["push", "pop"],
       times: [0.2, 0.6])
   }
 
@@ -144,7 +147,7 @@ struct PreviewBrowserTests {
     let script = try directory.write("events.json", "[" + events.joined(separator: ",") + "]")
     let drag = presses.map { "\($0.0):\($0.1),150" }.joined(separator: ";")
     try compare(
-      preset: ["--preset", "depth", "--container", "200,300"], ops: ["pop"],
+      preset: ["--preset", "depth", "--views", "bare", "--container", "200,300"], ops: ["pop"],
       times: [0.05, 0.15, 0.3, 0.5, 1.2], query: "&timeline=drag&drag=\(drag)",
       renderOptions: { ["--operation", $0, "--events", script] })
   }

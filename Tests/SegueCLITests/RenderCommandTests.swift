@@ -16,7 +16,8 @@ import Testing
     // 138.975) → (154, 139, 139). Drawing both at opacity 0.5 "over" white instead would mix in
     // white: 0.5·to + 0.25·from + 0.25·white = (0.7925, 0.6775, 0.5825) → (202, 173, 149).
     let result = try SegueProcess.run([
-      "render", "--preset", "ca-fade", "--container", "40,30", "--times", "0,0.125,0.25",
+      "render", "--preset", "ca-fade", "--views", "bare", "--container", "40,30", "--times",
+      "0,0.125,0.25",
       "--output-dir", directory.path, "--filmstrip", strip, "--columns", "2",
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -93,7 +94,8 @@ import Testing
     let directory = try TemporaryDirectory()
     let strip = directory.path + "/sheet.svg"
     let result = try SegueProcess.run([
-      "render", "--preset", "system", "--container", "40,30", "--times", "0,0.5", "--no-frames",
+      "render", "--preset", "system", "--views", "bare", "--container", "40,30", "--times", "0,0.5",
+      "--no-frames",
       "--filmstrip", strip, "--output-dir", directory.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")

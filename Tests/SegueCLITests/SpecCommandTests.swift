@@ -112,7 +112,7 @@ enum TestSpecs {
     let times = "0,0.05,0.1,0.2,0.25,0.3"
     let fromSpec = try SegueProcess.run(["sample", "--spec", example, "--times", times])
     let fromPreset = try SegueProcess.run([
-      "sample", "--preset", preset.rawValue, "--times", times,
+      "sample", "--preset", preset.rawValue, "--views", "bare", "--times", times,
     ])
     #expect(fromSpec.status == 0, "\(fromSpec.stderr)")
     #expect(fromPreset.status == 0, "\(fromPreset.stderr)")

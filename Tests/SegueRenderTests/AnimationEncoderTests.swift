@@ -18,7 +18,8 @@ private func presetFrames(
   gradient: Bool = false, labels: Bool = false, times: [Double]
 ) throws -> [PixelBufferRGBA8] {
   let animator = PresetAnimator(preset)
-  let scene = try animator.animateTransition(using: animator.defaultContext(operation: operation))
+  let scene = try animator.animateTransition(
+    using: animator.defaultContext(operation: operation, content: .bare))
   let renderer = SceneRenderer(scale: scale, gradient: gradient, labels: labels)
   return try times.map { try renderer.render(scene, at: $0) }
 }
@@ -173,7 +174,8 @@ struct GIFTests {
   @Test(arguments: TransitionPreset.allCases)
   func presetsRoundTripExactly(preset: TransitionPreset) throws {
     let animator = PresetAnimator(preset)
-    let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+    let scene = try animator.animateTransition(
+      using: animator.defaultContext(operation: .push, content: .bare))
     let times = (0...10).map { Double($0) * scene.duration / 10 }
     let frames = try presetFrames(preset, .push, scale: 0.25, labels: true, times: times)
     var encoder = try GIFEncoder(width: frames[0].width, height: frames[0].height)

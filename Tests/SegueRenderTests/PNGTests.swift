@@ -238,11 +238,12 @@ struct PNGTests {
     ) throws -> PixelBufferRGBA8 {
       let animator = PresetAnimator(preset)
       let scene = try animator.animateTransition(
-        using: animator.defaultContext(operation: operation))
+        using: animator.defaultContext(operation: operation, content: .bare))
       return try renderer.render(scene, at: f * scene.duration)
     }
     let animator = PresetAnimator(.system)
-    let system = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+    let system = try animator.animateTransition(
+      using: animator.defaultContext(operation: .push, content: .bare))
     let sheet = try Filmstrip(
       renderer: SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8), columns: 6
     ).render(system, times: (0...5).map { Double($0) * system.duration / 5 })

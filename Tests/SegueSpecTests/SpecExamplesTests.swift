@@ -140,7 +140,7 @@ struct SpecExamplesTests {
           (
             "description",
             .string(
-              "The '\(preset.rawValue)' preset, push, default views in a 390 × 844 container (generated from PresetAnimator by SpecFile.encode)."
+              "The '\(preset.rawValue)' preset, push, bare default views in a 390 × 844 container (generated from PresetAnimator by SpecFile.encode)."
             )
           ), at: 1)
         json = .object(members)

@@ -16,12 +16,12 @@ enum SpecTestSupport {
     examplesDirectory.appendingPathComponent("\(preset.rawValue)-push.json")
   }
 
-  /// The preset's scene in its default context (390 × 844), as the preset tests build it.
+  /// The preset's scene in its bare default context (390 × 844), as the preset tests build it.
   static func presetScene(_ preset: TransitionPreset, _ operation: TransitionOperation) throws
     -> TransitionScene
   {
     let animator = PresetAnimator(preset)
-    let context = try animator.defaultContext(operation: operation)
+    let context = try animator.defaultContext(operation: operation, content: .bare)
     return try animator.animateTransition(using: context)
   }
 

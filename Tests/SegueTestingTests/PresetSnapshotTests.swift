@@ -36,7 +36,7 @@ struct PresetSnapshotTests {
     assertTransitionSnapshot(of: scene, as: .curves(times: Self.times(scene)), named: name)
   }
 
-  /// The filmstrips of the transition catalog: six frames at `k·duration/5`, labelled, six
+  /// The filmstrips of the transition catalog: six frames at `k·duration/5` at 0.4 px/pt, six
   /// columns, each below 150 KB.
   @Test(arguments: TransitionPreset.allCases)
   func documentationFilmstrip(_ preset: TransitionPreset) throws {
@@ -44,7 +44,7 @@ struct PresetSnapshotTests {
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Sources/Segue/Segue.docc/Resources")
     let scene = try presetScene(preset, .push)
-    let renderer = SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8)
+    let renderer = SceneRenderer(scale: 0.4)
     let verification = SnapshotVerification(
       scene: scene,
       strategy: .filmstrip(

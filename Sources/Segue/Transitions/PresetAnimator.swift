@@ -34,7 +34,7 @@ public struct PresetAnimator: TransitionAnimator {
   ///
   /// - Throws: ``ValidationError`` for invalid parameters, or when a layer the preset animates is
   ///   missing from the context's views (hero needs **title**, **table**, **header**, **back**,
-  ///   **cell0…**; see ``defaultViews(operation:containerSize:)``).
+  ///   **cell0…**; see ``defaultViews(operation:containerSize:content:)``).
   public func animateTransition(using context: TransitionContext) throws(ValidationError)
     -> TransitionScene
   {
@@ -240,11 +240,17 @@ public struct PresetAnimator: TransitionAnimator {
       .rect(Rect(x: 0, y: 0, width: r.size.width, height: r.size.height))
     }
     func imagePosition(_ r: Rect) -> AnimationValue { .point(Point(x: r.midX, y: r.midY)) }
+    // The flying image is a snapshot of the post's header: its fill and its kind's contents.
+    let post = forward ? context.toView : context.fromView
+    let snapshot = post[id: "header"]
     let image = { (frame: Rect, opacity: Double) in
-      Layer(
+      var layer = Layer(
         id: "image", bounds: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height),
         position: Point(x: frame.midX, y: frame.midY), opacity: opacity,
-        backgroundColor: HeroViews.imageColor)
+        backgroundColor: snapshot?.backgroundColor ?? .clear)
+      layer.kind = snapshot?.kind ?? .plain
+      layer.contents = snapshot?.contents
+      return layer
     }
     if forward {
       try b.add(view: context.fromView)

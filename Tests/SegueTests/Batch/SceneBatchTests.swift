@@ -27,7 +27,8 @@ import Testing
     -> TransitionScene
   {
     let animator = PresetAnimator(preset)
-    return try animator.animateTransition(using: animator.defaultContext(operation: operation))
+    return try animator.animateTransition(
+      using: animator.defaultContext(operation: operation, content: .bare))
   }
 
   /// A custom scene: nested layers, a perspective sublayer transform, keyframes of numbers,

@@ -15,7 +15,8 @@ struct InteractiveSamplingTests {
 
   init() throws {
     let animator = PresetAnimator(.crossDissolve)
-    scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
+    scene = try animator.animateTransition(
+      using: animator.defaultContext(operation: .push, content: .bare))
   }
 
   /// update(0.4) at t = 0.1, then finish at t = 0.2 with a linear completion curve and speed 1:
@@ -93,7 +94,7 @@ struct InteractiveSamplingPropertyTests {
     ) { presetIndex, push, percents, finishes, speed in
       do {
         let animator = PresetAnimator(presets[presetIndex])
-        let context = try animator.defaultContext(operation: push ? .push : .pop)
+        let context = try animator.defaultContext(operation: push ? .push : .pop, content: .bare)
         let scene = try animator.animateTransition(using: context)
         var timeline = try InteractionTimeline(
           duration: scene.duration, completionSpeed: speed)

@@ -10,7 +10,7 @@ struct ReadmeExampleTests {
   /// frame x is W·(1 − x) = 390·0.455222 = 177.54 points.
   @Test func readmeExample() throws {
     let animator = PresetAnimator(.system)
-    let context = try animator.defaultContext(operation: .push)
+    let context = try animator.defaultContext(operation: .push, content: .bare)
     let scene = try animator.animateTransition(using: context)
     let sample = try scene.sample(at: 0.1)
     #expect(sample.layers.map(\.id) == ["from", "dimming", "to"])

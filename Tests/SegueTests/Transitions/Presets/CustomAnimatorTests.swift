@@ -118,7 +118,7 @@ struct CustomAnimatorTests {
     ported: TransitionScene, preset: TransitionScene
   ) {
     let preset = PresetAnimator(.slideOver)
-    let context = try preset.defaultContext(operation: operation)
+    let context = try preset.defaultContext(operation: operation, content: .bare)
     let ported = SimpleOverAnimator(popStyle: !operation.isForward)
     #expect(ported.transitionDuration(using: context) == preset.transitionDuration(using: context))
     return (

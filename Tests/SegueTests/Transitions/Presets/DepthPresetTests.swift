@@ -114,7 +114,8 @@ struct DepthPresetTests {
 
   private static func scene(_ operation: TransitionOperation) throws -> TransitionScene {
     let animator = PresetAnimator(.depth)
-    return try animator.animateTransition(using: animator.defaultContext(operation: operation))
+    return try animator.animateTransition(
+      using: animator.defaultContext(operation: operation, content: .bare))
   }
 
   /// Checks all four corners (top-left, top-right, bottom-right, bottom-left) of an axis-aligned

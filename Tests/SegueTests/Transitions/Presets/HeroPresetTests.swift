@@ -50,7 +50,8 @@ struct HeroPresetTests {
     _ operation: TransitionOperation, hero: HeroScene = HeroScene()
   ) throws -> TransitionScene {
     let animator = PresetAnimator(.hero, parameters: PresetParameters(hero: hero))
-    return try animator.animateTransition(using: animator.defaultContext(operation: operation))
+    return try animator.animateTransition(
+      using: animator.defaultContext(operation: operation, content: .bare))
   }
 
   /// The axis-aligned frame spanned by a layer's top-left and bottom-right corners.
@@ -139,7 +140,7 @@ struct HeroPresetTests {
 
   @Test func pushDurationAndDrawOrder() throws {
     let animator = PresetAnimator(.hero)
-    let context = try animator.defaultContext(operation: .push)
+    let context = try animator.defaultContext(operation: .push, content: .bare)
     // 0.8 + 0.2·cellCount with the default 5 cells.
     #expect(abs(animator.transitionDuration(using: context) - 1.8) <= 1e-12)
     let scene = try animator.animateTransition(using: context)
@@ -324,7 +325,7 @@ struct HeroPresetTests {
 
   @Test func popDurationAndDrawOrder() throws {
     let animator = PresetAnimator(.hero)
-    let context = try animator.defaultContext(operation: .pop)
+    let context = try animator.defaultContext(operation: .pop, content: .bare)
     #expect(animator.transitionDuration(using: context) == 0.4)
     let s = try animator.animateTransition(using: context).sample(at: 0.1)
     // to (the list) below from (the post view), image on top.
@@ -451,9 +452,9 @@ struct HeroPresetTests {
     #expect(throws: bad.error) { try bad.scene.validate() }
     let animator = PresetAnimator(.hero, parameters: PresetParameters(hero: bad.scene))
     // Building the default views checks the scene …
-    #expect(throws: bad.error) { _ = try animator.defaultContext(operation: .push) }
+    #expect(throws: bad.error) { _ = try animator.defaultContext(operation: .push, content: .bare) }
     // … and so does animateTransition, with views built from valid parameters.
-    let context = try PresetAnimator(.hero).defaultContext(operation: .pop)
+    let context = try PresetAnimator(.hero).defaultContext(operation: .pop, content: .bare)
     #expect(throws: bad.error) { _ = try animator.animateTransition(using: context) }
   }
 

@@ -166,7 +166,7 @@ struct InterruptibleSwipeBackTests {
 
   static func context() throws -> TransitionContext {
     let plain = try PresetAnimator(.slideOver).defaultContext(
-      operation: .pop, containerSize: Size(width: width, height: 844))
+      operation: .pop, containerSize: Size(width: width, height: 844), content: .bare)
     return try TransitionContext(
       operation: .pop, containerSize: plain.containerSize, fromView: plain.fromView,
       toView: plain.toView, isInteractive: true)

@@ -31,7 +31,7 @@ enum PresetsAHarness {
     parameters: PresetParameters = PresetParameters()
   ) throws -> TransitionScene {
     let animator = PresetAnimator(preset, parameters: parameters)
-    let context = try animator.defaultContext(operation: operation)
+    let context = try animator.defaultContext(operation: operation, content: .bare)
     #expect(context.containerSize == Size(width: width, height: height))
     return try animator.animateTransition(using: context)
   }
