@@ -5,14 +5,18 @@ import Segue
 /// its own offset so that at the frame time `t` it is at `uᵢ·duration` of its run (`uᵢ` uniform in
 /// `[0, 1)` from splitmix64 with a fixed seed).
 public enum PresetsWorkload {
-  /// The twenty scenes: every preset with its default context, push then pop.
+  /// The twenty scenes: every preset with its default context on bare views (only the layers its
+  /// animator animates, ``/Segue/DefaultViewContent/bare``), push then pop. The batch workloads
+  /// time the transitions themselves; the iOS screens' static rows and text are the renderer's
+  /// workload (`render`), and would multiply the layer count without adding any animation.
   public static func scenes() throws -> [TransitionScene] {
     var scenes: [TransitionScene] = []
     for preset in TransitionPreset.allCases {
       for operation in [TransitionOperation.push, .pop] {
         let animator = PresetAnimator(preset)
         scenes.append(
-          try animator.animateTransition(using: animator.defaultContext(operation: operation)))
+          try animator.animateTransition(
+            using: animator.defaultContext(operation: operation, content: .bare)))
       }
     }
     return scenes

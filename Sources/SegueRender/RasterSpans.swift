@@ -46,8 +46,10 @@ enum RasterSpans {
 
     init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
       self.layer = layer
+      // A path part draws no label: its layer's glyphs belong to the layer's other parts.
+      let glyphCount = layer.part == .paths ? 0 : layer.paint.glyphCount
       glyphs = UnsafeBufferPointer(
-        rebasing: program.glyphs[layer.glyphStart..<(layer.glyphStart + layer.paint.glyphCount)])
+        rebasing: program.glyphs[layer.glyphStart..<(layer.glyphStart + glyphCount)])
       cells = program.cells
       regions = UnsafeBufferPointer(
         rebasing: program.regions[layer.regionStart..<(layer.regionStart + layer.regionCount)])

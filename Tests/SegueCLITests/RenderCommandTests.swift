@@ -147,6 +147,18 @@ import Testing
     #expect(images[0].pixels == [[255, 0, 0, 255], [255, 255, 255, 255]])
   }
 
+  /// Labels on screens with text and shape layers (whose path parts draw no label) render
+  /// without fault in a small container, on two threads.
+  @Test func labelsBesideTextAndShapeLayers() throws {
+    let directory = try TemporaryDirectory()
+    let result = try SegueProcess.run([
+      "render", "--preset", "system", "--container", "60,40", "--times", "0,0.2,0.4", "--labels",
+      "--threads", "2", "--quiet", "--output-dir", directory.path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+  }
+
   /// PNG frames are encoded on --threads threads, several frames at once: the files are the
   /// same bytes with 1, 2 and 5 threads (7 frames: the last batch of 2 and of 5 is partial).
   @Test func framesAreTheSameBytesAtAnyThreadCount() throws {
