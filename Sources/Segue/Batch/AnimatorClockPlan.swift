@@ -141,12 +141,9 @@ struct AnimatorClockPlan: Sendable {
     case .cubicBezier(let bezier): return bezier.solve(s)
     case .steps(let steps): return steps.value(at: s, beforeFlag: false)
     case .spring(let after, let before):
-      guard s > 0 else { return 0 }
-      guard s < 1 else { return 1 }
-      guard let spring = forward ? after : before else { return 1 }
-      let length = forward ? forwardLength : backwardLength
-      let x = spring.value(at: s * length)
-      return x.isFinite ? x : 1
+      return DampedSpring.progress(
+        forward ? after : before, atElapsed: s,
+        runLength: forward ? forwardLength : backwardLength)
     case .machine: return nil
     }
   }

@@ -168,9 +168,20 @@ public struct SpringTimingParameters: Hashable, Sendable {
   /// The progress at the elapsed fraction `s` of a run lasting `length` seconds: 0 for `s ≤ 0`,
   /// `x(s·length)` for `0 < s < 1`, exactly 1 for `s ≥ 1` (NaN counts as 0). Always finite.
   public func progress(atElapsed s: Double, runLength length: Double) -> Double {
+    guard s > 0, s < 1 else { return s > 0 ? 1 : 0 }
+    return DampedSpring.progress(spring(forRunLength: length), atElapsed: s, runLength: length)
+  }
+}
+
+extension DampedSpring {
+  /// The progress `x(s·length)` of `spring` at the elapsed fraction `s` of a run of `length`
+  /// seconds: 0 for `s ≤ 0` (NaN included), 1 for `s ≥ 1`, where no spring fits (`nil`) or where
+  /// the value is not finite. The one rule of every spring-paced run.
+  static func progress(_ spring: DampedSpring?, atElapsed s: Double, runLength length: Double)
+    -> Double
+  {
     guard s > 0 else { return 0 }
-    guard s < 1 else { return 1 }
-    guard let spring = spring(forRunLength: length) else { return 1 }
+    guard s < 1, let spring else { return 1 }
     let x = spring.value(at: s * length)
     return x.isFinite ? x : 1
   }
@@ -242,10 +253,7 @@ public enum TimingCurveProvider: Hashable, Sendable {
     case .cubic(let function): return function.transform(s)
     case .spring(let spring): return spring.progress(atElapsed: s, runLength: length)
     case .springAnimation(let spring):
-      guard s > 0 else { return 0 }
-      guard s < 1 else { return 1 }
-      let x = spring.value(at: s * length)
-      return x.isFinite ? x : 1
+      return DampedSpring.progress(spring, atElapsed: s, runLength: length)
     }
   }
 
