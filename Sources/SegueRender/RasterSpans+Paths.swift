@@ -27,25 +27,16 @@ extension RasterSpans {
     }
   }
 
-  /// Blends a path row from its sorted crossings, chunk by chunk: each sample line's winding
-  /// number is carried from one crossing to the next, so the row costs `O(crossings + samples)`.
+  /// Blends a path row from its sorted crossings: each sample line's winding number is carried
+  /// from one crossing to the next, so the row costs `O(crossings + samples)`.
   static func sweepRow(
     _ crossings: PathRowCrossings, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int)
   ) {
-    let layer = source.layer
+    let x0 = source.layer.x0
     var state = crossings.startState()
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathChunk) { counts in
-      var start = layer.x0
-      while start < layer.x1 {
-        let n = Swift.min(pathChunk, layer.x1 - start)
-        counts.baseAddress!.initialize(repeating: 0, count: n)
-        for b in 0..<ReferenceRasterizer.samplesPerAxis {
-          crossings.sweep(b, &state, 4 * (start - layer.x0), 4 * n, source, counts.baseAddress!)
-        }
-        pathPixels(start, n, counts.baseAddress!, layer, row, &dirty)
-        start += n
-      }
+    pathChunks(source.layer, row, &dirty) { b, start, n, counts in
+      crossings.sweep(b, &state, 4 * (start - x0), 4 * n, source, counts)
     }
   }
 
@@ -55,20 +46,29 @@ extension RasterSpans {
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int)
   ) {
-    let layer = source.layer
-    let samples = 4 * pathChunk
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: samples) { changes in
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathChunk) { counts in
-        var start = layer.x0
-        while start < layer.x1 {
-          let n = Swift.min(pathChunk, layer.x1 - start)
-          counts.baseAddress!.initialize(repeating: 0, count: n)
-          for b in 0..<ReferenceRasterizer.samplesPerAxis {
-            countLine(b, py, start, n, source, changes.baseAddress!, counts.baseAddress!)
-          }
-          pathPixels(start, n, counts.baseAddress!, layer, row, &dirty)
-          start += n
-        }
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * pathChunk) { changes in
+      pathChunks(source.layer, row, &dirty) { b, start, n, counts in
+        countLine(b, py, start, n, source, changes.baseAddress!, counts)
+      }
+    }
+  }
+
+  /// Blends a path row chunk by chunk: `count(b, start, n, counts)` adds sample line `b`'s
+  /// inside samples over pixels `start..<start + n` to `counts` (zeroed per chunk), then the
+  /// chunk's pixels are blended by their hits.
+  @inline(__always)
+  static func pathChunks(
+    _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>, _ dirty: inout (lo: Int, hi: Int),
+    _ count: (Int, Int, Int, UnsafeMutablePointer<UInt8>) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathChunk) { counts in
+      var start = layer.x0
+      while start < layer.x1 {
+        let n = Swift.min(pathChunk, layer.x1 - start)
+        counts.baseAddress!.initialize(repeating: 0, count: n)
+        for b in 0..<ReferenceRasterizer.samplesPerAxis { count(b, start, n, counts.baseAddress!) }
+        pathPixels(start, n, counts.baseAddress!, layer, row, &dirty)
+        start += n
       }
     }
   }
