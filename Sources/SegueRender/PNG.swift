@@ -37,7 +37,11 @@ public enum PNG {
 
   /// How the filter of each scanline is chosen.
   public enum FilterChoice: Hashable, Sendable {
-    /// Per row, the filter with the smallest sum of absolute signed filtered bytes.
+    /// Per row, the filter with the smallest sum of absolute signed filtered bytes; or, per
+    /// image, no filter on any row when eight sample bands of 16 rows compress smaller that way
+    /// (unfiltered rows at ``Compression/detailLevel`` under ``Compression/automatic``). Flat
+    /// screens with text compress best unfiltered: their rows repeat exactly a few rows apart,
+    /// which per-row filters hide.
     case adaptive
     /// The same filter for every row.
     case fixed(Filter)

@@ -27,6 +27,8 @@ public final class PNGEncoder {
   /// bytes).
   private(set) var compressed: [UInt8] = []
   private(set) var compressedCount = 0
+  /// The trial compressions' output (``PNG/Scanlines/unfilteredIsSmaller``).
+  private var trial: [UInt8] = []
 
   /// Creates an encoder.
   ///
@@ -89,8 +91,16 @@ public final class PNGEncoder {
   /// stream). The region must lie inside the image and be at least 1 × 1.
   func compress(_ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, height: Int) {
     let rows = scanlines.filter(image, x: x, y: y, width: width, height: height, filter: filter)
-    let compressor = detail.map { 2 * rows.repeated >= height ? flat : $0 } ?? flat
-    compressedCount = scanlines.withFiltered(count: rows.bytes) { input in
+    // Unfiltered rows keep their repeats far apart, which lazy parsing (the detail level) finds.
+    let filteredCompressor = detail.map { 2 * rows.repeated >= height ? flat : $0 } ?? flat
+    let unfilteredCompressor = detail ?? flat
+    let unfiltered =
+      filter == .adaptive
+      && scanlines.unfilteredIsSmaller(
+        rowBytes: 4 * width + 1, height: height, compressor: filteredCompressor,
+        unfilteredCompressor: unfilteredCompressor, output: &trial)
+    let compressor = unfiltered ? unfilteredCompressor : filteredCompressor
+    compressedCount = scanlines.withFiltered(count: rows.bytes, unfiltered: unfiltered) { input in
       compressor.zlib(input, into: &compressed)
     }
   }

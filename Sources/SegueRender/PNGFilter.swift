@@ -7,6 +7,9 @@ extension PNG {
   struct Scanlines {
     /// The filtered rows, `(4·width + 1)·height` bytes of it in use.
     private var filtered: [UInt8] = []
+    /// With ``FilterChoice/adaptive``: the same rows unfiltered (filter type None), the
+    /// alternative ``PNGEncoder`` weighs against the per-row choice.
+    private var unfiltered: [UInt8] = []
     /// Two straight-alpha rows, each after ``leftPadding`` zero bytes (the "left" of the first
     /// pixel).
     private var rows: [UInt8] = []
@@ -26,25 +29,34 @@ extension PNG {
       let padded = rowBytes + Self.leftPadding
       let count = (rowBytes + 1) * height
       Self.grow(&filtered, to: count)
+      if filter == .adaptive { Self.grow(&unfiltered, to: count) }
       Self.grow(&rows, to: 2 * padded)
       Self.grow(&candidates, to: 5 * rowBytes)
       var repeated = 0
       image.components.withUnsafeBufferPointer { pixels in
         filtered.withUnsafeMutableBufferPointer { out in
-          rows.withUnsafeMutableBufferPointer { rows in
-            candidates.withUnsafeMutableBufferPointer { candidates in
-              // Zero left padding and a zero row above the first.
-              rows.update(repeating: 0)
-              var rowsView = RowPair(
-                current: rows.baseAddress! + Self.leftPadding,
-                previous: rows.baseAddress! + padded + Self.leftPadding)
-              let first = pixels.baseAddress! + y * image.stride + 4 * x
-              for row in 0..<height {
-                let isRepeat = PNG.filterRow(
-                  first + row * image.stride, stride: image.stride, isFirst: row == 0,
-                  rows: &rowsView, count: rowBytes, filter: filter,
-                  into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
-                if isRepeat { repeated += 1 }
+          unfiltered.withUnsafeMutableBufferPointer { plain in
+            rows.withUnsafeMutableBufferPointer { rows in
+              candidates.withUnsafeMutableBufferPointer { candidates in
+                // Zero left padding and a zero row above the first.
+                rows.update(repeating: 0)
+                var rowsView = RowPair(
+                  current: rows.baseAddress! + Self.leftPadding,
+                  previous: rows.baseAddress! + padded + Self.leftPadding)
+                let first = pixels.baseAddress! + y * image.stride + 4 * x
+                for row in 0..<height {
+                  let isRepeat = PNG.filterRow(
+                    first + row * image.stride, stride: image.stride, isFirst: row == 0,
+                    rows: &rowsView, count: rowBytes, filter: filter,
+                    into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
+                  if isRepeat { repeated += 1 }
+                  // The row's straight pixels are now `previous` (filtered or repeated alike).
+                  if filter == .adaptive {
+                    let row = plain.baseAddress! + row * (rowBytes + 1)
+                    row[0] = Filter.none.rawValue
+                    (row + 1).update(from: rowsView.previous, count: rowBytes)
+                  }
+                }
               }
             }
           }
@@ -53,9 +65,13 @@ extension PNG {
       return (count, repeated)
     }
 
-    /// Runs `body` on the first `count` filtered bytes.
-    func withFiltered<R>(count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-      filtered.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    /// Runs `body` on the first `count` filtered bytes, or on the unfiltered rows.
+    func withFiltered<R>(
+      count: Int, unfiltered isUnfiltered: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+      (isUnfiltered ? unfiltered : filtered).withUnsafeBufferPointer {
+        body(UnsafeBufferPointer(rebasing: $0[0..<count]))
+      }
     }
 
     /// Grows `buffer` to at least `count` bytes (zeros), keeping it when it is long enough.
@@ -237,5 +253,39 @@ extension PNG {
   ) {
     segue_store_u8x16(p, v)
     cost += Int(segue_png_cost_u8x16(v))
+  }
+}
+
+extension PNG.Scanlines {
+  /// The bands of rows compressed both ways to choose between the per-row filters and no
+  /// filter: ``trialBands`` bands of ``trialRows`` rows, evenly spread (the whole image when it
+  /// is shorter than all of them).
+  static let trialBands = 8
+  static let trialRows = 16
+
+  /// Whether the unfiltered rows compress smaller (by `unfilteredCompressor`) than the filtered
+  /// ones (by `compressor`), judged on sample bands compressed into `output`. Flat artwork
+  /// with text often compresses best unfiltered: its rows repeat exactly, which filtering
+  /// hides; photographs and gradients filtered.
+  func unfilteredIsSmaller(
+    rowBytes: Int, height: Int, compressor: PNG.Compressor,
+    unfilteredCompressor: PNG.Compressor, output: inout [UInt8]
+  ) -> Bool {
+    var sizes = (filtered: 0, unfiltered: 0)
+    let bands = height <= Self.trialBands * Self.trialRows ? 1 : Self.trialBands
+    let rows = bands == 1 ? height : Self.trialRows
+    for band in 0..<bands {
+      let first = bands == 1 ? 0 : (height - rows) * band / (bands - 1)
+      let range = (first * rowBytes)..<((first + rows) * rowBytes)
+      func size(unfiltered: Bool) -> Int {
+        withFiltered(count: range.upperBound, unfiltered: unfiltered) { all in
+          (unfiltered ? unfilteredCompressor : compressor).zlib(
+            UnsafeBufferPointer(rebasing: all[range]), into: &output)
+        }
+      }
+      sizes.filtered += size(unfiltered: false)
+      sizes.unfiltered += size(unfiltered: true)
+    }
+    return sizes.unfiltered < sizes.filtered
   }
 }

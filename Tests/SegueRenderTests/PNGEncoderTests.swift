@@ -127,7 +127,7 @@ struct PNGEncoderTests {
 
   /// ``PNG/Compression/automatic`` writes a mostly flat image (most rows repeat the one above)
   /// as libdeflate's level 2 and an image whose rows all differ (a vertical gradient) as
-  /// level 6.
+  /// level 6 (filters fixed, so only the level is chosen).
   @Test func automaticLevelFollowsTheRows() throws {
     var flat = try PixelBufferRGBA8(width: 32, height: 32, fill: SIMD4(10, 20, 30, 255))
     for x in 0..<32 { flat[x, 0] = SIMD4(200, 0, 0, 255) }
@@ -136,9 +136,39 @@ struct PNGEncoderTests {
       for x in 0..<32 { gradient[x, y] = SIMD4(UInt8(8 * y), UInt8(x), UInt8(x ^ y), 255) }
     }
     let levels = (PNG.Compression.flatLevel, PNG.Compression.detailLevel)
-    #expect(try PNG.encode(flat) == PNG.encode(flat, compression: .level(levels.0)))
-    #expect(try PNG.encode(gradient) == PNG.encode(gradient, compression: .level(levels.1)))
-    #expect(try PNG.encode(flat) != PNG.encode(flat, compression: .level(levels.1)))
+    let up = PNG.FilterChoice.fixed(.up)
+    #expect(
+      try PNG.encode(flat, filter: up)
+        == PNG.encode(flat, compression: .level(levels.0), filter: up))
+    #expect(
+      try PNG.encode(gradient, filter: up)
+        == PNG.encode(gradient, compression: .level(levels.1), filter: up))
+    #expect(
+      try PNG.encode(flat, filter: up)
+        != PNG.encode(flat, compression: .level(levels.1), filter: up))
+  }
+
+  /// The adaptive filters give way to no filter when that compresses smaller: rows that repeat
+  /// a few rows apart but differ from the row above (as lines of text do) are written unfiltered
+  /// at the detail level; a gradient keeps its per-row filters.
+  @Test func adaptiveFilteringFallsBackToNoFilter() throws {
+    var state: UInt64 = 0x5EED
+    func byte() -> UInt8 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+    let pattern = (0..<3).map { _ in (0..<64).map { _ in byte() } }
+    var text = try PixelBufferRGBA8(width: 64, height: 300)
+    for y in 0..<300 {
+      for x in 0..<64 { text[x, y] = SIMD4(pattern[y % 3][x], pattern[y % 3][x] / 2, 0, 255) }
+    }
+    #expect(try PNG.encode(text) == PNG.encode(text, filter: .fixed(.none)))
+    var gradient = try PixelBufferRGBA8(width: 64, height: 300)
+    for y in 0..<300 {
+      for x in 0..<64 { gradient[x, y] = SIMD4(UInt8(y % 256), UInt8(4 * x), 128, 255) }
+    }
+    #expect(try PNG.encode(gradient) != PNG.encode(gradient, filter: .fixed(.none)))
+    #expect(try PNG.encode(gradient).count < PNG.encode(gradient, filter: .fixed(.none)).count)
   }
 }
 
