@@ -315,10 +315,8 @@ struct SVGLayerStyle {
 /// coordinates (`userSpaceOnUse`), `spreadMethod` pad (the end colours extend, as the parameter
 /// is clamped to `[0, 1]`).
 ///
-/// Stops: the colour at 0, the given stops with locations in `[0, 1]` in order, the colour at 1
-/// (``GradientPaint/color(atParameter:)``), so locations outside `[0, 1]` and repeated locations
-/// (a hard edge, the later stop winning) give the renderer's colours. Both interpolate straight
-/// (not premultiplied) components between stops.
+/// Stops: ``GradientPaint/unitIntervalStops`` (SVG and the renderer both interpolate straight,
+/// not premultiplied, components between stops).
 enum SVGGradient {
   /// One colour everywhere: axial with `S = E`, radial with a zero half-axis (`t = 1`), or one
   /// stop.
@@ -331,13 +329,8 @@ enum SVGGradient {
 
   /// The SVG form of `paint`, or `nil` for a conic gradient or no colours.
   init?(_ paint: GradientPaint) {
-    guard paint.type != .conic, let first = paint.color(atParameter: 0),
-      let last = paint.color(atParameter: 1)
-    else { return nil }
-    let stops: [(Double, RGBAColor)] =
-      [(0, first)]
-      + paint.stops.filter { $0.location >= 0 && $0.location <= 1 }
-      .map { ($0.location, $0.color) } + [(1, last)]
+    let stops = paint.unitIntervalStops.map { ($0.location, $0.color) }
+    guard paint.type != .conic, let last = stops.last?.1 else { return nil }
     let (s, e) = paint.endPoints
     let (rx, ry) = (abs(e.x - s.x), abs(e.y - s.y))
     switch paint.type {

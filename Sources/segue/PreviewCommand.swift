@@ -72,12 +72,14 @@ struct PreviewCommand: ParsableCommand {
       var scalars: Set<Unicode.Scalar> = []
       var appearance = PreviewAppearanceUse()
       var sceneData: [JSONValue] = []
+      var images = PreviewImages()
       for source in sources {
         sceneData.append(
-          try builder.sceneData(source, scalars: &scalars, appearance: &appearance))
+          try builder.sceneData(
+            source, scalars: &scalars, appearance: &appearance, images: &images))
       }
       let notes = appearance.notes
-      let html = try page(transition, sources, builder, sceneData, scalars, notes)
+      let html = try page(transition, sources, builder, sceneData, scalars, images, notes)
       let bytes = Array(html.utf8)
       guard bytes.count <= Budget.maximumPreviewBytes else {
         throw CLIError(
@@ -153,7 +155,7 @@ struct PreviewCommand: ParsableCommand {
   private func page(
     _ transition: LoadedTransition, _ sources: [PreviewSceneSource],
     _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ scalars: Set<Unicode.Scalar>,
-    _ notes: [String]
+    _ images: PreviewImages, _ notes: [String]
   ) throws(CLIError) -> String {
     let initial = sources.firstIndex { $0.name == (transition.operation ?? "spec") } ?? 0
     let first = sources[initial].transition
@@ -205,7 +207,8 @@ struct PreviewCommand: ParsableCommand {
       ("container", .array([.number(size.width), .number(size.height)])),
       ("fps", .number(builder.fps)), ("minimumW", .number(Transform3D.minimumW)),
       ("labels", .bool(builder.labels)), ("initialScene", .number(Double(initial))),
-      ("scenes", .array(sceneData)), ("font", PreviewDataBuilder.font(scalars)),
+      ("scenes", .array(sceneData)), ("images", .array(images.uris.map(JSONValue.string))),
+      ("font", PreviewDataBuilder.font(scalars)),
       ("gesture", gesture), ("completion", completion), ("interaction", interaction),
       ("notes", .array(notes.map(JSONValue.string))),
     ])

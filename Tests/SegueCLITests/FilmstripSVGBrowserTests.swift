@@ -81,10 +81,17 @@ struct FilmstripSVGBrowserTests {
   }
 
   /// Images (embedded, clipped to rounded bounds; under perspective from the renderer) and
-  /// the three gradient types. The image is a frame `segue render` wrote (`system` on bare views: two coloured screens, one
-  /// sliding over the other).
+  /// the three gradient types.
   @Test func contentsAndGradientsMatchThePNG() throws {
     let directory = try TemporaryDirectory()
+    let spec = try Self.writeSpec(in: directory)
+    try compare(["--spec", spec], times: [0, 0.6], size: (160, 120), in: directory.path)
+  }
+
+  /// Writes ``spec`` and its image into `directory` and returns the spec's path. The image is
+  /// a frame `segue render` wrote (`system` on bare views: two coloured screens, one sliding
+  /// over the other).
+  static func writeSpec(in directory: TemporaryDirectory) throws -> String {
     let made = try SegueProcess.run([
       "render", "--preset", "system", "--views", "bare", "--container", "60,40", "--times", "0.2",
       "--output-dir", directory.path, "--quiet",
@@ -92,8 +99,7 @@ struct FilmstripSVGBrowserTests {
     try #require(made.status == 0, "\(made.stderr)")
     try FileManager.default.moveItem(
       atPath: directory.path + "/frame-0000.png", toPath: directory.path + "/photo.png")
-    let spec = try directory.write("spec.json", Self.spec)
-    try compare(["--spec", spec], times: [0, 0.6], size: (160, 120), in: directory.path)
+    return try directory.write("spec.json", spec)
   }
 
   /// The default iOS screens: text as glyph outlines, shapes, gradients, under `depth`'s
