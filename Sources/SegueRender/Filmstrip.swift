@@ -1,8 +1,8 @@
 import Segue
 
 /// A contact sheet of a transition: frames at chosen times laid out in a grid, each with its time
-/// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of the layers'
-/// projected quads (``svg(_:times:)``).
+/// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of what the renderer
+/// draws of each layer (``svg(_:times:)``).
 ///
 /// **Layout** (pixels). Every frame is ``SceneRenderer/outputSize(for:)`` of the scene's
 /// container, `fw × fh`. A cell is the frame with a caption strip of height

@@ -17,8 +17,12 @@ struct PreviewCommand: ParsableCommand {
       The page is one HTML file with its styles, scripts and data inline: no network, no \
       external fonts. It holds each scene's render lists (what 'segue render --labels' draws) \
       at animation times k/N for --fps N (default 120) up to the duration, and the finished and \
-      cancelled end states; it plays them on a canvas, interpolating between samples. \
-      Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
+      cancelled end states; it plays them on a canvas, interpolating between samples. Each \
+      layer is its fill and, over it, what 'segue render' draws of it: its contents image \
+      (each image embedded once, as PNG), its gradient (axial, radial or conic) and its paths \
+      (a shape's fill and stroke, a text layer's glyph outlines from the renderer's text \
+      layout, so the page needs no fonts), through its matrix (an image or gradient under \
+      perspective through a mesh of small triangles). Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
       ([ and ]), loop (L), reset (R), labels, the operation, and the timeline: the animation, \
       the scripted interaction, or your last drag. A drag on the stage drives the \
       percent-driven interaction with the preset's gesture rules (its own for fade-slide, \
