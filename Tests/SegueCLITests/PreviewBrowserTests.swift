@@ -122,11 +122,13 @@ struct PreviewBrowserTests {
       renderOptions: { _ in [] })
   }
 
-  /// The default iOS screens: text as glyph outlines, shapes and gradients.
+  /// The default iOS screens: text as glyph outlines, shapes and gradients (`hero`'s cards).
   @Test func defaultViewsMatchRender() throws {
     try compare(
       preset: ["--preset", "system", "--container", "390,844"], ops: ["push"],
       times: [0.15, 0.4])
+    try compare(
+      preset: ["--preset", "hero", "--container", "390,844"], ops: ["push"], times: [0.1, 0.3])
   }
 
   /// The notes on appearance the page does not draw are shown in its info area (the DOM after
