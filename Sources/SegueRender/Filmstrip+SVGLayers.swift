@@ -36,17 +36,20 @@ struct FilmstripSVGWriter {
 
 extension Filmstrip {
   /// One planned layer in an SVG cell: inside its ancestors' `masksToBounds` clips (and, for a
-  /// piece of a depth-sorted layer, the piece), the fill polygon, the contents and gradient, and
-  /// the paths.
+  /// piece of a depth-sorted layer, the piece), the fill polygon, the contents and gradient, the
+  /// paths and the border.
   func svgLayer(
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     writer: inout FilmstripSVGWriter, into document: inout SVGDocument
   ) throws(ValidationError) {
-    guard !p.parts.isDisjoint(with: [.body, .contents, .gradient, .paths]) else { return }
+    guard !p.parts.isDisjoint(with: [.body, .contents, .gradient, .paths, .border]) else {
+      return
+    }
     guard let groups = try clipGroups(p, writer: &writer, into: &document) else { return }
     try polygon(p, weight: weight, blendMode: blendMode, into: &document)
     try layerPaint(p, weight: weight, blendMode: blendMode, writer: &writer, into: &document)
     try paths(p, weight: weight, blendMode: blendMode, into: &document)
+    try border(p, weight: weight, blendMode: blendMode, into: &document)
     for _ in 0..<groups { document.append(markup: "</g>") }
   }
 
@@ -72,6 +75,28 @@ extension Filmstrip {
       document.append(markup: "<g clip-path=\"url(#\(id))\">")
     }
     return outlines.count
+  }
+
+  /// The border (``LayerSnapshot/Border``): the rounded bounds minus the inner rounded rectangle
+  /// inset by its width, both projected (``/Segue/Transform3D/mapPolygon(_:)``) × `scale`, an
+  /// even-odd path in its colour at alpha × opacity.
+  private func border(
+    _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
+    into document: inout SVGDocument
+  ) throws(ValidationError) {
+    guard p.parts.contains(.border), let border = p.snapshot.border, border.width > 0 else {
+      return
+    }
+    let paint = SnapshotPaint(p.snapshot)
+    let s = renderer.scale
+    let contours = [paint.body.outline(), paint.hole.outline()].map { outline in
+      p.sample.matrix.mapPolygon(outline).map { Point(x: $0.x * s, y: $0.y * s) }
+    }
+    let c = border.color
+    try document.path(
+      contours, fillRule: .evenOdd,
+      fill: RGBAColor(clamping: c.red, c.green, c.blue, c.alpha * p.opacity * weight),
+      blendMode: blendMode)
   }
 
   /// The layer-space rectangle holding everything `p` draws: its bounds, its contents' placed

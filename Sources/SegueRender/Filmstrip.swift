@@ -243,9 +243,11 @@ public struct Filmstrip: Hashable, Sendable {
   ///   (``Stroker``, with caps, joins, miter limit, dashes and `strokeStart`/`strokeEnd`
   ///   applied) and text is the glyph outlines of the renderer's HarfBuzz/FreeType layout, so
   ///   the SVG needs no fonts and matches the PNG; a path with a point at or behind the eye is
-  ///   left out.
+  ///   left out;
+  /// - **border**: the rounded bounds minus the inner rounded rectangle inset by the border's
+  ///   width, both projected, an even-odd path in the border's colour at alpha × opacity.
   ///
-  /// Borders and shadows are not drawn. A cross-dissolve's layers sit in an isolated nested
+  /// Shadows are not drawn. A cross-dissolve's layers sit in an isolated nested
   /// viewport and blend with `plus-lighter` at alpha × weight (exact for one-layer snapshots
   /// such as CATransition `fade`'s; a snapshot's sublayers are added rather than composited
   /// over their root). The caption is SVG text in the caption strip. Labels of snapshots are

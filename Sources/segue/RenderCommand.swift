@@ -57,8 +57,8 @@ struct RenderCommand: ParsableCommand {
       sheet in SVG: each layer's fill as a polygon through its projected corners, its contents \
       image (embedded once, as PNG) and axial or radial gradient as SVG under its 2D matrix, \
       its shape paths and text as the renderer's outlines (no fonts needed), and what SVG \
-      cannot draw (perspective, conic gradients) as PNG images from the renderer; borders and \
-      shadows are not drawn (not available for interactive runs).
+      cannot draw (perspective, conic gradients) as PNG images from the renderer, borders as \
+      projected outlines; shadows are not drawn (not available for interactive runs).
 
       --animation FILE.png: the frames as one animated PNG (APNG; viewers without APNG show the \
       first frame); --animation FILE.gif: as a GIF (256 colours per frame). Each frame lasts \

@@ -176,6 +176,28 @@ struct FilmstripSVGLayersTests {
     #expect(list.named("path").contains { $0["fill"] == "#0000ff" && $0["d"] != nil })
   }
 
+  /// A 20 × 10 layer at (4, 4) with a 2-point red border: an even-odd path of its bounds and
+  /// its bounds inset by 2.
+  @Test func borderIsTheBoundsMinusTheInset() throws {
+    var from = LayerTree()
+    try from.add(TransitionContext.viewLayer("from", containerSize: size, color: .white))
+    var framed = Layer.gradientLayer(
+      id: "framed", frame: Rect(x: 4, y: 4, width: 20, height: 10), colors: [])
+    framed.borderWidth = 2
+    framed.borderColor = red
+    try from.add(framed, parent: "from")
+    var to = LayerTree()
+    try to.add(TransitionContext.viewLayer("to", containerSize: size, color: blue))
+    let context = try TransitionContext(
+      operation: .push, containerSize: size, fromView: from, toView: to)
+    let s = try PresetAnimator(.system).animateTransition(using: context)
+    let text = try filmstrip().svg(s, times: [0]).text
+    #expect(
+      text.contains(
+        "<path d=\"M4,4 L24,4 L24,14 L4,14 Z M6,6 L22,6 L22,12 L6,12 Z\" fill-rule=\"evenodd\" "
+          + "fill=\"#ff0000\"/>"))
+  }
+
   /// A sublayer of a layer with `masksToBounds` is drawn inside a `<g clip-path>` whose clip
   /// is the ancestor's projected bounds.
   @Test func masksToBoundsClipsSublayers() throws {
