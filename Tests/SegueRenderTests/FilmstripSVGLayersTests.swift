@@ -24,8 +24,6 @@ private func photo() throws -> BitmapImage {
 /// A push whose **from** view holds an image layer, three gradient layers, a shape and a text
 /// layer, each 16 × 12 points in a row; `transform` is given to the image layer.
 private func scene(photoTransform: Transform3D = .identity) throws -> TransitionScene {
-  var from = LayerTree()
-  try from.add(TransitionContext.viewLayer("from", containerSize: size, color: .white))
   var image = Layer.imageLayer(
     id: "photo", frame: Rect(x: 4, y: 4, width: 16, height: 12), contents: .named("photo"))
   image.transform = photoTransform
@@ -52,6 +50,16 @@ private func scene(photoTransform: Transform3D = .identity) throws -> Transition
       id: "title", frame: Rect(x: 44, y: 24, width: 30, height: 20), string: "Hi",
       fontSize: 12, foregroundColor: .black),
   ]
+  return try push(from: layers)
+}
+
+/// The system push of a white **from** view holding `layers` (masking them with
+/// `masksToBounds`) onto a blue **to** view.
+private func push(from layers: [Layer], masksToBounds: Bool = false) throws -> TransitionScene {
+  var from = LayerTree()
+  var view = TransitionContext.viewLayer("from", containerSize: size, color: .white)
+  view.masksToBounds = masksToBounds
+  try from.add(view)
   for layer in layers { try from.add(layer, parent: "from") }
   var to = LayerTree()
   try to.add(TransitionContext.viewLayer("to", containerSize: size, color: blue))
@@ -179,19 +187,11 @@ struct FilmstripSVGLayersTests {
   /// A 20 × 10 layer at (4, 4) with a 2-point red border: an even-odd path of its bounds and
   /// its bounds inset by 2.
   @Test func borderIsTheBoundsMinusTheInset() throws {
-    var from = LayerTree()
-    try from.add(TransitionContext.viewLayer("from", containerSize: size, color: .white))
     var framed = Layer.gradientLayer(
       id: "framed", frame: Rect(x: 4, y: 4, width: 20, height: 10), colors: [])
     framed.borderWidth = 2
     framed.borderColor = red
-    try from.add(framed, parent: "from")
-    var to = LayerTree()
-    try to.add(TransitionContext.viewLayer("to", containerSize: size, color: blue))
-    let context = try TransitionContext(
-      operation: .push, containerSize: size, fromView: from, toView: to)
-    let s = try PresetAnimator(.system).animateTransition(using: context)
-    let text = try filmstrip().svg(s, times: [0]).text
+    let text = try filmstrip().svg(push(from: [framed]), times: [0]).text
     #expect(
       text.contains(
         "<path d=\"M4,4 L24,4 L24,14 L4,14 Z M6,6 L22,6 L22,12 L6,12 Z\" fill-rule=\"evenodd\" "
@@ -201,20 +201,9 @@ struct FilmstripSVGLayersTests {
   /// A sublayer of a layer with `masksToBounds` is drawn inside a `<g clip-path>` whose clip
   /// is the ancestor's projected bounds.
   @Test func masksToBoundsClipsSublayers() throws {
-    var from = LayerTree()
-    var view = TransitionContext.viewLayer("from", containerSize: size, color: .white)
-    view.masksToBounds = true
-    try from.add(view)
-    try from.add(
-      Layer.gradientLayer(
-        id: "g", frame: Rect(x: 60, y: 40, width: 40, height: 40), colors: [red, blue]),
-      parent: "from")
-    var to = LayerTree()
-    try to.add(TransitionContext.viewLayer("to", containerSize: size, color: blue))
-    let context = try TransitionContext(
-      operation: .push, containerSize: size, fromView: from, toView: to)
-    let s = try PresetAnimator(.system).animateTransition(using: context)
-    let text = try filmstrip().svg(s, times: [0]).text
+    let g = Layer.gradientLayer(
+      id: "g", frame: Rect(x: 60, y: 40, width: 40, height: 40), colors: [red, blue])
+    let text = try filmstrip().svg(push(from: [g], masksToBounds: true), times: [0]).text
     #expect(
       text.contains(
         "<clipPath id=\"clip-0-1\"><path d=\"M0,0 L80,0 L80,60 L0,60 Z\"/></clipPath>"))
