@@ -1,8 +1,8 @@
 import Segue
 
 /// A contact sheet of a transition: frames at chosen times laid out in a grid, each with its time
-/// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of the layers'
-/// projected quads (``svg(_:times:)``).
+/// as a caption, as one PNG-ready image (``render(_:times:)``) or as an SVG of what the renderer
+/// draws of each layer (``svg(_:times:)``).
 ///
 /// **Layout** (pixels). Every frame is ``SceneRenderer/outputSize(for:)`` of the scene's
 /// container, `fw × fh`. A cell is the frame with a caption strip of height
@@ -214,18 +214,44 @@ public struct Filmstrip: Hashable, Sendable {
   /// An SVG contact sheet with the layout of ``render(_:times:)`` (user units = pixels): per
   /// cell, a nested viewport (``SVGDocument/embed(_:at:isolated:)``, which clips to the cell)
   /// holding a rectangle of the renderer's background and, in draw order, each layer that draws
-  /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``) as a polygon through its
-  /// projected bounds corners × `scale` (``/Segue/LayerSample/corners``; with a corner radius,
-  /// the outline of its rounded rectangle, only the `maskedCorners` rounded, each quarter arc in
-  /// 8 segments; the eye-plane-clipped polygon
-  /// of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind the eye; for each piece of a
-  /// layer cut by depth sorting, the piece's polygon through
-  /// ``/Segue/Transform3D/mapPolygon(_:)``), filled with its colour (a
-  /// gradient's mean of top and bottom) at alpha × opacity. A cross-dissolve's layers sit in an
-  /// isolated nested viewport and blend with `plus-lighter` at alpha × weight (exact for
-  /// one-layer snapshots such as CATransition `fade`'s; a snapshot's sublayers are added
-  /// rather than composited over their root). The caption is SVG text in the caption strip.
-  /// Labels of snapshots are not drawn.
+  /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``), inside a `<g clip-path>`
+  /// per ancestor with `masksToBounds` (its rounded bounds projected) and, for a piece of a
+  /// layer cut by depth sorting, the piece:
+  /// - **fill**: a polygon through its projected bounds corners × `scale`
+  ///   (``/Segue/LayerSample/corners``; with a corner radius, the outline of its rounded
+  ///   rectangle, only the `maskedCorners` rounded, each quarter arc in 8 segments; the
+  ///   eye-plane-clipped polygon of ``/Segue/Transform3D/mapQuad(_:)`` when a corner is behind
+  ///   the eye; for a depth-sorted piece, the piece's polygon through
+  ///   ``/Segue/Transform3D/mapPolygon(_:)``), filled with its colour (a vertical gradient fill's
+  ///   mean of top and bottom) at alpha × opacity;
+  /// - **contents** (``LayerSnapshot/Contents``) and **gradient** (``LayerSnapshot/Gradient``),
+  ///   when the layer's matrix is affine in its plane (no perspective divide varies over it),
+  ///   as SVG under `<g transform="matrix(…)">` in layer coordinates: the image embedded once
+  ///   per document in `<defs>` as a PNG `data:` URI and shown per ``ContentsLayout`` piece
+  ///   (nine-part stretching included) by a nested viewport whose `viewBox` is the piece's
+  ///   texel rectangle, clipped to the rounded bounds with `masksToBounds`,
+  ///   `image-rendering:pixelated` for the `nearest` filter; an axial or radial gradient as
+  ///   `<linearGradient>` or `<radialGradient>` in `userSpaceOnUse` filling the rounded bounds.
+  ///   What SVG cannot draw exactly — a layer under perspective (SVG transforms are 2D
+  ///   affine), a conic gradient (SVG has none), contents whose texels reach outside the image
+  ///   (the renderer repeats the edge) — is drawn by the renderer alone, with the layer's
+  ///   clips, and placed as a cropped PNG `<image>` at its pixel position, so it matches the
+  ///   PNG frame;
+  /// - **paths** (a shape layer's fill and stroke, a text layer's glyphs: ``LayerSnapshot/paths``):
+  ///   `<path>` elements of the polygons the renderer fills, projected through the matrix ×
+  ///   `scale`, with the fill rule, colour and alpha × opacity. A stroke is its outline
+  ///   (``Stroker``, with caps, joins, miter limit, dashes and `strokeStart`/`strokeEnd`
+  ///   applied) and text is the glyph outlines of the renderer's HarfBuzz/FreeType layout, so
+  ///   the SVG needs no fonts and matches the PNG; a path with a point at or behind the eye is
+  ///   left out;
+  /// - **border**: the rounded bounds minus the inner rounded rectangle inset by the border's
+  ///   width, both projected, an even-odd path in the border's colour at alpha × opacity.
+  ///
+  /// Shadows are not drawn. A cross-dissolve's layers sit in an isolated nested
+  /// viewport and blend with `plus-lighter` at alpha × weight (exact for one-layer snapshots
+  /// such as CATransition `fade`'s; a snapshot's sublayers are added rather than composited
+  /// over their root). The caption is SVG text in the caption strip. Labels of snapshots are
+  /// not drawn.
   ///
   /// - Throws: as ``render(_:times:)``, and the errors of ``SVGDocument``.
   public func svg(_ scene: TransitionScene, times: [Double]) throws(ValidationError)
@@ -239,7 +265,10 @@ public struct Filmstrip: Hashable, Sendable {
       fill: background)
     let fw = Double(layout.frameWidth)
     let fh = Double(layout.frameHeight)
+    var writer = try FilmstripSVGWriter(
+      frameWidth: layout.frameWidth, frameHeight: layout.frameHeight)
     for (k, time) in times.enumerated() {
+      writer.begin(cell: k)
       let steps: [SceneRenderer.PlanStep]
       do {
         let sample = try scene.sample(at: time)
@@ -255,14 +284,13 @@ public struct Filmstrip: Hashable, Sendable {
       for step in steps {
         switch step {
         case .layer(let p):
-          try polygon(p, weight: 1, blendMode: .over, into: &cell)
-          try paths(p, weight: 1, blendMode: .over, into: &cell)
+          try svgLayer(p, weight: 1, blendMode: .over, writer: &writer, into: &cell)
         case .dissolve(let snapshots):
           var group = try SVGDocument(width: fw, height: fh)
           for snapshot in snapshots {
             for p in snapshot.layers {
-              try polygon(p, weight: snapshot.weight, blendMode: .add, into: &group)
-              try paths(p, weight: snapshot.weight, blendMode: .add, into: &group)
+              try svgLayer(
+                p, weight: snapshot.weight, blendMode: .add, writer: &writer, into: &group)
             }
           }
           try cell.embed(group, at: .zero, isolated: true)
@@ -282,7 +310,7 @@ public struct Filmstrip: Hashable, Sendable {
 
   // MARK: - Private helpers
 
-  private func polygon(
+  func polygon(
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     into document: inout SVGDocument
   ) throws(ValidationError) {
@@ -322,7 +350,7 @@ public struct Filmstrip: Hashable, Sendable {
   /// The layer's filled paths (shape fills and strokes, text outlines) projected through its
   /// matrix × `scale`; a path with a point at or behind the eye is left out (SVG has no
   /// perspective clipping).
-  private func paths(
+  func paths(
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     into document: inout SVGDocument
   ) throws(ValidationError) {

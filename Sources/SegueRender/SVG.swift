@@ -12,7 +12,16 @@ public struct SVGDocument: Hashable, Sendable {
   public let width: Double
   /// The height of the canvas, in user units (points).
   public let height: Double
-  private var elements: [String] = []
+  /// The elements, one per line, in draw order.
+  var elements: [String] = []
+  /// The `<defs>` children (embedded images, gradients, clip paths), each once by id: a nested
+  /// document's definitions move up to the root when it is embedded.
+  var definitions: [String] = []
+  /// The id of each definition, in the same order.
+  private var definitionIDs: [String] = []
+  private var definedIDs: Set<String> = []
+  /// Whether an element links with `xlink:href` (the root then declares the namespace).
+  private var usesXLink = false
 
   /// Creates an empty canvas.
   ///
@@ -88,9 +97,8 @@ public struct SVGDocument: Hashable, Sendable {
     _ contours: [[Point]], fillRule: FillRule, fill: RGBAColor, blendMode: BlendMode = .over
   ) throws(ValidationError) {
     var d: [String] = []
-    for contour in contours where contour.count >= 3 {
-      let list = try SVGDocument.pointList(contour, minimum: 3)
-      d.append("M" + list.split(separator: " ").joined(separator: " L") + " Z")
+    for contour in contours {
+      if let data = try SVGDocument.pathData(contour) { d.append(data) }
     }
     guard !d.isEmpty else { return }
     let rule = fillRule == .evenOdd ? "evenodd" : "nonzero"
@@ -122,6 +130,10 @@ public struct SVGDocument: Hashable, Sendable {
     elements.append(open + ">")
     elements.append(contentsOf: document.elements)
     elements.append("</svg>")
+    for (id, definition) in zip(document.definitionIDs, document.definitions) {
+      define(id, definition)
+    }
+    usesXLink = usesXLink || document.usesXLink
   }
 
   /// Adds a line of text with its baseline starting at `position` (sans-serif, `fontSize` user
@@ -148,8 +160,15 @@ public struct SVGDocument: Hashable, Sendable {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let w = SVGDocument.number(width)
     let h = SVGDocument.number(height)
-    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" "
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+    if usesXLink { out += "xmlns:xlink=\"http://www.w3.org/1999/xlink\" " }
+    out += "width=\"\(w)\" height=\"\(h)\" "
     out += "viewBox=\"0 0 \(w) \(h)\">\n"
+    if !definitions.isEmpty {
+      out += "<defs>\n"
+      for definition in definitions { out += definition + "\n" }
+      out += "</defs>\n"
+    }
     for element in elements { out += element + "\n" }
     out += "</svg>\n"
     return out
@@ -203,7 +222,7 @@ public struct SVGDocument: Hashable, Sendable {
     return out
   }
 
-  private static func pointList(_ points: [Point], minimum: Int) throws(ValidationError) -> String {
+  static func pointList(_ points: [Point], minimum: Int) throws(ValidationError) -> String {
     guard points.count >= minimum else {
       throw ValidationError(
         field: "points", reason: .tooFew(minimum: minimum, actual: points.count))
@@ -216,5 +235,34 @@ public struct SVGDocument: Hashable, Sendable {
       parts.append("\(number(p.x)),\(number(p.y))")
     }
     return parts.joined(separator: " ")
+  }
+}
+
+extension SVGDocument {
+  /// Appends one element's markup, built by the caller from validated numbers (``number(_:)``)
+  /// and escaped text.
+  mutating func append(markup: String) {
+    usesXLink = usesXLink || markup.contains("xlink:href")
+    elements.append(markup)
+  }
+
+  /// Adds `definition` to the document's `<defs>` under `id`, unless `id` is defined already
+  /// (the first definition wins: callers derive ids from what they define).
+  mutating func define(_ id: String, _ definition: String) {
+    guard definedIDs.insert(id).inserted else { return }
+    usesXLink = usesXLink || definition.contains("xlink:href")
+    definitionIDs.append(id)
+    definitions.append(definition)
+  }
+
+  /// The path data `M x,y L x,y … Z` of a closed contour of at least 3 points, or `nil` when it
+  /// has fewer.
+  ///
+  /// - Throws: ``/Segue/ValidationError/Reason/notFinite`` naming `points` with the index of a
+  ///   non-finite point.
+  static func pathData(_ contour: [Point]) throws(ValidationError) -> String? {
+    guard contour.count >= 3 else { return nil }
+    let list = try pointList(contour, minimum: 3)
+    return "M" + list.split(separator: " ").joined(separator: " L") + " Z"
   }
 }

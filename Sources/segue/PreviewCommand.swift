@@ -17,8 +17,12 @@ struct PreviewCommand: ParsableCommand {
       The page is one HTML file with its styles, scripts and data inline: no network, no \
       external fonts. It holds each scene's render lists (what 'segue render --labels' draws) \
       at animation times k/N for --fps N (default 120) up to the duration, and the finished and \
-      cancelled end states; it plays them on a canvas, interpolating between samples. \
-      Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
+      cancelled end states; it plays them on a canvas, interpolating between samples. Each \
+      layer is its fill and, over it, what 'segue render' draws of it: its contents image \
+      (each image embedded once, as PNG), its gradient (axial, radial or conic) and its paths \
+      (a shape's fill and stroke, a text layer's glyph outlines from the renderer's text \
+      layout, so the page needs no fonts), through its matrix (an image or gradient under \
+      perspective through a mesh of small triangles). Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
       ([ and ]), loop (L), reset (R), labels, the operation, and the timeline: the animation, \
       the scripted interaction, or your last drag. A drag on the stage drives the \
       percent-driven interaction with the preset's gesture rules (its own for fade-slide, \
@@ -72,12 +76,14 @@ struct PreviewCommand: ParsableCommand {
       var scalars: Set<Unicode.Scalar> = []
       var appearance = PreviewAppearanceUse()
       var sceneData: [JSONValue] = []
+      var images = PreviewImages()
       for source in sources {
         sceneData.append(
-          try builder.sceneData(source, scalars: &scalars, appearance: &appearance))
+          try builder.sceneData(
+            source, scalars: &scalars, appearance: &appearance, images: &images))
       }
       let notes = appearance.notes
-      let html = try page(transition, sources, builder, sceneData, scalars, notes)
+      let html = try page(transition, sources, builder, sceneData, scalars, images, notes)
       let bytes = Array(html.utf8)
       guard bytes.count <= Budget.maximumPreviewBytes else {
         throw CLIError(
@@ -153,7 +159,7 @@ struct PreviewCommand: ParsableCommand {
   private func page(
     _ transition: LoadedTransition, _ sources: [PreviewSceneSource],
     _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ scalars: Set<Unicode.Scalar>,
-    _ notes: [String]
+    _ images: PreviewImages, _ notes: [String]
   ) throws(CLIError) -> String {
     let initial = sources.firstIndex { $0.name == (transition.operation ?? "spec") } ?? 0
     let first = sources[initial].transition
@@ -205,7 +211,8 @@ struct PreviewCommand: ParsableCommand {
       ("container", .array([.number(size.width), .number(size.height)])),
       ("fps", .number(builder.fps)), ("minimumW", .number(Transform3D.minimumW)),
       ("labels", .bool(builder.labels)), ("initialScene", .number(Double(initial))),
-      ("scenes", .array(sceneData)), ("font", PreviewDataBuilder.font(scalars)),
+      ("scenes", .array(sceneData)), ("images", .array(images.uris.map(JSONValue.string))),
+      ("font", PreviewDataBuilder.font(scalars)),
       ("gesture", gesture), ("completion", completion), ("interaction", interaction),
       ("notes", .array(notes.map(JSONValue.string))),
     ])

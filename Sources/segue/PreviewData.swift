@@ -77,6 +77,8 @@ struct PreviewFrameStream {
   private(set) var scalars: Set<Unicode.Scalar> = []
   /// The appearance properties of the layers appended that the page does not draw.
   private(set) var appearance = PreviewAppearanceUse()
+  /// The page's images (shared by its scenes: the caller passes them from scene to scene).
+  var images = PreviewImages()
   /// The ids of the layers that clip their descendants (``RasterLayer/clips`` carries their
   /// shapes, not their ids), not yet returned for this frame: read from the presentation tree by
   /// the builder (``ClipOwners``).
@@ -90,6 +92,10 @@ struct PreviewFrameStream {
     var labelOffset: [Double]
     var cellSize: Double
     var labelColor: RGBAColor
+    var paint: PreviewPaintKey?
+    /// Whether the fill and label are drawn (a layer with a clear background draws only its
+    /// paint).
+    var hasBody: Bool
   }
 
   /// The plane homography of a layer matrix: the rows and columns of x, y and w.
@@ -141,11 +147,12 @@ struct PreviewFrameStream {
     for value in body { append(value) }
   }
 
-  /// Whether the page draws `layer`: its fill and label are among its parts (a layer's border
-  /// comes after its sublayers as a second raster layer of the border alone), its homography
-  /// is not singular, and its region holds some of its bounds.
+  /// Whether the page draws `layer`: its fill and label, or its contents, gradient or paths are
+  /// among its parts (a layer's border comes after its sublayers as a second raster layer of
+  /// the border alone), its homography is not singular, and its region holds some of its bounds.
   static func drawsBody(_ layer: RasterLayer) -> Bool {
-    layer.parts.contains(.body) && !isSingular(homography(layer.matrix))
+    !layer.parts.isDisjoint(with: [.body, .contents, .gradient, .paths])
+      && !isSingular(homography(layer.matrix))
       && (layer.region.isWholePlane
         || !layer.region.polygon(clipping: layer.snapshot.bounds).isEmpty)
   }
@@ -173,10 +180,7 @@ struct PreviewFrameStream {
   }
 
   private mutating func append(_ value: Float) {
-    let bits = value.bitPattern.littleEndian
-    for shift in stride(from: 0, to: 32, by: 8) {
-      bytes.append(UInt8(truncatingIfNeeded: bits >> shift))
-    }
+    appendLittleEndian(value, to: &bytes)
   }
 
   private func checked(_ value: Double, _ describe: () -> String) throws(CLIError) -> Float {
@@ -201,25 +205,28 @@ struct PreviewFrameStream {
     let key = SnapshotKey(
       id: label.text, color: color,
       labelOffset: [label.origin.x - snapshot.bounds.minX, label.origin.y - snapshot.bounds.minY],
-      cellSize: label.cellSize, labelColor: label.color)
+      cellSize: label.cellSize, labelColor: label.color, paint: PreviewPaintKey(layer),
+      hasBody: layer.parts.contains(.body))
     let index: Int
     if let known = snapshotIndex[key] {
       index = known
     } else {
       index = snapshots.count
       snapshotIndex[key] = index
-      snapshots.append(
-        .object([
-          ("id", .string(key.id)), ("color", .array(color.channels.map(JSONValue.number))),
-          (
-            "label",
-            .object([
-              ("offset", .array(key.labelOffset.map(JSONValue.number))),
-              ("cellSize", .number(key.cellSize)),
-              ("color", .array(key.labelColor.channels.map(JSONValue.number))),
-            ])
-          ),
-        ]))
+      var members: [(String, JSONValue)] = [
+        ("id", .string(key.id)), ("color", .array(color.channels.map(JSONValue.number))),
+        (
+          "label",
+          .object([
+            ("offset", .array(key.labelOffset.map(JSONValue.number))),
+            ("cellSize", .number(key.cellSize)),
+            ("color", .array(key.labelColor.channels.map(JSONValue.number))),
+          ])
+        ),
+      ]
+      if let paint = key.paint { members.append(("paint", try paint.json(images: &images))) }
+      if !key.hasBody { members.append(("body", .bool(false))) }
+      snapshots.append(.object(members))
       scalars.formUnion(key.id.unicodeScalars)
     }
     let bounds = snapshot.bounds
@@ -240,8 +247,10 @@ struct PreviewDataBuilder {
   var labels: Bool
 
   /// The renderer whose render lists the page draws: scale 1 (points), labels on (the page can
-  /// hide them), solid fills: `segue render`'s settings.
-  static let renderer = SceneRenderer(scale: 1, labels: true)
+  /// hide them), solid fills, the transition's images: `segue render`'s settings.
+  static func renderer(_ transition: LoadedTransition) -> SceneRenderer {
+    SceneRenderer(scale: 1, labels: true, images: transition.images)
+  }
 
   /// The animation times of a scene's running frames: `k/fps` up to the duration, and the
   /// duration (``TransitionInput/frameTimes(rate:end:)``).
@@ -252,12 +261,14 @@ struct PreviewDataBuilder {
   /// One scene's JSON: name, duration, fps, running frame count, frames (base64), snapshots.
   func sceneData(
     _ source: PreviewSceneSource, scalars: inout Set<Unicode.Scalar>,
-    appearance: inout PreviewAppearanceUse
+    appearance: inout PreviewAppearanceUse, images: inout PreviewImages
   ) throws(CLIError) -> JSONValue {
     let transition = source.transition
     let scene = transition.scene
     let times = try frameTimes(scene)
     var stream = PreviewFrameStream()
+    stream.images = images
+    defer { images = stream.images }
     for (k, a) in times.enumerated() {
       let sample: TransitionSample
       let tree: LayerTree
@@ -312,7 +323,7 @@ struct PreviewDataBuilder {
     }
     let items: [SceneRenderItem]
     do throws(Segue.ValidationError) {
-      items = try Self.renderer.renderItems(for: sample, presentation: tree)
+      items = try Self.renderer(transition).renderItems(for: sample, presentation: tree)
     } catch {
       throw CLIError.data(transition.sourceArgument, error, prefix: "\(what): ")
     }
@@ -404,6 +415,14 @@ struct PreviewDataBuilder {
       ("cancelsCancelledGestures", .bool(rules.cancelsCancelledGestures)),
       ("containerWidth", .number(rules.containerWidth)),
     ])
+  }
+}
+
+/// Appends the four little-endian bytes of a Float32.
+func appendLittleEndian(_ value: Float, to bytes: inout [UInt8]) {
+  let bits = value.bitPattern.littleEndian
+  for shift in stride(from: 0, to: 32, by: 8) {
+    bytes.append(UInt8(truncatingIfNeeded: bits >> shift))
   }
 }
 

@@ -201,12 +201,29 @@ enum PreviewPage {
         return frames;
       }
 
+      /** A path fill's polygons, [[u, v], …] each, from its Float32 stream (n, x1, y1 … xn, yn). */
+      function decodePolygons(fill) {
+        const values = decodeFloats(fill.polygons, 4);
+        const polys = [];
+        let i = 0;
+        while (i < values.length) {
+          const n = values[i++];
+          const points = [];
+          for (let k = 0; k < n; k++, i += 2) points.push([values[i], values[i + 1]]);
+          polys.push(points);
+        }
+        return polys;
+      }
+
       /** A scene of the data with its frames decoded (each label's text is its layer's id). */
       function prepareScene(scene) {
         const decoded = decodeFrames(decodeFloats(scene.frames, 4));
         const count = scene.runningFrameCount;
         if (decoded.length !== count + 2) throw new Error('frame data: frame count mismatch');
-        for (const s of scene.snapshots) if (s.label) s.label.text = s.id;
+        for (const s of scene.snapshots) {
+          if (s.label) s.label.text = s.id;
+          for (const fill of (s.paint && s.paint.paths) || []) fill.polys = decodePolygons(fill);
+        }
         return Object.assign({}, scene, {
           running: decoded.slice(0, count), finished: decoded[count], cancelled: decoded[count + 1],
         });
@@ -568,9 +585,11 @@ enum PreviewPage {
         const fill = new Path2D();
         addPolygon(fill, outline);
         const snapshot = env.snaps[l.snap];
-        const label = env.labels && snapshot.label ? labelPath(l, snapshot.label, env) : null;
+        const body = snapshot.body !== false;
+        const label = body && env.labels && snapshot.label ? labelPath(l, snapshot.label, env)
+          : null;
         let target = ctx;
-        const direct = !label || (alpha >= 1 && operation === 'source-over');
+        const direct = (!label && !snapshot.paint) || (alpha >= 1 && operation === 'source-over');
         if (!direct) {
           target = env.scratch('layer', ctx.canvas.width, ctx.canvas.height).getContext('2d');
           reset(target);
@@ -579,13 +598,21 @@ enum PreviewPage {
           ctx.globalAlpha = Math.min(alpha, 1);
           ctx.globalCompositeOperation = operation;
         }
-        target.fillStyle = css(layerColor(l, env.snaps));
-        target.fill(fill);
+        if (body) {
+          target.fillStyle = css(layerColor(l, env.snaps));
+          target.fill(fill);
+        }
         if (label) {
           target.save();
           if (l.piece) target.clip(fill);
           target.fillStyle = css(snapshot.label.color);
           target.fill(label);
+          target.restore();
+        }
+        if (snapshot.paint) {
+          target.save();
+          if (l.piece) target.clip(fill);
+          drawPaint(target, l, snapshot.paint, env);
           target.restore();
         }
         if (!direct) {
@@ -594,6 +621,184 @@ enum PreviewPage {
           ctx.drawImage(target.canvas, 0, 0);
         }
         reset(ctx);
+      }
+
+      /**
+       * What a layer draws over its fill, in its own coordinates (the renderer's order): its
+       * contents image, its gradient (both drawn through the layer's affine map when its
+       * homography has no perspective, else through a mesh of small triangles, each mapped
+       * affinely: canvas transforms are 2D affine), then its paths (a shape's fill and stroke, a
+       * text layer's glyph outlines), projected point by point, exactly.
+       */
+      function drawPaint(ctx, l, paint, env) {
+        const image = paint.contents && env.images ? env.images[paint.contents.image] : null;
+        const parts = [];
+        if (image) parts.push((c) => drawContents(c, paint.contents, paint.body, image));
+        if (paint.gradient) parts.push((c) => drawGradient(c, paint.gradient, paint.body));
+        for (const part of parts) {
+          if (isAffine(l.h, env.minimumW)) {
+            const [a, b, , c, d, , e, f, w] = l.h;
+            const k = env.scale / w;
+            ctx.setTransform(a * k, b * k, c * k, d * k, e * k, f * k);
+            part(ctx);
+            ctx.setTransform(1, 0, 0, 1, 0, 0);
+          } else {
+            meshed(ctx, l.h, extent(paint), part, env);
+          }
+        }
+        for (const fill of paint.paths || []) {
+          const path = new Path2D();
+          for (const poly of fill.polys) addPolygon(path, projectPolygon(l.h, poly, env.scale, env.minimumW));
+          ctx.fillStyle = css(fill.color);
+          ctx.fill(path, fill.rule);
+        }
+      }
+
+      /** Whether h maps the layer's plane affinely (w constant and in front of the eye). */
+      function isAffine(h, minimumW) {
+        return h[2] === 0 && h[5] === 0 && h[8] >= minimumW;
+      }
+
+      /** The layer rectangle [x0, y0, x1, y1] holding the rounded bounds and the contents. */
+      function extent(paint) {
+        let [x0, y0, x1, y1] = paint.body;
+        for (const p of (paint.contents && paint.contents.pieces) || []) {
+          x0 = Math.min(x0, p[4]);
+          y0 = Math.min(y0, p[5]);
+          x1 = Math.max(x1, p[4] + p[6]);
+          y1 = Math.max(y1, p[5] + p[7]);
+        }
+        return [x0, y0, x1, y1];
+      }
+
+      /**
+       * draw(ctx) in layer coordinates through h: within the rectangle's projected outline, the
+       * rectangle cut into MESH × MESH cells, two triangles each, every triangle clipped (grown
+       * by SEAM pixels, so that neighbours overlap and no antialiased seam shows the backdrop)
+       * and drawn with the affine map of its three projected corners. Cells with a corner behind
+       * the eye are left out.
+       */
+      const MESH = 16;
+      const SEAM = 1;
+      function meshed(ctx, h, rect, draw, env) {
+        const [x0, y0, x1, y1] = rect;
+        const s = env.scale;
+        const outline = new Path2D();
+        addPolygon(outline, projectRect(h, x0, y0, x1, y1, s, env.minimumW));
+        ctx.save();
+        ctx.clip(outline);
+        const project = (u, v) => {
+          const W = u * h[2] + v * h[5] + h[8];
+          if (!(W >= env.minimumW)) return null;
+          return [s * (u * h[0] + v * h[3] + h[6]) / W, s * (u * h[1] + v * h[4] + h[7]) / W];
+        };
+        for (let j = 0; j < MESH; j++) {
+          for (let i = 0; i < MESH; i++) {
+            const u = [x0 + (x1 - x0) * i / MESH, x0 + (x1 - x0) * (i + 1) / MESH];
+            const v = [y0 + (y1 - y0) * j / MESH, y0 + (y1 - y0) * (j + 1) / MESH];
+            const corners = [[u[0], v[0]], [u[1], v[0]], [u[1], v[1]], [u[0], v[1]]];
+            const pixels = corners.map(([a, b]) => project(a, b));
+            if (pixels.includes(null)) continue;
+            for (const [p, q, r] of [[0, 1, 2], [0, 2, 3]]) {
+              drawTriangle(ctx, [corners[p], corners[q], corners[r]],
+                [pixels[p], pixels[q], pixels[r]], draw);
+            }
+          }
+        }
+        ctx.restore();
+      }
+
+      /** draw(ctx) through the affine map of layer triangle L onto pixel triangle P, clipped to P. */
+      function drawTriangle(ctx, L, P, draw) {
+        const [[u0, v0], [u1, v1], [u2, v2]] = L;
+        const [[x0, y0], [x1, y1], [x2, y2]] = P;
+        const det = (u1 - u0) * (v2 - v0) - (u2 - u0) * (v1 - v0);
+        if (det === 0) return;
+        const a = ((x1 - x0) * (v2 - v0) - (x2 - x0) * (v1 - v0)) / det;
+        const c = ((x2 - x0) * (u1 - u0) - (x1 - x0) * (u2 - u0)) / det;
+        const b = ((y1 - y0) * (v2 - v0) - (y2 - y0) * (v1 - v0)) / det;
+        const d = ((y2 - y0) * (u1 - u0) - (y1 - y0) * (u2 - u0)) / det;
+        const cx = (x0 + x1 + x2) / 3;
+        const cy = (y0 + y1 + y2) / 3;
+        const clip = new Path2D();
+        addPolygon(clip, P.map(([x, y]) => {
+          const r = Math.hypot(x - cx, y - cy);
+          return r > 0 ? [x + SEAM * (x - cx) / r, y + SEAM * (y - cy) / r] : [x, y];
+        }));
+        ctx.save();
+        ctx.clip(clip);
+        ctx.setTransform(a, b, c, d, x0 - a * u0 - c * v0, y0 - b * u0 - d * v0);
+        draw(ctx);
+        ctx.restore();
+      }
+
+      /** The rounded bounds [x0, y0, x1, y1, ρ, maskedCorners] as a path (layer coordinates). */
+      function bodyPath(body) {
+        const [x0, y0, x1, y1, r, mask] = body;
+        const [tl, tr, bl, br] = [1, 2, 4, 8].map((bit) => (mask & bit ? r : 0));
+        const p = new Path2D();
+        p.moveTo(x0 + tl, y0);
+        p.lineTo(x1 - tr, y0);
+        if (tr > 0) p.arcTo(x1, y0, x1, y0 + tr, tr);
+        p.lineTo(x1, y1 - br);
+        if (br > 0) p.arcTo(x1, y1, x1 - br, y1, br);
+        p.lineTo(x0 + bl, y1);
+        if (bl > 0) p.arcTo(x0, y1, x0, y1 - bl, bl);
+        p.lineTo(x0, y0 + tl);
+        if (tl > 0) p.arcTo(x0, y0, x0 + tl, y0, tl);
+        p.closePath();
+        return p;
+      }
+
+      /** The contents' pieces (texel rectangle → layer rectangle), clipped with masksToBounds. */
+      function drawContents(ctx, contents, body, image) {
+        ctx.save();
+        if (contents.clip) ctx.clip(bodyPath(body));
+        ctx.imageSmoothingEnabled = contents.smooth;
+        ctx.imageSmoothingQuality = 'medium';
+        for (const [sx, sy, sw, sh, dx, dy, dw, dh] of contents.pieces) {
+          if (sw > 0 && sh > 0) ctx.drawImage(image, sx, sy, sw, sh, dx, dy, dw, dh);
+        }
+        ctx.restore();
+      }
+
+      /**
+       * The gradient over the rounded bounds: a canvas linear, radial (the unit circle mapped to
+       * the ellipse of half-axes |E − S|) or conic gradient (starting towards E) with the stops
+       * over [0, 1]; the last colour for degenerate geometry.
+       */
+      function drawGradient(ctx, g, body) {
+        const [sx, sy] = g.start;
+        const [ex, ey] = g.end;
+        const last = g.stops[g.stops.length - 1].slice(1);
+        const rx = Math.abs(ex - sx);
+        const ry = Math.abs(ey - sy);
+        const path = bodyPath(body);
+        ctx.save();
+        ctx.clip(path);
+        let style;
+        if (g.type === 'axial' && (rx > 0 || ry > 0)) {
+          style = ctx.createLinearGradient(sx, sy, ex, ey);
+        } else if (g.type === 'radial' && rx > 0 && ry > 0) {
+          ctx.transform(rx, 0, 0, ry, sx, sy);
+          style = ctx.createRadialGradient(0, 0, 0, 0, 0, 1);
+        } else if (g.type === 'conic') {
+          const angle = rx > 0 || ry > 0 ? Math.atan2(ey - sy, ex - sx) : 0;
+          style = ctx.createConicGradient(angle, sx, sy);
+        }
+        if (style) {
+          for (const [t, ...color] of g.stops) style.addColorStop(t, css(color));
+          ctx.fillStyle = style;
+        } else {
+          ctx.fillStyle = css(last);
+        }
+        const [x0, y0, x1, y1] = body;
+        if (g.type === 'radial' && style) {
+          ctx.fillRect((x0 - sx) / rx, (y0 - sy) / ry, (x1 - x0) / rx, (y1 - y0) / ry);
+        } else {
+          ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+        }
+        ctx.restore();
       }
 
       /**
@@ -657,6 +862,12 @@ enum PreviewPage {
       const SPEEDS = [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
       const HOLD = 0.5;
       const scratchCanvases = {};
+      // The layers' contents images, each decoded once; drawing starts when all have loaded.
+      const images = (data.images || []).map((uri) => {
+        const image = new Image();
+        image.src = uri;
+        return image;
+      });
 
       /**
        * A 2D context that composites in half floats where the browser offers it (fewer rounding
@@ -682,7 +893,7 @@ enum PreviewPage {
       function env(sceneIndex, scale, labels) {
         return {
           snaps: scenes[sceneIndex].snapshots, font: data.font, labels, scale,
-          minimumW: data.minimumW, scratch,
+          minimumW: data.minimumW, scratch, images,
         };
       }
 
@@ -775,15 +986,22 @@ enum PreviewPage {
       // MARK: The seek hook
 
       const params = new URLSearchParams(location.search);
-      if (params.has('t')) {
-        try {
-          seek();
-        } catch (error) {
-          fail(error.message);
+      const loaded = images.map((image) => (image.complete ? Promise.resolve()
+        : new Promise((resolve) => {
+          image.addEventListener('load', resolve);
+          image.addEventListener('error', resolve);
+        })));
+      Promise.all(loaded).then(() => {
+        if (params.has('t')) {
+          try {
+            seek();
+          } catch (error) {
+            fail(error.message);
+          }
+        } else {
+          start({});
         }
-      } else {
-        start({});
-      }
+      });
 
       /** Renders the requested moments: in the page (one time), or alone (bare). */
       function seek() {

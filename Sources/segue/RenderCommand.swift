@@ -54,8 +54,11 @@ struct RenderCommand: ParsableCommand {
 
       --filmstrip FILE.png: a contact sheet of the frames, --columns per row, each captioned \
       with its time; the whole sheet is at most 2^24 pixels. --filmstrip FILE.svg: the same \
-      sheet with each layer as a polygon through its projected corners (not available for \
-      interactive runs).
+      sheet in SVG: each layer's fill as a polygon through its projected corners, its contents \
+      image (embedded once, as PNG) and axial or radial gradient as SVG under its 2D matrix, \
+      its shape paths and text as the renderer's outlines (no fonts needed), and what SVG \
+      cannot draw (perspective, conic gradients) as PNG images from the renderer, borders as \
+      projected outlines; shadows are not drawn (not available for interactive runs).
 
       --animation FILE.png: the frames as one animated PNG (APNG; viewers without APNG show the \
       first frame); --animation FILE.gif: as a GIF (256 colours per frame). Each frame lasts \

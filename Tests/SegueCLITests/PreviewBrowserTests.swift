@@ -39,9 +39,13 @@ struct PreviewBrowserTests {
     let (w, h) = try size ?? Self.size(preset)
     let list = times.map { "\($0)" }.joined(separator: ",")
     let shot = directory.path + "/shot.png"
+    // Chromium draws only the top of a page in a window much smaller than 500 × 500; the grid
+    // starts at the top-left corner, so a larger window changes nothing else.
+    let smallest = FilmstripSVGBrowserTests.smallestWindow
     try Browser.screenshot(
       "file://\(page)?t=\(list)&op=\(ops.joined(separator: ","))&chrome=0\(query)",
-      width: w * times.count, height: h * ops.count, to: shot, profile: directory.path)
+      width: max(w * times.count, smallest), height: max(h * ops.count, smallest), to: shot,
+      profile: directory.path)
     let screen = try RasterImage(path: shot)
     for (row, op) in ops.enumerated() {
       let frames = directory.path + "/" + op
@@ -106,6 +110,25 @@ struct PreviewBrowserTests {
       preset: ["--preset", "hero", "--views", "bare", "--container", "240,420"],
       ops: ["push", "pop"],
       times: [0.2, 0.6])
+  }
+
+  /// Layer contents and gradients (``FilmstripSVGBrowserTests/spec``: an image clipped to
+  /// rounded bounds, the image under perspective, axial, radial and conic gradients).
+  @Test func contentsAndGradientsMatchRender() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try FilmstripSVGBrowserTests.writeSpec(in: directory)
+    try compare(
+      preset: ["--spec", spec], ops: ["spec"], times: [0, 0.6], size: (160, 120),
+      renderOptions: { _ in [] })
+  }
+
+  /// The default iOS screens: text as glyph outlines, shapes and gradients (`hero`'s cards).
+  @Test func defaultViewsMatchRender() throws {
+    try compare(
+      preset: ["--preset", "system", "--container", "390,844"], ops: ["push"],
+      times: [0.15, 0.4])
+    try compare(
+      preset: ["--preset", "hero", "--container", "390,844"], ops: ["push"], times: [0.1, 0.3])
   }
 
   /// The notes on appearance the page does not draw are shown in its info area (the DOM after

@@ -30,8 +30,9 @@ import Testing
     [m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44].map { Float($0) }
   }
 
-  /// Expects the decoded frame `items` to be `sample`'s layers: every layer that draws (an opaque
-  /// enough background, positive bounds, opacity > 0) in draw order, each with the sample's
+  /// Expects the decoded frame `items` to be `sample`'s layers: every layer that draws (a
+  /// background that is not clear or paint of its own, positive bounds, opacity > 0) in draw
+  /// order, each with the sample's
   /// matrix and opacity and the presentation tree's bounds, to Float precision (the page stores
   /// Float32: the values must be the library's Doubles rounded once).
   static func expect(
@@ -41,8 +42,8 @@ import Testing
     let drawn = sample.layers.sorted { $0.order < $1.order }.filter { layer in
       guard let i = tree.index(of: layer.id) else { return false }
       let bounds = tree.layers[i].bounds
-      return layer.backgroundColor.alpha > 0 && layer.opacity > 0 && bounds.width > 0
-        && bounds.height > 0
+      return (layer.backgroundColor.alpha > 0 || paints(tree.layers[i])) && layer.opacity > 0
+        && bounds.width > 0 && bounds.height > 0
     }
     let decoded = items.flatMap(\.layers)
     #expect(decoded.map(\.id) == drawn.map(\.id), "\(what)")
@@ -51,6 +52,22 @@ import Testing
       #expect(layer.opacity == Float(expected.opacity), "\(what) \(layer.id)")
       let b = tree.layers[tree.index(of: layer.id)!].bounds
       #expect(layer.bounds == [b.minX, b.minY, b.width, b.height].map { Float($0) })
+    }
+  }
+
+  /// Whether `layer` draws paint of its own over its background: a text layer with text in a
+  /// visible colour, a shape layer with a path and a visible fill or stroke, a gradient layer
+  /// with colours, or contents.
+  static func paints(_ layer: Layer) -> Bool {
+    if layer.contents != nil { return true }
+    switch layer.kind {
+    case .plain: return false
+    case .text(let text): return !text.string.isEmpty && text.foregroundColor.alpha > 0
+    case .shape(let shape):
+      guard let path = shape.path, !path.elements.isEmpty else { return false }
+      let stroked = (shape.strokeColor?.alpha ?? 0) > 0 && shape.lineWidth > 0
+      return (shape.fillColor?.alpha ?? 0) > 0 || stroked
+    case .gradient(let gradient): return !gradient.colors.isEmpty
     }
   }
 
@@ -90,6 +107,46 @@ import Testing
       frames[running + 1], equal: cancelled,
       tree: scene.presentation(at: 0, completion: .cancelled),
       "cancelled")
+  }
+
+  /// Layer paint in the page: the one image two layers show embedded once (a PNG `data:` URI);
+  /// the image layer's piece is its whole 60 × 40 image onto its 60 × 40 bounds, clipped to
+  /// its rounded bounds (`masksToBounds`, radius 8); the three gradient types with the stops
+  /// over [0, 1] and the end points in layer coordinates (bounds 40 × 30, `S = (0, 0)`,
+  /// `E = (40, 30)` for the axial one).
+  @Test func paintIsInTheSnapshots() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try FilmstripSVGBrowserTests.writeSpec(in: directory)
+    let page = directory.path + "/page.html"
+    let made = try SegueProcess.run(["preview", "--spec", spec, "--output", page, "--quiet"])
+    try #require(made.status == 0, "\(made.stderr)")
+    let data = try PreviewPageReading(String(contentsOfFile: page, encoding: .utf8)).data
+    let images = try #require(data["images"] as? [String])
+    #expect(images.count == 1 && images[0].hasPrefix("data:image/png;base64,"))
+    let scenes = try #require(data["scenes"] as? [[String: Any]])
+    let snapshots = try #require(scenes.first?["snapshots"] as? [[String: Any]])
+    var paints: [String: [String: Any]] = [:]
+    for snapshot in snapshots {
+      if let id = snapshot["id"] as? String, let paint = snapshot["paint"] as? [String: Any] {
+        paints[id] = paint
+      }
+    }
+    let photo = try #require(paints["photo"]?["contents"] as? [String: Any])
+    #expect(photo["image"] as? Int == 0 && photo["clip"] as? Bool == true)
+    #expect(photo["pieces"] as? [[Double]] == [[0, 0, 60, 40, 0, 0, 60, 40]])
+    #expect(paints["photo"]?["body"] as? [Double] == [0, 0, 60, 40, 8, 15])
+    let tilted = try #require(paints["tilted"]?["contents"] as? [String: Any])
+    #expect(tilted["image"] as? Int == 0)
+    let axial = try #require(paints["axial"]?["gradient"] as? [String: Any])
+    #expect(axial["type"] as? String == "axial")
+    #expect(axial["start"] as? [Double] == [0, 0] && axial["end"] as? [Double] == [40, 30])
+    #expect(
+      axial["stops"] as? [[Double]] == [
+        [0, 1, 0, 0, 1], [0, 1, 0, 0, 1], [1, 0, 0, 1, 1], [1, 0, 0, 1, 1],
+      ])
+    #expect((paints["radial"]?["gradient"] as? [String: Any])?["type"] as? String == "radial")
+    #expect((paints["conic"]?["gradient"] as? [String: Any])?["type"] as? String == "conic")
+    #expect(snapshots.first { $0["id"] as? String == "photo" }?["body"] as? Bool == false)
   }
 
   /// A layer cut by depth sorting (``SampleCommandTests/crossingSpec``): the page draws `b`'s

@@ -85,6 +85,19 @@ public struct GradientPaint: Hashable, Sendable {
       .map { (location: $0.element.0, color: $0.element.1) }
   }
 
+  /// The stops of an output that interpolates straight colours between stops over `[0, 1]` and
+  /// extends the end colours beyond (SVG, CSS and canvas gradients): the colour at 0, the
+  /// ``stops`` with locations in `[0, 1]` in order, the colour at 1 (``color(atParameter:)``).
+  /// It gives this paint's colour at every `t`, also with locations outside `[0, 1]` and repeated
+  /// locations (a hard edge, the later stop winning at it). Empty without colours.
+  public var unitIntervalStops: [(location: Double, color: RGBAColor)] {
+    let sorted = stops
+    guard let first = Self.color(atParameter: 0, stops: sorted),
+      let last = Self.color(atParameter: 1, stops: sorted)
+    else { return [] }
+    return [(0, first)] + sorted.filter { $0.location >= 0 && $0.location <= 1 } + [(1, last)]
+  }
+
   /// The gradient parameter `t` at layer point `p`, before clamping.
   public func parameter(at p: Point) -> Double {
     let (s, e) = endPoints

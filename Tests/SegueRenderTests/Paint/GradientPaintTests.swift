@@ -111,6 +111,35 @@ struct GradientPaintTests {
     #expect(g.color(atParameter: 0.7) == red)
   }
 
+  /// Locations −1, 0.5, 0.5, 2 of red, green, blue, white: the colour at 0 is two thirds of the
+  /// way from red to green ((0 + 1)/(0.5 + 1)), at 1 a third of the way from blue to white
+  /// ((1 − 0.5)/(2 − 0.5)); the hard edge at 0.5 is kept in order. Interpolating these stops over
+  /// [0, 1] gives the paint's colour at every t.
+  @Test("unitIntervalStops: the colours at 0 and 1, the stops inside, in order")
+  func unitIntervalStops() throws {
+    let green = try RGBAColor(red: 0, green: 1, blue: 0)
+    let g = GradientPaint(
+      colors: [red, green, blue, white], locations: [-1, 0.5, 0.5, 2], bounds: bounds)
+    let stops = g.unitIntervalStops
+    #expect(stops.map(\.location) == [0, 0.5, 0.5, 1])
+    #expect(stops[1].color == green && stops[2].color == blue)
+    let third = 1.0 / 3
+    #expect(
+      abs(stops[0].color.red - third) < 1e-12 && abs(stops[0].color.green - 2 * third) < 1e-12)
+    #expect(abs(stops[3].color.red - third) < 1e-12 && abs(stops[3].color.blue - 1) < 1e-12)
+    for k in 0...20 {
+      let t = Double(k) / 20
+      let i = stops.lastIndex { $0.location <= t } ?? 0
+      let a = stops[i]
+      let b = i + 1 < stops.count && stops[i + 1].location > a.location ? stops[i + 1] : a
+      let f = b.location > a.location ? (t - a.location) / (b.location - a.location) : 0
+      let expected = try #require(g.color(atParameter: t))
+      #expect(abs(a.color.red + (b.color.red - a.color.red) * f - expected.red) < 1e-12, "\(t)")
+      #expect(abs(a.color.blue + (b.color.blue - a.color.blue) * f - expected.blue) < 1e-12)
+    }
+    #expect(GradientPaint(colors: [], bounds: bounds).unitIntervalStops.isEmpty)
+  }
+
   @Test("rejected inputs")
   func rejected() {
     var g = GradientPaint(colors: [red, blue], locations: [0], bounds: bounds)
