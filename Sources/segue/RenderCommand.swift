@@ -246,7 +246,7 @@ struct RenderCommand: ParsableCommand {
       let frame = (try? sheet.renderer.outputSize(for: container)) ?? (width: 0, height: 0)
       let c = min(columns, count)
       let r = (count + c - 1) / c
-      let caption = sheet.captions ? 7 * Double(sheet.captionCellSize) : 0
+      let caption = sheet.captionHeight
       let gap = Double(sheet.gap)
       let w: Double = Double(c) * Double(frame.width) + Double(c + 1) * gap
       let cell: Double = Double(frame.height) + caption

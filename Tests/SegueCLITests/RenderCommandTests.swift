@@ -25,9 +25,10 @@ import Testing
     #expect(try directory.contents() == names)
     #expect(result.text.contains("wrote 3 frames of 40×30 px"))
     let frame = { (k: Int) in directory.path + "/frame-000\(k).png" }
-    // Filmstrip by hand (Filmstrip's layout): fw = 40, fh = 30, caption strip ch = 7·2 = 14,
-    // gap 4, c = 2 columns, r = 2 rows: width 2·40 + 3·4 = 92, height 2·(30 + 14) + 3·4 = 100.
-    // Frame 1 sits at (4 + 44, 4) = (48, 4), frame 2 at (4, 4 + 44 + 4) = (4, 52); the sheet
+    // Filmstrip by hand (Filmstrip's layout): fw = 40, fh = 30, caption strip
+    // ch = ⌈1.6·11⌉ = 18, gap 4, c = 2 columns, r = 2 rows: width 2·40 + 3·4 = 92, height
+    // 2·(30 + 18) + 3·4 = 108. Frame 1 sits at (4 + 44, 4) = (48, 4), frame 2 at
+    // (4, 4 + 48 + 4) = (4, 56); the sheet
     // colour is 0.92 → 234.6 → 235.
     let images = try PNGDecoding.decode([
       (frame(0), [(0, 0), (39, 29)]), (frame(1), [(20, 15), (0, 29)]), (frame(2), [(20, 15)]),
@@ -37,7 +38,7 @@ import Testing
     #expect(images[0].pixels == [[64, 120, 217, 255], [64, 120, 217, 255]])
     #expect(images[1].pixels == [[154, 139, 139, 255], [154, 139, 139, 255]])
     #expect(images[2].pixels == [[245, 158, 61, 255]])
-    #expect(images[3].width == 92 && images[3].height == 100)
+    #expect(images[3].width == 92 && images[3].height == 108)
     #expect(
       images[3].pixels == [
         [235, 235, 235, 255], [64, 120, 217, 255], [154, 139, 139, 255], [245, 158, 61, 255],
@@ -101,9 +102,9 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try directory.contents() == ["sheet.svg"])
     let text = try String(contentsOfFile: strip, encoding: .utf8)
-    // By hand: two 40 × 30 cells in a row with 14-pixel caption strips and 4-pixel gaps:
-    // 2·40 + 3·4 = 92 by 30 + 14 + 2·4 = 52.
-    #expect(text.contains(#"width="92" height="52""#))
+    // By hand: two 40 × 30 cells in a row with 18-pixel caption strips and 4-pixel gaps:
+    // 2·40 + 3·4 = 92 by 30 + 18 + 2·4 = 56.
+    #expect(text.contains(#"width="92" height="56""#))
     // At 0 s the from view fills the first cell: a polygon through its corners in from's colour
     // (64, 120, 217) = #4078d9.
     #expect(text.contains(##"<polygon points="0,0 40,0 40,30 0,30" fill="#4078d9"/>"##))
@@ -112,7 +113,7 @@ import Testing
 
   /// A 2000 × 1000-point spec whose only layer is a 10-point red square, at `--fps 8` over 1 s:
   /// 9 frames of 2000 × 1000 = 2000000 pixels. Their contact sheet would be 6 columns by 2 rows:
-  /// 6·2000 + 7·4 = 12028 by 2·(1000 + 14) + 3·4 = 2040 pixels, 24537120 in all, above the
+  /// 6·2000 + 7·4 = 12028 by 2·(1000 + 18) + 3·4 = 2048 pixels, 24633344 in all, above the
   /// 2²⁴ = 16777216 a sheet may have. Without --filmstrip the frames are written (the sheet
   /// limit does not apply); with it the refusal names the frame count, columns, scale and what
   /// to change.
@@ -130,8 +131,8 @@ import Testing
     ])
     #expect(sheet.status == 65)
     for text in [
-      "segue render: --filmstrip:", "9 frames", "6 columns", "scale 1", "12028×2040",
-      "24537120 pixels", "16777216", "fewer frames", "smaller --scale", "leave out --filmstrip",
+      "segue render: --filmstrip:", "9 frames", "6 columns", "scale 1", "12028×2048",
+      "24633344 pixels", "16777216", "fewer frames", "smaller --scale", "leave out --filmstrip",
     ] {
       #expect(sheet.stderr.contains(text), "stderr lacks '\(text)': \(sheet.stderr)")
     }
