@@ -121,9 +121,6 @@ struct RenderCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Filmstrip frames per row, ≥ 1 (default 6).", valueName: "n"))
   var columns: Int = 6
 
-  @Flag(help: "Draw each layer's id on it.")
-  var labels = false
-
   @Flag(name: .shortAndLong, help: "No progress line, no summary, no informational messages.")
   var quiet = false
 
@@ -175,7 +172,7 @@ struct RenderCommand: ParsableCommand {
             + "interaction); use a .png file")
       }
       if frames { try Self.requireDirectory(outputDirectory) }
-      let renderer = SceneRenderer(scale: scale, labels: labels, images: transition.images)
+      let renderer = SceneRenderer(scale: scale, images: transition.images)
       let frameSize = try frameSize(renderer, transition.scene.containerSize)
       try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
       // Frames × pixels first (a lower bound of the drawn pixels), before any sampling.

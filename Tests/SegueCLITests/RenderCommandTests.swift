@@ -148,12 +148,12 @@ import Testing
     #expect(images[0].pixels == [[255, 0, 0, 255], [255, 255, 255, 255]])
   }
 
-  /// Labels on screens with text and shape layers (whose path parts draw no label) render
-  /// without fault in a small container, on two threads.
-  @Test func labelsBesideTextAndShapeLayers() throws {
+  /// Screens with text and shape layers render without fault in a small container, on two
+  /// threads.
+  @Test func screensInASmallContainer() throws {
     let directory = try TemporaryDirectory()
     let result = try SegueProcess.run([
-      "render", "--preset", "system", "--container", "60,40", "--times", "0,0.2,0.4", "--labels",
+      "render", "--preset", "system", "--container", "60,40", "--times", "0,0.2,0.4",
       "--threads", "2", "--quiet", "--output-dir", directory.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -170,7 +170,6 @@ import Testing
       try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
       let result = try SegueProcess.run([
         "render", "--preset", "hero", "--scale", "0.25", "--times", "0,0.2,0.4,0.6,0.8,1,1.2",
-        "--labels",
         "--threads", String(threads), "--quiet", "--output-dir", out,
       ])
       #expect(result.status == 0, "\(result.stderr)")
