@@ -1,4 +1,6 @@
 import Foundation
+import Segue
+import SegueRender
 import Testing
 
 /// `segue render`: the PNG frames and filmstrips, decoded by an independent Python decoder
@@ -158,6 +160,46 @@ import Testing
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+  }
+
+  /// A spec whose layer shows a PNG next to it (`contents` relative to the spec's folder,
+  /// written by the project's own encoder): a 2 × 2 image, red, green / blue, white (opaque),
+  /// on a 40 × 40-point layer filling the container, magnified 20× with the default linear
+  /// filter. A pixel centre within 10 pixels of a corner maps to within half a texel of that
+  /// corner's texel, where the edge texels repeat: pixel (5, 5) is red, (34, 5) green,
+  /// (5, 34) blue and (34, 34) white, exactly; the centre (20, 20) mixes all four.
+  @Test func specImageLayerIsDrawn() throws {
+    let directory = try TemporaryDirectory()
+    var image = try PixelBufferRGBA8(width: 2, height: 2)
+    image[0, 0] = SIMD4(255, 0, 0, 255)
+    image[1, 0] = SIMD4(0, 255, 0, 255)
+    image[0, 1] = SIMD4(0, 0, 255, 255)
+    image[1, 1] = SIMD4(255, 255, 255, 255)
+    try FileManager.default.createDirectory(
+      atPath: directory.path + "/shots", withIntermediateDirectories: true)
+    try Data(PNG.encode(image)).write(to: URL(fileURLWithPath: directory.path + "/shots/a.png"))
+    let spec = try directory.write(
+      "spec.json",
+      #"{"version": 1, "duration": 1, "container": [40, 40], "layers": [{"id": "shot", "#
+        + #""bounds": [0, 0, 40, 40], "position": [20, 20], "contents": "shots/a.png"}]}"#)
+    let out = directory.path + "/frames"
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+    let result = try SegueProcess.run([
+      "render", "--spec", spec, "--times", "0", "--output-dir", out, "--quiet",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frame = try PNGDecoding.decode([
+      (out + "/frame-0000.png", [(5, 5), (34, 5), (5, 34), (34, 34), (20, 20)])
+    ])[0]
+    #expect(frame.width == 40 && frame.height == 40)
+    #expect(
+      Array(frame.pixels[0..<4]) == [
+        [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255],
+      ])
+    // Pixel centre (20.5, 20.5) → texel (1.025, 1.025): weights 0.475 and 0.525 each way
+    // between the four texels, so each channel lies strictly between 0 and 255.
+    let centre = frame.pixels[4]
+    #expect(centre[0] > 40 && centre[0] < 215 && centre[1] > 40 && centre[2] > 40)
   }
 
   /// PNG frames are encoded on --threads threads, several frames at once: the files are the
