@@ -177,6 +177,10 @@ public struct LiveBatchDriver {
   /// Per slot: the template its instances use.
   let templates: [SceneTemplate]
   var events: [AnimatorEvent] = []
+  /// Slots marked over during this frame's calls, replaced at its end.
+  var overSlots: [Int] = []
+  /// The instances this frame's calls touch, prefetched before the calls.
+  var touched: [Int] = []
   let completions: UnsafeMutableBufferPointer<SceneCompletionEvent>
   /// Control calls made so far, and completions delivered.
   public private(set) var callCount = 0
@@ -214,6 +218,8 @@ public struct LiveBatchDriver {
     slotOfID = Array(repeating: -1, count: slots)
     for (slot, id) in ids.enumerated() { slotOfID[id] = slot }
     events.reserveCapacity(8)
+    overSlots.reserveCapacity(slots)
+    touched.reserveCapacity(slots)
     completions = .allocate(capacity: slots)
     completions.initialize(repeating: SceneCompletionEvent(instance: 0, position: .end, time: 0))
   }
@@ -222,6 +228,9 @@ public struct LiveBatchDriver {
   /// completions they caused replaced. Allocates nothing once warm.
   public mutating func control(_ calls: [LiveWorkload.Call], at t: Double) throws {
     try replaceCompleted(at: t)
+    touched.removeAll(keepingCapacity: true)
+    for call in calls { touched.append(ids[call.slot]) }
+    batch.prefetch(touched)
     for call in calls {
       let id = ids[call.slot]
       var velocity = 0.0
@@ -234,6 +243,7 @@ public struct LiveBatchDriver {
           progress: now.time / d, rate: now.rate / d, reversed: states[call.slot].reversed)
       }
       events.removeAll(keepingCapacity: true)
+      let wasOver = states[call.slot].over
       LiveWorkload.events(
         for: call, state: &states[call.slot], at: t, velocity: velocity, into: &events)
       for event in events {
@@ -248,6 +258,7 @@ public struct LiveBatchDriver {
           break
         }
       }
+      if !wasOver, states[call.slot].over { overSlots.append(call.slot) }
       if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
         !states[call.slot].over, let choice = choices[call.slot]
       {
@@ -271,13 +282,20 @@ public struct LiveBatchDriver {
   mutating func replaceCompleted(at t: Double) throws {
     while true {
       let n = try batch.advance(to: t, completions: completions)
+      touched.removeAll(keepingCapacity: true)
+      for c in completions[..<n] { touched.append(c.instance) }
+      batch.prefetch(touched)
       for c in completions[..<n] {
         try replace(slot: slotOfID[c.instance])
         completionCount += 1
       }
       if n < completions.count { break }
     }
-    for slot in ids.indices where states[slot].over { try replace(slot: slot) }
+    touched.removeAll(keepingCapacity: true)
+    for slot in overSlots where states[slot].over { touched.append(ids[slot]) }
+    batch.prefetch(touched)
+    for slot in overSlots where states[slot].over { try replace(slot: slot) }
+    overSlots.removeAll(keepingCapacity: true)
   }
 
   mutating func replace(slot: Int) throws {
@@ -327,9 +345,12 @@ public struct LiveScalarDriver: Sendable {
       let s = call.slot
       var velocity = 0.0
       if call.intent == .interrupt, states[s].running {
+        // What the batch driver measures: the progress clamped to the scene, no rate outside it.
         let now = try animators[s].sample(at: t)
+        let inside = now.progress > 0 && now.progress < 1
         velocity = LiveWorkload.springVelocity(
-          progress: now.progress, rate: now.progressRate, reversed: states[s].reversed)
+          progress: min(max(now.progress, 0), 1), rate: inside ? now.progressRate : 0,
+          reversed: states[s].reversed)
       }
       events.removeAll(keepingCapacity: true)
       LiveWorkload.events(for: call, state: &states[s], at: t, velocity: velocity, into: &events)

@@ -7,33 +7,68 @@ extension RasterSpans {
 
   /// One row of a filled path (``LayerSnapshot/PathFill``), scan-converted: on each of the
   /// row's four sample lines, every edge crossing the line adds its direction at the first
-  /// sample right of its crossing, and a running sum gives each sample's winding number — the
-  /// reference's ``ReferenceRasterizer/pathHits(_:_:_:_:_:)`` decision for every sample, with
-  /// the same crossings, in `O(edges + samples)` per line instead of `O(edges · samples)`.
-  /// Pixels with all 16 samples inside take the path's colour as one span; the others its
-  /// colour times their hits over 16.
+  /// sample right of its crossing (``PathRowCrossings``, sorted once per line), and a sweep
+  /// carries the winding number from one crossing to the next — the reference's
+  /// ``ReferenceRasterizer/pathHits(_:_:_:_:_:)`` decision for every sample, with the same
+  /// crossings, in `O(edges + samples)` per line. Pixels with all 16 samples inside take the
+  /// path's colour as one span; the others its colour times their hits over 16.
   static func pathRow(
+    _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    _ dirty: inout (lo: Int, hi: Int), crossings buffer: UnsafeMutablePointer<Int32>
+  ) {
+    let rowTop = Double(py)
+    let rowBottom = rowTop + 1
+    guard source.edges.contains(where: { $0.y0 < rowBottom && $0.y1 > rowTop }) else { return }
+    var crossings = PathRowCrossings(buffer)
+    if crossings.gather(py, source) {
+      sweepRow(crossings, source, row, &dirty)
+    } else {
+      chunkedRow(py, source, row, &dirty)
+    }
+  }
+
+  /// Blends a path row from its sorted crossings: each sample line's winding number is carried
+  /// from one crossing to the next, so the row costs `O(crossings + samples)`.
+  static func sweepRow(
+    _ crossings: PathRowCrossings, _ source: Source, _ row: UnsafeMutablePointer<Float>,
+    _ dirty: inout (lo: Int, hi: Int)
+  ) {
+    let x0 = source.layer.x0
+    var state = crossings.startState()
+    pathChunks(source.layer, row, &dirty) { b, start, n, counts in
+      crossings.sweep(b, &state, 4 * (start - x0), 4 * n, source, counts)
+    }
+  }
+
+  /// ``pathRow(_:_:_:_:crossings:)`` for rows with more crossings than
+  /// ``PathRowCrossings/capacity`` on a sample line: each chunk of pixels tests every edge again.
+  static func chunkedRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int)
   ) {
-    let layer = source.layer
-    let edges = source.edges
-    let rowTop = Double(py)
-    let rowBottom = rowTop + 1
-    guard edges.contains(where: { $0.y0 < rowBottom && $0.y1 > rowTop }) else { return }
-    let samples = 4 * pathChunk
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: samples) { changes in
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathChunk) { counts in
-        var start = layer.x0
-        while start < layer.x1 {
-          let n = Swift.min(pathChunk, layer.x1 - start)
-          counts.baseAddress!.initialize(repeating: 0, count: n)
-          for b in 0..<ReferenceRasterizer.samplesPerAxis {
-            countLine(b, py, start, n, source, changes.baseAddress!, counts.baseAddress!)
-          }
-          pathPixels(start, n, counts.baseAddress!, layer, row, &dirty)
-          start += n
-        }
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * pathChunk) { changes in
+      pathChunks(source.layer, row, &dirty) { b, start, n, counts in
+        countLine(b, py, start, n, source, changes.baseAddress!, counts)
+      }
+    }
+  }
+
+  /// Blends a path row chunk by chunk: `count(b, start, n, counts)` adds sample line `b`'s
+  /// inside samples over pixels `start..<start + n` to `counts` (zeroed per chunk), then the
+  /// chunk's pixels are blended by their hits.
+  @inline(__always)
+  static func pathChunks(
+    _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>, _ dirty: inout (lo: Int, hi: Int),
+    _ count: (Int, Int, Int, UnsafeMutablePointer<UInt8>) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathChunk) { counts in
+      var start = layer.x0
+      while start < layer.x1 {
+        let n = Swift.min(pathChunk, layer.x1 - start)
+        counts.baseAddress!.initialize(repeating: 0, count: n)
+        for b in 0..<ReferenceRasterizer.samplesPerAxis { count(b, start, n, counts.baseAddress!) }
+        pathPixels(start, n, counts.baseAddress!, layer, row, &dirty)
+        start += n
       }
     }
   }

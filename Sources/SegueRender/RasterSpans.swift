@@ -49,10 +49,11 @@ enum RasterSpans {
 
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
   /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`). Its
-  /// plain spans may leave out the columns `hidden`, which a later draw overwrites.
+  /// plain spans may leave out the columns `hidden`, which a later draw overwrites; a path part
+  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values).
   static func draw(
     _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>,
-    hidden: Range<Int> = 0..<0
+    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
@@ -61,7 +62,7 @@ enum RasterSpans {
     let source = Source(layer, program)
     for py in first..<last {
       if layer.part == .paths {
-        pathRow(py, source, target.row(py), &dirty)
+        pathRow(py, source, target.row(py), &dirty, crossings: crossings)
       } else if layer.separable {
         separableRow(py, source, target.row(py), &dirty, hidden: hidden)
       } else {

@@ -163,7 +163,8 @@ struct BandJob {
       case .draw(let index):
         let hidden = level == 0 ? program.hiddenColumns(after: position, rows: rows) : 0..<0
         let d = RasterSpans.draw(
-          program.layers[index], program, target: target(level), rows: rows, hidden: hidden)
+          program.layers[index], program, target: target(level), rows: rows, hidden: hidden,
+          crossings: scratch.pathCrossings)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1
@@ -203,14 +204,18 @@ final class RasterScratch {
   private(set) var stride = 0
   private(set) var dirty: UnsafeMutablePointer<(lo: Int, hi: Int)>
   private var dirtyCapacity = 1
+  /// A path row's sorted crossings (``PathRowCrossings``).
+  let pathCrossings: UnsafeMutablePointer<Int32>
 
   init() {
     dirty = .allocate(capacity: 1)
+    pathCrossings = .allocate(capacity: PathRowCrossings.bufferCount)
   }
 
   deinit {
     storage?.deallocate()
     dirty.deallocate()
+    pathCrossings.deallocate()
   }
 
   /// Level `k`'s first row.

@@ -56,11 +56,22 @@ struct AnimatorClockPlan: Sendable {
       duration: 1, curve: .cubic(.linear), pausesOnCompletion: false, scrubsLinearly: false,
       keepsHistory: false))
 
-  /// The plan of `machine` after its latest call.
-  init(_ machine: AnimatorMachine) {
+  /// The plan of `machine` after its latest call. The curve (a spring fitted to its runs) is
+  /// made first and the held and end progress read through it, so a call fits its spring once;
+  /// `previous`, the plan from before a call that left the machine's knot as it was, lends its
+  /// curve, and the call fits nothing.
+  init(_ machine: AnimatorMachine, sameKnotAs previous: AnimatorClockPlan? = nil) {
     let knot = machine.knot
+    knotFraction = knot.fraction
+    knotProgress = knot.progress
+    forwardLength = (1 - Swift.max(knot.fraction, 0)) / knot.rate
+    backwardLength = knot.fraction / knot.rate
+    curve =
+      previous?.curve ?? Self.curve(knot.curve, forward: forwardLength, backward: backwardLength)
+    if case .value(let v) = machine.frozen { frozenValue = v } else { frozenValue = nil }
+    scrubbedLinearly = machine.scrubbedLinearly
     moves = machine.state == .active && machine.isRunning
-    heldProgress = machine.progress(atFraction: machine.fraction)
+    heldProgress = 0
     heldCompletion = machine.completionPosition
     heldUntil = machine.heldUntil ?? -.infinity
     from = Swift.max(machine.time, machine.heldUntil ?? machine.time)
@@ -68,20 +79,13 @@ struct AnimatorClockPlan: Sendable {
     target = machine.target
     velocity = (machine.isReversed ? -1 : 1) * machine.rate
     end = from + abs(machine.target - machine.fraction) / machine.rate
+    endProgress = machine.target
+    endCompletion = machine.isReversed ? .start : .end
+    heldProgress = progress(atFraction: fraction) ?? machine.progress(atFraction: fraction)
     if machine.pausesOnCompletion {
-      endProgress = machine.progress(atFraction: machine.target)
+      endProgress = progress(atFraction: target) ?? machine.progress(atFraction: target)
       endCompletion = machine.completionPosition
-    } else {
-      endProgress = machine.target
-      endCompletion = machine.isReversed ? .start : .end
     }
-    if case .value(let v) = machine.frozen { frozenValue = v } else { frozenValue = nil }
-    scrubbedLinearly = machine.scrubbedLinearly
-    knotFraction = knot.fraction
-    knotProgress = knot.progress
-    forwardLength = (1 - Swift.max(knot.fraction, 0)) / knot.rate
-    backwardLength = knot.fraction / knot.rate
-    curve = Self.curve(knot.curve, forward: forwardLength, backward: backwardLength)
   }
 
   static func curve(_ provider: TimingCurveProvider, forward: Double, backward: Double) -> Curve {

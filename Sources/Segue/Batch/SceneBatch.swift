@@ -378,29 +378,25 @@ struct SceneInstanceGroup: Sendable {
 
   /// Removes position `slot` by moving the last instance into it; returns the moved id.
   mutating func swapRemove(_ slot: Int) -> Int? {
-    let last = count - 1
-    let moved: Int? = slot == last ? nil : Int(ids[last])
-    ids.swapAt(slot, last)
-    kinds.swapAt(slot, last)
-    start.swapAt(slot, last)
-    speed.swapAt(slot, last)
-    clocks.swapAt(slot, last)
-    live.swapAt(slot, last)
-    animatorPlans.swapAt(slot, last)
-    lastCall.swapAt(slot, last)
-    pendingCompletion.swapAt(slot, last)
-    additiveHeads.swapAt(slot, last)
-    ids.removeLast()
-    kinds.removeLast()
-    start.removeLast()
-    speed.removeLast()
-    clocks.removeLast()
-    live.removeLast()
-    animatorPlans.removeLast()
-    lastCall.removeLast()
-    pendingCompletion.removeLast()
-    additiveHeads.removeLast()
+    let moved: Int? = slot == count - 1 ? nil : Int(ids[count - 1])
+    Self.moveLast(&ids, into: slot)
+    Self.moveLast(&kinds, into: slot)
+    Self.moveLast(&start, into: slot)
+    Self.moveLast(&speed, into: slot)
+    Self.moveLast(&clocks, into: slot)
+    Self.moveLast(&live, into: slot)
+    Self.moveLast(&animatorPlans, into: slot)
+    Self.moveLast(&lastCall, into: slot)
+    Self.moveLast(&pendingCompletion, into: slot)
+    Self.moveLast(&additiveHeads, into: slot)
     return moved
+  }
+
+  /// Removes `array`'s last element and puts it at `slot` (nothing more when `slot` was last).
+  @inline(__always)
+  static func moveLast<Element>(_ array: inout [Element], into slot: Int) {
+    let last = array.removeLast()
+    if slot < array.count { array[slot] = last }
   }
 }
 

@@ -97,6 +97,31 @@ struct LayerPathRenderTests {
     }
   }
 
+  /// Rows with fewer and with more crossings per sample line than the fast rasteriser keeps
+  /// sorted (``PathRowCrossings``' 256: the rest take the chunked scan): overlapping bars given
+  /// right to left, slightly rotated, under both fill rules, a clip on half of the cases. Every
+  /// sample is decided as the reference decides it.
+  @Test(arguments: [60, 300], [FillRule.nonZero, .evenOdd])
+  func manyCrossingsPerRowMatchTheReference(bars: Int, rule: FillRule) throws {
+    let pitch = 396.0 / Double(bars)
+    let polygons = (0..<bars).reversed().map { i in
+      let x = 2 + Double(i) * pitch
+      return square(x, 1 + Double(i % 7) * 0.3, x + 1.5 * pitch, 14)
+    }
+    let fill = LayerSnapshot.PathFill(polygons: polygons, fillRule: rule, color: .black)
+    let matrix = Transform3D.makeRotation(by: 0.01, x: 0, y: 0, z: 1)
+    let clip = ClipShape(
+      bounds: Rect(x: 20, y: 2, width: 300, height: 12), cornerRadius: 5, matrix: .identity)
+    let item = RenderItem.layer(
+      pathLayer([fill], matrix: matrix, clips: bars == 60 ? [clip] : []))
+    let fast = try Rasterizer.render([item], width: 404, height: 20, background: .white)
+    let reference = try ReferenceRasterizer.render(
+      [item], width: 404, height: 20, background: .white)
+    #expect(maxComponentDifference(fast, reference) == 0)
+    let dark = stride(from: 0, to: fast.components.count, by: 4).count { fast.components[$0] < 0.5 }
+    #expect(dark > 2 * bars, "the bars are drawn")
+  }
+
   /// A shape layer drawn on to half its length (`strokeEnd` 0.5): a horizontal line from x = 0
   /// to 20 stroked 4 wide covers x < 10 only.
   @Test func shapeLayerStrokesToStrokeEnd() throws {

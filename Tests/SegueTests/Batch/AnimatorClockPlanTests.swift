@@ -4,7 +4,8 @@ import Testing
 
 /// ``AnimatorClockPlan`` against the machine it is made from: after every accepted call of a
 /// random script, the plan's progress and completion at later wall times are the bits that
-/// ``AnimatorMachine/advance(to:)`` and ``AnimatorMachine/progress(atFraction:)`` give on a copy.
+/// ``AnimatorMachine/advance(to:)`` and ``AnimatorMachine/progress(atFraction:)`` give on a copy,
+/// also when the plan keeps the previous plan's curve because the call left the knot as it was.
 @Suite struct AnimatorClockPlanTests {
   static func unit(_ rng: inout Xoshiro) -> Double { SceneBatchControlTests.unit(&rng) }
 
@@ -51,14 +52,17 @@ import Testing
     var now = 0.0
     var compared = 0
     var fromMachine = 0
+    var plan = AnimatorClockPlan(machine)
     for _ in 0..<40 {
       now += 0.12 * Self.unit(&rng)
       var next = machine
       next.advance(to: now)
       let event = try SceneBatchControlTests.animatorEvent(&rng, at: now)
       guard (try? next.apply(event)) != nil else { continue }
+      // As the batch does: a call that leaves the knot as it was keeps the plan's curve.
+      let previous = next.knot == machine.knot ? plan : nil
       machine = next
-      let plan = AnimatorClockPlan(machine)
+      plan = AnimatorClockPlan(machine, sameKnotAs: previous)
       for t in Self.times(plan, after: now, &rng) {
         let (q, position) = Self.reference(machine, at: t)
         guard let (planQ, planPosition) = plan.progress(at: t) else {

@@ -370,4 +370,17 @@ import Testing
     let time = try batch.time(of: 2, at: 0.3)
     #expect(abs(time.time - 0.2) < 1e-12 && time.rate == 2 && time.completion == nil)
   }
+
+  /// `prefetch` is a hint: ids that name no instance (negative, never added, removed) are
+  /// skipped, and every instance's time is the same afterwards.
+  @Test func prefetchChangesNothing() throws {
+    var batch = try Self.liveBatch()
+    try batch.remove(1)
+    let ids = batch.instanceIDs
+    let before = try ids.map { try batch.time(of: $0, at: 0.4) }
+    batch.prefetch(ids + [-1, 1, 1_000_000, Int.max, Int.min])
+    batch.prefetch([])
+    let after = try ids.map { try batch.time(of: $0, at: 0.4) }
+    #expect(before == after)
+  }
 }

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import Segue
+@testable import SegueBenchSupport
+
+/// The `live` workload's two drivers run the same seeded script: the scene batch (with its
+/// prefetching, completions and replacements) and one `PropertyAnimator` per slot. After every
+/// frame's control phase they agree on each slot's state and scene time, and on every count.
+@Suite struct LiveWorkloadTests {
+  @Test(arguments: [false, true])
+  func batchAndScalarDriversAgreeFrameByFrame(retargets: Bool) throws {
+    let slots = 200
+    var batch = try LiveBatchDriver(slots: slots, retargets: retargets)
+    var scalar = try LiveScalarDriver(slots: slots, retargets: retargets)
+    var script = LiveWorkload.Script(slots: slots, seed: 0x5EED)
+    var calls: [LiveWorkload.Call] = []
+    var checkedTimes = 0
+    for f in 0..<90 {
+      let t = Double(f) * LiveWorkload.framePeriod
+      script.nextFrame(into: &calls)
+      try batch.control(calls, at: t)
+      try scalar.control(calls, at: t)
+      #expect(batch.callCount == scalar.callCount, "frame \(f)")
+      #expect(batch.rejectedCount == scalar.rejectedCount, "frame \(f)")
+      for s in 0..<slots {
+        let (b, c) = (batch.states[s], scalar.states[s])
+        #expect(
+          b.active == c.active && b.running == c.running && b.reversed == c.reversed
+            && b.over == c.over, "frame \(f), slot \(s)")
+        let duration = scalar.scenes[s].duration
+        let now = try batch.batch.time(of: batch.ids[s], at: t)
+        let sample = try scalar.animators[s].sample(at: t)
+        guard now.completion == nil, sample.completion == nil else { continue }
+        #expect(
+          abs(now.time - min(max(sample.progress, 0), 1) * duration) <= 1e-9,
+          "frame \(f), slot \(s)")
+        checkedTimes += 1
+      }
+    }
+    #expect(checkedTimes > 5000)
+    #expect(batch.completionCount > 0)
+  }
+}
