@@ -193,8 +193,8 @@ let package = Package(
     .testTarget(
       name: "SegueCLITests",
       dependencies: [
-        "segue", "segue-bench", "Segue", "SegueSpec", "SegueSnapshot", "SegueBenchSupport",
-        "SegueTestSupport", "SegueToolSupport",
+        "segue", "segue-bench", "Segue", "SegueSpec", "SegueRender", "SegueSnapshot",
+        "SegueBenchSupport", "SegueTestSupport", "SegueToolSupport",
       ],
       path: "Tests/SegueCLITests",
       swiftSettings: [.swiftLanguageMode(.v6)]

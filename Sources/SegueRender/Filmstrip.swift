@@ -6,7 +6,7 @@ import Segue
 ///
 /// **Layout** (pixels). Every frame is ``SceneRenderer/outputSize(for:)`` of the scene's
 /// container, `fw × fh`. A cell is the frame with a caption strip of height
-/// `ch = 7·captionCellSize` below it when ``captions`` is on (else `ch = 0`). With `K` frames,
+/// `ch = ⌈1.6·captionFontSize⌉` below it when ``captions`` is on (else `ch = 0`). With `K` frames,
 /// `c = min(columns, K)` columns and `r = ⌈K / c⌉` rows, the sheet is
 ///
 ///     width  = c·fw + (c + 1)·gap
@@ -16,12 +16,14 @@ import Segue
 /// `(gap + (k mod c)·(fw + gap), gap + ⌊k / c⌋·(fh + ch + gap))`. Gaps, margins and empty cells
 /// show ``background``.
 ///
-/// **Captions.** The caption ``caption(for:)`` of each frame's time is drawn in the rasteriser's
-/// 3×5 block font (``LayerSnapshot/Label``) in ``captionColor``, cells of `captionCellSize`
-/// pixels, its top-left corner one cell right of and one cell below the frame's bottom-left
-/// corner.
+/// **Captions.** The caption ``caption(for:)`` of each frame's time is set as a `CATextLayer`
+/// would set it: the renderer's default font (``/Segue/FontDescriptor/helvetica``, found through
+/// fontconfig) at ``captionFontSize`` pixels in ``captionColor``, shaped by HarfBuzz and filled
+/// from FreeType's outlines by the rasteriser, in a text layer whose top-left corner is
+/// `captionFontSize/2` right of the frame's bottom-left corner and `captionFontSize/4` below it.
+/// Where no font is installed the strip stays empty, as a text layer then draws nothing.
 public struct Filmstrip: Hashable, Sendable {
-  /// The frame renderer (scale, background, labels, snapshots).
+  /// The frame renderer (scale, background, snapshots, images).
   public var renderer: SceneRenderer
   /// The most frames per row, `≥ 1`.
   public var columns: Int
@@ -29,8 +31,8 @@ public struct Filmstrip: Hashable, Sendable {
   public var gap: Int
   /// Draw each frame's time below it.
   public var captions: Bool
-  /// The caption font's cell size in pixels, `≥ 1`.
-  public var captionCellSize: Int
+  /// The caption's font size in pixels, finite and `> 0`.
+  public var captionFontSize: Double
   /// The sheet's colour (gaps, margins, caption strips, empty cells), straight RGBA.
   public var background: RGBAColor
   /// The caption text colour.
@@ -43,22 +45,32 @@ public struct Filmstrip: Hashable, Sendable {
   ///   - columns: frames per row (default 6).
   ///   - gap: pixels between cells and around the sheet (default 4).
   ///   - captions: draw the time below each frame (default on).
-  ///   - captionCellSize: caption font cell in pixels (default 2: 10-pixel-high text).
+  ///   - captionFontSize: the caption's font size in pixels (default 11).
   ///   - background: the sheet colour; `nil` (the default) for a light grey, RGB 0.92.
   ///   - captionColor: the caption colour (default black).
   public init(
     renderer: SceneRenderer = SceneRenderer(), columns: Int = 6, gap: Int = 4,
-    captions: Bool = true, captionCellSize: Int = 2,
+    captions: Bool = true, captionFontSize: Double = 11,
     background: RGBAColor? = nil, captionColor: RGBAColor = .black
   ) {
     self.renderer = renderer
     self.columns = columns
     self.gap = gap
     self.captions = captions
-    self.captionCellSize = captionCellSize
+    self.captionFontSize = captionFontSize
     self.background = background ?? RGBAColor(clamping: 0.92, 0.92, 0.92, 1)
     self.captionColor = captionColor
   }
+
+  /// The caption strip's height `ch` in pixels: `⌈1.6·captionFontSize⌉` with ``captions``
+  /// (room for the line's ascent and descent), else 0; as a `Double`, so that a huge font size
+  /// is reported by ``layout(frameCount:containerSize:)`` rather than overflowing.
+  public var captionHeight: Double {
+    captions ? (Self.captionLineFactor * captionFontSize).rounded(.up) : 0
+  }
+
+  /// The caption strip's height in font sizes.
+  static let captionLineFactor = 1.6
 
   /// The sheet's geometry in pixels (see the type's documentation).
   public struct Layout: Hashable, Sendable {
@@ -91,7 +103,7 @@ public struct Filmstrip: Hashable, Sendable {
   /// The layout for `frameCount` frames of a container of `containerSize` points.
   ///
   /// - Throws: ``/Segue/ValidationError`` naming `frameCount` (`.tooFew(minimum: 1, …)`), `columns`
-  ///   (`< 1`: `.outOfRange`), `gap` (`.negative`), `captionCellSize` (`< 1`: `.outOfRange`), the
+  ///   (`< 1`: `.outOfRange`), `gap` (`.negative`), `captionFontSize` (not finite or `≤ 0`), the
   ///   errors of ``SceneRenderer/outputSize(for:)``, and `sheet.width`, `sheet.height` (above
   ///   `2²⁴`) or `sheet.pixelCount` (above ``SceneRenderer/maximumPixelCount``, the cap) for the
   ///   whole sheet.
@@ -104,15 +116,12 @@ public struct Filmstrip: Hashable, Sendable {
         field: "columns", reason: .outOfRange(lower: 1, upper: Double(Int.max)))
     }
     guard gap >= 0 else { throw ValidationError(field: "gap", reason: .negative) }
-    guard captionCellSize >= 1 else {
-      throw ValidationError(
-        field: "captionCellSize", reason: .outOfRange(lower: 1, upper: Double(Int.max)))
-    }
+    try Validate.positive(captionFontSize, "captionFontSize")
     let frame = try renderer.outputSize(for: containerSize)
     let c = Swift.min(columns, frameCount)
     let r = (frameCount + c - 1) / c
     // Checked in Double first: every factor is an Int, so no Int arithmetic can overflow below.
-    let ch = captions ? 7 * Double(captionCellSize) : 0
+    let ch = captionHeight
     let g = Double(gap)
     let w = Double(c) * Double(frame.width) + Double(c + 1) * g
     let h = Double(r) * (Double(frame.height) + ch) + Double(r + 1) * g
@@ -134,7 +143,7 @@ public struct Filmstrip: Hashable, Sendable {
   }
 
   /// The caption of a frame at `time` seconds: the time rounded to milliseconds with three
-  /// decimals and an `s`, e.g. `0.125s`, `1.000s` (the block font draws it in capitals). Times
+  /// decimals and an `s`, e.g. `0.125s`, `1.000s`. Times
   /// of `10¹²` s or more (or not finite) are written in Swift's shortest form.
   public static func caption(for time: Double) -> String {
     guard time.isFinite, abs(time) < 1e12 else { return "\(time)s" }
@@ -250,8 +259,7 @@ public struct Filmstrip: Hashable, Sendable {
   /// Shadows are not drawn. A cross-dissolve's layers sit in an isolated nested
   /// viewport and blend with `plus-lighter` at alpha × weight (exact for one-layer snapshots
   /// such as CATransition `fade`'s; a snapshot's sublayers are added rather than composited
-  /// over their root). The caption is SVG text in the caption strip. Labels of snapshots are
-  /// not drawn.
+  /// over their root). The caption is SVG text in the caption strip.
   ///
   /// - Throws: as ``render(_:times:)``, and the errors of ``SVGDocument``.
   public func svg(_ scene: TransitionScene, times: [Double]) throws(ValidationError)
@@ -299,10 +307,12 @@ public struct Filmstrip: Hashable, Sendable {
       let (x, y) = layout.frameOrigin(k)
       try document.embed(cell, at: Point(x: Double(x), y: Double(y)))
       if captions {
-        let c = Double(captionCellSize)
+        // The baseline one font size below the text layer's top (≈ its first line's ascent).
+        let origin = captionOrigin
         try document.text(
-          Self.caption(for: time), at: Point(x: Double(x) + c, y: Double(y) + fh + 6 * c),
-          fontSize: 5 * c, fill: captionColor)
+          Self.caption(for: time),
+          at: Point(x: Double(x) + origin.x, y: Double(y) + fh + origin.y + captionFontSize),
+          fontSize: captionFontSize, fill: captionColor)
       }
     }
     return document
@@ -377,20 +387,34 @@ public struct Filmstrip: Hashable, Sendable {
     }
   }
 
-  /// A `width × ch` strip of the sheet colour with `text` in the block font.
+  /// The caption text layer's top-left corner in its strip: `(captionFontSize/2,
+  /// captionFontSize/4)` pixels.
+  private var captionOrigin: Point {
+    Point(x: captionFontSize / 2, y: captionFontSize / 4)
+  }
+
+  /// A `width × ch` strip of the sheet colour with `text` drawn by a text layer in the default
+  /// font (see the type's documentation).
   private func captionStrip(_ text: String, width: Int) throws(ValidationError)
     -> PixelBufferRGBA8
   {
-    let c = Double(captionCellSize)
-    let height = 7 * captionCellSize
-    let label = LayerSnapshot.Label(
-      text: text, origin: Point(x: c, y: c), cellSize: c, color: captionColor)
+    let height = Int(captionHeight)
+    let origin = captionOrigin
+    let frame = Rect(
+      x: 0, y: 0, width: Swift.max(Double(width) - 2 * origin.x, 1),
+      height: Double(height) - origin.y)
+    let layer = Layer.textLayer(
+      id: "caption", frame: frame, string: text, fontSize: captionFontSize,
+      foregroundColor: captionColor)
     let snapshot = LayerSnapshot(
-      bounds: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), fill: .solid(.clear),
-      label: label)
+      bounds: frame, fill: .solid(.clear), paths: SceneRenderer(scale: 1).paths(of: layer))
     let image = try Rasterizer.render(
-      [.layer(RasterLayer(snapshot: snapshot))], width: width, height: height,
-      background: background)
+      [
+        .layer(
+          RasterLayer(
+            snapshot: snapshot,
+            matrix: Transform3D.makeTranslation(x: origin.x, y: origin.y, z: 0)))
+      ], width: width, height: height, background: background)
     return PixelBufferRGBA8(image)
   }
 

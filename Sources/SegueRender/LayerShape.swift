@@ -2,7 +2,7 @@ import RealModule
 import Segue
 
 /// The parts of a layer a raster layer draws, in this order when several are drawn at once:
-/// the shadow (below), the body (fill and label), the contents image, the gradient, the paths
+/// the shadow (below), the body (the fill), the contents image, the gradient, the paths
 /// (a shape's fill and stroke, text), the border (above).
 public struct LayerParts: OptionSet, Hashable, Sendable {
   public let rawValue: Int
@@ -10,7 +10,7 @@ public struct LayerParts: OptionSet, Hashable, Sendable {
 
   /// The drop shadow (``LayerSnapshot/Shadow``).
   public static let shadow = LayerParts(rawValue: 1)
-  /// The fill and the label, inside the rounded bounds.
+  /// The fill, inside the rounded bounds.
   public static let body = LayerParts(rawValue: 2)
   /// The border (``LayerSnapshot/Border``).
   public static let border = LayerParts(rawValue: 4)

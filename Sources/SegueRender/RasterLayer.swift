@@ -3,6 +3,9 @@ import Segue
 /// One layer to rasterise: its snapshot, its full matrix from layer space to the image, its
 /// opacity and its blend mode.
 public struct RasterLayer: Hashable, Sendable {
+  /// The id of the layer drawn (``/Segue/Layer/id``; empty for a layer not taken from a layer
+  /// tree). The rasterisers do not read it: it names the layer in a render list.
+  public var id: String
   /// What the layer shows (bounds in layer coordinates).
   public var snapshot: LayerSnapshot
   /// Layer space → image pixels, a CATransform3D (row vectors: `[x y z 1]·M`, then divide by
@@ -26,10 +29,11 @@ public struct RasterLayer: Hashable, Sendable {
 
   /// Creates a raster layer.
   public init(
-    snapshot: LayerSnapshot, matrix: Transform3D = .identity, opacity: Double = 1,
+    id: String = "", snapshot: LayerSnapshot, matrix: Transform3D = .identity, opacity: Double = 1,
     blendMode: BlendMode = .over, parts: LayerParts = .all, clips: [ClipShape] = [],
     region: ConvexRegion = .wholePlane
   ) {
+    self.id = id
     self.snapshot = snapshot
     self.matrix = matrix
     self.opacity = opacity

@@ -98,12 +98,10 @@ struct ScreenPolygon: Sendable {
 /// One layer prepared for the fast rasteriser: everything per layer computed once per frame,
 /// as plain values.
 struct PreparedLayer: Sendable {
-  /// The snapshot's colours, shapes and label.
+  /// The snapshot's colours and shapes.
   var paint: SnapshotPaint
   /// The part drawn: one layer part per prepared layer.
   var part: LayerPart
-  /// The label's glyphs in the program's glyph pool.
-  var glyphStart: Int
   /// Pixel → layer homography (``Homography``).
   var inverse: Homography
   /// The projected extent of the part (``SnapshotPaint/extent(of:)``).
@@ -120,8 +118,6 @@ struct PreparedLayer: Sendable {
   /// The clips, in the program's clip pool.
   var clipStart = 0
   var clipCount = 0
-  /// The projected detail rectangle (``SnapshotPaint/detailRect``), or an empty polygon.
-  var detail: ScreenPolygon
   /// The pixels the reference visits (``ReferenceRasterizer/pixelBox(_:width:height:)``).
   var x0: Int
   var x1: Int
@@ -133,7 +129,7 @@ struct PreparedLayer: Sendable {
   /// axis-aligned to within `marginU`, `marginV` (``separability(_:box:)``): `u` is taken as a
   /// function of `x` alone, `(x·h0 + h6)/h8`, and `v` of `y` alone, `(y·h4 + h7)/h8`, so a
   /// sample is inside when its column and its row are (``SeparableColumns``). A column or row
-  /// whose `u` or `v` lies within the margin of a bound or a label cell line is sampled exactly,
+  /// whose `u` or `v` lies within the margin of a bound is sampled exactly,
   /// so every decision is the reference's.
   var separable: Bool
   /// How far the reference's `u` (or `v`) can be from the separable one: the neglected
@@ -143,12 +139,6 @@ struct PreparedLayer: Sendable {
   /// For a separable layer: which pixel columns have all, some or none of their four sample
   /// columns inside `[minX, maxX)`.
   var columns: SeparableColumns
-  /// For a separable layer with a label: the font cell column `⌊(u − labelX)/cellSize⌋` of each
-  /// sample column of the pixel columns `cellX0..<cellX1` (4 per pixel; −1 outside the label,
-  /// −2 within the margin of a cell line), at `cellStart` in the program's cell pool.
-  var cellStart = 0
-  var cellX0 = 0
-  var cellX1 = 0
   /// For a path fill: its projected edges in the program's edge pool, its premultiplied colour
   /// and its fill rule.
   var edgeStart = 0
@@ -221,14 +211,11 @@ enum RasterOp: Sendable {
   case popAdd(Float)
 }
 
-/// A render list compiled for the fast rasteriser: the ops, the prepared layers and the glyph
-/// pool. Kept in a ``RenderContext`` and refilled every frame without reallocating.
+/// A render list compiled for the fast rasteriser: the ops, the prepared layers and their
+/// pools. Kept in a ``RenderContext`` and refilled every frame without reallocating.
 struct RasterProgram {
   var ops: [RasterOp] = []
   var layers: [PreparedLayer] = []
-  var glyphs: [UInt16] = []
-  /// The label cell columns of separable layers (``PreparedLayer/cellStart``).
-  var cells: [Int32] = []
   /// Sampled regions (``PreparedLayer/regionStart``) and clips (``PreparedLayer/clipStart``).
   var regions: [ScreenPolygon] = []
   var clips: [PreparedClip] = []
@@ -244,8 +231,6 @@ struct RasterProgram {
   struct View {
     let ops: UnsafeBufferPointer<RasterOp>
     let layers: UnsafeBufferPointer<PreparedLayer>
-    let glyphs: UnsafeBufferPointer<UInt16>
-    let cells: UnsafeBufferPointer<Int32>
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
     let edges: UnsafeBufferPointer<PathEdge>
@@ -273,17 +258,11 @@ struct RasterProgram {
   func withView<R>(_ body: (View) -> R) -> R {
     ops.withUnsafeBufferPointer { ops in
       layers.withUnsafeBufferPointer { layers in
-        glyphs.withUnsafeBufferPointer { glyphs in
-          cells.withUnsafeBufferPointer { cells in
-            regions.withUnsafeBufferPointer { regions in
-              clips.withUnsafeBufferPointer { clips in
-                edges.withUnsafeBufferPointer { edges in
-                  body(
-                    View(
-                      ops: ops, layers: layers, glyphs: glyphs, cells: cells, regions: regions,
-                      clips: clips, edges: edges))
-                }
-              }
+        regions.withUnsafeBufferPointer { regions in
+          clips.withUnsafeBufferPointer { clips in
+            edges.withUnsafeBufferPointer { edges in
+              body(
+                View(ops: ops, layers: layers, regions: regions, clips: clips, edges: edges))
             }
           }
         }
@@ -295,8 +274,6 @@ struct RasterProgram {
   mutating func reset() {
     ops.removeAll(keepingCapacity: true)
     layers.removeAll(keepingCapacity: true)
-    glyphs.removeAll(keepingCapacity: true)
-    cells.removeAll(keepingCapacity: true)
     regions.removeAll(keepingCapacity: true)
     clips.removeAll(keepingCapacity: true)
     edges.removeAll(keepingCapacity: true)
@@ -341,27 +318,22 @@ struct RasterProgram {
       }
       clips.append(prepared)
     }
-    var glyphStart = -1
     for part in LayerPart.allCases where layer.parts.contains(part.set) && paint.has(part) {
       if part == .paths {
         preparePaths(
           layer, paint: paint, inverse: inverse, clipStart: clipStart, width: width, height: height)
         continue
       }
-      if glyphStart < 0 {
-        glyphStart = glyphs.count
-        if let label = layer.snapshot.label { BlockFont.append(label.text, to: &glyphs) }
-      }
       prepare(
-        layer, part: part, paint: paint, inverse: inverse, glyphStart: glyphStart,
-        clipStart: clipStart, width: width, height: height)
+        layer, part: part, paint: paint, inverse: inverse, clipStart: clipStart, width: width,
+        height: height)
     }
   }
 
   /// Appends the prepared layer and draw op of one part of `layer`, unless it covers no pixel.
   private mutating func prepare(
     _ layer: RasterLayer, part: LayerPart, paint: SnapshotPaint, inverse: Homography,
-    glyphStart: Int, clipStart: Int, width: Int, height: Int
+    clipStart: Int, width: Int, height: Int
   ) {
     let matrix = layer.matrix
     let polygon = ScreenPolygon(paint.extent(of: part), matrix)
@@ -372,14 +344,8 @@ struct RasterProgram {
     var core = polygon
     var hole = ScreenPolygon()
     let regionStart = regions.count
-    var detail = ScreenPolygon()
     switch part {
     case .body:
-      if let rect = paint.detailRect {
-        detail = ScreenPolygon(
-          Rect(x: rect.x0, y: rect.y0, width: rect.x1 - rect.x0, height: rect.y1 - rect.y0),
-          matrix)
-      }
       appendCorners(of: paint.body, matrix)
     case .border:
       appendCorners(of: paint.body, matrix)
@@ -418,13 +384,11 @@ struct RasterProgram {
       }
     }
     var prepared = PreparedLayer(
-      paint: paint, part: part, glyphStart: Swift.max(glyphStart, 0), inverse: inverse,
-      polygon: polygon, core: core, hole: hole, regionStart: regionStart,
-      regionCount: regions.count - regionStart, clipStart: clipStart, clipCount: clipCount,
-      detail: detail, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
+      paint: paint, part: part, inverse: inverse, polygon: polygon, core: core, hole: hole,
+      regionStart: regionStart, regionCount: regions.count - regionStart, clipStart: clipStart,
+      clipCount: clipCount, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
       opacity: Float(layer.opacity), add: layer.blendMode == .add, separable: separable,
       marginU: margins?.u ?? 0, marginV: margins?.v ?? 0, columns: columns)
-    if separable && paint.glyphCount > 0 { labelCells(&prepared) }
     if separable && level == 0 { Self.findOpaqueRect(&prepared) }
     layers.append(prepared)
     ops.append(.draw(layers.count - 1))
@@ -432,13 +396,12 @@ struct RasterProgram {
 
   /// Sets ``PreparedLayer/opaqueRows`` and ``PreparedLayer/opaqueColumns`` of a separable
   /// body: the rows whose four sample rows are inside its bounds and clear of its margin, by the
-  /// columns wholly inside, when its fill is solid and opaque, without a label, at opacity 1,
+  /// columns wholly inside, when its fill is solid and opaque, at opacity 1,
   /// drawn "over" (``RasterSpans/separableRow(_:_:_:_:hidden:)`` stores its colour there).
   static func findOpaqueRect(_ layer: inout PreparedLayer) {
     let paint = layer.paint
     guard layer.part == .body, layer.opacity == 1, !layer.add, !paint.isGradient,
-      paint.top[3] == 1, paint.glyphCount == 0, layer.detail.count == 0,
-      !layer.columns.full.isEmpty
+      paint.top[3] == 1, !layer.columns.full.isEmpty
     else { return }
     let h = layer.inverse
     var first = Int.max
@@ -481,10 +444,10 @@ struct RasterProgram {
         continue
       }
       var prepared = PreparedLayer(
-        paint: paint, part: .paths, glyphStart: 0, inverse: inverse, polygon: ScreenPolygon(),
+        paint: paint, part: .paths, inverse: inverse, polygon: ScreenPolygon(),
         core: ScreenPolygon(), hole: ScreenPolygon(), clipStart: clipStart,
-        clipCount: clips.count - clipStart, detail: ScreenPolygon(), x0: box.x0, x1: box.x1,
-        y0: box.y0, y1: box.y1, opacity: Float(layer.opacity), add: layer.blendMode == .add,
+        clipCount: clips.count - clipStart, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1,
+        opacity: Float(layer.opacity), add: layer.blendMode == .add,
         separable: false, marginU: 0, marginV: 0, columns: SeparableColumns())
       prepared.edgeStart = edgeStart
       prepared.edgeCount = edges.count - edgeStart
@@ -526,42 +489,6 @@ struct RasterProgram {
     let su = (x * abs(h.h0) + y * abs(h.h3) + abs(h.h6)) / w
     let sv = (x * abs(h.h1) + y * abs(h.h4) + abs(h.h7)) / w
     return (du + 1e-12 * (su + 1), dv + 1e-12 * (sv + 1))
-  }
-
-  /// Fills the cell columns of a separable layer's label (``PreparedLayer/cellStart``): the
-  /// pixel columns of the label's projected rectangle (one more on each side), each sample
-  /// column's `u = (x·h0 + h6)/h8` and cell `⌊(u − labelX)/cellSize⌋` computed as
-  /// ``SnapshotPaint/color(_:_:glyphs:)`` computes them.
-  private mutating func labelCells(_ layer: inout PreparedLayer) {
-    let d = layer.detail
-    guard d.isFinite, d.count > 0 else { return }
-    var lo = Double.infinity
-    var hi = -Double.infinity
-    for i in 0..<d.count {
-      lo = Swift.min(lo, d.x[i])
-      hi = Swift.max(hi, d.x[i])
-    }
-    let x0 = RasterSpans.index(lo.rounded(.down) - 1, layer.x0, layer.x1)
-    let x1 = RasterSpans.index(hi.rounded(.up) + 1, layer.x0, layer.x1)
-    guard x0 < x1 else { return }
-    let h = layer.inverse
-    let paint = layer.paint
-    layer.cellStart = cells.count
-    layer.cellX0 = x0
-    layer.cellX1 = x1
-    for px in x0..<x1 {
-      for a in 0..<4 {
-        let x = ReferenceRasterizer.sample(px, a)
-        let u = (x * h.h0 + h.h6) / h.h8
-        let q = (u - paint.labelX) / paint.cellSize
-        let cx = q.rounded(.down)
-        if abs(q - q.rounded()) * paint.cellSize <= layer.marginU {
-          cells.append(-2)  // near a cell line: sampled exactly
-        } else {
-          cells.append(cx >= 0 && cx < Double(4 * paint.glyphCount) ? Int32(cx) : -1)
-        }
-      }
-    }
   }
 
   /// Compiles a ``Rasterizer/render(_:width:height:background:)`` list: "add" runs and groups

@@ -12,6 +12,9 @@ extension RasterSpans {
     _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
   ) {
     guard !span.isEmpty, let contents = layer.paint.contents else { return }
+    if contents.minificationFilter == .nearest || contents.magnificationFilter == .nearest {
+      return nearestContentsSpan(span, py, layer, contents, row)
+    }
     let base = layerSpan(span.lowerBound, py, layer.inverse)
     let sampler = contents.sampler
     func run(_ pixels: Range<Int>, _ piece: (column: Int, row: Int)) {
@@ -33,6 +36,111 @@ extension RasterSpans {
       }
     }
     run(start..<span.count, current)
+  }
+
+  /// Pixels wholly inside the contents area of a layer that filters with `nearest`: each
+  /// pixel's centre is mapped (``ReferenceRasterizer/layerPoint(_:_:_:)``), its piece found
+  /// and, for a mixed pair of filters, its filter chosen from its footprint
+  /// (``ImageSampler/filter(levelOfDetail:)``), all in `Double` by the reference's own
+  /// functions, so the texel ``ImageSampler/nearestIndex(_:width:height:)`` picks is the
+  /// reference's even when the centre lies on a texel boundary. Runs of pixels that take the
+  /// other filter (one piece each) go to ``ImageSampler/fill(_:count:into:)`` with that filter.
+  static func nearestContentsSpan(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ contents: PreparedContents,
+    _ row: UnsafeMutablePointer<Float>
+  ) {
+    let sampler = contents.sampler
+    let size = sampler.mipmaps.sizes[0]
+    guard size.x > 0 && size.y > 0 else { return }  // an empty image is transparent
+    sampler.mipmaps.storage.withUnsafeBytes { texels in
+      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: shadedChunk) { words in
+        let run = NearestRun(
+          contents: contents, sampler: sampler, h: layer.inverse, y: Double(py) + 0.5,
+          base: layerSpan(span.lowerBound, py, layer.inverse), first: span.lowerBound,
+          texels: texels, width: size.x, height: size.y,
+          colors: UnsafeMutableRawPointer(words.baseAddress!))
+        var k = 0
+        while k < span.count {
+          let n = Swift.min(shadedChunk, span.count - k)
+          run.shade(k, n)
+          blendBytes(
+            run.bytes, row + 4 * (span.lowerBound + k), count: n, opacity: layer.opacity,
+            add: layer.add)
+          k += n
+        }
+      }
+    }
+  }
+
+  /// One row's `nearest` contents pixels (``nearestContentsSpan(_:_:_:_:_:)``), shaded into
+  /// `colors` a chunk at a time.
+  struct NearestRun {
+    let contents: PreparedContents
+    let sampler: ImageSampler
+    let h: Homography
+    /// The row's pixel centre y.
+    let y: Double
+    /// The layer span of pixel `first`.
+    let base: ProjectiveSpan
+    let first: Int
+    /// Level 0's bytes and size.
+    let texels: UnsafeRawBufferPointer
+    let width: Int
+    let height: Int
+    let colors: UnsafeMutableRawPointer
+    var bytes: UnsafeMutablePointer<UInt8> { colors.assumingMemoryBound(to: UInt8.self) }
+
+    /// Shades pixels `k..<k + n` of the span into `colors[0..<n]`.
+    func shade(_ k: Int, _ n: Int) {
+      let mixed = contents.minificationFilter != contents.magnificationFilter
+      var piece = (column: -1, row: -1)
+      var map: PreparedContents.PieceMap = (1, 0, 1, 0)
+      // Pixels [pending.start, q) wait for the Float kernel with `filter` in `piece`.
+      var pending: (start: Int, filter: ContentsFilter, piece: (column: Int, row: Int))?
+      for q in 0..<n {
+        let x = Double(first + k + q) + 0.5
+        guard let (u, v, omega) = ReferenceRasterizer.layerPoint(x, y, h) else {
+          flush(&pending, k, q)
+          colors.storeBytes(of: 0, toByteOffset: 4 * q, as: UInt32.self)
+          continue
+        }
+        let here = contents.piece(u, v)
+        if here != piece { (piece, map) = (here, contents.map(here.column, here.row)) }
+        let texel = PreparedContents.texel(u, v, map)
+        var filter = ContentsFilter.nearest
+        if mixed {
+          let point = PreparedContents.MappedPoint(
+            u: u, v: v, omega: omega, piece: piece, map: map, texel: texel)
+          filter = sampler.filter(levelOfDetail: contents.footprint(point, h).levelOfDetail)
+        }
+        if filter == .nearest {
+          flush(&pending, k, q)
+          let (i, j) = ImageSampler.nearestIndex(texel, width: width, height: height)
+          colors.storeBytes(
+            of: texels.loadUnaligned(fromByteOffset: 4 &* (j &* width &+ i), as: UInt32.self),
+            toByteOffset: 4 * q, as: UInt32.self)
+        } else if pending == nil || pending!.filter != filter || pending!.piece != piece {
+          flush(&pending, k, q)
+          pending = (q, filter, piece)
+        }
+      }
+      flush(&pending, k, n)
+    }
+
+    /// Fills the pending pixels up to `end` of the chunk at `k` with the Float kernel.
+    func flush(
+      _ pending: inout (start: Int, filter: ContentsFilter, piece: (column: Int, row: Int))?,
+      _ k: Int, _ end: Int
+    ) {
+      guard let p = pending else { return }
+      pending = nil
+      guard p.start < end else { return }
+      let m = contents.map(p.piece.column, p.piece.row)
+      let span = RasterSpans.advanced(base, by: k + p.start).scaled(
+        x: m.scaleX, offsetX: m.offsetX, y: m.scaleY, offsetY: m.offsetY)
+      ImageSampler(sampler.mipmaps, minificationFilter: p.filter, magnificationFilter: p.filter)
+        .fill(span, count: end - p.start, into: bytes + 4 * p.start)
+    }
   }
 
   /// Blends `count` premultiplied RGBA8 pixels at `s`, times `opacity`, onto the Float pixels at

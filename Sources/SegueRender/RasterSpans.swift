@@ -21,16 +21,10 @@ struct RasterTarget {
 /// pixel**: it is sampled exactly as the reference does (``ReferenceRasterizer/supersample``,
 /// the same `Double` arithmetic, so it is bit-identical). A pixel wholly in the inner range has
 /// all 16 samples inside the layer (each sample is ⅛ pixel inside its pixel, far more than the
-/// `Double` rounding of the polygon), so its colour is the mean of the paint over the pixel:
-///
-/// - outside the projected label (``PreparedLayer/detail``): the fill, one colour for the whole
-///   span when it is solid or when a gradient does not change along the row, else the fill at
-///   each pixel's mean gradient parameter (``interior(_:_:_:_:_:)``: the fill is linear in `t`,
-///   so only `t` is averaged);
-/// - inside it: each pixel's layer-space footprint (the bounding box of its four corners mapped
-///   back) is tested with ``SnapshotPaint/uniformColor(uMin:uMax:vMin:vMax:fill:glyphs:)``; a
-///   footprint within one font cell state is coloured once, one that straddles a glyph edge is
-///   sampled like an edge pixel.
+/// `Double` rounding of the polygon), so its colour is the mean of the paint over the pixel: the
+/// fill, one colour for the whole span when it is solid or when a gradient does not change along
+/// the row, else the fill at each pixel's mean gradient parameter (``interior(_:_:_:_:_:)``: the
+/// fill is linear in `t`, so only `t` is averaged).
 ///
 /// Spans of one colour go through ``fillSpan(_:count:_:add:)``: 4 pixels per 16-lane vector,
 /// a plain store when the colour is opaque and blends "over".
@@ -38,19 +32,12 @@ enum RasterSpans {
   /// One layer being drawn with its slices of the program's pools.
   struct Source {
     let layer: PreparedLayer
-    let glyphs: UnsafeBufferPointer<UInt16>
-    let cells: UnsafeBufferPointer<Int32>
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
     let edges: UnsafeBufferPointer<PathEdge>
 
     init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
       self.layer = layer
-      // A path part draws no label: its layer's glyphs belong to the layer's other parts.
-      let glyphCount = layer.part == .paths ? 0 : layer.paint.glyphCount
-      glyphs = UnsafeBufferPointer(
-        rebasing: program.glyphs[layer.glyphStart..<(layer.glyphStart + glyphCount)])
-      cells = program.cells
       regions = UnsafeBufferPointer(
         rebasing: program.regions[layer.regionStart..<(layer.regionStart + layer.regionCount)])
       clips = UnsafeBufferPointer(
@@ -89,19 +76,17 @@ enum RasterSpans {
   enum Kind: Int {
     /// The part's plain colour (the fill, the border colour, the shadow's full colour).
     case fill = 0
-    /// The label's pixels (``detailPixels(_:_:_:_:fill:)``).
-    case label = 1
     /// Inside the border's hole: nothing.
-    case skip = 2
+    case skip = 1
     /// Sampled exactly as the reference does.
-    case exact = 3
+    case exact = 2
   }
 
   /// One row of a layer that is not separable. The part's projected extent gives the row's
   /// outer pixels (narrowed by each clip's), the core's inner span (narrowed by each clip's
   /// core) the pixels that are wholly inside; the rest of the outer pixels are sampled. Inside,
-  /// the sampled regions (rounded corners), the border's hole (its boundary sampled, its inside
-  /// skipped) and the label are laid over the plain span and each run is drawn by its kind.
+  /// the sampled regions (rounded corners) and the border's hole (its boundary sampled, its
+  /// inside skipped) are laid over the plain span and each run is drawn by its kind.
   static func generalRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
@@ -148,7 +133,7 @@ enum RasterSpans {
     edgePixels(ox0..<ix0, py, source, row)
     edgePixels(ix1..<ox1, py, source, row)
     guard ix0 < ix1 else { return }
-    // Runs laid over the plain span [ix0, ix1): at most 2 per region and the hole, 1 label.
+    // Runs laid over the plain span [ix0, ix1): at most 2 per region and the hole.
     var runs = RowRuns()
     func span(_ polygon: ScreenPolygon) -> (lo: Int, hi: Int)? {
       guard polygon.isFinite else { return (ix0, ix1) }
@@ -170,14 +155,12 @@ enum RasterSpans {
         runs.add(skip1, r.hi, .exact)
       }
     }
-    if layer.detail.count > 0, let r = span(layer.detail) { runs.add(r.lo, r.hi, .label) }
     runs.forEachRun(ix0, ix1) { lo, hi, kind in
       switch kind {
       case .fill:
         let (left, right) = visibleParts(lo..<hi, hidden)
         plain(left, py, layer, row)
         plain(right, py, layer, row)
-      case .label: detailPixels(lo..<hi, py, source, row, fill: nil)
       case .skip: break
       case .exact: edgePixels(lo..<hi, py, source, row)
       }
@@ -251,39 +234,28 @@ enum RasterSpans {
   /// tested once (`v = (y·h4 + h7)/h8`), giving `nV` rows inside and the sum `F` of the fill
   /// over them; a pixel whose column has `nU` samples inside then has the reference's hits
   /// `nU·nV` and colour sum `nU·F`. Full columns form one span of one colour (the interior
-  /// when `nV = 4`, a partially covered row otherwise). Label pixels are coloured from their 16
-  /// sample cells (``SeparableLines``). Anything within the layer's margin of a decision (a
-  /// bound or a cell line) is sampled exactly instead.
+  /// when `nV = 4`, a partially covered row otherwise). Anything within the layer's margin of a
+  /// bound is sampled exactly instead.
   @inline(__always)
   static func separableRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
     _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
   ) {
     let layer = source.layer
-    let glyphs = source.glyphs
-    let cells = source.cells
     let h = layer.inverse
     let paint = layer.paint
     let margin = layer.marginV
     var nV = 0
     var sum = SIMD4<Double>.zero
-    var lines = SeparableLines()
-    // Rows near a bound are sampled exactly (their decision may depend on x); rows near a
-    // label cell line make the label's pixels on this row sampled exactly.
+    // Rows near a bound are sampled exactly (their decision may depend on x).
     var exactRow = false
-    var exactLabel = false
     for b in 0..<4 {
       let y = ReferenceRasterizer.sample(py, b)
       let v = (y * h.h4 + h.h7) / h.h8
       if abs(v - paint.minY) <= margin || abs(v - paint.maxY) <= margin { exactRow = true }
       guard v >= paint.minY && v < paint.maxY else { continue }
       nV += 1
-      let fill = paint.fill(v)
-      sum += fill
-      let q = (v - paint.labelY) / paint.cellSize
-      let cy = q.rounded(.down)
-      if abs(q - q.rounded()) * paint.cellSize <= margin { exactLabel = true }
-      lines.add(fill, cell: cy >= 0 && cy < 5 ? Int(cy) : -1, paint)
+      sum += paint.fill(v)
     }
     let columns = layer.columns
     let full = columns.full
@@ -302,17 +274,6 @@ enum RasterSpans {
       return
     }
     guard nV > 0 else { return }
-    // The label's pixels on this row (conservatively, from its projected rectangle).
-    var dx0 = Int.max
-    var dx1 = Int.min
-    if layer.detail.count > 0 {
-      if !layer.detail.isFinite {
-        (dx0, dx1) = (layer.x0, layer.x1)
-      } else if let d = layer.detail.spans(Double(py), Double(py + 1)).outer {
-        dx0 = index(d.lo.rounded(.down), layer.x0, layer.x1)
-        dx1 = index(d.hi.rounded(.up), layer.x0, layer.x1)
-      }
-    }
     for k in 0..<columns.partialCount {
       let px = Int(columns.partial[k])
       let n = columns.counts[k]
@@ -320,7 +281,7 @@ enum RasterSpans {
       dirty.hi = Swift.max(dirty.hi, px + 1)
       if hidden.contains(px) {
         continue
-      } else if n < 0 || (px >= dx0 && px < dx1) {
+      } else if n < 0 {
         edgePixels(px..<(px + 1), py, source, row)
       } else {
         let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
@@ -331,27 +292,7 @@ enum RasterSpans {
     dirty.lo = Swift.min(dirty.lo, full.lowerBound)
     dirty.hi = Swift.max(dirty.hi, full.upperBound)
     let c = SIMD4<Float>(sum * 4 / 16) * layer.opacity
-    let lo = Swift.min(Swift.max(dx0, full.lowerBound), full.upperBound)
-    let hi = Swift.max(Swift.min(dx1, full.upperBound), lo)
-    visibleFill(row, full.lowerBound..<lo, c, add: layer.add, hidden: hidden)
-    if lo < hi && lo >= layer.cellX0 && hi <= layer.cellX1 && !exactLabel {
-      // Each pixel from its 16 sample cells: the columns' cells from the table, the rows'
-      // from `lines` (exactly the reference's cells), one glyph bit per sample.
-      let table = cells.baseAddress! + layer.cellStart
-      for px in lo..<hi {
-        let at = table + 4 * (px - layer.cellX0)
-        if at[0] == -2 || at[1] == -2 || at[2] == -2 || at[3] == -2 {
-          edgePixels(px..<(px + 1), py, source, row)
-          continue
-        }
-        let color = lines.color(at[0], at[1], at[2], at[3], glyphs)
-        ReferenceRasterizer.blend(
-          SIMD4<Float>(color / 16) * layer.opacity, layer.add, row + 4 * px)
-      }
-    } else {
-      edgePixels(lo..<hi, py, source, row)
-    }
-    visibleFill(row, hi..<full.upperBound, c, add: layer.add, hidden: hidden)
+    visibleFill(row, full, c, add: layer.add, hidden: hidden)
   }
 
   /// The parts of `span` left and right of `hidden` (either may be empty).
@@ -375,65 +316,6 @@ enum RasterSpans {
     if !right.isEmpty { fillSpan(row + 4 * right.lowerBound, count: right.count, c, add: add) }
   }
 
-  /// The sample rows of one pixel row of a separable layer that are inside the bounds: each
-  /// one's fill, the fill under the label, and its font cell row (−1 outside the label).
-  struct SeparableLines {
-    var count = 0
-    var fills = (SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero)
-    var labelled = (
-      SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero
-    )
-    var cellRows = SIMD4<Int32>(repeating: -1)
-
-    mutating func add(_ fill: SIMD4<Double>, cell: Int, _ paint: SnapshotPaint) {
-      let over = paint.labelOver(fill)
-      switch count {
-      case 0: (fills.0, labelled.0) = (fill, over)
-      case 1: (fills.1, labelled.1) = (fill, over)
-      case 2: (fills.2, labelled.2) = (fill, over)
-      default: (fills.3, labelled.3) = (fill, over)
-      }
-      cellRows[count] = Int32(cell)
-      count += 1
-    }
-
-    /// The sum of the colours of the samples of a pixel whose four sample columns are in
-    /// font cell columns `c0…c3` (−1: no label) on these rows.
-    @inline(__always)
-    func color(
-      _ c0: Int32, _ c1: Int32, _ c2: Int32, _ c3: Int32, _ glyphs: UnsafeBufferPointer<UInt16>
-    ) -> SIMD4<Double> {
-      var sum = SIMD4<Double>.zero
-      for b in 0..<count {
-        let cy = Int(cellRows[b])
-        var set = 0
-        if cy >= 0 {
-          set += Self.bit(c0, cy, glyphs) + Self.bit(c1, cy, glyphs)
-          set += Self.bit(c2, cy, glyphs) + Self.bit(c3, cy, glyphs)
-        }
-        let (fill, over) =
-          switch b {
-          case 0: (fills.0, labelled.0)
-          case 1: (fills.1, labelled.1)
-          case 2: (fills.2, labelled.2)
-          default: (fills.3, labelled.3)
-          }
-        sum += Double(4 - set) * fill + Double(set) * over
-      }
-      return sum
-    }
-
-    /// 1 when font cell `(cx, cy)` is set (`cx ≥ 0` a cell column of the label, `cy` in
-    /// `0…4`), else 0: ``SnapshotPaint/isSet(_:_:glyphs:)`` on integers.
-    @inline(__always)
-    static func bit(_ cx: Int32, _ cy: Int, _ glyphs: UnsafeBufferPointer<UInt16>) -> Int {
-      guard cx >= 0 else { return 0 }
-      let column = Int(cx) & 3
-      guard column < 3 else { return 0 }
-      return Int(glyphs[Int(cx) >> 2] >> (14 - (3 * cy + column))) & 1
-    }
-  }
-
   /// `v` rounded to an index and clamped to `[lo, hi]` (safe for huge or infinite `v`).
   @inline(__always)
   static func index(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
@@ -450,13 +332,13 @@ enum RasterSpans {
     let layer = source.layer
     for px in span {
       let (sum, hits) = ReferenceRasterizer.supersample(
-        px, py, layer.inverse, layer.paint, layer.part, source.glyphs, source.clips)
+        px, py, layer.inverse, layer.paint, layer.part, source.clips)
       guard hits > 0 else { continue }
       ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
     }
   }
 
-  /// Pixels wholly inside the layer and outside its label: the fill.
+  /// Pixels wholly inside the layer: the fill.
   ///
   /// A gradient's colour at a pixel is the fill at the mean `t` of its 16 samples. Where `Ω`
   /// is constant along the row (no perspective in x, to 10⁻¹² relative), `v` is linear in `x`
@@ -527,56 +409,6 @@ enum RasterSpans {
       sum += (x * h.h1 + y * h.h4 + h.h7) / (x * h.h2 + y * h.h5 + h.h8)
     }
     return (sum / 4 - layer.paint.minY) / layer.paint.height
-  }
-
-  /// Pixels wholly inside the layer that may touch its label: coloured once when their
-  /// footprint sees one paint, sampled otherwise.
-  static func detailPixels(
-    _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
-    fill rowFill: SIMD4<Double>? = nil
-  ) {
-    let layer = source.layer
-    let glyphs = source.glyphs
-    let h = layer.inverse
-    let maximumOmega = 1 / Transform3D.minimumW
-    let top = Double(py)
-    let bottom = top + 1
-    for px in span {
-      let left = Double(px)
-      let right = left + 1
-      // The footprint: the layer points of the pixel's four corners (as SIMD lanes).
-      let xs = SIMD4<Double>(left, right, left, right)
-      let ys = SIMD4<Double>(top, top, bottom, bottom)
-      let omegas = xs * h.h2 + ys * h.h5 + h.h8
-      let us = (xs * h.h0 + ys * h.h3 + h.h6) / omegas
-      let vs = (xs * h.h1 + ys * h.h4 + h.h7) / omegas
-      let (uMin, uMax) = (
-        Swift.min(Swift.min(us[0], us[1]), Swift.min(us[2], us[3])),
-        Swift.max(Swift.max(us[0], us[1]), Swift.max(us[2], us[3]))
-      )
-      let (vMin, vMax) = (
-        Swift.min(Swift.min(vs[0], vs[1]), Swift.min(vs[2], vs[3])),
-        Swift.max(Swift.max(vs[0], vs[1]), Swift.max(vs[2], vs[3]))
-      )
-      let inFront =
-        omegas[0] > 0 && omegas[1] > 0 && omegas[2] > 0 && omegas[3] > 0
-        && omegas[0] < maximumOmega && omegas[1] < maximumOmega && omegas[2] < maximumOmega
-        && omegas[3] < maximumOmega && uMin.isFinite && uMax.isFinite && vMin.isFinite
-        && vMax.isFinite
-      var fill = rowFill ?? layer.paint.top
-      if rowFill == nil && layer.paint.isGradient && layer.paint.height > 0 {
-        let t = Swift.min(Swift.max(meanT(px, py, layer), 0), 1)
-        fill = (1 - t) * layer.paint.top + t * layer.paint.bottom
-      }
-      if inFront,
-        let c = layer.paint.uniformColor(
-          uMin: uMin, uMax: uMax, vMin: vMin, vMax: vMax, fill: fill, glyphs: glyphs)
-      {
-        ReferenceRasterizer.blend(SIMD4<Float>(c) * layer.opacity, layer.add, row + 4 * px)
-      } else {
-        edgePixels(px..<(px + 1), py, source, row)
-      }
-    }
   }
 
   // MARK: - Span kernels

@@ -27,7 +27,6 @@ public enum ReferenceRasterizer {
     try layer.validate()
     guard let inverse = Homography(plane: layer.matrix).inverted() else { return }
     let paint = SnapshotPaint(layer.snapshot)
-    let glyphs = layer.snapshot.label.map { BlockFont.glyphs($0.text) } ?? []
     let clips = layer.clips.map(PreparedClip.init) + [layer.regionClip(paint)].compactMap(\.self)
     let opacity = Float(layer.opacity)
     let add = layer.blendMode == .add
@@ -41,15 +40,13 @@ public enum ReferenceRasterizer {
       guard let box = pixelBox(polygon, width: buffer.width, height: buffer.height) else {
         continue
       }
-      glyphs.withUnsafeBufferPointer { glyphs in
-        clips.withUnsafeBufferPointer { clips in
-          buffer.components.withUnsafeMutableBufferPointer { pixels in
-            for py in box.y0..<box.y1 {
-              for px in box.x0..<box.x1 {
-                let (sum, hits) = supersample(px, py, inverse, paint, part, glyphs, clips)
-                guard hits > 0 else { continue }
-                blend(sum, opacity, add, pixels.baseAddress! + py * stride + 4 * px)
-              }
+      clips.withUnsafeBufferPointer { clips in
+        buffer.components.withUnsafeMutableBufferPointer { pixels in
+          for py in box.y0..<box.y1 {
+            for px in box.x0..<box.x1 {
+              let (sum, hits) = supersample(px, py, inverse, paint, part, clips)
+              guard hits > 0 else { continue }
+              blend(sum, opacity, add, pixels.baseAddress! + py * stride + 4 * px)
             }
           }
         }
@@ -131,13 +128,13 @@ public enum ReferenceRasterizer {
 
   /// The sum of the premultiplied colours of the samples of pixel `(px, py)` that hit `part`,
   /// and how many did (0…16): the 4×4 grid, each sample mapped back through `inverse`, kept when
-  /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:glyphs:)``)
+  /// `0 < Ω < 1/minimumW`, `part` covers the layer point (``SnapshotPaint/sample(_:_:_:)``)
   /// and every clip contains the sample. The contents image and the gradient are coloured once
   /// per pixel, at its centre (``centreSampled(_:_:_:_:inside:color:)``).
   @inline(__always)
   static func supersample(
     _ px: Int, _ py: Int, _ inverse: Homography, _ paint: SnapshotPaint, _ part: LayerPart,
-    _ glyphs: UnsafeBufferPointer<UInt16>, _ clips: UnsafeBufferPointer<PreparedClip>
+    _ clips: UnsafeBufferPointer<PreparedClip>
   ) -> (sum: SIMD4<Double>, hits: Int) {
     if part == .contents, let contents = paint.contents {
       return contents.supersample(px, py, inverse, clips)
@@ -158,7 +155,7 @@ public enum ReferenceRasterizer {
         let omega = x * inverse.h2 + y * inverse.h5 + inverse.h8
         // W = 1/Ω > minimumW, i.e. 0 < Ω < 1/minimumW: in front of the eye.
         guard omega > 0 && omega < maximumOmega else { continue }
-        guard let color = paint.sample(part, uh / omega, vh / omega, glyphs: glyphs) else {
+        guard let color = paint.sample(part, uh / omega, vh / omega) else {
           continue
         }
         var clipped = false

@@ -74,12 +74,7 @@ public struct SceneRenderer: Hashable, Sendable {
   /// Fill each layer with a vertical gradient from its colour (top) to the colour's RGB × 0.7
   /// (bottom), same alpha, instead of a solid colour.
   public var gradient: Bool
-  /// Draw each layer's id as a label, one font cell in from its top-left corner, black on light
-  /// colours and white on dark ones (relative luminance `0.2126R + 0.7152G + 0.0722B > 0.5`).
-  public var labels: Bool
-  /// The label font's cell size in points (layer coordinates), finite and `> 0`.
-  public var labelCellSize: Double
-  /// Snapshots replacing the generated fill and label, by layer id.
+  /// Snapshots replacing the generated fill, by layer id.
   public var snapshots: [String: LayerSnapshot]
   /// The decoded images layers' `contents` name (``ContentsImages``); a layer whose image is
   /// not here draws no contents.
@@ -93,22 +88,18 @@ public struct SceneRenderer: Hashable, Sendable {
   ///   - height: output height in pixels, or `nil` for the scaled container height.
   ///   - background: the clear colour (default white).
   ///   - gradient: draw gradients instead of solid fills.
-  ///   - labels: draw each layer's id.
-  ///   - labelCellSize: the label cell size in points (default 4).
   ///   - snapshots: per-id replacements of the generated snapshot.
   ///   - images: the decoded `contents` images.
   public init(
     scale: Double = 1, width: Int? = nil, height: Int? = nil, background: RGBAColor = .white,
-    gradient: Bool = false, labels: Bool = false, labelCellSize: Double = 4,
-    snapshots: [String: LayerSnapshot] = [:], images: ContentsImages = ContentsImages()
+    gradient: Bool = false, snapshots: [String: LayerSnapshot] = [:],
+    images: ContentsImages = ContentsImages()
   ) {
     self.scale = scale
     self.width = width
     self.height = height
     self.background = background
     self.gradient = gradient
-    self.labels = labels
-    self.labelCellSize = labelCellSize
     self.snapshots = snapshots
     self.images = images
   }
@@ -117,15 +108,14 @@ public struct SceneRenderer: Hashable, Sendable {
   ///
   /// - Throws: ``/Segue/ValidationError`` naming `scale` (not finite or `≤ 0`), `width` or `height`
   ///   (set and outside `1…2²⁴`: `.outOfRange`), `pixelCount` when both are set and their
-  ///   product exceeds ``maximumPixelCount`` (`.outOfRange(lower: 1, upper: 2²⁴)`),
-  ///   `labelCellSize` (not finite or `≤ 0`), and `snapshots.<id>.…` for an override that fails
+  ///   product exceeds ``maximumPixelCount`` (`.outOfRange(lower: 1, upper: 2²⁴)`), and
+  ///   `snapshots.<id>.…` for an override that fails
   ///   ``LayerSnapshot/validate()``.
   public func validate() throws(ValidationError) {
     try Validate.positive(scale, "scale")
     if let width { try Self.checkSide(Double(width), "width") }
     if let height { try Self.checkSide(Double(height), "height") }
     if let width, let height { try Self.checkCount(Double(width) * Double(height)) }
-    try Validate.positive(labelCellSize, "labelCellSize")
     for id in snapshots.keys.sorted() {
       do { try snapshots[id]?.validate() } catch {
         throw ValidationError(
@@ -203,16 +193,8 @@ public struct SceneRenderer: Hashable, Sendable {
     } else {
       fill = .solid(c)
     }
-    var label: LayerSnapshot.Label?
-    if labels {
-      let luminance = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
-      label = LayerSnapshot.Label(
-        text: layer.id,
-        origin: Point(x: bounds.minX + labelCellSize, y: bounds.minY + labelCellSize),
-        cellSize: labelCellSize, color: luminance > 0.5 ? .black : .white)
-    }
     return LayerSnapshot(
-      bounds: bounds, fill: fill, label: label, cornerRadius: layer.cornerRadius,
+      bounds: bounds, fill: fill, cornerRadius: layer.cornerRadius,
       maskedCorners: layer.maskedCorners, border: border, shadow: shadow, contents: contents,
       gradient: layerGradient, paths: paths)
   }
@@ -258,7 +240,8 @@ public struct SceneRenderer: Hashable, Sendable {
     let pixels = Transform3D.makeScale(x: scale, y: scale, z: 1)
     func raster(_ p: PlannedLayer) -> RasterLayer {
       RasterLayer(
-        snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels), opacity: p.opacity,
+        id: p.sample.id, snapshot: p.snapshot, matrix: p.sample.matrix.concatenating(pixels),
+        opacity: p.opacity,
         parts: p.parts,
         clips: p.clips.map {
           ClipShape(

@@ -47,7 +47,7 @@ public struct TransitionSnapshotting: Hashable, Sendable {
       tolerance: ImageTolerance(precision: precision, perceptualPrecision: perceptualPrecision))
   }
 
-  /// A PNG of the frame at each time drawn by `renderer` (labels, gradients, a background).
+  /// A PNG of the frame at each time drawn by `renderer` (gradients, a background, images).
   public static func frames(
     times: [Double], renderer: SceneRenderer, tolerance: ImageTolerance = .exact
   ) -> Self {

@@ -43,9 +43,6 @@ struct RenderOptions: ParsableArguments {
   @Option(help: "render: the operation, push or pop.")
   var operation: String = "push"
 
-  @Flag(help: "render: draw each layer's id on it.")
-  var labels = false
-
   @Flag(help: "render: fill layers with gradients instead of solid colours.")
   var gradient = false
 
@@ -110,7 +107,7 @@ extension SegueBench {
     let o = renderOptions
     let header =
       "workload render  scale \(o.scale)  frames \(frames)  threads \(threads)  path "
-      + "\(path.rawValue)  operation \(o.operation)\(o.labels ? "  labels" : "")"
+      + "\(path.rawValue)  operation \(o.operation)"
       + "\(o.gradient ? "  gradient" : "")"
     if format == .text {
       print(header)
@@ -130,7 +127,7 @@ extension SegueBench {
       let fields: [(String, String)] = [
         ("workload", "\"render\""), ("scale", "\(o.scale)"), ("frames", "\(frames)"),
         ("threads", "\(threads)"), ("path", "\"\(path.rawValue)\""),
-        ("operation", "\"\(o.operation)\""), ("labels", "\(o.labels)"),
+        ("operation", "\"\(o.operation)\""),
         ("gradient", "\(o.gradient)"), ("mpixelsPerSecond", "\(overall)"),
         ("cpu", "\"\(cpuModelName())\""),
         ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
@@ -353,7 +350,7 @@ struct PresetRendering {
     let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
     var scene = try animator.animateTransition(
       using: animator.defaultContext(operation: operation))
-    var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient, labels: o.labels)
+    var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient)
     if o.contents { try SegueBench.showScreenshots(in: &scene, renderer: &renderer) }
     self.scene = scene
     self.renderer = renderer

@@ -15,7 +15,7 @@ struct PreviewCommand: ParsableCommand {
       FILE (or a spec's interaction) adds a scripted interaction to the first scene.
 
       The page is one HTML file with its styles, scripts and data inline: no network, no \
-      external fonts. It holds each scene's render lists (what 'segue render --labels' draws) \
+      external fonts. It holds each scene's render lists (what 'segue render' draws) \
       at animation times k/N for --fps N (default 120) up to the duration, and the finished and \
       cancelled end states; it plays them on a canvas, interpolating between samples. Each \
       layer is its fill and, over it, what 'segue render' draws of it: its contents image \
@@ -23,14 +23,14 @@ struct PreviewCommand: ParsableCommand {
       (a shape's fill and stroke, a text layer's glyph outlines from the renderer's text \
       layout, so the page needs no fonts), through its matrix (an image or gradient under \
       perspective through a mesh of small triangles). Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
-      ([ and ]), loop (L), reset (R), labels, the operation, and the timeline: the animation, \
+      ([ and ]), loop (L), reset (R), the operation, and the timeline: the animation, \
       the scripted interaction, or your last drag. A drag on the stage drives the \
       percent-driven interaction with the preset's gesture rules (its own for fade-slide, \
       cross-dissolve and depth; the fade-slide edge swipe's otherwise) and, on release, runs \
       finish or cancel with completionSpeed and the completion curve, as the library's \
       InteractionTimeline does.
 
-      Seek hook: PAGE?t=T1,T2,…&op=push,pop&scale=S&labels=0|1&timeline=animation|events \
+      Seek hook: PAGE?t=T1,T2,…&op=push,pop&scale=S&timeline=animation|events \
       draws those moments; with chrome=0 (or more than one moment) the controls are hidden \
       and the page is a grid of frames from its top-left corner, one row per operation, each \
       round(S·W) × round(S·H) pixels as 'segue render --scale S' writes them. \
@@ -53,9 +53,6 @@ struct PreviewCommand: ParsableCommand {
       "Write the page to this file instead of stdout (- for stdout).", valueName: "file"))
   var output: String?
 
-  @Flag(inversion: .prefixedNo, help: "Start with each layer's id shown (default on).")
-  var labels = true
-
   @Flag(name: .shortAndLong, help: "Print no summary and no informational messages.")
   var quiet = false
 
@@ -71,19 +68,17 @@ struct PreviewCommand: ParsableCommand {
       }
       let transition = try input.load()
       let sources = try scenes(transition)
-      let builder = PreviewDataBuilder(fps: input.fps ?? Self.defaultFPS, labels: labels)
+      let builder = PreviewDataBuilder(fps: input.fps ?? Self.defaultFPS)
       try checkBudgets(sources, builder)
-      var scalars: Set<Unicode.Scalar> = []
       var appearance = PreviewAppearanceUse()
       var sceneData: [JSONValue] = []
       var images = PreviewImages()
       for source in sources {
         sceneData.append(
-          try builder.sceneData(
-            source, scalars: &scalars, appearance: &appearance, images: &images))
+          try builder.sceneData(source, appearance: &appearance, images: &images))
       }
       let notes = appearance.notes
-      let html = try page(transition, sources, builder, sceneData, scalars, images, notes)
+      let html = try page(transition, sources, builder, sceneData, images, notes)
       let bytes = Array(html.utf8)
       guard bytes.count <= Budget.maximumPreviewBytes else {
         throw CLIError(
@@ -158,8 +153,8 @@ struct PreviewCommand: ParsableCommand {
   /// The whole page.
   private func page(
     _ transition: LoadedTransition, _ sources: [PreviewSceneSource],
-    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ scalars: Set<Unicode.Scalar>,
-    _ images: PreviewImages, _ notes: [String]
+    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ images: PreviewImages,
+    _ notes: [String]
   ) throws(CLIError) -> String {
     let initial = sources.firstIndex { $0.name == (transition.operation ?? "spec") } ?? 0
     let first = sources[initial].transition
@@ -210,9 +205,8 @@ struct PreviewCommand: ParsableCommand {
       ("title", .string(title)), ("subtitle", .string(subtitle)),
       ("container", .array([.number(size.width), .number(size.height)])),
       ("fps", .number(builder.fps)), ("minimumW", .number(Transform3D.minimumW)),
-      ("labels", .bool(builder.labels)), ("initialScene", .number(Double(initial))),
-      ("scenes", .array(sceneData)), ("images", .array(images.uris.map(JSONValue.string))),
-      ("font", PreviewDataBuilder.font(scalars)),
+      ("initialScene", .number(Double(initial))), ("scenes", .array(sceneData)),
+      ("images", .array(images.uris.map(JSONValue.string))),
       ("gesture", gesture), ("completion", completion), ("interaction", interaction),
       ("notes", .array(notes.map(JSONValue.string))),
     ])

@@ -4,10 +4,9 @@ import SegueRender
 import SegueSpec
 
 // The data `segue preview` embeds in its page: for each scene the render lists of
-// `SceneRenderer.renderItems(for:presentation:)` (what `segue render --labels` draws, in draw
-// order, cross-dissolves grouped) at animation times k/fps, at the duration, and in the finished
-// and cancelled end states; the block font's glyphs of every label character, read from the
-// renderer; the gesture rules and the completion curve from the library.
+// `SceneRenderer.renderItems(for:presentation:)` (what `segue render` draws, in draw order,
+// cross-dissolves grouped) at animation times k/fps, at the duration, and in the finished and
+// cancelled end states; the gesture rules and the completion curve from the library.
 
 /// One scene of the page: a preset's operation, or the spec's scene.
 struct PreviewSceneSource {
@@ -67,14 +66,12 @@ struct PreviewAppearanceUse: Equatable {
 /// m22, m24, m41, m42, m44)` of the layer's matrix to the container (points) and `n = 0` for a
 /// layer drawn whole, else the `n` vertices (layer coordinates) of the part of its bounds drawn
 /// at this step (``RasterLayer/region``: a piece of a depth-sorted layer, `n ≥ 3`). A snapshot
-/// (the table beside the stream) is the layer's id, fill colour and label placement.
+/// (the table beside the stream) is the layer's id and fill colour.
 struct PreviewFrameStream {
   /// The floats written so far, as bytes.
   private(set) var bytes: [UInt8] = []
   /// The snapshot table.
   private(set) var snapshots: [JSONValue] = []
-  /// Every Unicode scalar of a label (the page's font table holds their glyphs).
-  private(set) var scalars: Set<Unicode.Scalar> = []
   /// The appearance properties of the layers appended that the page does not draw.
   private(set) var appearance = PreviewAppearanceUse()
   /// The page's images (shared by its scenes: the caller passes them from scene to scene).
@@ -89,12 +86,8 @@ struct PreviewFrameStream {
   private struct SnapshotKey: Hashable {
     var id: String
     var color: RGBAColor
-    var labelOffset: [Double]
-    var cellSize: Double
-    var labelColor: RGBAColor
     var paint: PreviewPaintKey?
-    /// Whether the fill and label are drawn (a layer with a clear background draws only its
-    /// paint).
+    /// Whether the fill is drawn (a layer with a clear background draws only its paint).
     var hasBody: Bool
   }
 
@@ -118,7 +111,7 @@ struct PreviewFrameStream {
   ///
   /// - Throws: ``CLIError`` (`describe` names the frame; the caller sets the argument) when a
   ///   value does not fit a Float32, or internal when the renderer produced a snapshot the page
-  ///   cannot draw (a gradient, no label).
+  ///   cannot draw (a gradient).
   mutating func append(_ items: [SceneRenderItem], _ describe: () -> String) throws(CLIError) {
     var body: [Float] = []
     var count = 0
@@ -147,9 +140,9 @@ struct PreviewFrameStream {
     for value in body { append(value) }
   }
 
-  /// Whether the page draws `layer`: its fill and label, or its contents, gradient or paths are
-  /// among its parts (a layer's border comes after its sublayers as a second raster layer of
-  /// the border alone), its homography is not singular, and its region holds some of its bounds.
+  /// Whether the page draws `layer`: its fill, or its contents, gradient or paths are among its
+  /// parts (a layer's border comes after its sublayers as a second raster layer of the border
+  /// alone), its homography is not singular, and its region holds some of its bounds.
   static func drawsBody(_ layer: RasterLayer) -> Bool {
     !layer.parts.isDisjoint(with: [.body, .contents, .gradient, .paths])
       && !isSingular(homography(layer.matrix))
@@ -160,7 +153,7 @@ struct PreviewFrameStream {
   /// Records the appearance properties `layer` draws with.
   private mutating func note(_ layer: RasterLayer) {
     let snapshot = layer.snapshot
-    guard let id = snapshot.label?.text else { return }
+    let id = layer.id
     let radius = Swift.min(
       snapshot.cornerRadius, snapshot.bounds.width / 2, snapshot.bounds.height / 2)
     if radius > 0 && !layer.parts.isDisjoint(with: [.body, .border]) {
@@ -198,14 +191,11 @@ struct PreviewFrameStream {
     _ layer: RasterLayer, opacity: Double, into body: inout [Float], _ describe: () -> String
   ) throws(CLIError) {
     let snapshot = layer.snapshot
-    guard case .solid(let color) = snapshot.fill, let label = snapshot.label else {
-      throw CLIError(
-        .internalError, "", "\(describe()): a layer without a solid fill and a label")
+    guard case .solid(let color) = snapshot.fill else {
+      throw CLIError(.internalError, "", "\(describe()): a layer without a solid fill")
     }
     let key = SnapshotKey(
-      id: label.text, color: color,
-      labelOffset: [label.origin.x - snapshot.bounds.minX, label.origin.y - snapshot.bounds.minY],
-      cellSize: label.cellSize, labelColor: label.color, paint: PreviewPaintKey(layer),
+      id: layer.id, color: color, paint: PreviewPaintKey(layer),
       hasBody: layer.parts.contains(.body))
     let index: Int
     if let known = snapshotIndex[key] {
@@ -215,19 +205,10 @@ struct PreviewFrameStream {
       snapshotIndex[key] = index
       var members: [(String, JSONValue)] = [
         ("id", .string(key.id)), ("color", .array(color.channels.map(JSONValue.number))),
-        (
-          "label",
-          .object([
-            ("offset", .array(key.labelOffset.map(JSONValue.number))),
-            ("cellSize", .number(key.cellSize)),
-            ("color", .array(key.labelColor.channels.map(JSONValue.number))),
-          ])
-        ),
       ]
       if let paint = key.paint { members.append(("paint", try paint.json(images: &images))) }
       if !key.hasBody { members.append(("body", .bool(false))) }
       snapshots.append(.object(members))
-      scalars.formUnion(key.id.unicodeScalars)
     }
     let bounds = snapshot.bounds
     var values = [Double(index), opacity, bounds.minX, bounds.minY, bounds.width, bounds.height]
@@ -243,13 +224,11 @@ struct PreviewFrameStream {
 struct PreviewDataBuilder {
   /// Samples per second of animation time.
   var fps: Double
-  /// Whether the page starts with labels shown.
-  var labels: Bool
 
-  /// The renderer whose render lists the page draws: scale 1 (points), labels on (the page can
-  /// hide them), solid fills, the transition's images: `segue render`'s settings.
+  /// The renderer whose render lists the page draws: scale 1 (points), solid fills, the
+  /// transition's images: `segue render`'s settings.
   static func renderer(_ transition: LoadedTransition) -> SceneRenderer {
-    SceneRenderer(scale: 1, labels: true, images: transition.images)
+    SceneRenderer(scale: 1, images: transition.images)
   }
 
   /// The animation times of a scene's running frames: `k/fps` up to the duration, and the
@@ -260,8 +239,8 @@ struct PreviewDataBuilder {
 
   /// One scene's JSON: name, duration, fps, running frame count, frames (base64), snapshots.
   func sceneData(
-    _ source: PreviewSceneSource, scalars: inout Set<Unicode.Scalar>,
-    appearance: inout PreviewAppearanceUse, images: inout PreviewImages
+    _ source: PreviewSceneSource, appearance: inout PreviewAppearanceUse,
+    images: inout PreviewImages
   ) throws(CLIError) -> JSONValue {
     let transition = source.transition
     let scene = transition.scene
@@ -301,7 +280,6 @@ struct PreviewDataBuilder {
       let tree = scene.presentation(at: 0, completion: completion)
       try append(sample, tree, times.count, "\(source.name) \(name)", transition, &stream)
     }
-    scalars.formUnion(stream.scalars)
     for (kind, ids) in stream.appearance.layers.sorted(by: { $0.key < $1.key }) {
       for id in ids { appearance.record(kind, id) }
     }
@@ -318,9 +296,7 @@ struct PreviewDataBuilder {
   ) throws(CLIError) {
     try transition.checkFinite(sample, index: index)
     let owners = ClipOwners(tree)
-    stream.clipOwners = { layer in
-      layer.snapshot.label.map { owners.newOwners(of: $0.text) } ?? []
-    }
+    stream.clipOwners = { layer in owners.newOwners(of: layer.id) }
     let items: [SceneRenderItem]
     do throws(Segue.ValidationError) {
       items = try Self.renderer(transition).renderItems(for: sample, presentation: tree)
@@ -334,29 +310,6 @@ struct PreviewDataBuilder {
       located.argument = transition.sourceArgument
       throw located
     }
-  }
-
-  /// The glyph of `scalar` in the renderer's block font, read from the renderer: a one-character
-  /// label with 1-point cells drawn black on white, each of its 3 × 5 cells probed at its centre.
-  /// Bit `14 − (3·row + column)` is set for a drawn cell (the font's own layout).
-  static func glyph(_ scalar: Unicode.Scalar) -> Int {
-    let snapshot = LayerSnapshot(
-      bounds: Rect(x: 0, y: 0, width: 3, height: 5), fill: .solid(.white),
-      label: LayerSnapshot.Label(text: String(scalar), origin: .zero, cellSize: 1, color: .black))
-    var bits = 0
-    for row in 0..<5 {
-      for column in 0..<3 {
-        let color = snapshot.color(atX: Double(column) + 0.5, y: Double(row) + 0.5)
-        if color.x < 0.5 { bits |= 1 << (14 - (3 * row + column)) }
-      }
-    }
-    return bits
-  }
-
-  /// The font table: each scalar (as a one-scalar string) with its glyph bits.
-  static func font(_ scalars: Set<Unicode.Scalar>) -> JSONValue {
-    .object(
-      scalars.sorted { $0.value < $1.value }.map { (String($0), .number(Double(glyph($0)))) })
   }
 
   /// A timeline's events as the page reads them.
@@ -432,8 +385,9 @@ func base64(_ bytes: [UInt8]) -> String {
 }
 
 /// The masking ancestors of a frame's layers, each walked once: ``newOwners(of:)`` returns the
-/// ancestors of a layer (by id: a render list's layer carries it as its label) that mask to their
-/// bounds and were not returned for an earlier layer of the frame, outermost first. A walk stops at the first ancestor an earlier walk passed (whose
+/// ancestors of a layer (by id: a render list's layer carries it, ``RasterLayer/id``) that mask to
+/// their bounds and were not returned for an earlier layer of the frame, outermost first. A walk
+/// stops at the first ancestor an earlier walk passed (whose
 /// masking ancestors were all returned then), so a frame costs one visit per layer however deep
 /// its tree is.
 final class ClipOwners {

@@ -76,7 +76,6 @@ enum PreviewPage {
             <button id="play" type="button" aria-pressed="false" aria-keyshortcuts="Space">Play</button>
             <button id="reset" type="button" aria-keyshortcuts="R">Reset</button>
             <button id="loop" type="button" aria-pressed="true" aria-keyshortcuts="L">Loop</button>
-            <label><input id="labels" type="checkbox"> Labels</label>
           </div>
           <div class="row">
             <label for="speed">Speed</label>
@@ -215,13 +214,12 @@ enum PreviewPage {
         return polys;
       }
 
-      /** A scene of the data with its frames decoded (each label's text is its layer's id). */
+      /** A scene of the data with its frames decoded. */
       function prepareScene(scene) {
         const decoded = decodeFrames(decodeFloats(scene.frames, 4));
         const count = scene.runningFrameCount;
         if (decoded.length !== count + 2) throw new Error('frame data: frame count mismatch');
         for (const s of scene.snapshots) {
-          if (s.label) s.label.text = s.id;
           for (const fill of (s.paint && s.paint.paths) || []) fill.polys = decodePolygons(fill);
         }
         return Object.assign({}, scene, {
@@ -520,11 +518,10 @@ enum PreviewPage {
 
       /**
        * Draws a decoded frame onto ctx (a w × h pixel canvas at scale s pixels per point): white,
-       * then each item in draw order. A layer is its bounds filled with its colour and, with labels,
-       * its id in the 3×5 block font, through its homography; opacity < 1 or a blend other than
-       * "over" draws fill and label on a cleared scratch canvas first. A cross-dissolve sums its
-       * snapshots ('lighter': clamp(Σ wₖ·Sₖ)) on a cleared canvas and composites that "over".
-       * env = {snaps, font, labels, scale, minimumW, scratch(name, w, h) → canvas}.
+       * then each item in draw order. A layer is its bounds filled with its colour through its
+       * homography, at its opacity with its blend. A cross-dissolve sums its snapshots
+       * ('lighter': clamp(Σ wₖ·Sₖ)) on a cleared canvas and composites that "over".
+       * env = {snaps, scale, minimumW, scratch(name, w, h) → canvas}.
        */
       function drawFrame(ctx, frame, env) {
         const w = ctx.canvas.width;
@@ -586,10 +583,8 @@ enum PreviewPage {
         addPolygon(fill, outline);
         const snapshot = env.snaps[l.snap];
         const body = snapshot.body !== false;
-        const label = body && env.labels && snapshot.label ? labelPath(l, snapshot.label, env)
-          : null;
         let target = ctx;
-        const direct = (!label && !snapshot.paint) || (alpha >= 1 && operation === 'source-over');
+        const direct = !snapshot.paint || (alpha >= 1 && operation === 'source-over');
         if (!direct) {
           target = env.scratch('layer', ctx.canvas.width, ctx.canvas.height).getContext('2d');
           reset(target);
@@ -601,13 +596,6 @@ enum PreviewPage {
         if (body) {
           target.fillStyle = css(layerColor(l, env.snaps));
           target.fill(fill);
-        }
-        if (label) {
-          target.save();
-          if (l.piece) target.clip(fill);
-          target.fillStyle = css(snapshot.label.color);
-          target.fill(label);
-          target.restore();
         }
         if (snapshot.paint) {
           target.save();
@@ -801,36 +789,6 @@ enum PreviewPage {
         ctx.restore();
       }
 
-      /**
-       * The label's set font cells as one path: glyph g of the text (one per Unicode scalar) at
-       * column 4g, cell (c, r) = [ox + (4g + c)·cell, +cell] × [oy + r·cell, +cell] in layer
-       * coordinates, cut to the bounds, projected like the layer.
-       */
-      function labelPath(l, label, env) {
-        const [bx, by, bw, bh] = l.bounds;
-        const ox = bx + label.offset[0];
-        const oy = by + label.offset[1];
-        const cell = label.cellSize;
-        const path = new Path2D();
-        let g = 0;
-        for (const ch of label.text) {
-          const bits = env.font[ch] || 0;
-          for (let r = 0; r < 5; r++) {
-            for (let c = 0; c < 3; c++) {
-              if (((bits >> (14 - (3 * r + c))) & 1) === 0) continue;
-              const x0 = Math.max(ox + (4 * g + c) * cell, bx);
-              const x1 = Math.min(ox + (4 * g + c + 1) * cell, bx + bw);
-              const y0 = Math.max(oy + r * cell, by);
-              const y1 = Math.min(oy + (r + 1) * cell, by + bh);
-              if (x1 <= x0 || y1 <= y0) continue;
-              addPolygon(path, projectRect(l.h, x0, y0, x1, y1, env.scale, env.minimumW));
-            }
-          }
-          g++;
-        }
-        return path;
-      }
-
       return {
         decodeFloats, decodeFrames, prepareScene, frameTime, frameIndex, runningFrame, sameShape,
         curveValue, interactionState, interactionEnd, gestureBegins, gesturePercent, thresholdDecision,
@@ -844,7 +802,7 @@ enum PreviewPage {
   static let ui = #"""
     'use strict';
     // The page: playback, scrubbing, the drag that drives the interaction, and the seek hook
-    // (?t=T1,T2&op=push,pop&timeline=animation|events|drag&scale=S&labels=0|1&chrome=0).
+    // (?t=T1,T2&op=push,pop&timeline=animation|events|drag&scale=S&chrome=0).
     (() => {
       const P = globalThis.SeguePreview;
       const root = document.documentElement;
@@ -890,9 +848,9 @@ enum PreviewPage {
         return c;
       }
 
-      function env(sceneIndex, scale, labels) {
+      function env(sceneIndex, scale) {
         return {
-          snaps: scenes[sceneIndex].snapshots, font: data.font, labels, scale,
+          snaps: scenes[sceneIndex].snapshots, scale,
           minimumW: data.minimumW, scratch, images,
         };
       }
@@ -1044,7 +1002,6 @@ enum PreviewPage {
         }
         const scale = Number(params.get('scale') || '1');
         if (!(scale > 0) || !Number.isFinite(scale)) throw new Error('scale: must be > 0');
-        const labels = params.has('labels') ? params.get('labels') !== '0' : data.labels;
         const timelineFor = (i) => {
           if (kind === 'events') return scriptTimeline();
           if (kind === 'drag') return replayDrag(i, params.get('drag'), rule, completionSpeed);
@@ -1054,7 +1011,7 @@ enum PreviewPage {
           || indices.length > 1;
         if (!bare) {
           const timeline = timelineFor(indices[0]);
-          start({ scene: indices[0], timeline, t: times[0], labels });
+          start({ scene: indices[0], timeline, t: times[0] });
           ready(`t=${times[0]}`);
           return;
         }
@@ -1078,7 +1035,7 @@ enum PreviewPage {
             const state = stateAt(timelineFor(i), t);
             canvas.setAttribute('role', 'img');
             canvas.setAttribute('aria-label', `${scenes[i].name} at ${t} s: ${state.phase}`);
-            P.drawFrame(context(canvas), state.frame, env(i, scale * dpr, labels));
+            P.drawFrame(context(canvas), state.frame, env(i, scale * dpr));
             grid.appendChild(canvas);
           }
         }
@@ -1100,8 +1057,7 @@ enum PreviewPage {
         const ui = {
           scene: options.scene ?? data.initialScene,
           timeline: null, t: options.t ?? 0, playing: false, loop: true, speed: 4,
-          labels: options.labels ?? data.labels, drag: null, dragPointer: null, recorded: {},
-          lastPhase: null,
+          drag: null, dragPointer: null, recorded: {}, lastPhase: null,
           base: { t: 0, real: 0 }, completionSpeed: data.completion.completionSpeed,
           rule: 'threshold', scale: 1,
         };
@@ -1148,12 +1104,6 @@ enum PreviewPage {
         $('play').addEventListener('click', togglePlay);
         $('reset').addEventListener('click', reset);
         $('loop').addEventListener('click', () => setLoop(!ui.loop));
-        const labelsBox = $('labels');
-        labelsBox.checked = ui.labels;
-        labelsBox.addEventListener('change', () => {
-          ui.labels = labelsBox.checked;
-          draw();
-        });
         const scrub = $('scrub');
         scrub.addEventListener('input', () => {
           pause();
@@ -1440,7 +1390,7 @@ enum PreviewPage {
         function draw() {
           const state = stateAt(ui.timeline, ui.t);
           const dpr = window.devicePixelRatio || 1;
-          P.drawFrame(ctx, state.frame, env(ui.scene, ui.scale * dpr, ui.labels));
+          P.drawFrame(ctx, state.frame, env(ui.scene, ui.scale * dpr));
           const scene = scenes[ui.scene];
           const end = ui.timeline.end === Infinity ? Math.max(ui.t, scene.duration) : ui.timeline.end;
           scrub.max = String(end);

@@ -124,9 +124,6 @@ struct RenderCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Filmstrip frames per row, ≥ 1 (default 6).", valueName: "n"))
   var columns: Int = 6
 
-  @Flag(help: "Draw each layer's id on it.")
-  var labels = false
-
   @Flag(name: .shortAndLong, help: "No progress line, no summary, no informational messages.")
   var quiet = false
 
@@ -178,7 +175,7 @@ struct RenderCommand: ParsableCommand {
             + "interaction); use a .png file")
       }
       if frames { try Self.requireDirectory(outputDirectory) }
-      let renderer = SceneRenderer(scale: scale, labels: labels, images: transition.images)
+      let renderer = SceneRenderer(scale: scale, images: transition.images)
       let frameSize = try frameSize(renderer, transition.scene.containerSize)
       try Budget.checkSamples(times.count, of: transition, argument: input.timesArgument)
       // Frames × pixels first (a lower bound of the drawn pixels), before any sampling.
@@ -249,7 +246,7 @@ struct RenderCommand: ParsableCommand {
       let frame = (try? sheet.renderer.outputSize(for: container)) ?? (width: 0, height: 0)
       let c = min(columns, count)
       let r = (count + c - 1) / c
-      let caption = sheet.captions ? 7 * Double(sheet.captionCellSize) : 0
+      let caption = sheet.captionHeight
       let gap = Double(sheet.gap)
       let w: Double = Double(c) * Double(frame.width) + Double(c + 1) * gap
       let cell: Double = Double(frame.height) + caption

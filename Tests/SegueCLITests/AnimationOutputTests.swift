@@ -174,14 +174,13 @@ private let ffprobe = executableOnPath(["ffprobe"])
     #expect(try directory.contents().isEmpty)
   }
 
-  /// One thread and two draw the same frames, byte for byte.
+  /// One thread and two draw the same frames (the iOS screens: text, shapes), byte for byte.
   @Test func threadsGiveTheSameFrames() throws {
     let one = try TemporaryDirectory()
     let two = try TemporaryDirectory()
     for (directory, threads) in [(one, "1"), (two, "2")] {
       let result = try SegueProcess.run([
-        "render", "--preset", "system", "--views", "bare", "--container", "60,40", "--fps", "10",
-        "--labels",
+        "render", "--preset", "system", "--container", "60,40", "--fps", "10",
         "--threads", threads, "--output-dir", directory.path,
       ])
       #expect(result.status == 0, "\(result.stderr)")

@@ -14,8 +14,8 @@ import Testing
     return files
   }
 
-  /// An earlier run (with labels) left frames 0–2 and a filmstrip; a new run (without labels,
-  /// so every file differs) of four frames and a filmstrip commits five files. Failing the k-th
+  /// An earlier run (at scale 2) left frames 0–2 and a filmstrip; a new run (at scale 1, so
+  /// every file differs) of four frames and a filmstrip commits five files. Failing the k-th
   /// rename (k = 1…5, `SEGUE_TEST_FAIL_RENAME`) exits 73 naming the file and leaves every
   /// earlier file byte for byte (and no other file); the run without a failure replaces them.
   @Test func failedRenameAtEveryStepRestoresTheDirectory() throws {
@@ -23,7 +23,7 @@ import Testing
     let strip = directory.path + "/strip.png"
     let earlier = try SegueProcess.run([
       "render", "--preset", "ca-fade", "--container", "40,30", "--times", "0,0.1,0.2",
-      "--output-dir", directory.path, "--filmstrip", strip, "--quiet", "--labels",
+      "--output-dir", directory.path, "--filmstrip", strip, "--quiet", "--scale", "2",
     ])
     #expect(earlier.status == 0, "\(earlier.stderr)")
     let before = try Self.snapshot(directory)

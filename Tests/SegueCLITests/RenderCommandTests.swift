@@ -1,4 +1,6 @@
 import Foundation
+import Segue
+import SegueRender
 import Testing
 
 /// `segue render`: the PNG frames and filmstrips, decoded by an independent Python decoder
@@ -25,9 +27,10 @@ import Testing
     #expect(try directory.contents() == names)
     #expect(result.text.contains("wrote 3 frames of 40×30 px"))
     let frame = { (k: Int) in directory.path + "/frame-000\(k).png" }
-    // Filmstrip by hand (Filmstrip's layout): fw = 40, fh = 30, caption strip ch = 7·2 = 14,
-    // gap 4, c = 2 columns, r = 2 rows: width 2·40 + 3·4 = 92, height 2·(30 + 14) + 3·4 = 100.
-    // Frame 1 sits at (4 + 44, 4) = (48, 4), frame 2 at (4, 4 + 44 + 4) = (4, 52); the sheet
+    // Filmstrip by hand (Filmstrip's layout): fw = 40, fh = 30, caption strip
+    // ch = ⌈1.6·11⌉ = 18, gap 4, c = 2 columns, r = 2 rows: width 2·40 + 3·4 = 92, height
+    // 2·(30 + 18) + 3·4 = 108. Frame 1 sits at (4 + 44, 4) = (48, 4), frame 2 at
+    // (4, 4 + 48 + 4) = (4, 56); the sheet
     // colour is 0.92 → 234.6 → 235.
     let images = try PNGDecoding.decode([
       (frame(0), [(0, 0), (39, 29)]), (frame(1), [(20, 15), (0, 29)]), (frame(2), [(20, 15)]),
@@ -37,7 +40,7 @@ import Testing
     #expect(images[0].pixels == [[64, 120, 217, 255], [64, 120, 217, 255]])
     #expect(images[1].pixels == [[154, 139, 139, 255], [154, 139, 139, 255]])
     #expect(images[2].pixels == [[245, 158, 61, 255]])
-    #expect(images[3].width == 92 && images[3].height == 100)
+    #expect(images[3].width == 92 && images[3].height == 108)
     #expect(
       images[3].pixels == [
         [235, 235, 235, 255], [64, 120, 217, 255], [154, 139, 139, 255], [245, 158, 61, 255],
@@ -101,9 +104,9 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try directory.contents() == ["sheet.svg"])
     let text = try String(contentsOfFile: strip, encoding: .utf8)
-    // By hand: two 40 × 30 cells in a row with 14-pixel caption strips and 4-pixel gaps:
-    // 2·40 + 3·4 = 92 by 30 + 14 + 2·4 = 52.
-    #expect(text.contains(#"width="92" height="52""#))
+    // By hand: two 40 × 30 cells in a row with 18-pixel caption strips and 4-pixel gaps:
+    // 2·40 + 3·4 = 92 by 30 + 18 + 2·4 = 56.
+    #expect(text.contains(#"width="92" height="56""#))
     // At 0 s the from view fills the first cell: a polygon through its corners in from's colour
     // (64, 120, 217) = #4078d9.
     #expect(text.contains(##"<polygon points="0,0 40,0 40,30 0,30" fill="#4078d9"/>"##))
@@ -112,7 +115,7 @@ import Testing
 
   /// A 2000 × 1000-point spec whose only layer is a 10-point red square, at `--fps 8` over 1 s:
   /// 9 frames of 2000 × 1000 = 2000000 pixels. Their contact sheet would be 6 columns by 2 rows:
-  /// 6·2000 + 7·4 = 12028 by 2·(1000 + 14) + 3·4 = 2040 pixels, 24537120 in all, above the
+  /// 6·2000 + 7·4 = 12028 by 2·(1000 + 18) + 3·4 = 2048 pixels, 24633344 in all, above the
   /// 2²⁴ = 16777216 a sheet may have. Without --filmstrip the frames are written (the sheet
   /// limit does not apply); with it the refusal names the frame count, columns, scale and what
   /// to change.
@@ -130,8 +133,8 @@ import Testing
     ])
     #expect(sheet.status == 65)
     for text in [
-      "segue render: --filmstrip:", "9 frames", "6 columns", "scale 1", "12028×2040",
-      "24537120 pixels", "16777216", "fewer frames", "smaller --scale", "leave out --filmstrip",
+      "segue render: --filmstrip:", "9 frames", "6 columns", "scale 1", "12028×2048",
+      "24633344 pixels", "16777216", "fewer frames", "smaller --scale", "leave out --filmstrip",
     ] {
       #expect(sheet.stderr.contains(text), "stderr lacks '\(text)': \(sheet.stderr)")
     }
@@ -147,16 +150,56 @@ import Testing
     #expect(images[0].pixels == [[255, 0, 0, 255], [255, 255, 255, 255]])
   }
 
-  /// Labels on screens with text and shape layers (whose path parts draw no label) render
-  /// without fault in a small container, on two threads.
-  @Test func labelsBesideTextAndShapeLayers() throws {
+  /// Screens with text and shape layers render without fault in a small container, on two
+  /// threads.
+  @Test func screensInASmallContainer() throws {
     let directory = try TemporaryDirectory()
     let result = try SegueProcess.run([
-      "render", "--preset", "system", "--container", "60,40", "--times", "0,0.2,0.4", "--labels",
+      "render", "--preset", "system", "--container", "60,40", "--times", "0,0.2,0.4",
       "--threads", "2", "--quiet", "--output-dir", directory.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+  }
+
+  /// A spec whose layer shows a PNG next to it (`contents` relative to the spec's folder,
+  /// written by the project's own encoder): a 2 × 2 image, red, green / blue, white (opaque),
+  /// on a 40 × 40-point layer filling the container, magnified 20× with the default linear
+  /// filter. A pixel centre within 10 pixels of a corner maps to within half a texel of that
+  /// corner's texel, where the edge texels repeat: pixel (5, 5) is red, (34, 5) green,
+  /// (5, 34) blue and (34, 34) white, exactly; the centre (20, 20) mixes all four.
+  @Test func specImageLayerIsDrawn() throws {
+    let directory = try TemporaryDirectory()
+    var image = try PixelBufferRGBA8(width: 2, height: 2)
+    image[0, 0] = SIMD4(255, 0, 0, 255)
+    image[1, 0] = SIMD4(0, 255, 0, 255)
+    image[0, 1] = SIMD4(0, 0, 255, 255)
+    image[1, 1] = SIMD4(255, 255, 255, 255)
+    try FileManager.default.createDirectory(
+      atPath: directory.path + "/shots", withIntermediateDirectories: true)
+    try Data(PNG.encode(image)).write(to: URL(fileURLWithPath: directory.path + "/shots/a.png"))
+    let spec = try directory.write(
+      "spec.json",
+      #"{"version": 1, "duration": 1, "container": [40, 40], "layers": [{"id": "shot", "#
+        + #""bounds": [0, 0, 40, 40], "position": [20, 20], "contents": "shots/a.png"}]}"#)
+    let out = directory.path + "/frames"
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+    let result = try SegueProcess.run([
+      "render", "--spec", spec, "--times", "0", "--output-dir", out, "--quiet",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frame = try PNGDecoding.decode([
+      (out + "/frame-0000.png", [(5, 5), (34, 5), (5, 34), (34, 34), (20, 20)])
+    ])[0]
+    #expect(frame.width == 40 && frame.height == 40)
+    #expect(
+      Array(frame.pixels[0..<4]) == [
+        [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255],
+      ])
+    // Pixel centre (20.5, 20.5) → texel (1.025, 1.025): weights 0.475 and 0.525 each way
+    // between the four texels, so each channel lies strictly between 0 and 255.
+    let centre = frame.pixels[4]
+    #expect(centre[0] > 40 && centre[0] < 215 && centre[1] > 40 && centre[2] > 40)
   }
 
   /// PNG frames are encoded on --threads threads, several frames at once: the files are the
@@ -169,7 +212,6 @@ import Testing
       try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
       let result = try SegueProcess.run([
         "render", "--preset", "hero", "--scale", "0.25", "--times", "0,0.2,0.4,0.6,0.8,1,1.2",
-        "--labels",
         "--threads", String(threads), "--quiet", "--output-dir", out,
       ])
       #expect(result.status == 0, "\(result.stderr)")

@@ -15,12 +15,12 @@ private func scratchDirectory() throws -> URL {
 /// A preset's frames at `times` (default views, `scale` px/pt).
 private func presetFrames(
   _ preset: TransitionPreset, _ operation: TransitionOperation, scale: Double,
-  gradient: Bool = false, labels: Bool = false, times: [Double]
+  gradient: Bool = false, times: [Double]
 ) throws -> [PixelBufferRGBA8] {
   let animator = PresetAnimator(preset)
   let scene = try animator.animateTransition(
     using: animator.defaultContext(operation: operation, content: .bare))
-  let renderer = SceneRenderer(scale: scale, gradient: gradient, labels: labels)
+  let renderer = SceneRenderer(scale: scale, gradient: gradient)
   return try times.map { try renderer.render(scene, at: $0) }
 }
 
@@ -103,7 +103,7 @@ struct APNGTests {
       "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func systemPushDecodes() throws {
     let times = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
-    let frames = try presetFrames(.system, .push, scale: 0.25, labels: true, times: times)
+    let frames = try presetFrames(.system, .push, scale: 0.25, times: times)
     let delays = try FrameTiming.delays(for: times)
     var encoder = try APNGEncoder(
       width: frames[0].width, height: frames[0].height, frameCount: frames.count)
@@ -168,7 +168,7 @@ struct APNGTests {
 
 @Suite("GIF")
 struct GIFTests {
-  /// Every preset's push at 0.25 px/pt with labels, 11 frames over its duration: each frame has
+  /// Every preset's push at 0.25 px/pt on bare views, 11 frames over its duration: each frame has
   /// few enough colours to be stored exactly, so every decoded canvas equals the rendered frame
   /// (straight alpha, all opaque); the loop count is 0 (forever).
   @Test(arguments: TransitionPreset.allCases)
@@ -177,7 +177,7 @@ struct GIFTests {
     let scene = try animator.animateTransition(
       using: animator.defaultContext(operation: .push, content: .bare))
     let times = (0...10).map { Double($0) * scene.duration / 10 }
-    let frames = try presetFrames(preset, .push, scale: 0.25, labels: true, times: times)
+    let frames = try presetFrames(preset, .push, scale: 0.25, times: times)
     var encoder = try GIFEncoder(width: frames[0].width, height: frames[0].height)
     for frame in frames { try encoder.add(frame, delay: scene.duration / 10) }
     let gif = try GIFDecoding(try encoder.finish())
@@ -188,7 +188,7 @@ struct GIFTests {
     }
   }
 
-  /// A frame with more than 256 colours (hero pop with gradients and labels at 0.5 px/pt, and a
+  /// A frame with more than 256 colours (hero pop on bare views with gradients at 0.5 px/pt, and a
   /// 64 × 64 ramp with 4096 colours) stays close after median cut. UI frame: every channel
   /// within 6 levels, mean below 2 (RGBA). Ramp (R = 4x, G = 4y, B = 2(x + y), every colour
   /// once): 256 boxes hold 16 colours each, about a 4 × 4 block of (x, y), so R and G spread
@@ -196,7 +196,7 @@ struct GIFTests {
   /// within 10, mean below 3 (RGBA, alpha exact).
   @Test func manyColoursStayClose() throws {
     let hero = try presetFrames(
-      .hero, .pop, scale: 0.5, gradient: true, labels: true, times: [0.35])[0]
+      .hero, .pop, scale: 0.5, gradient: true, times: [0.35])[0]
     var ramp = try PixelBufferRGBA8(width: 64, height: 64)
     for y in 0..<64 {
       for x in 0..<64 {

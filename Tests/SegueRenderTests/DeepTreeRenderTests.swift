@@ -50,7 +50,7 @@ struct DeepTreeRenderTests {
     try #require(layers.count == 2 * Self.depth)
     #expect(layers[0].parts.contains(.body) && layers[Self.depth - 1].parts.contains(.body))
     #expect(layers[Self.depth].parts == [.border] && layers[2 * Self.depth - 1].parts == [.border])
-    #expect(layers[Self.depth].snapshot.label == layers[Self.depth - 1].snapshot.label)
+    #expect(layers[Self.depth].id == layers[Self.depth - 1].id && !layers[Self.depth].id.isEmpty)
     // The root draws unclipped at opacity 1 (relative to itself); the deepest layer is clipped
     // once (its ancestors' squares coincide) at the product of the opacities below the root.
     #expect(layers[0].clips.isEmpty && layers[0].opacity == 1)

@@ -51,19 +51,18 @@ private func reference(_ renderer: SceneRenderer, _ scene: TransitionScene, _ t:
 
 /// The fast rasteriser (``Rasterizer``, ``SceneRenderer/render(_:at:into:context:)``) held to the
 /// reference (``ReferenceRasterizer``, every pixel sampled 16 times in `Double`): every channel
-/// within 2/255 on every preset (push and pop, with and without labels and gradients), every
-/// spec example at its sample times, and random layer lists (rotations, perspective, labels,
-/// groups, cross-dissolves).
+/// within 2/255 on every preset (push and pop, the iOS-screen default views with their text,
+/// shapes and images, with and without gradient fills), every spec example at its sample times,
+/// and random layer lists (rotations, perspective, filled paths, groups, cross-dissolves).
 @Suite("Fast rasteriser against the reference")
 struct FastRasterizerTests {
   /// Every preset, push and pop, at two times inside the run with solid fills at 0.2 px/pt,
-  /// and half-way with gradients and labels at 0.2 px/pt (0.8-pixel font cells, so most label
-  /// pixels straddle a cell edge). (Small images: the reference is slow in a debug build;
+  /// and half-way with gradient fills at 0.2 px/pt. (Small images: the reference is slow in a debug build;
   /// `segue-bench --workload render --check` compares every preset at 2 px/pt.)
   @Test(arguments: TransitionPreset.allCases)
   func presetsMatchTheReference(preset: TransitionPreset) throws {
     let plain = SceneRenderer(scale: 0.2)
-    let detailed = SceneRenderer(scale: 0.2, gradient: true, labels: true, labelCellSize: 4)
+    let detailed = SceneRenderer(scale: 0.2, gradient: true)
     let context = try RenderContext()
     for operation in [TransitionOperation.push, .pop] {
       let scene = try presetScene(preset, operation)
@@ -80,7 +79,7 @@ struct FastRasterizerTests {
     }
   }
 
-  /// The shipped spec examples at their own sample times, at 0.15 px/pt with labels.
+  /// The shipped spec examples at their own sample times, at 0.15 px/pt.
   @Test func specExamplesMatchTheReference() throws {
     let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
@@ -88,7 +87,7 @@ struct FastRasterizerTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
       .filter { $0.hasSuffix(".json") }.sorted()
     #expect(names.count == TransitionPreset.allCases.count)
-    let renderer = SceneRenderer(scale: 0.15, labels: true)
+    let renderer = SceneRenderer(scale: 0.15)
     let context = try RenderContext()
     for name in names {
       let text = try String(
@@ -106,7 +105,7 @@ struct FastRasterizerTests {
 
   /// Random render lists on a 40 × 32 image: three layers, each with a random size, rotation
   /// about z, tilt about x and y, perspective, translation, opacity, solid or gradient fill,
-  /// optional label and blend mode, the last two inside an opacity group half of the time. The
+  /// optional filled path (a triangle, as a text layer's glyphs are filled) and blend mode, the last two inside an opacity group half of the time. The
   /// Float images agree within 2/255 per component, and quantised within 2.
   @Test func randomLayersMatchTheReference() async {
     await propertyCheck(count: 60, input: Gen.double(in: 0...1).array(of: 48)) { r in
@@ -136,12 +135,15 @@ struct FastRasterizerTests {
       let top = try RGBAColor(red: p[12], green: p[13], blue: 1 - p[12], alpha: 0.3 + 0.7 * p[14])
       let fill: LayerSnapshot.Fill =
         p[15] < 0.5 ? .solid(top) : .linearGradient(top: top, bottom: .black)
-      let label =
-        p[0] < 0.5
-        ? LayerSnapshot.Label(
-          text: "A1:Z", origin: Point(x: bounds.minX + 1, y: bounds.minY + 1),
-          cellSize: 0.5 + p[1], color: .white) : nil
-      let snapshot = LayerSnapshot(bounds: bounds, fill: fill, label: label)
+      let (x0, y0) = (bounds.minX + 1, bounds.minY + 1)
+      let triangle = Polyline(
+        points: [
+          Point(x: x0, y: y0), Point(x: x0 + 4 + 8 * p[1], y: y0 + 1),
+          Point(x: x0 + 2, y: y0 + 3 + 6 * p[1]),
+        ], isClosed: true)
+      let paths =
+        p[0] < 0.5 ? [LayerSnapshot.PathFill(polygons: [triangle], color: .white)] : []
+      let snapshot = LayerSnapshot(bounds: bounds, fill: fill, paths: paths)
       layers.append(
         .layer(
           RasterLayer(
@@ -162,8 +164,7 @@ struct FastRasterizerTests {
       let layer = RasterLayer(
         snapshot: LayerSnapshot(
           bounds: Rect(x: 0, y: 0, width: 10.25, height: 7.375),
-          fill: .linearGradient(top: .black, bottom: .white),
-          label: .init(text: "E", origin: Point(x: 1.875, y: 0.375), cellSize: 1.25)),
+          fill: .linearGradient(top: .black, bottom: .white)),
         matrix: .makeRotation(by: angle, x: 0, y: 0, z: 1)
           * .makeTranslation(x: 2.125, y: 3.375, z: 0))
       var fast = try PixelBufferRGBAFloat(width: 16, height: 16)
@@ -178,7 +179,7 @@ struct FastRasterizerTests {
   /// bytes as one thread with the default bands (each band is independent).
   @Test func threadsAndBandsGiveTheSameBytes() throws {
     let scene = try presetScene(.caFade, .push)
-    let renderer = SceneRenderer(scale: 0.33, labels: true)
+    let renderer = SceneRenderer(scale: 0.33)
     let one = try RenderContext()
     let two = try RenderContext(threads: 2, bandHeight: 3)
     for t in [0.05, 0.125, 0.2] {
@@ -194,7 +195,7 @@ struct FastRasterizerTests {
   /// The RGBA8 path (bands quantised in place) equals the Float path quantised.
   @Test func bandsEqualTheFloatImageQuantised() throws {
     let scene = try presetScene(.hero, .pop)
-    let renderer = SceneRenderer(scale: 0.5, gradient: true, labels: true)
+    let renderer = SceneRenderer(scale: 0.5, gradient: true)
     let t = 0.4 * scene.duration
     let sample = try scene.sample(at: t)
     let tree = scene.presentation(at: t)
@@ -244,7 +245,7 @@ struct FastRasterizerTests {
 struct RasterAllocationTests {
   @Test func warmFramesAllocateNothing() throws {
     try #require(segue_allocation_counting_available() == 1)
-    let renderer = SceneRenderer(scale: 1, gradient: true, labels: true)
+    let renderer = SceneRenderer(scale: 1, gradient: true)
     let context = try RenderContext()
     for preset in TransitionPreset.allCases {
       let scene = try presetScene(preset, .push)

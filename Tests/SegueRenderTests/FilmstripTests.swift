@@ -19,9 +19,9 @@ private func scene(_ preset: TransitionPreset, size: Size = small) throws -> Tra
   return try PresetAnimator(preset).animateTransition(using: context)
 }
 
-/// The 2 × 2 test sheet: 40 × 20-point frames at scale 1, gap 3, caption cells of 1 pixel
-/// (strip 7 pixels high), three frames in two columns.
-private let strip = Filmstrip(renderer: SceneRenderer(), columns: 2, gap: 3, captionCellSize: 1)
+/// The 2 × 2 test sheet: 40 × 20-point frames at scale 1, gap 3, 4.2-pixel captions (strip
+/// ⌈1.6·4.2⌉ = ⌈6.72⌉ = 7 pixels high), three frames in two columns.
+private let strip = Filmstrip(renderer: SceneRenderer(), columns: 2, gap: 3, captionFontSize: 4.2)
 private let times = [0, 0.1, 0.2]
 
 /// Numbers of every `points="…"` attribute of the `<polygon>` lines, in document order.
@@ -53,7 +53,7 @@ struct FilmstripTests {
   /// Fewer frames than columns: c = K. Two frames, six columns: width 2·40 + 3·3 = 89,
   /// one row: 27 + 6 = 33. Without captions: 20 + 6 = 26.
   @Test func fewerFramesThanColumns() throws {
-    let layout = try Filmstrip(renderer: SceneRenderer(), gap: 3, captionCellSize: 1)
+    let layout = try Filmstrip(renderer: SceneRenderer(), gap: 3, captionFontSize: 4.2)
       .layout(frameCount: 2, containerSize: small)
     #expect(layout.width == 89 && layout.height == 33 && layout.columns == 2)
     let bare = try Filmstrip(renderer: SceneRenderer(), gap: 3, captions: false)
@@ -98,20 +98,61 @@ struct FilmstripTests {
     }
   }
 
-  /// Gaps and the empty fourth cell show the sheet grey, 0.92·255 = 234.6 → 235. The caption of
-  /// frame 0 is "0.000s"; its strip starts at y = 3 + 20 = 23 and the text one cell (1 pixel)
-  /// in, at (4, 24). The glyph "0" is 111/101/101/101/111: cell (0, 0) → pixel (4, 24) is set
-  /// (black), cell (1, 1) → pixel (5, 25) is not (grey); cell (1, 4) → (5, 28) is set.
-  @Test func gapsEmptyCellsAndCaptions() throws {
+  /// Gaps and the empty fourth cell show the sheet grey, 0.92·255 = 234.6 → 235.
+  @Test func gapsAndEmptyCells() throws {
     let sheet = try strip.render(scene(.slideOver), times: times)
     let grey: SIMD4<UInt8> = SIMD4(235, 235, 235, 255)
     #expect(sheet[0, 0] == grey)
     #expect(sheet[44, 10] == grey)
     #expect(sheet[46 + 20, 33 + 10] == grey)
-    #expect(sheet[4, 24] == SIMD4(0, 0, 0, 255))
-    #expect(sheet[5, 25] == grey)
-    #expect(sheet[5, 28] == SIMD4(0, 0, 0, 255))
-    #expect(sheet[4, 23] == grey)
+  }
+
+  /// The caption is the time set as a text layer would set it: the caption strip of a
+  /// 200 × 40-point frame with 20-pixel captions (strip ⌈1.6·20⌉ = 32 pixels, from y = 4 + 40)
+  /// holds the pixels of a text layer of the caption's string (within 1 level: the scene's
+  /// 8-bit bands against the strip's Float image quantised), the default font at
+  /// 20 points in the caption colour, at (10, 5) on the sheet grey; the strip has dark ink (the
+  /// glyphs are filled, not outlined), and a different time gives different pixels.
+  @Test func captionIsTheTextLayerOfTheTime() throws {
+    let size = Size(width: 200, height: 40)
+    let film = Filmstrip(renderer: SceneRenderer(), columns: 1, captionFontSize: 20)
+    let sheet = try film.render(scene(.slideOver, size: size), times: [0.125, 0.25])
+    let layout = try film.layout(frameCount: 2, containerSize: size)
+    #expect(layout.captionHeight == 32)
+    // The text layer the caption must be, drawn alone on the sheet colour.
+    let text = Layer.textLayer(
+      id: "caption", frame: Rect(x: 0, y: 0, width: 180, height: 27), string: "0.125s",
+      fontSize: 20, foregroundColor: .black)
+    var tree = LayerTree()
+    try tree.add(
+      Layer(
+        id: "strip", bounds: Rect(x: 0, y: 0, width: 200, height: 32),
+        position: Point(x: 100, y: 16), backgroundColor: film.background))
+    var placed = text
+    placed.position = Point(x: 10 + 90, y: 5 + 13.5)
+    try tree.add(placed, parent: "strip")
+    let alone = try TransitionScene(
+      duration: 1, containerSize: Size(width: 200, height: 32), model: tree,
+      animations: AnimationSet())
+    let expected = try SceneRenderer().render(alone, at: 0)
+    let (x0, y0) = layout.frameOrigin(0)
+    var largest = 0
+    var darkest = 255
+    var differsFromNext = false
+    let next = layout.frameOrigin(1)
+    for y in 0..<32 {
+      for x in 0..<200 {
+        let pixel = sheet[x0 + x, y0 + 40 + y]
+        let d =
+          SIMD4<Int>(truncatingIfNeeded: pixel) &- SIMD4<Int>(truncatingIfNeeded: expected[x, y])
+        largest = max(largest, abs(d[0]), abs(d[1]), abs(d[2]), abs(d[3]))
+        darkest = min(darkest, Int(pixel[0]))
+        if pixel != sheet[next.x + x, next.y + 40 + y] { differsFromNext = true }
+      }
+    }
+    #expect(largest <= 1)
+    #expect(darkest < 64)
+    #expect(differsFromNext)
   }
 
   /// Milliseconds with three decimals: 0.0625·1000 = 62.5 rounds away from zero to 63.
@@ -268,9 +309,15 @@ struct FilmstripTests {
     }
   }
 
-  @Test func rejectsAZeroCaptionCell() {
-    Self.expectError("captionCellSize") {
-      _ = try Filmstrip(captionCellSize: 0).layout(frameCount: 1, containerSize: small)
+  @Test func rejectsABadCaptionFontSize() {
+    Self.expectError("captionFontSize", .notPositive) {
+      _ = try Filmstrip(captionFontSize: 0).layout(frameCount: 1, containerSize: small)
+    }
+    Self.expectError("captionFontSize", .notFinite) {
+      _ = try Filmstrip(captionFontSize: .nan).layout(frameCount: 1, containerSize: small)
+    }
+    Self.expectError("sheet.height") {
+      _ = try Filmstrip(captionFontSize: 1e300).layout(frameCount: 1, containerSize: small)
     }
   }
 

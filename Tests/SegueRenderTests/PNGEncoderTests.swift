@@ -74,7 +74,7 @@ struct PNGEncoderTests {
 
   /// Rendered frames (opaque, over white) round-trip exactly through libpng.
   @Test func renderedFramesRoundTrip() throws {
-    let renderer = SceneRenderer(scale: 0.5, gradient: true, labels: true)
+    let renderer = SceneRenderer(scale: 0.5, gradient: true)
     for preset in [TransitionPreset.system, .hero, .caFade] {
       let image = try renderedFrame(preset, at: 0.4, renderer)
       let decoded = try BitmapImage(decoding: PNG.encode(image)).pixels
@@ -184,7 +184,7 @@ struct PNGEncoderTests {
 struct PNGAllocationTests {
   @Test func warmFramesAllocateNothing() throws {
     try #require(segue_allocation_counting_available() == 1)
-    let renderer = SceneRenderer(scale: 1, gradient: true, labels: true)
+    let renderer = SceneRenderer(scale: 1, gradient: true)
     let frames = try [0.2, 0.5, 0.8].map { try renderedFrame(.hero, at: $0, renderer) }
     for compression in [PNG.Compression.automatic, .level(6)] {
       let encoder = try PNGEncoder(compression: compression)

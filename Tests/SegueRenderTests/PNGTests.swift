@@ -226,8 +226,8 @@ struct PNGTests {
   /// the five filters), then filters the decoded pixels with each single filter for every row
   /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters,
   /// automatic compression) must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
-  /// sheet, a hero pop frame with gradients and labels, and a cross-dissolve frame (its
-  /// dissolve colours) at 0.5 px/pt.
+  /// sheet (bare views, text captions), a hero pop frame with gradient fills, and a
+  /// cross-dissolve frame (its dissolve colours) at 0.5 px/pt.
   @Test(
     .enabled(
       if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
@@ -244,12 +244,11 @@ struct PNGTests {
     let animator = PresetAnimator(.system)
     let system = try animator.animateTransition(
       using: animator.defaultContext(operation: .push, content: .bare))
-    let sheet = try Filmstrip(
-      renderer: SceneRenderer(scale: 0.25, labels: true, labelCellSize: 8), columns: 6
-    ).render(system, times: (0...5).map { Double($0) * system.duration / 5 })
+    let sheet = try Filmstrip(renderer: SceneRenderer(scale: 0.25), columns: 6).render(
+      system, times: (0...5).map { Double($0) * system.duration / 5 })
     let images = [
       sheet,
-      try frame(.hero, .pop, 0.4, SceneRenderer(scale: 0.5, gradient: true, labels: true)),
+      try frame(.hero, .pop, 0.4, SceneRenderer(scale: 0.5, gradient: true)),
       try frame(.caFade, .push, 0.5, SceneRenderer(scale: 0.5)),
     ]
     let script = """
@@ -307,8 +306,8 @@ struct PNGTests {
   }
 
   /// The size bound on full-size frames: rendered frames at scale 2 (780 × 1688, the size
-  /// `segue render` writes by default for these presets) of flat layers and of gradients and
-  /// labels. Python inflates each file's `IDAT` data and compresses the same filtered rows with
+  /// `segue render` writes by default for these presets) of the iOS-screen views, flat and with
+  /// gradient fills. Python inflates each file's `IDAT` data and compresses the same filtered rows with
   /// `zlib.compress(…, 6)` (what the encoder wrote with zlib before); ours must be at most
   /// 1.1 × that.
   @Test(
@@ -327,7 +326,7 @@ struct PNGTests {
       """
     let cases: [(TransitionPreset, SceneRenderer)] = [
       (.system, SceneRenderer(scale: 2)),
-      (.hero, SceneRenderer(scale: 2, gradient: true, labels: true)),
+      (.hero, SceneRenderer(scale: 2, gradient: true)),
     ]
     for (preset, renderer) in cases {
       let animator = PresetAnimator(preset)

@@ -37,7 +37,7 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// The software rasterisers (the fast ``Rasterizer`` and ``ReferenceRasterizer``): coverage,
-/// perspective-correct mapping, blending, groups, labels.
+/// perspective-correct mapping, blending, groups, filled paths.
 @Suite("Rasterizer")
 struct RasterizerTests {
   /// Identity matrix, opaque red bounds (0, 0, 10, 10) in a 16×16 image: pixels x, y < 10 are
@@ -242,21 +242,33 @@ struct RasterizerTests {
     #expect(separate[1, 0] == SIMD4(1, 0.25, 0.25, 1))
   }
 
-  /// Labels: "I" in the block font is 111 / 010 / 010 / 010 / 111. With 1-point cells, black
-  /// over a white 4×5 layer: (0, 0), (1, 0), (1, 1) are black, (0, 1) and (2, 2) white, column 3
-  /// (the gap) white. An unknown character ("é" upper-cased is "É", not in the font) is a solid
-  /// block.
-  @Test(arguments: Engine.allCases) func labelUsesTheBlockFont(engine: Engine) throws {
-    let snapshot = LayerSnapshot(
-      bounds: Rect(x: 0, y: 0, width: 8, height: 5), fill: .solid(.white),
-      label: .init(text: "Ié", origin: .zero, cellSize: 1, color: .black))
-    let image = try engine.render(
-      [.layer(RasterLayer(snapshot: snapshot))], width: 8, height: 5)
+  /// What a text layer draws, a filled path: the square (1, 1)–(3, 3) filled black over a white
+  /// 8 × 5 layer covers pixels (1, 1)…(2, 2) wholly (all 16 samples) and leaves (0, 0), (3, 3)
+  /// and (3, 1) white. The evenly spaced samples of a pixel crossed by the square's edge x = 2.5
+  /// (a half-pixel-wide square, (2, 1)–(2.5, 3)) cover half of pixel (2, 1): 50 % grey.
+  @Test(arguments: Engine.allCases) func pathFillCoversItsPixels(engine: Engine) throws {
+    func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Polyline {
+      Polyline(
+        points: [
+          Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1),
+        ],
+        isClosed: true)
+    }
     let black = SIMD4<Float>(0, 0, 0, 1)
     let white = SIMD4<Float>(1, 1, 1, 1)
-    #expect(image[0, 0] == black && image[1, 0] == black && image[1, 1] == black)
-    #expect(image[0, 1] == white && image[2, 2] == white && image[3, 0] == white)
-    #expect(image[4, 1] == black && image[6, 4] == black && image[7, 2] == white)
+    let bounds = Rect(x: 0, y: 0, width: 8, height: 5)
+    let whole = LayerSnapshot(
+      bounds: bounds, fill: .solid(.white),
+      paths: [LayerSnapshot.PathFill(polygons: [square(1, 1, 3, 3)], color: .black)])
+    let image = try engine.render([.layer(RasterLayer(snapshot: whole))], width: 8, height: 5)
+    #expect(image[1, 1] == black && image[2, 1] == black && image[1, 2] == black)
+    #expect(image[2, 2] == black)
+    #expect(image[0, 0] == white && image[3, 3] == white && image[3, 1] == white)
+    let half = LayerSnapshot(
+      bounds: bounds, fill: .solid(.white),
+      paths: [LayerSnapshot.PathFill(polygons: [square(2, 1, 2.5, 3)], color: .black)])
+    let halfImage = try engine.render([.layer(RasterLayer(snapshot: half))], width: 8, height: 5)
+    #expect(halfImage[2, 1] == SIMD4<Float>(0.5, 0.5, 0.5, 1))
   }
 
   /// Random affine placements inside the image: no NaN, everything in [0, 1], and the summed
@@ -315,26 +327,6 @@ struct RasterizerTests {
       snapshot: solid(Rect(x: 0, y: 0, width: 1, height: 1), red), opacity: 1.2)
     #expect(throws: ValidationError(field: "opacity", reason: .outOfRange(lower: 0, upper: 1))) {
       try engine.draw(layer, into: &buffer)
-    }
-  }
-
-  @Test(arguments: Engine.allCases) func rejectsNonPositiveLabelCell(engine: Engine) throws {
-    var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
-    let snapshot = LayerSnapshot(
-      bounds: Rect(x: 0, y: 0, width: 1, height: 1), fill: .solid(red),
-      label: .init(text: "a", origin: .zero, cellSize: 0))
-    #expect(throws: ValidationError(field: "label.cellSize", reason: .notPositive)) {
-      try engine.draw(RasterLayer(snapshot: snapshot), into: &buffer)
-    }
-  }
-
-  @Test(arguments: Engine.allCases) func rejectsNonFiniteLabelOrigin(engine: Engine) throws {
-    var buffer = try PixelBufferRGBAFloat(width: 1, height: 1)
-    let snapshot = LayerSnapshot(
-      bounds: Rect(x: 0, y: 0, width: 1, height: 1), fill: .solid(red),
-      label: .init(text: "a", origin: Point(x: 0, y: .nan)))
-    #expect(throws: ValidationError(field: "label.origin", index: 1, reason: .notFinite)) {
-      try engine.draw(RasterLayer(snapshot: snapshot), into: &buffer)
     }
   }
 

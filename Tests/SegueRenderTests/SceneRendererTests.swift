@@ -196,16 +196,17 @@ struct SceneRendererTests {
   }
 
   /// System push at t = 0: **dimming** is at opacity 0 and is skipped; **from** and **to** are
-  /// drawn in that order (labels carry the ids). After completion only **to**.
+  /// drawn in that order (each raster layer carries its layer's id). After completion only
+  /// **to**.
   @Test func zeroOpacityLayersAreSkipped() throws {
-    let renderer = SceneRenderer(scale: 0.25, labels: true)
+    let renderer = SceneRenderer(scale: 0.25)
     let s = try scene(.system)
     let start = try renderer.renderItems(
       for: s.sample(at: 0), presentation: s.presentation(at: 0))
-    #expect(start.map(Self.label) == ["from", "to"])
+    #expect(start.map(Self.id) == ["from", "to"])
     let end = try renderer.renderItems(
       for: s.sample(at: 1), presentation: s.presentation(at: 1, completion: .finished))
-    #expect(end.map(Self.label) == ["to"])
+    #expect(end.map(Self.id) == ["to"])
   }
 
   /// A clear, zero-size group layer draws nothing itself, but its red child (frame
@@ -244,8 +245,8 @@ struct SceneRendererTests {
   }
 
   /// Generated snapshots: solid by default; with `gradient`, red on top and 0.7·red = (0.7, 0, 0)
-  /// at the bottom; labels one cell (4 pt) in from the corner, black on white (luminance 1),
-  /// white on blue (luminance 0.0722).
+  /// at the bottom. A text layer's snapshot fills its glyph outlines (laid out in its bounds,
+  /// here offset to (2, 3)) in its foreground colour; a layer without a string draws nothing.
   @Test func generatedSnapshots() throws {
     let layer = Layer(
       id: "a", bounds: Rect(x: 2, y: 3, width: 10, height: 20), backgroundColor: red)
@@ -254,14 +255,18 @@ struct SceneRendererTests {
     #expect(
       gradient?.fill
         == .linearGradient(top: red, bottom: try RGBAColor(red: 0.7, green: 0, blue: 0)))
-    let labelled = SceneRenderer(labels: true)
-    var white = layer
-    white.backgroundColor = .white
-    #expect(labelled.snapshot(for: white)?.label?.color == .black)
-    #expect(labelled.snapshot(for: white)?.label?.origin == Point(x: 6, y: 7))
-    var dark = layer
-    dark.backgroundColor = blue
-    #expect(labelled.snapshot(for: dark)?.label?.color == .white)
+    var text = Layer.textLayer(
+      id: "t", frame: Rect(x: 0, y: 0, width: 60, height: 20), string: "Hi", fontSize: 12,
+      foregroundColor: blue)
+    text.bounds = Rect(x: 2, y: 3, width: 60, height: 20)
+    let paths = try #require(SceneRenderer().snapshot(for: text)?.paths)
+    #expect(paths.count == 1 && paths.first?.color == blue)
+    let points = paths.flatMap { $0.polygons.flatMap(\.points) }
+    #expect(!points.isEmpty)
+    #expect(points.allSatisfy { $0.x >= 2 && $0.x <= 62 && $0.y >= 3 && $0.y <= 23 })
+    var empty = text
+    empty.kind = .text(TextLayerProperties(string: "", foregroundColor: blue))
+    #expect(SceneRenderer().snapshot(for: empty) == nil)
     var clear = layer
     clear.backgroundColor = .clear
     #expect(SceneRenderer().snapshot(for: clear) == nil)
@@ -277,8 +282,8 @@ struct SceneRendererTests {
 
   // MARK: Rejected input
 
-  private static func label(_ item: SceneRenderItem) -> String {
-    if case .layer(let layer) = item { return layer.snapshot.label?.text ?? "?" }
+  private static func id(_ item: SceneRenderItem) -> String {
+    if case .layer(let layer) = item { return layer.id }
     return "dissolve"
   }
 
@@ -353,12 +358,6 @@ struct SceneRendererTests {
   @Test func rejectsAScaleThatOverflows() {
     Self.expectError("width", .notFinite) {
       _ = try SceneRenderer(scale: 1e307).outputSize(for: phone)
-    }
-  }
-
-  @Test func rejectsAZeroLabelCellSize() {
-    Self.expectError("labelCellSize", .notPositive) {
-      try SceneRenderer(labelCellSize: 0).validate()
     }
   }
 

@@ -60,12 +60,9 @@ public struct ImageSampler: Sendable {
     let base = mipmaps.sizes[0]
     guard base.x > 0, base.y > 0 else { return .zero }
     let lod = footprint.levelOfDetail
-    let filter = lod > 0 ? minificationFilter : magnificationFilter
-    switch filter {
+    switch filter(levelOfDetail: lod) {
     case .nearest:
-      let i = Self.clampIndex(Int(saturating: p.x.rounded(.down)), base.x)
-      let j = Self.clampIndex(Int(saturating: p.y.rounded(.down)), base.y)
-      return texel(0, i, j)
+      return SIMD4<Double>(nearestTexel(at: p)) / 255
     case .linear:
       return bilinear(level: 0, p)
     case .trilinear:
@@ -78,6 +75,38 @@ public struct ImageSampler: Sendable {
       guard f > 0 else { return a }
       return a + (bilinear(level: k + 1, p) - a) * f
     }
+  }
+
+  /// The filter for a pixel whose footprint has level of detail `lod`
+  /// (``TexelFootprint/levelOfDetail``): minification when `lod > 0`, else magnification.
+  @inline(__always)
+  func filter(levelOfDetail lod: Double) -> ContentsFilter {
+    lod > 0 ? minificationFilter : magnificationFilter
+  }
+
+  /// The `nearest` filter's texel at texel coordinate `p`: the level-0 texel
+  /// ``nearestIndex(_:width:height:)`` (the image must not be empty).
+  @inline(__always)
+  func nearestTexel(at p: Point) -> SIMD4<UInt8> {
+    let base = mipmaps.sizes[0]
+    let (i, j) = Self.nearestIndex(p, width: base.x, height: base.y)
+    return mipmaps.texel(0, i, j)
+  }
+
+  /// The `nearest` filter's texel `(⌊x⌋, ⌊y⌋)` for texel coordinate `p` in an image of
+  /// `width × height` texels, edge texels repeated (a NaN coordinate gives 0). Both rasterisers
+  /// decide it here, in `Double`, so that a pixel centre on a texel boundary picks the same
+  /// texel in each.
+  @inline(__always)
+  static func nearestIndex(_ p: Point, width: Int, height: Int) -> (i: Int, j: Int) {
+    (floorIndex(p.x, width), floorIndex(p.y, height))
+  }
+
+  /// `⌊c⌋` clamped to `0…n − 1` (0 for NaN): inside `[0, n)` the truncation is the floor, so no
+  /// rounding call is needed (a baseline x86-64 build has no rounding instruction).
+  @inline(__always)
+  static func floorIndex(_ c: Double, _ n: Int) -> Int {
+    c >= 0 ? (c < Double(n) ? Int(c) : n - 1) : 0
   }
 
   /// Bilinear on level `k` at the level-0 texel coordinate `p` (scaled by the level's size),

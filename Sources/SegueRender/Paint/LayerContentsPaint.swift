@@ -219,8 +219,7 @@ struct PreparedContents: Sendable {
   /// The map of piece `(i, j)` from layer to texel coordinates: `texel = point·scale + offset`
   /// per axis.
   @inline(__always)
-  func map(_ i: Int, _ j: Int) -> (scaleX: Double, offsetX: Double, scaleY: Double, offsetY: Double)
-  {
+  func map(_ i: Int, _ j: Int) -> PieceMap {
     let sx = (sourceX[i + 1] - sourceX[i]) / (destinationX[i + 1] - destinationX[i])
     let sy = (sourceY[j + 1] - sourceY[j]) / (destinationY[j + 1] - destinationY[j])
     return (sx, sourceX[i] - destinationX[i] * sx, sy, sourceY[j] - destinationY[j] * sy)
@@ -236,14 +235,49 @@ struct PreparedContents: Sendable {
   /// pixel → layer homography `h`, in `Double` (``ImageSampler/sample(at:footprint:)`` with the
   /// footprint of the pixel in texels), or `nil` when the position is not in front of the eye.
   func color(_ x: Double, _ y: Double, _ h: Homography) -> SIMD4<Double>? {
+    guard let p = mapped(x, y, h) else { return nil }
+    return sampler.sample(at: p.texel, footprint: footprint(p, h))
+  }
+
+  /// Where the image position `(x, y)` (a pixel centre) of a layer drawn with pixel → layer
+  /// homography `h` lands in the image: its layer point `(u, v)` and `Ω`
+  /// (``ReferenceRasterizer/layerPoint(_:_:_:)``), the piece holding it with that piece's map,
+  /// and its texel coordinate; `nil` when the position is not in front of the eye. The
+  /// reference (``color(_:_:_:)``) and the fast rasteriser's `nearest` pixels both call this,
+  /// so they decide texels on the same `Double` values.
+  @inline(__always)
+  func mapped(_ x: Double, _ y: Double, _ h: Homography) -> MappedPoint? {
     guard let (u, v, omega) = ReferenceRasterizer.layerPoint(x, y, h) else { return nil }
     let (i, j) = piece(u, v)
     let m = map(i, j)
-    let footprint = TexelFootprint(
+    return MappedPoint(
+      u: u, v: v, omega: omega, piece: (i, j), map: m, texel: Self.texel(u, v, m))
+  }
+
+  /// The texel coordinate of the layer point `(u, v)` through a piece's map.
+  @inline(__always)
+  static func texel(_ u: Double, _ v: Double, _ m: PieceMap) -> Point {
+    Point(x: u * m.scaleX + m.offsetX, y: v * m.scaleY + m.offsetY)
+  }
+
+  /// A piece's map from layer to texel coordinates (``map(_:_:)``).
+  typealias PieceMap = (scaleX: Double, offsetX: Double, scaleY: Double, offsetY: Double)
+
+  /// The footprint in texels of the pixel at `p`: the pixel → texel Jacobian.
+  @inline(__always)
+  func footprint(_ p: MappedPoint, _ h: Homography) -> TexelFootprint {
+    let (u, v, omega, m) = (p.u, p.v, p.omega, p.map)
+    return TexelFootprint(
       alongX: SIMD2((h.h0 - u * h.h2) / omega * m.scaleX, (h.h1 - v * h.h2) / omega * m.scaleY),
       alongY: SIMD2((h.h3 - u * h.h5) / omega * m.scaleX, (h.h4 - v * h.h5) / omega * m.scaleY))
-    let texel = Point(x: u * m.scaleX + m.offsetX, y: v * m.scaleY + m.offsetY)
-    return sampler.sample(at: texel, footprint: footprint)
+  }
+
+  /// A pixel centre mapped into the image (``mapped(_:_:_:)``).
+  struct MappedPoint {
+    var u, v, omega: Double
+    var piece: (column: Int, row: Int)
+    var map: PieceMap
+    var texel: Point
   }
 
   /// The coverage and colour of pixel `(px, py)` (``ReferenceRasterizer/centreSampled(_:_:_:_:inside:color:)``
