@@ -227,18 +227,19 @@ struct PNGTests {
   /// and compresses that with `zlib.compress(…, 6)`. Our `IDAT` data (adaptive filters,
   /// automatic compression) must be at most 1.1 × the best of those five. Images: the committed system filmstrip's
   /// sheet (bare views, text captions), a hero pop frame with gradient fills, and a
-  /// cross-dissolve frame (its dissolve colours) at 0.5 px/pt.
+  /// cross-dissolve frame (its dissolve colours) at 0.5 px/pt, and a hero push frame on the
+  /// iOS-screen views (flat fills and text, which compress best unfiltered) at 2 px/pt.
   @Test(
     .enabled(
       if: python3 != nil, "python3 not found on PATH: apt-get install python3, or make setup-test"))
   func compressionWithinTenPercentOfTheBestSingleFilter() throws {
     func frame(
       _ preset: TransitionPreset, _ operation: TransitionOperation, _ f: Double,
-      _ renderer: SceneRenderer
+      _ renderer: SceneRenderer, content: DefaultViewContent = .bare
     ) throws -> PixelBufferRGBA8 {
       let animator = PresetAnimator(preset)
       let scene = try animator.animateTransition(
-        using: animator.defaultContext(operation: operation, content: .bare))
+        using: animator.defaultContext(operation: operation, content: content))
       return try renderer.render(scene, at: f * scene.duration)
     }
     let animator = PresetAnimator(.system)
@@ -250,6 +251,7 @@ struct PNGTests {
       sheet,
       try frame(.hero, .pop, 0.4, SceneRenderer(scale: 0.5, gradient: true)),
       try frame(.caFade, .push, 0.5, SceneRenderer(scale: 0.5)),
+      try frame(.hero, .push, 0.6, SceneRenderer(scale: 2), content: .screens),
     ]
     let script = """
       import sys, zlib, struct
