@@ -46,6 +46,12 @@ struct RenderOptions: ParsableArguments {
   @Flag(help: "render: fill layers with gradients instead of solid colours.")
   var gradient = false
 
+  @Option(
+    help: ArgumentHelp(
+      "render: what the default views draw: screens (iOS screens) or bare (only the animated "
+        + "layers, one flat colour each).", valueName: "content"))
+  var views: DefaultViewContent = .screens
+
   @Flag(
     help:
       "render: also render every frame with the reference rasteriser and print the largest channel difference (slow)."
@@ -349,7 +355,7 @@ struct PresetRendering {
     let animator = PresetAnimator(preset)
     let operation: TransitionOperation = o.operation == "pop" ? .pop : .push
     var scene = try animator.animateTransition(
-      using: animator.defaultContext(operation: operation))
+      using: animator.defaultContext(operation: operation, content: o.views))
     var renderer = SceneRenderer(scale: o.scale, gradient: o.gradient)
     if o.contents { try SegueBench.showScreenshots(in: &scene, renderer: &renderer) }
     self.scene = scene
@@ -446,3 +452,5 @@ struct PresetRendering {
     return worst
   }
 }
+
+extension DefaultViewContent: ExpressibleByArgument {}
