@@ -267,8 +267,8 @@ extension SceneBatch {
 }
 
 extension SceneInstanceGroup {
-  /// The first slot at or after `k` whose ``pendingCompletion`` fires by `time`: one comparison per slot
-  /// over contiguous storage.
+  /// The first slot at or after `k` whose completion time in `pendingCompletion` is at most
+  /// `time`: one comparison per slot over contiguous storage.
   static func firstCompletion(_ pendingCompletion: [Double], from k: Int, by time: Double) -> Int? {
     pendingCompletion.withUnsafeBufferPointer { pending in
       var i = k
