@@ -60,33 +60,48 @@ private let decoderScript = """
       print('PX', x, y, *out[i:i + 4])
   """
 
-/// Writes `png` (and `raw` if given) to a temporary directory, runs the decoder on them with the
-/// requested pixels, and returns its output lines.
-private func decode(_ png: [UInt8], raw: [UInt8]? = nil, pixels: [(Int, Int)] = []) throws
-  -> [String]
+/// Writes `files` to a temporary directory, runs `script` with `python3 -c` on their paths
+/// followed by `arguments`, and returns its standard output.
+private func runPython(_ script: String, files: [[UInt8]], arguments: [String] = []) throws
+  -> String
 {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
     "segue-png-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
-  let pngURL = directory.appendingPathComponent("image.png")
-  try Data(png).write(to: pngURL)
-  var rawArgument = "-"
-  if let raw {
-    let rawURL = directory.appendingPathComponent("expected.rgba")
-    try Data(raw).write(to: rawURL)
-    rawArgument = rawURL.path
+  var paths: [String] = []
+  for (k, bytes) in files.enumerated() {
+    let url = directory.appendingPathComponent("file\(k)")
+    try Data(bytes).write(to: url)
+    paths.append(url.path)
   }
   let process = Process()
   process.executableURL = URL(fileURLWithPath: python3!)
-  process.arguments =
-    ["-c", decoderScript, pngURL.path, rawArgument] + pixels.map { "\($0.0),\($0.1)" }
+  process.arguments = ["-c", script] + paths + arguments
   let pipe = Pipe()
   process.standardOutput = pipe
   try process.run()
   let output = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+  return String(decoding: output, as: UTF8.self)
+}
+
+/// The integers of a line of output separated by spaces.
+private func integers(_ output: String) -> [Int] {
+  output.split(separator: " ").compactMap {
+    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}
+
+/// Runs the decoder on `png` (and compares with `raw` if given) with the requested pixels, and
+/// returns its output lines.
+private func decode(_ png: [UInt8], raw: [UInt8]? = nil, pixels: [(Int, Int)] = []) throws
+  -> [String]
+{
+  let files = [png] + (raw.map { [$0] } ?? [])
+  let arguments = (raw == nil ? ["-"] : []) + pixels.map { "\($0.0),\($0.1)" }
+  return try runPython(decoderScript, files: files, arguments: arguments)
+    .split(separator: "\n").map(String.init)
 }
 
 /// The PNG encoder: checksums by published check values, and files decoded by an independent
@@ -282,25 +297,9 @@ struct PNGTests {
       print(len(idat), min(sizes), *sizes)
       """
     for (k, image) in images.enumerated() {
-      let png = try PNG.encode(image)
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "segue-png-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let url = directory.appendingPathComponent("image.png")
-      try Data(png).write(to: url)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: python3!)
-      process.arguments = ["-c", script, url.path]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let output = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let numbers = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap {
-        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
-      }
-      try #require(numbers.count == 7, "image \(k): \(String(decoding: output, as: UTF8.self))")
+      let output = try runPython(script, files: [try PNG.encode(image)])
+      let numbers = integers(output)
+      try #require(numbers.count == 7, "image \(k): \(output)")
       #expect(
         Double(numbers[0]) <= 1.1 * Double(numbers[1]),
         "image \(k): IDAT \(numbers[0]) B, single filters \(numbers[2...])")
@@ -334,24 +333,9 @@ struct PNGTests {
       let animator = PresetAnimator(preset)
       let scene = try animator.animateTransition(using: animator.defaultContext(operation: .push))
       let png = try PNG.encode(try renderer.render(scene, at: 0.5 * scene.duration))
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "segue-png-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let url = directory.appendingPathComponent("frame.png")
-      try Data(png).write(to: url)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: python3!)
-      process.arguments = ["-c", script, url.path]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let output = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let numbers = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap {
-        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
-      }
-      try #require(numbers.count == 2, "\(preset): \(String(decoding: output, as: UTF8.self))")
+      let output = try runPython(script, files: [png])
+      let numbers = integers(output)
+      try #require(numbers.count == 2, "\(preset): \(output)")
       #expect(
         Double(numbers[0]) <= 1.1 * Double(numbers[1]),
         "\(preset): IDAT \(numbers[0]) B, zlib 6 \(numbers[1]) B")
