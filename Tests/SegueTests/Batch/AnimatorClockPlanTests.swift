@@ -61,9 +61,8 @@ import Testing
       do { replaced = try next.apply(event) } catch { continue }
       // As the batch does: a call that leaves the knot as it was keeps the plan's curve.
       if replaced == nil { #expect(next.knot == machine.knot) }
-      let previous = replaced == nil ? plan : nil
       machine = next
-      plan = AnimatorClockPlan(machine, sameKnotAs: previous)
+      plan.update(from: machine, keepsCurve: replaced == nil)
       for t in Self.times(plan, after: now, &rng) {
         let (q, position) = Self.reference(machine, at: t)
         guard let (planQ, planPosition) = plan.progress(at: t) else {
