@@ -298,9 +298,16 @@ public struct Transform3D: Hashable, Sendable {
   /// The largest absolute field, `max |mᵢⱼ|`.
   @inlinable
   public var maxMagnitude: Double {
-    var m = 0.0
-    for v in fields { m = Swift.max(m, abs(v)) }
-    return m
+    // Folded field by field in `fields` order (NaN fields are skipped, as by `Swift.max`),
+    // without building the `fields` array.
+    @inline(__always)
+    func fold(_ m: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+      Swift.max(Swift.max(Swift.max(Swift.max(m, abs(a)), abs(b)), abs(c)), abs(d))
+    }
+    let row1 = fold(0, m11, m12, m13, m14)
+    let row2 = fold(row1, m21, m22, m23, m24)
+    let row3 = fold(row2, m31, m32, m33, m34)
+    return fold(row3, m41, m42, m43, m44)
   }
 
   /// Whether this matrix counts as singular: its determinant is not finite, or
@@ -359,7 +366,7 @@ public struct Transform3D: Hashable, Sendable {
       m42: (m11 * c3 - m12 * c1 + m13 * c0) * r,
       m43: (-m41 * s3 + m42 * s1 - m43 * s0) * r,
       m44: (m31 * s3 - m32 * s1 + m33 * s0) * r)
-    for v in inverse.fields where !v.isFinite { return nil }
+    guard inverse.hasFiniteFields else { return nil }
     return inverse
   }
 

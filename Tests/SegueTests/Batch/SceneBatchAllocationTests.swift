@@ -230,11 +230,7 @@ struct SceneBatchAllocationTests {
     let before = segue_thread_allocation_count()
     for f in 40..<160 { try liveFrame(f) }
     let count = segue_thread_allocation_count() &- before
-    // Known: the retarget calls still allocate (48 calls over these 120 frames, about one per
-    // ten calls); the frames without retargets above allocate nothing.
-    withKnownIssue("retarget calls allocate; the cause is not found yet", isIntermittent: true) {
-      #expect(count == 0)
-    }
+    #expect(count == 0)
     #expect(checksum.isFinite)
   }
 }

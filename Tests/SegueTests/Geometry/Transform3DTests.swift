@@ -1,6 +1,7 @@
 import PropertyBased
-import Segue
 import Testing
+
+@testable import Segue
 
 /// `|a − b| ≤ tolerance` for every field.
 func fieldsClose(_ a: Transform3D, _ b: [Double], tolerance: Double = 1e-12) -> Bool {
@@ -188,6 +189,21 @@ struct Transform3DTests {
     #expect(
       abs(Transform3D.makeRotation(by: Double.pi / 2, x: 0, y: 0, z: 1).determinant - 1) < 1e-15)
     #expect(d.maxMagnitude == 9)
+  }
+
+  /// `maxMagnitude` is `max |mᵢⱼ|` folded over ``Transform3D/fields`` in order, each field in
+  /// turn the largest (negative, infinite), with a NaN field skipped as `Swift.max` skips it.
+  @Test func maxMagnitudeFoldsTheFieldsInOrder() throws {
+    for index in 0..<16 {
+      for value in [-7.5, 1e300, -Double.infinity, Double.nan] {
+        var fields = (0..<16).map { Double($0 % 5) - 2 }
+        fields[index] = value
+        let m = Transform3D(unchecked: fields)
+        var expected = 0.0
+        for v in fields { expected = Swift.max(expected, abs(v)) }
+        #expect(m.maxMagnitude.bitPattern == expected.bitPattern, "field \(index) = \(value)")
+      }
+    }
   }
 
   /// (S(2,4,8) · T(1,2,3))⁻¹ = T(−1,−2,−3) · S(1/2, 1/4, 1/8): diag(0.5, 0.25, 0.125, 1) with
