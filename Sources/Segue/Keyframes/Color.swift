@@ -59,4 +59,12 @@ extension RGBAColor: Interpolatable {
     let s = channels.startIndex
     self.init(clamping: channels[s], channels[s + 1], channels[s + 2], channels[s + 3])
   }
+  /// Channel-wise, as the default, each channel `a·(1 − f) + b·f` clamped to `[0, 1]`.
+  public static func interpolate(_ a: RGBAColor, _ b: RGBAColor, fraction f: Double) -> RGBAColor {
+    if f == 0 { return a }
+    if f == 1 { return b }
+    return RGBAColor(
+      clamping: lerp(a.red, b.red, f), lerp(a.green, b.green, f), lerp(a.blue, b.blue, f),
+      lerp(a.alpha, b.alpha, f))
+  }
 }

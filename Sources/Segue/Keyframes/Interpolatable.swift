@@ -43,9 +43,14 @@ extension Interpolatable {
     let ca = a.channels
     let cb = b.channels
     var out = [Double](repeating: 0, count: ca.count)
-    for i in 0..<ca.count { out[i] = ca[i] * (1 - fraction) + cb[i] * fraction }
+    for i in 0..<ca.count { out[i] = lerp(ca[i], cb[i], fraction) }
     return Self(channels: out[...])
   }
+
+  /// One channel of the channel-wise interpolation: `a·(1 − f) + b·f`. The fixed-size types
+  /// below interpolate their fields with it directly, with the same bits and no arrays.
+  @inlinable
+  static func lerp(_ a: Double, _ b: Double, _ f: Double) -> Double { a * (1 - f) + b * f }
 
   /// Euclidean distance over the channels: `√Σ(aᵢ − bᵢ)²`.
   public static func distance(_ a: Self, _ b: Self) -> Double {
@@ -94,6 +99,12 @@ extension Point: Interpolatable {
     let s = channels.startIndex
     self.init(x: channels[s], y: channels[s + 1])
   }
+  /// Channel-wise, as the default: `x` and `y` each `a·(1 − f) + b·f`.
+  public static func interpolate(_ a: Point, _ b: Point, fraction f: Double) -> Point {
+    if f == 0 { return a }
+    if f == 1 { return b }
+    return Point(x: lerp(a.x, b.x, f), y: lerp(a.y, b.y, f))
+  }
 }
 
 extension Size: Interpolatable {
@@ -106,6 +117,12 @@ extension Size: Interpolatable {
     precondition(channels.count == 2, "Size has 2 channels")
     let s = channels.startIndex
     self.init(width: channels[s], height: channels[s + 1])
+  }
+  /// Channel-wise, as the default: `width` and `height` each `a·(1 − f) + b·f`.
+  public static func interpolate(_ a: Size, _ b: Size, fraction f: Double) -> Size {
+    if f == 0 { return a }
+    if f == 1 { return b }
+    return Size(width: lerp(a.width, b.width, f), height: lerp(a.height, b.height, f))
   }
 }
 
@@ -121,5 +138,13 @@ extension Rect: Interpolatable {
     let s = channels.startIndex
     self.init(
       x: channels[s], y: channels[s + 1], width: channels[s + 2], height: channels[s + 3])
+  }
+  /// Channel-wise, as the default: origin and size each `a·(1 − f) + b·f`.
+  public static func interpolate(_ a: Rect, _ b: Rect, fraction f: Double) -> Rect {
+    if f == 0 { return a }
+    if f == 1 { return b }
+    return Rect(
+      x: lerp(a.origin.x, b.origin.x, f), y: lerp(a.origin.y, b.origin.y, f),
+      width: lerp(a.size.width, b.size.width, f), height: lerp(a.size.height, b.size.height, f))
   }
 }

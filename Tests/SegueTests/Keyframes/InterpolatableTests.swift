@@ -55,6 +55,40 @@ struct InterpolatableTests {
     }
   }
 
+  /// Point, size, rectangle and colour interpolate field by field with the channel-wise
+  /// formula `aᵢ·(1 − f) + bᵢ·f` on their channels, to the bit (fractions inside, outside and at
+  /// the ends of `[0, 1]`; colours clamped as `init(channels:)` clamps).
+  @Test func fixedSizeTypesMatchTheChannelWiseFormula() async {
+    func channelWise<T: Interpolatable>(_ a: T, _ b: T, _ f: Double) -> T {
+      if f == 0 { return a }
+      if f == 1 { return b }
+      return T(channels: zip(a.channels, b.channels).map { $0 * (1 - f) + $1 * f }[...])
+    }
+    func bits(_ values: [Double]) -> [UInt64] { values.map(\.bitPattern) }
+    await propertyCheck(
+      count: 200, input: Gen.double(in: -1e3...1e3).array(of: 8), Gen.double(in: -0.5...1.5)
+    ) { v, fraction in
+      for f in [fraction, 0, 1] {
+        let (p, q) = (Point(x: v[0], y: v[1]), Point(x: v[2], y: v[3]))
+        #expect(
+          bits(Point.interpolate(p, q, fraction: f).channels) == bits(channelWise(p, q, f).channels)
+        )
+        let (s, t) = (Size(width: v[0], height: v[1]), Size(width: v[2], height: v[3]))
+        #expect(
+          bits(Size.interpolate(s, t, fraction: f).channels) == bits(channelWise(s, t, f).channels))
+        let r = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        let w = Rect(x: v[4], y: v[5], width: v[6], height: v[7])
+        #expect(
+          bits(Rect.interpolate(r, w, fraction: f).channels) == bits(channelWise(r, w, f).channels))
+        let c = RGBAColor(channels: v[0..<4].map { $0 / 1e3 }[...])
+        let d = RGBAColor(channels: v[4..<8].map { $0 / 1e3 }[...])
+        #expect(
+          bits(RGBAColor.interpolate(c, d, fraction: f).channels)
+            == bits(channelWise(c, d, f).channels))
+      }
+    }
+  }
+
   /// The default lerp is exact at 0 and 1 and stays between the ends for f in [0, 1].
   @Test func lerpIsExactAtEndsAndBounded() async {
     await propertyCheck(
