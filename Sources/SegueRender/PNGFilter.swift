@@ -15,6 +15,11 @@ extension PNG {
     private var rows: [UInt8] = []
     /// The five filtered versions of the current row.
     private var candidates: [UInt8] = []
+    /// Whether each row equals the row above (``filter(_:x:y:width:height:filter:)``).
+    private var repeats: [Bool] = []
+    /// The rows that are not repeats, gathered for
+    /// ``runsCompressSmaller(rowBytes:height:runs:search:output:)``.
+    private var gathered: [UInt8] = []
     /// The zero bytes before each straight row: 16, so that 16-byte loads at `i − 4` stay in
     /// the buffer.
     static let leftPadding = 16
@@ -32,6 +37,9 @@ extension PNG {
       if filter == .adaptive { Self.grow(&unfiltered, to: count) }
       Self.grow(&rows, to: 2 * padded)
       Self.grow(&candidates, to: 5 * rowBytes)
+      if repeats.count < height {
+        repeats.append(contentsOf: repeatElement(false, count: height - repeats.count))
+      }
       var repeated = 0
       image.components.withUnsafeBufferPointer { pixels in
         filtered.withUnsafeMutableBufferPointer { out in
@@ -50,6 +58,7 @@ extension PNG {
                     rows: &rowsView, count: rowBytes, filter: filter,
                     into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
                   if isRepeat { repeated += 1 }
+                  repeats[row] = isRepeat
                   // The row's straight pixels are now `previous` (filtered or repeated alike).
                   if filter == .adaptive {
                     let row = plain.baseAddress! + row * (rowBytes + 1)
@@ -268,15 +277,12 @@ extension PNG.Scanlines {
   /// with text often compresses best unfiltered: its rows repeat exactly, which filtering
   /// hides; photographs and gradients filtered.
   func unfilteredIsSmaller(
-    rowBytes: Int, height: Int, compressor: PNG.Compressor,
-    unfilteredCompressor: PNG.Compressor, output: inout [UInt8]
+    rowBytes: Int, height: Int, compressor: any PNG.ZlibCompressor,
+    unfilteredCompressor: any PNG.ZlibCompressor, output: inout [UInt8]
   ) -> Bool {
     var sizes = (filtered: 0, unfiltered: 0)
-    let bands = height <= Self.trialBands * Self.trialRows ? 1 : Self.trialBands
-    let rows = bands == 1 ? height : Self.trialRows
-    for band in 0..<bands {
-      let first = bands == 1 ? 0 : (height - rows) * band / (bands - 1)
-      let range = (first * rowBytes)..<((first + rows) * rowBytes)
+    Self.forEachBand(height: height) { rows in
+      let range = (rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)
       func size(unfiltered: Bool) -> Int {
         withFiltered(count: range.upperBound, unfiltered: unfiltered) { all in
           (unfiltered ? unfilteredCompressor : compressor).zlib(
@@ -287,5 +293,50 @@ extension PNG.Scanlines {
       sizes.unfiltered += size(unfiltered: true)
     }
     return sizes.unfiltered < sizes.filtered
+  }
+
+  /// At most one row in ``runRowsPerDetailRow`` may differ from the row above for
+  /// ``runsCompressSmaller(rowBytes:height:runs:search:output:)`` to choose the run coder.
+  static let runRowsPerDetailRow = 64
+
+  /// Whether the run coder (`runs`) suits the filtered rows: at most one row in
+  /// ``runRowsPerDetailRow`` differs from the row above, and those rows (gathered) compress at
+  /// least as small by runs as by a match search (`search`) into `output`. Repeated rows (zeros
+  /// under Up) cost both about the same; rows of detail (text, gradients) are where runs fall
+  /// behind a search for earlier strings, so they must be few and suit runs.
+  mutating func runsCompressSmaller(
+    rowBytes: Int, height: Int, runs: any PNG.ZlibCompressor, search: any PNG.ZlibCompressor,
+    output: inout [UInt8]
+  ) -> Bool {
+    let detailRows = repeats[0..<height].reduce(0) { $0 + ($1 ? 0 : 1) }
+    guard detailRows * Self.runRowsPerDetailRow <= height else { return false }
+    if gathered.count < detailRows * rowBytes {
+      gathered.append(contentsOf: repeatElement(0, count: detailRows * rowBytes - gathered.count))
+    }
+    var count = 0
+    withFiltered(count: height * rowBytes) { all in
+      gathered.withUnsafeMutableBufferPointer { gathered in
+        for row in 0..<height where !repeats[row] {
+          (gathered.baseAddress! + count).update(
+            from: all.baseAddress! + row * rowBytes, count: rowBytes)
+          count += rowBytes
+        }
+      }
+    }
+    return gathered.withUnsafeBufferPointer { all in
+      let rows = UnsafeBufferPointer(rebasing: all[0..<count])
+      return runs.zlib(rows, into: &output) <= search.zlib(rows, into: &output)
+    }
+  }
+
+  /// Calls `body` with the rows of each sample band: ``trialBands`` bands of ``trialRows`` rows,
+  /// evenly spread, or the whole image when it is shorter than all of them.
+  private static func forEachBand(height: Int, _ body: (Range<Int>) -> Void) {
+    let bands = height <= trialBands * trialRows ? 1 : trialBands
+    let rows = bands == 1 ? height : trialRows
+    for band in 0..<bands {
+      let first = bands == 1 ? 0 : (height - rows) * band / (bands - 1)
+      body(first..<(first + rows))
+    }
   }
 }
