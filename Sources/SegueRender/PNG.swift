@@ -39,7 +39,8 @@ public enum PNG {
   public enum FilterChoice: Hashable, Sendable {
     /// Per row, the filter with the smallest sum of absolute signed filtered bytes; or, per
     /// image, no filter on any row when eight sample bands of 16 rows compress smaller that way
-    /// (unfiltered rows at ``Compression/detailLevel`` under ``Compression/automatic``). Flat
+    /// (unfiltered rows at ``Compression/detailLevel`` under ``Compression/automatic``; not
+    /// tried when ``Compression/automatic`` chooses ``Compression/runLength``). Flat
     /// screens with text compress best unfiltered: their rows repeat exactly a few rows apart,
     /// which per-row filters hide.
     case adaptive

@@ -103,8 +103,11 @@ public final class PNGEncoder {
     // Unfiltered rows keep their repeats far apart, which lazy parsing (the detail level) finds.
     let filteredCompressor = chooseCompressor(repeated: rows.repeated, width: width, height: height)
     let unfilteredCompressor: any PNG.ZlibCompressor = detail ?? flat
+    // With the run coder chosen, at most one row in 64 differs from the row above: those rows
+    // are all zeros under Up, which no unfiltered row beats, so the trial is skipped.
+    let runsChosen = runs.map { $0 === filteredCompressor } ?? false
     let unfiltered =
-      filter == .adaptive
+      filter == .adaptive && !runsChosen
       && scanlines.unfilteredIsSmaller(
         rowBytes: 4 * width + 1, height: height, compressor: filteredCompressor,
         unfilteredCompressor: unfilteredCompressor, output: &trial)
