@@ -54,8 +54,8 @@ public enum PNG {
   /// How the filtered scanlines are compressed.
   public enum Compression: Hashable, Sendable {
     /// Chosen per image from its rows. When at most one row in 64 differs from the row above
-    /// (flat layers: under Up, rows of zeros) and those rows compress at least as small by runs
-    /// as by libdeflate's ``flatLevel``: ``runLength``. Otherwise, when at least half of the rows
+    /// (flat layers: under Up, rows of zeros) and those rows compress by runs to at most 1.1 ×
+    /// their size by libdeflate's ``flatLevel``: ``runLength``. Otherwise, when at least half of the rows
     /// repeat the row above, ``flatLevel`` (greedy parsing); else ``detailLevel`` (lazy
     /// parsing, for gradients, text and images). On rendered frames each choice stays within 1.1 × zlib's level 6 on
     /// the same rows, where no single one does for every kind of image.

@@ -299,11 +299,17 @@ extension PNG.Scanlines {
   /// ``runsCompressSmaller(rowBytes:height:runs:search:output:)`` to choose the run coder.
   static let runRowsPerDetailRow = 64
 
+  /// How much larger than the match search the run coder may write the rows of detail: 11/10.
+  /// They are few, a few dozen bytes each way on flat frames, where a byte or two of Huffman
+  /// header decides; the rows of zeros then cost less by runs.
+  static let runsTolerance = (numerator: 11, denominator: 10)
+
   /// Whether the run coder (`runs`) suits the filtered rows: at most one row in
-  /// ``runRowsPerDetailRow`` differs from the row above, and those rows (gathered) compress at
-  /// least as small by runs as by a match search (`search`) into `output`. Repeated rows (zeros
-  /// under Up) cost both about the same; rows of detail (text, gradients) are where runs fall
-  /// behind a search for earlier strings, so they must be few and suit runs.
+  /// ``runRowsPerDetailRow`` differs from the row above, and those rows (gathered) compress by
+  /// runs to at most ``runsTolerance`` × their size by a match search (`search`), both into
+  /// `output`. Repeated rows (zeros under Up) cost a little less by runs; rows of detail (text,
+  /// gradients) are where runs fall behind a search for earlier strings, so they must be few and
+  /// suit runs.
   mutating func runsCompressSmaller(
     rowBytes: Int, height: Int, runs: any PNG.ZlibCompressor, search: any PNG.ZlibCompressor,
     output: inout [UInt8]
@@ -325,7 +331,9 @@ extension PNG.Scanlines {
     }
     return gathered.withUnsafeBufferPointer { all in
       let rows = UnsafeBufferPointer(rebasing: all[0..<count])
-      return runs.zlib(rows, into: &output) <= search.zlib(rows, into: &output)
+      let sizes = (runs: runs.zlib(rows, into: &output), search: search.zlib(rows, into: &output))
+      return Self.runsTolerance.denominator * sizes.runs
+        <= Self.runsTolerance.numerator * sizes.search
     }
   }
 
