@@ -109,8 +109,9 @@ public final class PNGEncoder {
     let unfiltered =
       filter == .adaptive && !runsChosen
       && scanlines.unfilteredIsSmaller(
-        rowBytes: 4 * width + 1, height: height, compressor: filteredCompressor,
+        image, x: x, y: y, width: width, height: height, compressor: filteredCompressor,
         unfilteredCompressor: unfilteredCompressor, output: &trial)
+    if unfiltered { scanlines.unfilter(image, x: x, y: y, width: width, rows: 0..<height) }
     let compressor = unfiltered ? unfilteredCompressor : filteredCompressor
     compressedCount = scanlines.withFiltered(count: rows.bytes, unfiltered: unfiltered) { input in
       compressor.zlib(input, into: &compressed)

@@ -8,7 +8,8 @@ extension PNG {
     /// The filtered rows, `(4·width + 1)·height` bytes of it in use.
     private var filtered: [UInt8] = []
     /// With ``FilterChoice/adaptive``: the same rows unfiltered (filter type None), the
-    /// alternative ``PNGEncoder`` weighs against the per-row choice.
+    /// alternative ``PNGEncoder`` weighs against the per-row choice, written only where it is
+    /// weighed or chosen (``unfilter(_:x:y:width:rows:)``).
     private var unfiltered: [UInt8] = []
     /// Two straight-alpha rows, each after ``leftPadding`` zero bytes (the "left" of the first
     /// pixel).
@@ -43,35 +44,47 @@ extension PNG {
       var repeated = 0
       image.components.withUnsafeBufferPointer { pixels in
         filtered.withUnsafeMutableBufferPointer { out in
-          unfiltered.withUnsafeMutableBufferPointer { plain in
-            rows.withUnsafeMutableBufferPointer { rows in
-              candidates.withUnsafeMutableBufferPointer { candidates in
-                // Zero left padding and a zero row above the first.
-                rows.update(repeating: 0)
-                var rowsView = RowPair(
-                  current: rows.baseAddress! + Self.leftPadding,
-                  previous: rows.baseAddress! + padded + Self.leftPadding)
-                let first = pixels.baseAddress! + y * image.stride + 4 * x
-                for row in 0..<height {
-                  let isRepeat = PNG.filterRow(
-                    first + row * image.stride, stride: image.stride, isFirst: row == 0,
-                    rows: &rowsView, count: rowBytes, filter: filter,
-                    into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
-                  if isRepeat { repeated += 1 }
-                  repeats[row] = isRepeat
-                  // The row's straight pixels are now `previous` (filtered or repeated alike).
-                  if filter == .adaptive {
-                    let row = plain.baseAddress! + row * (rowBytes + 1)
-                    row[0] = Filter.none.rawValue
-                    (row + 1).update(from: rowsView.previous, count: rowBytes)
-                  }
-                }
+          rows.withUnsafeMutableBufferPointer { rows in
+            candidates.withUnsafeMutableBufferPointer { candidates in
+              // Zero left padding and a zero row above the first.
+              rows.update(repeating: 0)
+              var rowsView = RowPair(
+                current: rows.baseAddress! + Self.leftPadding,
+                previous: rows.baseAddress! + padded + Self.leftPadding)
+              let first = pixels.baseAddress! + y * image.stride + 4 * x
+              for row in 0..<height {
+                let isRepeat = PNG.filterRow(
+                  first + row * image.stride, stride: image.stride, isFirst: row == 0,
+                  rows: &rowsView, count: rowBytes, filter: filter,
+                  into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
+                if isRepeat { repeated += 1 }
+                repeats[row] = isRepeat
               }
             }
           }
         }
       }
       return (count, repeated)
+    }
+
+    /// Writes `rows` of the `width`-pixel region of `image` at `(x, y)` unfiltered: filter type
+    /// None and the straight pixels (``unpremultiply(_:into:pixels:)``), into the unfiltered
+    /// rows (sized by ``filter(_:x:y:width:height:filter:)``).
+    mutating func unfilter(
+      _ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, rows: Range<Int>
+    ) {
+      let rowBytes = 4 * width + 1
+      image.components.withUnsafeBufferPointer { pixels in
+        unfiltered.withUnsafeMutableBufferPointer { plain in
+          for row in rows {
+            let target = plain.baseAddress! + row * rowBytes
+            target[0] = Filter.none.rawValue
+            PNG.unpremultiply(
+              pixels.baseAddress! + (y + row) * image.stride + 4 * x, into: target + 1,
+              pixels: width)
+          }
+        }
+      }
     }
 
     /// Runs `body` on the first `count` filtered bytes, or on the unfiltered rows.
@@ -272,16 +285,20 @@ extension PNG.Scanlines {
   static let trialBands = 8
   static let trialRows = 16
 
-  /// Whether the unfiltered rows compress smaller (by `unfilteredCompressor`) than the filtered
-  /// ones (by `compressor`), judged on sample bands compressed into `output`. Flat artwork
-  /// with text often compresses best unfiltered: its rows repeat exactly, which filtering
-  /// hides; photographs and gradients filtered.
-  func unfilteredIsSmaller(
-    rowBytes: Int, height: Int, compressor: any PNG.ZlibCompressor,
-    unfilteredCompressor: any PNG.ZlibCompressor, output: inout [UInt8]
+  /// Whether the unfiltered rows of the `width × height` region of `image` at `(x, y)` compress
+  /// smaller (by `unfilteredCompressor`) than the filtered ones (by `compressor`), judged on
+  /// sample bands (written unfiltered here) compressed into `output`. Flat artwork with text
+  /// often compresses best unfiltered: its rows repeat exactly, which filtering hides;
+  /// photographs and gradients filtered.
+  mutating func unfilteredIsSmaller(
+    _ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, height: Int,
+    compressor: any PNG.ZlibCompressor, unfilteredCompressor: any PNG.ZlibCompressor,
+    output: inout [UInt8]
   ) -> Bool {
+    let rowBytes = 4 * width + 1
     var sizes = (filtered: 0, unfiltered: 0)
     Self.forEachBand(height: height) { rows in
+      unfilter(image, x: x, y: y, width: width, rows: rows)
       let range = (rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)
       func size(unfiltered: Bool) -> Int {
         withFiltered(count: range.upperBound, unfiltered: unfiltered) { all in
