@@ -51,16 +51,13 @@ struct AnimatorClockPlan: Sendable {
   var backwardLength: Double
 
   /// The plan of an instance that is not animator-driven: progress 0, held.
-  static let notAnimated = AnimatorClockPlan(
-    AnimatorMachine(
-      duration: 1, curve: .cubic(.linear), pausesOnCompletion: false, scrubsLinearly: false,
-      keepsHistory: false))
+  static let notAnimated = AnimatorClockPlan(.notAnimated)
 
   /// The plan of `machine` after its latest call. The curve (a spring fitted to its runs) is
   /// made first and the held and end progress read through it, so a call fits its spring once;
   /// `previous`, the plan from before a call that left the machine's knot as it was, lends its
   /// curve, and the call fits nothing.
-  init(_ machine: AnimatorMachine, sameKnotAs previous: AnimatorClockPlan? = nil) {
+  init(_ machine: borrowing AnimatorMachine, sameKnotAs previous: AnimatorClockPlan? = nil) {
     let knot = machine.knot
     knotFraction = knot.fraction
     knotProgress = knot.progress
@@ -86,6 +83,20 @@ struct AnimatorClockPlan: Sendable {
       endProgress = progress(atFraction: target) ?? machine.progress(atFraction: target)
       endCompletion = machine.completionPosition
     }
+  }
+
+  /// ``AnimatorMachine/advanceAndApply(_:)`` on `machine`, then `plan` made again for the
+  /// result (keeping its curve when the call left the knot as it was); returns the machine's
+  /// ``AnimatorMachine/completionTime``. Both are changed in place, and only when the call is
+  /// accepted: reading the machine through `inout` lends it without copying it.
+  static func apply(
+    _ event: AnimatorEvent, to machine: inout AnimatorMachine, plan: inout AnimatorClockPlan
+  ) throws(ValidationError) -> Double? {
+    let replaced = try machine.advanceAndApply(event)
+    var sameKnot = true
+    if case .some = replaced { sameKnot = false }
+    plan = AnimatorClockPlan(machine, sameKnotAs: sameKnot ? plan : nil)
+    return machine.completionTime
   }
 
   static func curve(_ provider: TimingCurveProvider, forward: Double, backward: Double) -> Curve {
