@@ -39,7 +39,8 @@ public enum PNG {
   public enum FilterChoice: Hashable, Sendable {
     /// Per row, the filter with the smallest sum of absolute signed filtered bytes; or, per
     /// image, no filter on any row when eight sample bands of 16 rows compress smaller that way
-    /// (unfiltered rows at ``Compression/detailLevel`` under ``Compression/automatic``). Flat
+    /// (unfiltered rows at ``Compression/detailLevel`` under ``Compression/automatic``; not
+    /// tried when ``Compression/automatic`` chooses ``Compression/runLength``). Flat
     /// screens with text compress best unfiltered: their rows repeat exactly a few rows apart,
     /// which per-row filters hide.
     case adaptive
@@ -50,20 +51,27 @@ public enum PNG {
   /// The 8-byte PNG signature `89 50 4E 47 0D 0A 1A 0A`.
   public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-  /// How hard the filtered scanlines are compressed (libdeflate's levels).
+  /// How the filtered scanlines are compressed.
   public enum Compression: Hashable, Sendable {
-    /// Chosen per image from its rows: ``flatLevel`` (greedy parsing) when at least half of the
-    /// rows repeat the row above (flat layers: long runs of zeros, which greedy parsing codes as
-    /// tightly as zlib's level 6, fastest), else ``detailLevel`` (lazy parsing, for gradients,
-    /// text and images). On rendered frames either stays within 1.1 × zlib's level 6 on the same
-    /// rows, where no single level does for both kinds of image.
+    /// Chosen per image from its rows. When at most one row in 64 differs from the row above
+    /// (flat layers: under Up, rows of zeros) and those rows compress by runs to at most 1.1 ×
+    /// their size by libdeflate's ``flatLevel``: ``runLength``. Otherwise, when at least half of the rows
+    /// repeat the row above, ``flatLevel`` (greedy parsing); else ``detailLevel`` (lazy
+    /// parsing, for gradients, text and images). On rendered frames each choice stays within 1.1 × zlib's level 6 on
+    /// the same rows, where no single one does for every kind of image.
     case automatic
+    /// Runs only: each byte that repeats the byte before it, 3 to 258 times, is one match
+    /// (distance 1), every other byte a literal, Huffman-coded per block (zlib's `Z_RLE`
+    /// strategy). On flat frames it writes smaller streams than libdeflate's greedy levels, and
+    /// scans rows of zeros eight bytes at a time.
+    case runLength
     /// libdeflate's level `0…12` for every image: 0 stores, 1 is fastest, 12 searches hardest.
     case level(Int)
 
-    /// The level ``automatic`` uses for mostly repeated rows: 2.
+    /// The libdeflate level ``automatic`` uses for mostly repeated rows whose other rows do not
+    /// suit ``runLength``: 2.
     public static let flatLevel = 2
-    /// The level ``automatic`` uses for the other images: 6.
+    /// The libdeflate level ``automatic`` uses for images that are not mostly repeated rows: 6.
     public static let detailLevel = 6
   }
 

@@ -16,9 +16,12 @@ public final class PNGEncoder {
   public let compression: PNG.Compression
   /// The scanline filters.
   public let filter: PNG.FilterChoice
-  /// The compressor for mostly repeated rows (``PNG/Compression/automatic``) or for every image
-  /// (a fixed level).
-  private let flat: PNG.Compressor
+  /// The compressor for mostly repeated rows whose other rows favour a match search
+  /// (``PNG/Compression/automatic``), or for every image (``PNG/Compression/runLength`` or a
+  /// fixed level).
+  private let flat: any PNG.ZlibCompressor
+  /// The run coder for mostly repeated rows (``PNG/Compression/automatic`` only).
+  private let runs: PNG.RunLengthCompressor?
   /// The compressor for the other images (``PNG/Compression/automatic`` only).
   private let detail: PNG.Compressor?
   /// The filtered scanlines of the image being written and the filter's row buffers.
@@ -44,9 +47,15 @@ public final class PNGEncoder {
     case .automatic:
       flat = try PNG.Compressor(level: PNG.Compression.flatLevel)
       detail = try PNG.Compressor(level: PNG.Compression.detailLevel)
+      runs = PNG.RunLengthCompressor()
+    case .runLength:
+      flat = PNG.RunLengthCompressor()
+      detail = nil
+      runs = nil
     case .level(let level):
       flat = try PNG.Compressor(level: level)
       detail = nil
+      runs = nil
     }
     self.compression = compression
     self.filter = filter
@@ -92,13 +101,17 @@ public final class PNGEncoder {
   func compress(_ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, height: Int) {
     let rows = scanlines.filter(image, x: x, y: y, width: width, height: height, filter: filter)
     // Unfiltered rows keep their repeats far apart, which lazy parsing (the detail level) finds.
-    let filteredCompressor = detail.map { 2 * rows.repeated >= height ? flat : $0 } ?? flat
-    let unfilteredCompressor = detail ?? flat
+    let filteredCompressor = chooseCompressor(repeated: rows.repeated, width: width, height: height)
+    let unfilteredCompressor: any PNG.ZlibCompressor = detail ?? flat
+    // With the run coder chosen, at most one row in 64 differs from the row above: those rows
+    // are all zeros under Up, which no unfiltered row beats, so the trial is skipped.
+    let runsChosen = runs.map { $0 === filteredCompressor } ?? false
     let unfiltered =
-      filter == .adaptive
+      filter == .adaptive && !runsChosen
       && scanlines.unfilteredIsSmaller(
-        rowBytes: 4 * width + 1, height: height, compressor: filteredCompressor,
+        image, x: x, y: y, width: width, height: height, compressor: filteredCompressor,
         unfilteredCompressor: unfilteredCompressor, output: &trial)
+    if unfiltered { scanlines.unfilter(image, x: x, y: y, width: width, rows: 0..<height) }
     let compressor = unfiltered ? unfilteredCompressor : filteredCompressor
     compressedCount = scanlines.withFiltered(count: rows.bytes, unfiltered: unfiltered) { input in
       compressor.zlib(input, into: &compressed)
@@ -106,9 +119,24 @@ public final class PNGEncoder {
   }
 }
 
+extension PNGEncoder {
+  /// The compressor for the filtered rows: with ``PNG/Compression/automatic``, the detail level
+  /// unless at least half of the rows repeat the row above, then the run coder or, when the
+  /// sampled rows of detail compress smaller by a match search, the flat level.
+  fileprivate func chooseCompressor(repeated: Int, width: Int, height: Int)
+    -> any PNG.ZlibCompressor
+  {
+    guard let detail, let runs else { return flat }
+    guard 2 * repeated >= height else { return detail }
+    let runsWin = scanlines.runsCompressSmaller(
+      rowBytes: 4 * width + 1, height: height, runs: runs, search: flat, output: &trial)
+    return runsWin ? runs : flat
+  }
+}
+
 extension PNG {
   /// libdeflate's compressor at one level, freed with its owner.
-  final class Compressor {
+  final class Compressor: ZlibCompressor {
     private let pointer: OpaquePointer
 
     /// - Throws: ``/Segue/ValidationError`` naming `level` outside `0…12`, or `deflate` when

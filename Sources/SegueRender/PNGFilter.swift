@@ -8,13 +8,19 @@ extension PNG {
     /// The filtered rows, `(4·width + 1)·height` bytes of it in use.
     private var filtered: [UInt8] = []
     /// With ``FilterChoice/adaptive``: the same rows unfiltered (filter type None), the
-    /// alternative ``PNGEncoder`` weighs against the per-row choice.
+    /// alternative ``PNGEncoder`` weighs against the per-row choice, written only where it is
+    /// weighed or chosen (``unfilter(_:x:y:width:rows:)``).
     private var unfiltered: [UInt8] = []
     /// Two straight-alpha rows, each after ``leftPadding`` zero bytes (the "left" of the first
     /// pixel).
     private var rows: [UInt8] = []
     /// The five filtered versions of the current row.
     private var candidates: [UInt8] = []
+    /// Whether each row equals the row above (``filter(_:x:y:width:height:filter:)``).
+    private var repeats: [Bool] = []
+    /// The rows that are not repeats, gathered for
+    /// ``runsCompressSmaller(rowBytes:height:runs:search:output:)``.
+    private var gathered: [UInt8] = []
     /// The zero bytes before each straight row: 16, so that 16-byte loads at `i − 4` stay in
     /// the buffer.
     static let leftPadding = 16
@@ -32,37 +38,53 @@ extension PNG {
       if filter == .adaptive { Self.grow(&unfiltered, to: count) }
       Self.grow(&rows, to: 2 * padded)
       Self.grow(&candidates, to: 5 * rowBytes)
+      if repeats.count < height {
+        repeats.append(contentsOf: repeatElement(false, count: height - repeats.count))
+      }
       var repeated = 0
       image.components.withUnsafeBufferPointer { pixels in
         filtered.withUnsafeMutableBufferPointer { out in
-          unfiltered.withUnsafeMutableBufferPointer { plain in
-            rows.withUnsafeMutableBufferPointer { rows in
-              candidates.withUnsafeMutableBufferPointer { candidates in
-                // Zero left padding and a zero row above the first.
-                rows.update(repeating: 0)
-                var rowsView = RowPair(
-                  current: rows.baseAddress! + Self.leftPadding,
-                  previous: rows.baseAddress! + padded + Self.leftPadding)
-                let first = pixels.baseAddress! + y * image.stride + 4 * x
-                for row in 0..<height {
-                  let isRepeat = PNG.filterRow(
-                    first + row * image.stride, stride: image.stride, isFirst: row == 0,
-                    rows: &rowsView, count: rowBytes, filter: filter,
-                    into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
-                  if isRepeat { repeated += 1 }
-                  // The row's straight pixels are now `previous` (filtered or repeated alike).
-                  if filter == .adaptive {
-                    let row = plain.baseAddress! + row * (rowBytes + 1)
-                    row[0] = Filter.none.rawValue
-                    (row + 1).update(from: rowsView.previous, count: rowBytes)
-                  }
-                }
+          rows.withUnsafeMutableBufferPointer { rows in
+            candidates.withUnsafeMutableBufferPointer { candidates in
+              // Zero left padding and a zero row above the first.
+              rows.update(repeating: 0)
+              var rowsView = RowPair(
+                current: rows.baseAddress! + Self.leftPadding,
+                previous: rows.baseAddress! + padded + Self.leftPadding)
+              let first = pixels.baseAddress! + y * image.stride + 4 * x
+              for row in 0..<height {
+                let isRepeat = PNG.filterRow(
+                  first + row * image.stride, stride: image.stride, isFirst: row == 0,
+                  rows: &rowsView, count: rowBytes, filter: filter,
+                  into: out.baseAddress! + row * (rowBytes + 1), scratch: candidates.baseAddress!)
+                if isRepeat { repeated += 1 }
+                repeats[row] = isRepeat
               }
             }
           }
         }
       }
       return (count, repeated)
+    }
+
+    /// Writes `rows` of the `width`-pixel region of `image` at `(x, y)` unfiltered: filter type
+    /// None and the straight pixels (``unpremultiply(_:into:pixels:)``), into the unfiltered
+    /// rows (sized by ``filter(_:x:y:width:height:filter:)``).
+    mutating func unfilter(
+      _ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, rows: Range<Int>
+    ) {
+      let rowBytes = 4 * width + 1
+      image.components.withUnsafeBufferPointer { pixels in
+        unfiltered.withUnsafeMutableBufferPointer { plain in
+          for row in rows {
+            let target = plain.baseAddress! + row * rowBytes
+            target[0] = Filter.none.rawValue
+            PNG.unpremultiply(
+              pixels.baseAddress! + (y + row) * image.stride + 4 * x, into: target + 1,
+              pixels: width)
+          }
+        }
+      }
     }
 
     /// Runs `body` on the first `count` filtered bytes, or on the unfiltered rows.
@@ -263,20 +285,21 @@ extension PNG.Scanlines {
   static let trialBands = 8
   static let trialRows = 16
 
-  /// Whether the unfiltered rows compress smaller (by `unfilteredCompressor`) than the filtered
-  /// ones (by `compressor`), judged on sample bands compressed into `output`. Flat artwork
-  /// with text often compresses best unfiltered: its rows repeat exactly, which filtering
-  /// hides; photographs and gradients filtered.
-  func unfilteredIsSmaller(
-    rowBytes: Int, height: Int, compressor: PNG.Compressor,
-    unfilteredCompressor: PNG.Compressor, output: inout [UInt8]
+  /// Whether the unfiltered rows of the `width × height` region of `image` at `(x, y)` compress
+  /// smaller (by `unfilteredCompressor`) than the filtered ones (by `compressor`), judged on
+  /// sample bands (written unfiltered here) compressed into `output`. Flat artwork with text
+  /// often compresses best unfiltered: its rows repeat exactly, which filtering hides;
+  /// photographs and gradients filtered.
+  mutating func unfilteredIsSmaller(
+    _ image: PixelBufferRGBA8, x: Int, y: Int, width: Int, height: Int,
+    compressor: any PNG.ZlibCompressor, unfilteredCompressor: any PNG.ZlibCompressor,
+    output: inout [UInt8]
   ) -> Bool {
+    let rowBytes = 4 * width + 1
     var sizes = (filtered: 0, unfiltered: 0)
-    let bands = height <= Self.trialBands * Self.trialRows ? 1 : Self.trialBands
-    let rows = bands == 1 ? height : Self.trialRows
-    for band in 0..<bands {
-      let first = bands == 1 ? 0 : (height - rows) * band / (bands - 1)
-      let range = (first * rowBytes)..<((first + rows) * rowBytes)
+    Self.forEachBand(height: height) { rows in
+      unfilter(image, x: x, y: y, width: width, rows: rows)
+      let range = (rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)
       func size(unfiltered: Bool) -> Int {
         withFiltered(count: range.upperBound, unfiltered: unfiltered) { all in
           (unfiltered ? unfilteredCompressor : compressor).zlib(
@@ -287,5 +310,58 @@ extension PNG.Scanlines {
       sizes.unfiltered += size(unfiltered: true)
     }
     return sizes.unfiltered < sizes.filtered
+  }
+
+  /// At most one row in ``runRowsPerDetailRow`` may differ from the row above for
+  /// ``runsCompressSmaller(rowBytes:height:runs:search:output:)`` to choose the run coder.
+  static let runRowsPerDetailRow = 64
+
+  /// How much larger than the match search the run coder may write the rows of detail: 11/10.
+  /// They are few, a few dozen bytes each way on flat frames, where a byte or two of Huffman
+  /// header decides; the rows of zeros then cost less by runs.
+  static let runsTolerance = (numerator: 11, denominator: 10)
+
+  /// Whether the run coder (`runs`) suits the filtered rows: at most one row in
+  /// ``runRowsPerDetailRow`` differs from the row above, and those rows (gathered) compress by
+  /// runs to at most ``runsTolerance`` × their size by a match search (`search`), both into
+  /// `output`. Repeated rows (zeros under Up) cost a little less by runs; rows of detail (text,
+  /// gradients) are where runs fall behind a search for earlier strings, so they must be few and
+  /// suit runs.
+  mutating func runsCompressSmaller(
+    rowBytes: Int, height: Int, runs: any PNG.ZlibCompressor, search: any PNG.ZlibCompressor,
+    output: inout [UInt8]
+  ) -> Bool {
+    let detailRows = repeats[0..<height].reduce(0) { $0 + ($1 ? 0 : 1) }
+    guard detailRows * Self.runRowsPerDetailRow <= height else { return false }
+    if gathered.count < detailRows * rowBytes {
+      gathered.append(contentsOf: repeatElement(0, count: detailRows * rowBytes - gathered.count))
+    }
+    var count = 0
+    withFiltered(count: height * rowBytes) { all in
+      gathered.withUnsafeMutableBufferPointer { gathered in
+        for row in 0..<height where !repeats[row] {
+          (gathered.baseAddress! + count).update(
+            from: all.baseAddress! + row * rowBytes, count: rowBytes)
+          count += rowBytes
+        }
+      }
+    }
+    return gathered.withUnsafeBufferPointer { all in
+      let rows = UnsafeBufferPointer(rebasing: all[0..<count])
+      let sizes = (runs: runs.zlib(rows, into: &output), search: search.zlib(rows, into: &output))
+      return Self.runsTolerance.denominator * sizes.runs
+        <= Self.runsTolerance.numerator * sizes.search
+    }
+  }
+
+  /// Calls `body` with the rows of each sample band: ``trialBands`` bands of ``trialRows`` rows,
+  /// evenly spread, or the whole image when it is shorter than all of them.
+  private static func forEachBand(height: Int, _ body: (Range<Int>) -> Void) {
+    let bands = height <= trialBands * trialRows ? 1 : trialBands
+    let rows = bands == 1 ? height : trialRows
+    for band in 0..<bands {
+      let first = bands == 1 ? 0 : (height - rows) * band / (bands - 1)
+      body(first..<(first + rows))
+    }
   }
 }

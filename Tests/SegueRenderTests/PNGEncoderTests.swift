@@ -56,7 +56,9 @@ struct PNGEncoderTests {
   /// the nearest straight value, which premultiplies back to the byte it came from. Every
   /// compression and filter choice; odd sizes; a padded stride.
   @Test func libpngDecodesWhatWasWritten() throws {
-    let compressions: [PNG.Compression] = [.automatic, .level(0), .level(1), .level(12)]
+    let compressions: [PNG.Compression] = [
+      .automatic, .runLength, .level(0), .level(1), .level(12),
+    ]
     let filters: [PNG.FilterChoice] = [.adaptive] + PNG.Filter.allCases.map { .fixed($0) }
     for (k, size) in [(1, 1), (3, 7), (37, 19), (64, 33)].enumerated() {
       let image = try sampleImage(
@@ -92,7 +94,7 @@ struct PNGEncoderTests {
       try PixelBufferRGBA8(width: 12, height: 6),
       try sampleImage(width: 17, height: 40, seed: 10),
     ]
-    for compression in [PNG.Compression.automatic, .level(6)] {
+    for compression in [PNG.Compression.automatic, .runLength, .level(6)] {
       let encoder = try PNGEncoder(compression: compression)
       var file: [UInt8] = []
       for (k, image) in images.enumerated() {
@@ -125,27 +127,31 @@ struct PNGEncoderTests {
     }
   }
 
-  /// ``PNG/Compression/automatic`` writes a mostly flat image (most rows repeat the one above)
-  /// as libdeflate's level 2 and an image whose rows all differ (a vertical gradient) as
-  /// level 6 (filters fixed, so only the level is chosen).
-  @Test func automaticLevelFollowsTheRows() throws {
-    var flat = try PixelBufferRGBA8(width: 32, height: 32, fill: SIMD4(10, 20, 30, 255))
+  /// ``PNG/Compression/automatic`` writes a flat image (one row in 128 differs from the row
+  /// above) with the run coder, the same with one row in 16 at libdeflate's flat level, and an
+  /// image whose rows all differ (a vertical gradient) at its detail level (filters fixed, so
+  /// only the compression is chosen).
+  @Test func automaticCompressionFollowsTheRows() throws {
+    var flat = try PixelBufferRGBA8(width: 32, height: 128, fill: SIMD4(10, 20, 30, 255))
     for x in 0..<32 { flat[x, 0] = SIMD4(200, 0, 0, 255) }
+    var banded = flat
+    for y in stride(from: 1, to: 128, by: 16) {
+      for x in 0..<32 { banded[x, y] = SIMD4(UInt8(y), UInt8(x), 0, 255) }
+    }
     var gradient = try PixelBufferRGBA8(width: 32, height: 32)
     for y in 0..<32 {
       for x in 0..<32 { gradient[x, y] = SIMD4(UInt8(8 * y), UInt8(x), UInt8(x ^ y), 255) }
     }
-    let levels = (PNG.Compression.flatLevel, PNG.Compression.detailLevel)
+    let detail = PNG.Compression.level(PNG.Compression.detailLevel)
     let up = PNG.FilterChoice.fixed(.up)
     #expect(
-      try PNG.encode(flat, filter: up)
-        == PNG.encode(flat, compression: .level(levels.0), filter: up))
+      try PNG.encode(flat, filter: up) == PNG.encode(flat, compression: .runLength, filter: up))
     #expect(
-      try PNG.encode(gradient, filter: up)
-        == PNG.encode(gradient, compression: .level(levels.1), filter: up))
+      try PNG.encode(gradient, filter: up) == PNG.encode(gradient, compression: detail, filter: up))
+    #expect(try PNG.encode(flat, filter: up) != PNG.encode(flat, compression: detail, filter: up))
+    let flatLevel = PNG.Compression.level(PNG.Compression.flatLevel)
     #expect(
-      try PNG.encode(flat, filter: up)
-        != PNG.encode(flat, compression: .level(levels.1), filter: up))
+      try PNG.encode(banded, filter: up) == PNG.encode(banded, compression: flatLevel, filter: up))
   }
 
   /// The adaptive filters give way to no filter when that compresses smaller: rows that repeat
@@ -186,7 +192,7 @@ struct PNGAllocationTests {
     try #require(segue_allocation_counting_available() == 1)
     let renderer = SceneRenderer(scale: 1, gradient: true)
     let frames = try [0.2, 0.5, 0.8].map { try renderedFrame(.hero, at: $0, renderer) }
-    for compression in [PNG.Compression.automatic, .level(6)] {
+    for compression in [PNG.Compression.automatic, .runLength, .level(6)] {
       let encoder = try PNGEncoder(compression: compression)
       var file: [UInt8] = []
       for frame in frames { try encoder.encode(frame, into: &file) }
