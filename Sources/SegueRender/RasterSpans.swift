@@ -50,21 +50,26 @@ enum RasterSpans {
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
   /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`). Its
   /// plain spans may leave out the columns `hidden`, which a later draw overwrites; a path part
-  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values).
+  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values). With
+  /// `runs` (over `target`), a separable layer edits the runs and every other layer
+  /// materialises its pixel box first.
   static func draw(
     _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>,
-    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>
+    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>, runs: SolidRunRows? = nil
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
     var dirty = (lo: Int.max, hi: Int.min)
     guard first < last else { return dirty }
+    if let runs, !layer.separable {
+      for py in first..<last { runs.materialise(py, layer.x0, layer.x1) }
+    }
     let source = Source(layer, program)
     for py in first..<last {
       if layer.part == .paths {
         pathRow(py, source, target.row(py), &dirty, crossings: crossings)
       } else if layer.separable {
-        separableRow(py, source, target.row(py), &dirty, hidden: hidden)
+        separableRow(py, source, target.row(py), &dirty, hidden: hidden, runs: runs)
       } else {
         generalRow(py, source, target.row(py), &dirty, hidden: hidden)
       }
@@ -235,11 +240,12 @@ enum RasterSpans {
   /// over them; a pixel whose column has `nU` samples inside then has the reference's hits
   /// `nU·nV` and colour sum `nU·F`. Full columns form one span of one colour (the interior
   /// when `nV = 4`, a partially covered row otherwise). Anything within the layer's margin of a
-  /// bound is sampled exactly instead.
+  /// bound is sampled exactly instead. With `runs`, the span of full columns is a run edit
+  /// and the sampled pixels are materialised first.
   @inline(__always)
   static func separableRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
-    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
+    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>, runs: SolidRunRows?
   ) {
     let layer = source.layer
     let h = layer.inverse
@@ -270,6 +276,7 @@ enum RasterSpans {
       guard lo < hi else { return }
       dirty.lo = Swift.min(dirty.lo, lo)
       dirty.hi = Swift.max(dirty.hi, hi)
+      runs?.materialise(py, lo, hi)
       edgePixels(lo..<hi, py, source, row)
       return
     }
@@ -279,9 +286,9 @@ enum RasterSpans {
       let n = columns.counts[k]
       dirty.lo = Swift.min(dirty.lo, px)
       dirty.hi = Swift.max(dirty.hi, px + 1)
-      if hidden.contains(px) {
-        continue
-      } else if n < 0 {
+      if hidden.contains(px) { continue }
+      runs?.materialise(py, px, px + 1)
+      if n < 0 {
         edgePixels(px..<(px + 1), py, source, row)
       } else {
         let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
@@ -292,7 +299,13 @@ enum RasterSpans {
     dirty.lo = Swift.min(dirty.lo, full.lowerBound)
     dirty.hi = Swift.max(dirty.hi, full.upperBound)
     let c = SIMD4<Float>(sum * 4 / 16) * layer.opacity
-    visibleFill(row, full, c, add: layer.add, hidden: hidden)
+    if let runs {
+      let (left, right) = visibleParts(full, hidden)
+      runs.fill(py, left.lowerBound, left.upperBound, c, add: layer.add)
+      runs.fill(py, right.lowerBound, right.upperBound, c, add: layer.add)
+    } else {
+      visibleFill(row, full, c, add: layer.add, hidden: hidden)
+    }
   }
 
   /// The parts of `span` left and right of `hidden` (either may be empty).

@@ -130,24 +130,20 @@ struct BandJob {
       let rows = (band * bandHeight)..<Swift.min(height, (band + 1) * bandHeight)
       let frame = RasterTarget(
         base: scratch.level(0), stride: scratch.stride, firstRow: rows.lowerBound)
-      // The background, except under an opaque store that every row of the band gets later.
-      let hidden = program.hiddenColumns(after: -1, rows: rows)
-      for y in rows {
-        let (left, right) = RasterSpans.visibleParts(0..<width, hidden)
-        RasterSpans.setSpan(frame.row(y) + 4 * left.lowerBound, count: left.count, background)
-        RasterSpans.setSpan(frame.row(y) + 4 * right.lowerBound, count: right.count, background)
-      }
-      Self.execute(program, frame: frame, rows: rows, scratch: scratch)
-      for y in rows {
-        RasterSpans.quantiseSpan(frame.row(y), output + y * outputStride, count: width)
-      }
+      // Each row starts as one run of the background; runs are quantised once per run.
+      let runs = scratch.runs(over: frame)
+      runs.reset(rows, width: width, colour: background)
+      Self.execute(program, frame: frame, rows: rows, scratch: scratch, runs: runs)
+      for y in rows { runs.quantise(y, width: width, into: output + y * outputStride) }
     }
   }
 
   /// Applies every op to rows `rows` of `frame` (level 0), with the off-screen levels in
-  /// `scratch` (cleared on entry, left cleared on exit).
+  /// `scratch` (cleared on entry, left cleared on exit). With `runs`, level 0 is those runs over
+  /// `frame` (``SolidRunRows``).
   static func execute(
-    _ program: RasterProgram.View, frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch
+    _ program: RasterProgram.View, frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch,
+    runs: SolidRunRows? = nil
   ) {
     var level = 0
     let dirty = scratch.dirty
@@ -164,7 +160,7 @@ struct BandJob {
         let hidden = level == 0 ? program.hiddenColumns(after: position, rows: rows) : 0..<0
         let d = RasterSpans.draw(
           program.layers[index], program, target: target(level), rows: rows, hidden: hidden,
-          crossings: scratch.pathCrossings)
+          crossings: scratch.pathCrossings, runs: level == 0 ? runs : nil)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1
@@ -175,6 +171,7 @@ struct BandJob {
         let (lo, hi) = dirty[level]
         if lo < hi {
           for y in rows {
+            if level == 1 { runs?.materialise(y, lo, hi) }
             let s = source.row(y) + 4 * lo
             let d = destination.row(y) + 4 * lo
             if case .popOver = op {
@@ -206,16 +203,31 @@ final class RasterScratch {
   private var dirtyCapacity = 1
   /// A path row's sorted crossings (``PathRowCrossings``).
   let pathCrossings: UnsafeMutablePointer<Int32>
+  /// The frame band's runs (``SolidRunRows``): `rows` rows of runs, their counts, and room
+  /// for one row's edit.
+  private var solidRuns: UnsafeMutablePointer<SolidRun>?
+  private var solidRunCounts: UnsafeMutablePointer<Int>?
+  private let spareRuns: UnsafeMutablePointer<SolidRun>
 
   init() {
     dirty = .allocate(capacity: 1)
     pathCrossings = .allocate(capacity: PathRowCrossings.bufferCount)
+    spareRuns = .allocate(capacity: SolidRunRows.spareCapacity)
   }
 
   deinit {
     storage?.deallocate()
     dirty.deallocate()
     pathCrossings.deallocate()
+    solidRuns?.deallocate()
+    solidRunCounts?.deallocate()
+    spareRuns.deallocate()
+  }
+
+  /// The runs of the frame band `frame` (level 0), which ``reserve(levels:width:rows:)`` sized.
+  func runs(over frame: RasterTarget) -> SolidRunRows {
+    SolidRunRows(
+      runs: solidRuns!, counts: solidRunCounts!, spare: spareRuns, target: frame)
   }
 
   /// Level `k`'s first row.
@@ -232,6 +244,11 @@ final class RasterScratch {
       dirtyCapacity = levels
     }
     guard levels > self.levels || rows != self.rows || stride != self.stride else { return }
+    solidRuns?.deallocate()
+    solidRunCounts?.deallocate()
+    solidRuns = .allocate(capacity: rows * SolidRunRows.capacity)
+    solidRunCounts = .allocate(capacity: rows)
+    solidRunCounts!.initialize(repeating: 0, count: rows)
     storage?.deallocate()
     let count = levels * rows * stride
     storage = .allocate(capacity: count)
