@@ -343,12 +343,76 @@ enum RasterSpans {
     _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>
   ) {
     let layer = source.layer
+    if layer.part == .body && !layer.paint.isGradient && source.clips.isEmpty {
+      return solidEdgePixels(span, py, layer, row)
+    }
     for px in span {
       let (sum, hits) = ReferenceRasterizer.supersample(
         px, py, layer.inverse, layer.paint, layer.part, source.clips)
       guard hits > 0 else { continue }
       ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
     }
+  }
+
+  /// ``edgePixels(_:_:_:_:)`` for a solid body without clips, a pixel's 16 samples in one
+  /// vector: each lane computes `u`, `v`, `Ω` and the inside decision with the reference's
+  /// `Double` operations in the reference's order, and the colour is summed once per hit, so
+  /// the sum is ``ReferenceRasterizer/supersample(_:_:_:_:_:_:)``'s bit for bit.
+  static func solidEdgePixels(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
+  ) {
+    let h = layer.inverse
+    let shape = layer.paint.body
+    let colour = layer.paint.top
+    let samples = SampleGrid.self
+    let y = Double(py) + samples.rowOffsets
+    let (yu, yv, yw) = (y * h.h3, y * h.h4, y * h.h5)
+    let maximumOmega = 1 / Transform3D.minimumW
+    for px in span {
+      let x = Double(px) + samples.columnOffsets
+      let omega = x * h.h2 + yw + h.h8
+      let u = (x * h.h0 + yu + h.h6) / omega
+      let v = (x * h.h1 + yv + h.h7) / omega
+      let front = (omega .> 0) .& (omega .< maximumOmega)
+      let box = (u .>= shape.x0) .& (u .< shape.x1) .& (v .>= shape.y0) .& (v .< shape.y1)
+      let corners = shape.radius > 0 ? outsideCorners(u, v, shape) : .init(repeating: false)
+      let inside = front .& box .& .!corners
+      let hits = Int(SIMD16<Double>.zero.replacing(with: 1, where: inside).sum())
+      guard hits > 0 else { continue }
+      var sum = SIMD4<Double>.zero
+      for _ in 0..<hits { sum += colour }
+      ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
+    }
+  }
+
+  /// The lanes of `(u, v)` outside `shape`'s rounded corners (``RoundedRect/contains(_:_:)``
+  /// past its rectangle test, lane by lane).
+  @inline(__always)
+  static func outsideCorners(_ u: SIMD16<Double>, _ v: SIMD16<Double>, _ shape: RoundedRect)
+    -> SIMDMask<SIMD16<Int64>>
+  {
+    let r = shape.radius
+    let (left, right, top, bottom) = (shape.x0 + r, shape.x1 - r, shape.y0 + r, shape.y1 - r)
+    let cx = u.replacing(with: right, where: u .> right).replacing(with: left, where: u .< left)
+    let cy = v.replacing(with: bottom, where: v .> bottom).replacing(with: top, where: v .< top)
+    let dx = u - cx
+    let dy = v - cy
+    let far = dx * dx + dy * dy .> r * r
+    let (west, north) = (u .< cx, v .< cy)
+    let none = SIMDMask<SIMD16<Int64>>(repeating: false)
+    let topLeft = shape.rounds(0) ? west .& north : none
+    let topRight = shape.rounds(1) ? .!west .& north : none
+    let bottomLeft = shape.rounds(2) ? west .& .!north : none
+    let bottomRight = shape.rounds(3) ? .!west .& .!north : none
+    return far .& (topLeft .| topRight .| bottomLeft .| bottomRight)
+  }
+
+  /// A pixel's 16 sample offsets in the reference's order (row `b` major, column `a` minor),
+  /// `(k + ½)/4` as ``ReferenceRasterizer/sample(_:_:)`` adds them.
+  enum SampleGrid {
+    static let columnOffsets = SIMD16<Double>(
+      (0..<16).map { (Double($0 % 4) + 0.5) * 0.25 })
+    static let rowOffsets = SIMD16<Double>((0..<16).map { (Double($0 / 4) + 0.5) * 0.25 })
   }
 
   /// Pixels wholly inside the layer: the fill.
