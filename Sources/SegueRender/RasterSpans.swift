@@ -34,7 +34,7 @@ enum RasterSpans {
     let layer: PreparedLayer
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
-    let edges: UnsafeBufferPointer<PathEdge>
+    var edges: UnsafeBufferPointer<PathEdge>
 
     init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
       self.layer = layer
@@ -50,12 +50,14 @@ enum RasterSpans {
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
   /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`). Its
   /// plain spans may leave out the columns `hidden`, which a later draw overwrites; a path part
-  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values). With
+  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values), from
+  /// its edges that reach `rows`, copied to `bandEdges` (room for all its edges) when given. With
   /// `runs` (over `target`), a separable layer edits the runs and every other layer
   /// materialises its pixel box first.
   static func draw(
     _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>,
-    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>, runs: SolidRunRows? = nil
+    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>,
+    bandEdges: UnsafeMutablePointer<PathEdge>? = nil, runs: SolidRunRows? = nil
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
@@ -64,7 +66,15 @@ enum RasterSpans {
     if let runs, !layer.separable {
       for py in first..<last { runs.materialise(py, layer.x0, layer.x1) }
     }
-    let source = Source(layer, program)
+    var source = Source(layer, program)
+    if layer.part == .paths, let bandEdges {
+      var n = 0
+      for e in source.edges where e.y0 < Double(last) && e.y1 > Double(first) {
+        bandEdges[n] = e
+        n += 1
+      }
+      source.edges = UnsafeBufferPointer(start: bandEdges, count: n)
+    }
     for py in first..<last {
       if layer.part == .paths {
         pathRow(py, source, target.row(py), &dirty, crossings: crossings)

@@ -59,6 +59,7 @@ public final class RenderContext {
     guard width > 0 && height > 0 else { return }
     for s in scratch {
       s.reserve(levels: program.depth + 1, width: width, rows: bandHeight)
+      s.reserve(edges: program.edges.count)
     }
     let bands = (height + bandHeight - 1) / bandHeight
     nextBand.store(0, ordering: .relaxed)
@@ -93,6 +94,7 @@ public final class RenderContext {
     guard width > 0 && height > 0 else { return }
     let s = scratch[0]
     s.reserve(levels: program.depth + 1, width: width, rows: bandHeight)
+    s.reserve(edges: program.edges.count)
     let stride = buffer.stride
     program.withView { program in
       buffer.components.withUnsafeMutableBufferPointer { pixels in
@@ -160,7 +162,8 @@ struct BandJob {
         let hidden = level == 0 ? program.hiddenColumns(after: position, rows: rows) : 0..<0
         let d = RasterSpans.draw(
           program.layers[index], program, target: target(level), rows: rows, hidden: hidden,
-          crossings: scratch.pathCrossings, runs: level == 0 ? runs : nil)
+          crossings: scratch.pathCrossings, bandEdges: scratch.bandEdges,
+          runs: level == 0 ? runs : nil)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1
@@ -203,6 +206,9 @@ final class RasterScratch {
   private var dirtyCapacity = 1
   /// A path row's sorted crossings (``PathRowCrossings``).
   let pathCrossings: UnsafeMutablePointer<Int32>
+  /// A path layer's edges that reach the current band (``reserve(edges:)`` sized).
+  private(set) var bandEdges: UnsafeMutablePointer<PathEdge>
+  private var bandEdgeCapacity = 0
   /// The frame band's runs (``SolidRunRows``): `rows` rows of runs, their counts, and room
   /// for one row's edit.
   private var solidRuns: UnsafeMutablePointer<SolidRun>?
@@ -212,6 +218,7 @@ final class RasterScratch {
   init() {
     dirty = .allocate(capacity: 1)
     pathCrossings = .allocate(capacity: PathRowCrossings.bufferCount)
+    bandEdges = .allocate(capacity: 0)
     spareRuns = .allocate(capacity: SolidRunRows.spareCapacity)
   }
 
@@ -219,6 +226,7 @@ final class RasterScratch {
     storage?.deallocate()
     dirty.deallocate()
     pathCrossings.deallocate()
+    bandEdges.deallocate()
     solidRuns?.deallocate()
     solidRunCounts?.deallocate()
     spareRuns.deallocate()
@@ -233,6 +241,14 @@ final class RasterScratch {
   /// Level `k`'s first row.
   @inline(__always)
   func level(_ k: Int) -> UnsafeMutablePointer<Float> { storage! + k * rows * stride }
+
+  /// Makes room for the band edges of a program of `edges` path edges.
+  func reserve(edges: Int) {
+    guard edges > bandEdgeCapacity else { return }
+    bandEdges.deallocate()
+    bandEdges = .allocate(capacity: edges)
+    bandEdgeCapacity = edges
+  }
 
   /// Makes room for `levels` levels of `rows` rows of `width` pixels (zeroed when reallocated).
   func reserve(levels: Int, width: Int, rows: Int) {
