@@ -7,13 +7,14 @@ import Synchronization
 /// reuse it: after the first frame of a given size a frame allocates nothing in the
 /// rasteriser.
 ///
-/// **Bands.** A frame is rendered in bands of ``bandHeight`` rows. Each band is cleared to the
-/// background in a small Float image (`width × bandHeight` premultiplied RGBA, about 200 KB at
-/// 780 pixels wide, so it stays in the core's L2 cache), every op of the render list is applied
-/// to it (off-screen levels for cross-dissolves and groups are further band images), and it is
-/// quantised into the caller's RGBA8 image. With ``threads`` `> 1` the bands are shared out
-/// among the threads of a persistent ``/Segue/BatchContext`` (each thread claims the next band from an
-/// atomic counter, so a thread slowed by other load takes fewer).
+/// **Bands.** A frame is rendered in bands of ``bandHeight`` rows in a small Float image
+/// (`width × bandHeight` premultiplied RGBA, about 200 KB at 780 pixels wide, so it stays in the
+/// core's L2 cache), whose rows start as one run of the background colour (runs of one colour
+/// are kept over the Floats); every op of the render list is applied to it (off-screen levels
+/// for cross-dissolves and groups are further band images), and it is quantised into the
+/// caller's RGBA8 image, each run of one colour once. With ``threads`` `> 1` the bands are
+/// shared out among the threads of a persistent ``/Segue/BatchContext`` (each thread claims the
+/// next band from an atomic counter, so a thread slowed by other load takes fewer).
 ///
 /// Not thread-safe: one render call at a time per context.
 public final class RenderContext {
