@@ -182,7 +182,8 @@ public struct LiveBatchDriver {
   /// The instances this frame's calls touch, prefetched before the calls.
   var touched: [Int] = []
   let completions: UnsafeMutableBufferPointer<SceneCompletionEvent>
-  /// Control calls made so far, and completions delivered.
+  /// Control calls made so far (animator calls, retargets, and a removal and an addition per
+  /// replaced instance), and completions delivered.
   public private(set) var callCount = 0
   public private(set) var completionCount = 0
   /// Calls the batch rejected (the driver's view of the slot was stale; the slot is replaced).
@@ -303,6 +304,7 @@ public struct LiveBatchDriver {
     try batch.remove(old)
     slotOfID[old] = -1
     let id = try batch.add(templates[slot], clock: LiveWorkload.clock)
+    callCount += 2
     slotOfID[id] = slot
     ids[slot] = id
     states[slot] = LiveWorkload.SlotState()
@@ -319,6 +321,8 @@ public struct LiveScalarDriver: Sendable {
   let originals: [TransitionScene]
   let choices: [LiveWorkload.RetargetChoice?]
   var events: [AnimatorEvent] = []
+  /// Control calls made so far, counted as ``LiveBatchDriver/callCount`` (a replaced animator
+  /// counts as a removal and an addition).
   public private(set) var callCount = 0
   public private(set) var rejectedCount = 0
   /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
@@ -383,6 +387,7 @@ public struct LiveScalarDriver: Sendable {
     for s in animators.indices {
       if try animators[s].advance(to: t) != nil || states[s].over {
         animators[s] = try Self.animator(originals[s])
+        callCount += 2
         scenes[s] = originals[s]
         states[s] = LiveWorkload.SlotState()
       }

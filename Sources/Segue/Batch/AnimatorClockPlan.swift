@@ -51,27 +51,60 @@ struct AnimatorClockPlan: Sendable {
   var backwardLength: Double
 
   /// The plan of an instance that is not animator-driven: progress 0, held.
-  static let notAnimated = AnimatorClockPlan(
-    AnimatorMachine(
-      duration: 1, curve: .cubic(.linear), pausesOnCompletion: false, scrubsLinearly: false,
-      keepsHistory: false))
+  static let notAnimated = AnimatorClockPlan(.notAnimated)
 
-  /// The plan of `machine` after its latest call. The curve (a spring fitted to its runs) is
-  /// made first and the held and end progress read through it, so a call fits its spring once;
-  /// `previous`, the plan from before a call that left the machine's knot as it was, lends its
-  /// curve, and the call fits nothing.
-  init(_ machine: AnimatorMachine, sameKnotAs previous: AnimatorClockPlan? = nil) {
-    let knot = machine.knot
-    knotFraction = knot.fraction
-    knotProgress = knot.progress
-    forwardLength = (1 - Swift.max(knot.fraction, 0)) / knot.rate
-    backwardLength = knot.fraction / knot.rate
-    curve =
-      previous?.curve ?? Self.curve(knot.curve, forward: forwardLength, backward: backwardLength)
+  /// The plan of `machine` after its latest call.
+  init(_ machine: borrowing AnimatorMachine) {
+    self.init(
+      moves: false, heldProgress: 0, heldCompletion: nil, heldUntil: 0, from: 0, fraction: 0,
+      target: 0, velocity: 0, end: 0, endProgress: 0, endCompletion: nil, frozenValue: nil,
+      scrubbedLinearly: false, knotFraction: 0, knotProgress: 0, curve: .machine,
+      forwardLength: 0, backwardLength: 0)
+    update(from: machine, keepsCurve: false)
+  }
+
+  private init(
+    moves: Bool, heldProgress: Double, heldCompletion: AnimatingPosition?, heldUntil: Double,
+    from: Double, fraction: Double, target: Double, velocity: Double, end: Double,
+    endProgress: Double, endCompletion: AnimatingPosition?, frozenValue: Double?,
+    scrubbedLinearly: Bool, knotFraction: Double, knotProgress: Double, curve: Curve,
+    forwardLength: Double, backwardLength: Double
+  ) {
+    self.moves = moves
+    self.heldProgress = heldProgress
+    self.heldCompletion = heldCompletion
+    self.heldUntil = heldUntil
+    self.from = from
+    self.fraction = fraction
+    self.target = target
+    self.velocity = velocity
+    self.end = end
+    self.endProgress = endProgress
+    self.endCompletion = endCompletion
+    self.frozenValue = frozenValue
+    self.scrubbedLinearly = scrubbedLinearly
+    self.knotFraction = knotFraction
+    self.knotProgress = knotProgress
+    self.curve = curve
+    self.forwardLength = forwardLength
+    self.backwardLength = backwardLength
+  }
+
+  /// Makes the plan again, in place, for `machine` after a call. The curve (a spring fitted to
+  /// its runs) is made first and the held and end progress read through it, so a call fits its
+  /// spring once; with `keepsCurve` (the call left the machine's knot as it was) the plan's
+  /// curve stays and the call fits nothing.
+  mutating func update(from machine: borrowing AnimatorMachine, keepsCurve: Bool) {
+    knotFraction = machine.knot.fraction
+    knotProgress = machine.knot.progress
+    forwardLength = (1 - Swift.max(knotFraction, 0)) / machine.knot.rate
+    backwardLength = knotFraction / machine.knot.rate
+    if !keepsCurve {
+      curve = Self.curve(machine.knot.curve, forward: forwardLength, backward: backwardLength)
+    }
     if case .value(let v) = machine.frozen { frozenValue = v } else { frozenValue = nil }
     scrubbedLinearly = machine.scrubbedLinearly
     moves = machine.state == .active && machine.isRunning
-    heldProgress = 0
     heldCompletion = machine.completionPosition
     heldUntil = machine.heldUntil ?? -.infinity
     from = Swift.max(machine.time, machine.heldUntil ?? machine.time)
@@ -86,6 +119,21 @@ struct AnimatorClockPlan: Sendable {
       endProgress = progress(atFraction: target) ?? machine.progress(atFraction: target)
       endCompletion = machine.completionPosition
     }
+  }
+
+  /// ``AnimatorMachine/advanceAndApply(_:)`` on `machine`, then `plan` made again for the
+  /// result (keeping its curve when the call left the knot as it was); returns the machine's
+  /// ``AnimatorMachine/completionTime``. Both are changed in place, and only when the call is
+  /// accepted: reading the machine through `inout` lends it without copying it, and the plan is
+  /// written where it lies rather than built aside and copied in.
+  static func apply(
+    _ event: AnimatorEvent, to machine: inout AnimatorMachine, plan: inout AnimatorClockPlan
+  ) throws(ValidationError) -> Double? {
+    let replaced = try machine.advanceAndApply(event)
+    var sameKnot = true
+    if case .some = replaced { sameKnot = false }
+    plan.update(from: machine, keepsCurve: sameKnot)
+    return machine.completionTime
   }
 
   static func curve(_ provider: TimingCurveProvider, forward: Double, backward: Double) -> Curve {

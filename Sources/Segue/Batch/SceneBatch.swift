@@ -276,18 +276,11 @@ enum SceneClockKind: UInt8 {
   /// ``SceneClock/interactive(_:start:)``: read from ``SceneInstanceGroup/clocks``.
   case interactive
   /// ``SceneClock/percentDriven(start:completionSpeed:completionCurve:wantsInteractiveStart:)``:
-  /// read from the instance's ``LiveClock``.
+  /// read from ``SceneInstanceGroup/interactions``.
   case percentDriven
-  /// ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``: read from the instance's
-  /// ``LiveClock``.
+  /// ``SceneClock/animator(timingParameters:pausesOnCompletion:scrubsLinearly:)``: read from
+  /// ``SceneInstanceGroup/animators``.
   case animator
-}
-
-/// The current state of a live instance's clock (only the state after its latest call).
-enum LiveClock: Hashable, Sendable {
-  case none
-  case percentDriven(InteractionMachine)
-  case animator(AnimatorMachine)
 }
 
 /// The instances of one template, structure of arrays in row order.
@@ -303,8 +296,12 @@ struct SceneInstanceGroup: Sendable {
   var speed: [Double] = []
   /// The clocks as last given (at add or ``SceneBatch/setClock(_:of:at:)``).
   var clocks: [SceneClock] = []
-  /// Live instances: the machine after the latest call.
-  var live: [LiveClock] = []
+  /// Percent-driven instances: the machine after the latest call (`nil` for the others).
+  var interactions: [InteractionMachine?] = []
+  /// Animator-driven instances: the machine after the latest call
+  /// (``AnimatorMachine/notAnimated`` for the others). Its own array, so a call copies and
+  /// stores a plain machine rather than an enum of machines.
+  var animators: [AnimatorMachine] = []
   /// Animator-driven instances: the clock after the latest call, as plain values
   /// (``AnimatorClockPlan/notAnimated`` for the others).
   var animatorPlans: [AnimatorClockPlan] = []
@@ -325,7 +322,8 @@ struct SceneInstanceGroup: Sendable {
     kinds.append(.timed)
     start.append(0)
     speed.append(0)
-    live.append(.none)
+    interactions.append(nil)
+    animators.append(.notAnimated)
     animatorPlans.append(.notAnimated)
     lastCall.append(-.infinity)
     pendingCompletion.append(.infinity)
@@ -336,7 +334,8 @@ struct SceneInstanceGroup: Sendable {
   /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
   mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
     clocks[slot] = clock
-    live[slot] = .none
+    interactions[slot] = nil
+    animators[slot] = .notAnimated
     animatorPlans[slot] = .notAnimated
     var completion = Double.infinity
     switch clock {
@@ -361,7 +360,7 @@ struct SceneInstanceGroup: Sendable {
       let machine = InteractionMachine(
         duration: duration, completionSpeed: k, completionCurve: c,
         wantsInteractiveStart: interactiveStart)
-      live[slot] = .percentDriven(machine)
+      interactions[slot] = machine
       completion = machine.completionTime.map { $0 + s } ?? .infinity
     case .animator(let timing, let pauses, let scrubs):
       kinds[slot] = .animator
@@ -369,8 +368,8 @@ struct SceneInstanceGroup: Sendable {
       speed[slot] = 0
       let machine = AnimatorMachine(
         duration: timing.runLength(forDuration: duration), curve: timing,
-        pausesOnCompletion: pauses, scrubsLinearly: scrubs, keepsHistory: false)
-      live[slot] = .animator(machine)
+        pausesOnCompletion: pauses, scrubsLinearly: scrubs)
+      animators[slot] = machine
       animatorPlans[slot] = AnimatorClockPlan(machine)
     }
     pendingCompletion[slot] = completion.isNaN ? .infinity : completion
@@ -384,7 +383,8 @@ struct SceneInstanceGroup: Sendable {
     Self.moveLast(&start, into: slot)
     Self.moveLast(&speed, into: slot)
     Self.moveLast(&clocks, into: slot)
-    Self.moveLast(&live, into: slot)
+    Self.moveLast(&interactions, into: slot)
+    Self.moveLast(&animators, into: slot)
     Self.moveLast(&animatorPlans, into: slot)
     Self.moveLast(&lastCall, into: slot)
     Self.moveLast(&pendingCompletion, into: slot)

@@ -48,26 +48,23 @@ extension SceneInstanceGroup {
       let local = max(t - s, 0)
       let machine = timeline.replayed(upTo: local)
       return Self.time(machine, at: local, duration: duration)
-    default:
-      switch live[k] {
-      case .percentDriven(let machine):
-        return Self.time(machine, at: max(t - start[k], machine.lastTime), duration: duration)
-      case .animator(var machine):
-        machine.advance(to: t)
-        let q = machine.progress(atFraction: machine.fraction)
-        let tau = min(max(q, 0), 1) * duration
-        let inside = q > 0 && q < 1
-        let completion: TransitionCompletion? =
-          switch machine.completionPosition {
-          case .end: .finished
-          case .start: .cancelled
-          case .current, nil: nil
-          }
-        let rate = inside && completion == nil ? machine.progressRate * duration : 0
-        return SceneInstanceTime(time: tau, rate: rate, completion: completion)
-      case .none:
-        break
-      }
+    case .percentDriven:
+      guard let machine = interactions[k] else { break }
+      return Self.time(machine, at: max(t - start[k], machine.lastTime), duration: duration)
+    case .animator:
+      var machine = animators[k]
+      machine.advance(to: t)
+      let q = machine.progress(atFraction: machine.fraction)
+      let tau = min(max(q, 0), 1) * duration
+      let inside = q > 0 && q < 1
+      let completion: TransitionCompletion? =
+        switch machine.completionPosition {
+        case .end: .finished
+        case .start: .cancelled
+        case .current, nil: nil
+        }
+      let rate = inside && completion == nil ? machine.progressRate * duration : 0
+      return SceneInstanceTime(time: tau, rate: rate, completion: completion)
     }
     return SceneInstanceTime(time: 0, rate: 0, completion: nil)
   }
@@ -102,20 +99,31 @@ extension SceneInstanceGroup {
       completion: nil)
   }
 
+  /// ``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` on animator-driven slot `k`, whose call
+  /// time is checked: the machine is changed in place (unchanged on a throw), its plan made again.
+  mutating func apply(_ event: AnimatorEvent, slot k: Int) throws(ValidationError) {
+    let completion = try AnimatorClockPlan.apply(event, to: &animators[k], plan: &animatorPlans[k])
+    lastCall[k] = event.time
+    pendingCompletion[k] = completion ?? .infinity
+  }
+
   /// The position a completion at `slot` reports.
   func completionPosition(_ k: Int, at time: Double) -> AnimatingPosition {
-    switch live[k] {
-    case .animator(var machine):
+    switch kinds[k] {
+    case .animator:
+      var machine = animators[k]
       machine.advance(to: time)
       return machine.completionPosition ?? .end
-    case .percentDriven(let machine):
-      return machine.request == false ? .start : .end
-    case .none:
+    case .percentDriven:
+      return interactions[k]?.request == false ? .start : .end
+    case .interactive:
       if case .interactive(let timeline, _) = clocks[k],
         timeline.replayed(upTo: .infinity).request == false
       {
         return .start
       }
+      return .end
+    case .timed, .position:
       return .end
     }
   }
@@ -182,18 +190,11 @@ extension SceneBatch {
     let (g, k) = try location(id)
     try checkCallTime(event.time, group: g, slot: k)
     try Validate.nonNegative(event.time, "time")
-    guard case .animator(var machine) = groups[g].live[k] else {
+    guard groups[g].kinds[k] == .animator else {
       throw ValidationError(
         field: "instance", reason: .invalidState("instance \(id) is not animator-driven"))
     }
-    let knot = machine.knot
-    machine.advance(to: event.time)
-    try machine.apply(event)
-    groups[g].live[k] = .animator(machine)
-    let previous = machine.knot == knot ? groups[g].animatorPlans[k] : nil
-    groups[g].animatorPlans[k] = AnimatorClockPlan(machine, sameKnotAs: previous)
-    groups[g].lastCall[k] = event.time
-    groups[g].pendingCompletion[k] = machine.completionTime ?? .infinity
+    try groups[g].apply(event, slot: k)
   }
 
   /// Applies a percent-driven call to instance `id` (event times on the batch clock, at or after
@@ -206,13 +207,13 @@ extension SceneBatch {
   public mutating func apply(_ event: InteractionEvent, to id: Int) throws(ValidationError) {
     let (g, k) = try location(id)
     try checkCallTime(event.time, group: g, slot: k)
-    guard case .percentDriven(var machine) = groups[g].live[k] else {
+    guard var machine = groups[g].interactions[k] else {
       throw ValidationError(
         field: "instance", reason: .invalidState("instance \(id) is not percent-driven"))
     }
     let s = groups[g].start[k]
     try machine.apply(event.shifted(by: -s))
-    groups[g].live[k] = .percentDriven(machine)
+    groups[g].interactions[k] = machine
     groups[g].lastCall[k] = event.time
     groups[g].pendingCompletion[k] = machine.completionTime.map { $0 + s } ?? .infinity
   }
@@ -227,13 +228,13 @@ extension SceneBatch {
   ) throws(ValidationError) {
     let (g, k) = try location(id)
     try checkCallTime(time, group: g, slot: k)
-    guard case .percentDriven(var machine) = groups[g].live[k] else {
+    guard var machine = groups[g].interactions[k] else {
       throw ValidationError(
         field: "instance", reason: .invalidState("instance \(id) is not percent-driven"))
     }
     try machine.setCompletionSpeed(speed)
     if let curve { try machine.setCompletionCurve(curve) }
-    groups[g].live[k] = .percentDriven(machine)
+    groups[g].interactions[k] = machine
     groups[g].lastCall[k] = time
   }
 
@@ -311,37 +312,35 @@ extension SceneBatch {
       for id in ids where id >= 0 && id < records.count {
         segue_prefetch(records.baseAddress! + id)
       }
-      groups.withUnsafeBufferPointer { groups in
-        for id in ids where id >= 0 && id < records.count {
-          let (g, k) = records[id]
-          guard g >= 0 else { continue }
-          groups[g].prefetch(k)
-        }
+    }
+    groups.withUnsafeBufferPointer { groups in
+      for id in ids where id >= 0 && id < records.count {
+        let (g, k) = records[id]
+        guard g >= 0 else { continue }
+        SceneInstanceGroup.prefetch(k, of: groups.baseAddress! + g)
       }
     }
   }
 }
 
 extension SceneInstanceGroup {
-  /// Prefetches slot `k`'s entries: what a control call, a removal or a completion reads and
-  /// writes.
-  func prefetch(_ k: Int) {
-    Self.prefetch(ids, k)
-    Self.prefetch(kinds, k)
-    Self.prefetch(start, k)
-    Self.prefetch(speed, k)
-    Self.prefetch(clocks, k)
-    Self.prefetch(live, k)
-    Self.prefetch(animatorPlans, k)
-    Self.prefetch(lastCall, k)
-    Self.prefetch(pendingCompletion, k)
-    Self.prefetch(additiveHeads, k)
+  /// Prefetches slot `k`'s machines and plan in `group`: the per-slot entries of several cache
+  /// lines that a control call, a removal or a completion reads and writes. The other per-slot
+  /// arrays hold a byte to a few words per slot and stay in the nearer caches for batches of
+  /// tens of thousands; prefetching them too measured slower, as each array's reference is
+  /// retained and released around its prefetch. Through pointers to the group's arrays:
+  /// reading the group by value retains and releases every array.
+  @inline(__always)
+  static func prefetch(_ k: Int, of group: UnsafePointer<SceneInstanceGroup>) {
+    prefetch(group.pointer(to: \.animators)!, k)
+    prefetch(group.pointer(to: \.animatorPlans)!, k)
+    prefetch(group.pointer(to: \.interactions)!, k)
   }
 
   /// Prefetches every cache line of `array[k]`.
   @inline(__always)
-  static func prefetch<Element>(_ array: [Element], _ k: Int) {
-    array.withUnsafeBufferPointer { buffer in
+  static func prefetch<Element>(_ array: UnsafePointer<[Element]>, _ k: Int) {
+    array.pointee.withUnsafeBufferPointer { buffer in
       let first = UnsafeRawPointer(buffer.baseAddress! + k)
       let last = first + (MemoryLayout<Element>.stride - 1)
       var line = UnsafeRawPointer(bitPattern: Int(bitPattern: first) & -cacheLineBytes)!

@@ -41,7 +41,8 @@ struct AnimatorKnot: Hashable, Sendable {
 /// `UIViewPropertyAnimator` timing rules, used by ``PropertyAnimator`` (which keeps one machine
 /// per call, so it can sample any time) and by ``SceneBatch`` (which keeps only the current
 /// machine per instance). Evaluating a copy at `t ≥ time` is `O(1)`; only
-/// ``progress(blockStart:)`` with `start > 0` reads the earlier knots.
+/// ``progress(blockStart:earlier:)`` with `start > 0` reads the earlier knots, which the caller
+/// keeps (every call that re-lays the map returns the knot it replaced).
 struct AnimatorMachine: Hashable, Sendable {
   enum Ending: Hashable, Sendable {
     case completed(AnimatingPosition, time: Double)
@@ -69,11 +70,6 @@ struct AnimatorMachine: Hashable, Sendable {
   var rate: Double
   /// The knot the progress map was last laid at (the first at `(0, 0)` with the initial curve).
   var knot: AnimatorKnot
-  /// The knots laid before ``knot``, oldest first, when ``keepsHistory`` (blocks that start
-  /// after the animator need them); empty otherwise, so a re-timing allocates nothing.
-  var earlier: [AnimatorKnot] = []
-  /// Whether ``earlier`` is kept.
-  var keepsHistory: Bool
   /// `q = f` after a linear scrub, until the next resume.
   var scrubbedLinearly = false
   /// Set once stopped or over.
@@ -85,16 +81,19 @@ struct AnimatorMachine: Hashable, Sendable {
   var delay = 0.0
 
   init(
-    duration: Double, curve: TimingCurveProvider, pausesOnCompletion: Bool, scrubsLinearly: Bool,
-    keepsHistory: Bool = true
+    duration: Double, curve: TimingCurveProvider, pausesOnCompletion: Bool, scrubsLinearly: Bool
   ) {
     self.duration = duration
     self.rate = 1 / duration
     self.knot = AnimatorKnot(fraction: 0, progress: 0, curve: curve, rate: 1 / duration)
-    self.keepsHistory = keepsHistory
     self.pausesOnCompletion = pausesOnCompletion
     self.scrubsLinearly = scrubsLinearly
   }
+
+  /// What a batch stores for an instance that is not animator-driven: an inactive, linear
+  /// animator of 1 s.
+  static let notAnimated = AnimatorMachine(
+    duration: 1, curve: .cubic(.linear), pausesOnCompletion: false, scrubsLinearly: false)
 
   var target: Double { isReversed ? 0 : 1 }
   var curve: TimingCurveProvider { knot.curve }
@@ -107,8 +106,9 @@ struct AnimatorMachine: Hashable, Sendable {
   }
 
   /// The progress of animations starting at fraction `start` (see
-  /// ``PropertyAnimator/progress(at:startingAt:)``).
-  func progress(blockStart start: Double) -> Double {
+  /// ``PropertyAnimator/progress(at:startingAt:)``), with `earlier` the knots this machine's
+  /// calls replaced, oldest first.
+  func progress(blockStart start: Double, earlier: ArraySlice<AnimatorKnot>) -> Double {
     if start == 0 { return progress(atFraction: fraction) }
     if case .value(let v) = frozen { return v }
     let phi = Self.local(fraction, start)
@@ -181,29 +181,33 @@ struct AnimatorMachine: Hashable, Sendable {
     }
   }
 
-  /// Re-times the map at the current point with `newCurve`.
-  mutating func reknot(with newCurve: TimingCurveProvider) {
+  /// Re-times the map at the current point with `newCurve`; returns the knot it replaced.
+  mutating func reknot(with newCurve: TimingCurveProvider) -> AnimatorKnot {
     let q = progress(atFraction: fraction)
     scrubbedLinearly = false
-    if keepsHistory { earlier.append(knot) }
+    let replaced = knot
     knot = AnimatorKnot(fraction: fraction, progress: q, curve: newCurve, rate: rate)
+    return replaced
   }
 
   /// One call of ``AnimatorEvent``, with `UIViewPropertyAnimator`'s rules; a call the animator's
-  /// state refuses is a ``ValidationError`` and changes nothing.
-  mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
+  /// state refuses is a ``ValidationError`` and changes nothing. Returns the knot the call
+  /// replaced when it re-laid the progress map, `nil` when the map is as it was.
+  @discardableResult
+  mutating func apply(_ event: AnimatorEvent) throws(ValidationError) -> AnimatorKnot? {
     try requireNotEnded()
     switch event {
     case .start:
       try requireNotStopped()
-      start()
+      return start()
     case .startAfterDelay(let time, let delay):
       try Validate.nonNegative(delay, "delay")
       try requireNotStopped()
       let wasRunning = isRunning
-      start()
+      let replaced = start()
       self.delay = delay
       if delay > 0 && !wasRunning { heldUntil = time + delay }
+      return replaced
     case .pause:
       try requireNotStopped()
       pause()
@@ -218,7 +222,54 @@ struct AnimatorMachine: Hashable, Sendable {
     case .setScrubsLinearly(_, let value):
       scrubsLinearly = value
     case .continueAnimation(_, let timing, let factor):
-      try continueAnimation(timing, durationFactor: factor)
+      return try continueAnimation(timing, durationFactor: factor)
+    }
+    return nil
+  }
+
+  /// ``advance(to:)`` the event's time, then ``apply(_:)`` it, in place: on a throw the machine
+  /// is exactly as it was (the fields the advance wrote are put back). Returns what
+  /// ``apply(_:)`` returns.
+  @discardableResult
+  mutating func advanceAndApply(_ event: AnimatorEvent) throws(ValidationError) -> AnimatorKnot? {
+    let before = Motion(self)
+    advance(to: event.time)
+    do {
+      return try apply(event)
+    } catch {
+      before.restore(&self)
+      throw error
+    }
+  }
+
+  /// The fields ``advance(to:)`` writes (``apply(_:)`` writes nothing when it throws).
+  struct Motion {
+    var time: Double
+    var state: AnimatingState
+    var isRunning: Bool
+    var fraction: Double
+    var frozen: Frozen?
+    var ending: Ending?
+    var heldUntil: Double?
+
+    init(_ machine: AnimatorMachine) {
+      time = machine.time
+      state = machine.state
+      isRunning = machine.isRunning
+      fraction = machine.fraction
+      frozen = machine.frozen
+      ending = machine.ending
+      heldUntil = machine.heldUntil
+    }
+
+    func restore(_ machine: inout AnimatorMachine) {
+      machine.time = time
+      machine.state = state
+      machine.isRunning = isRunning
+      machine.fraction = fraction
+      machine.frozen = frozen
+      machine.ending = ending
+      machine.heldUntil = heldUntil
     }
   }
 
@@ -295,9 +346,10 @@ struct AnimatorMachine: Hashable, Sendable {
   }
 
   /// `continueAnimation(withTimingParameters:durationFactor:)`: a paused animator runs on over
-  /// the rest of `durationFactor · duration`, re-timed with `timing` when given.
+  /// the rest of `durationFactor · duration`, re-timed with `timing` when given; returns the
+  /// knot it replaced.
   mutating func continueAnimation(_ timing: TimingCurveProvider?, durationFactor factor: Double)
-    throws(ValidationError)
+    throws(ValidationError) -> AnimatorKnot?
   {
     try Validate.positive(factor, "durationFactor")
     guard state == .active && !isRunning else {
@@ -310,25 +362,29 @@ struct AnimatorMachine: Hashable, Sendable {
       let newRate = distance / length
       if newRate.isFinite && newRate > 0 { rate = newRate }
     }
+    var replaced: AnimatorKnot?
     if let timing {
-      reknot(with: timing)
+      replaced = reknot(with: timing)
     } else if scrubbedLinearly {
-      reknot(with: curve)
+      replaced = reknot(with: curve)
     }
     isRunning = true
+    return replaced
   }
 
   /// `startAnimation()`: an inactive animator becomes active and runs from its start end; a
-  /// paused one resumes (re-timing after a linear scrub).
-  mutating func start() {
+  /// paused one resumes (re-timing after a linear scrub; returns the knot it replaced).
+  mutating func start() -> AnimatorKnot? {
+    var replaced: AnimatorKnot?
     if state == .inactive {
       state = .active
       fraction = target == 1 ? 0 : 1
       isRunning = true
     } else if !isRunning {
-      if scrubbedLinearly { reknot(with: curve) }
+      if scrubbedLinearly { replaced = reknot(with: curve) }
       isRunning = true
     }
+    return replaced
   }
 
   func requireNotStopped() throws(ValidationError) {

@@ -117,6 +117,10 @@ public struct PropertyAnimator: Hashable, Sendable {
   public private(set) var completionCount: Int
   /// `checkpoints[i]` is the machine just after `events[i − 1]`; `checkpoints[0]` the initial one.
   private var checkpoints: [AnimatorMachine]
+  /// The knots the calls replaced, oldest first: `checkpoints[i]`'s earlier knots are the first
+  /// `earlierKnotCounts[i]`.
+  private var replacedKnots: [AnimatorKnot] = []
+  private var earlierKnotCounts: [Int] = [0]
 
   /// Creates an inactive animator.
   ///
@@ -230,7 +234,11 @@ public struct PropertyAnimator: Hashable, Sendable {
   {
     try Validate.nonNegative(time, "time")
     try Validate.inRange(start, 0, 1, "start")
-    return machine(at: time).progress(blockStart: start)
+    let index = checkpointIndex(at: time)
+    var machine = checkpoints[index]
+    machine.advance(to: time)
+    return machine.progress(
+      blockStart: start, earlier: replacedKnots[..<earlierKnotCounts[index]])
   }
 
   // MARK: Calls
@@ -359,9 +367,10 @@ public struct PropertyAnimator: Hashable, Sendable {
   public mutating func apply(_ event: AnimatorEvent) throws(ValidationError) {
     try checkClock(event.time)
     var next = machine(at: event.time)
-    try next.apply(event)
+    if let replaced = try next.apply(event) { replacedKnots.append(replaced) }
     events.append(event)
     checkpoints.append(next)
+    earlierKnotCounts.append(replacedKnots.count)
     currentTime = event.time
   }
 
@@ -409,10 +418,15 @@ public struct PropertyAnimator: Hashable, Sendable {
 
   /// The machine after every event at `τ ≤ time`, advanced to `time`.
   private func machine(at time: Double) -> AnimatorMachine {
-    var index = events.count
-    while index > 0 && events[index - 1].time > time { index -= 1 }
-    var machine = checkpoints[index]
+    var machine = checkpoints[checkpointIndex(at: time)]
     machine.advance(to: time)
     return machine
+  }
+
+  /// The index of the checkpoint after every event at `τ ≤ time`.
+  private func checkpointIndex(at time: Double) -> Int {
+    var index = events.count
+    while index > 0 && events[index - 1].time > time { index -= 1 }
+    return index
   }
 }

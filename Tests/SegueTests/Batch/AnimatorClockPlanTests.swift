@@ -47,8 +47,7 @@ import Testing
     var rng = Xoshiro(seed: UInt64(seed) &+ 0x9E37)
     var machine = AnimatorMachine(
       duration: 0.3 + Self.unit(&rng), curve: try Self.curve(&rng),
-      pausesOnCompletion: rng.next() % 3 == 0, scrubsLinearly: rng.next() % 2 == 0,
-      keepsHistory: false)
+      pausesOnCompletion: rng.next() % 3 == 0, scrubsLinearly: rng.next() % 2 == 0)
     var now = 0.0
     var compared = 0
     var fromMachine = 0
@@ -58,11 +57,12 @@ import Testing
       var next = machine
       next.advance(to: now)
       let event = try SceneBatchControlTests.animatorEvent(&rng, at: now)
-      guard (try? next.apply(event)) != nil else { continue }
+      let replaced: AnimatorKnot?
+      do { replaced = try next.apply(event) } catch { continue }
       // As the batch does: a call that leaves the knot as it was keeps the plan's curve.
-      let previous = next.knot == machine.knot ? plan : nil
+      if replaced == nil { #expect(next.knot == machine.knot) }
       machine = next
-      plan = AnimatorClockPlan(machine, sameKnotAs: previous)
+      plan.update(from: machine, keepsCurve: replaced == nil)
       for t in Self.times(plan, after: now, &rng) {
         let (q, position) = Self.reference(machine, at: t)
         guard let (planQ, planPosition) = plan.progress(at: t) else {

@@ -49,7 +49,8 @@ import Testing
     a.count == b.count
       && zip(a, b).allSatisfy { x, y in
         x.ids == y.ids && x.kinds == y.kinds && x.start == y.start && x.speed == y.speed
-          && x.clocks == y.clocks && x.live == y.live && x.lastCall == y.lastCall
+          && x.clocks == y.clocks && x.interactions == y.interactions
+          && x.animators == y.animators && x.lastCall == y.lastCall
           && x.pendingCompletion == y.pendingCompletion
       }
   }
