@@ -34,7 +34,7 @@ enum RasterSpans {
     let layer: PreparedLayer
     let regions: UnsafeBufferPointer<ScreenPolygon>
     let clips: UnsafeBufferPointer<PreparedClip>
-    let edges: UnsafeBufferPointer<PathEdge>
+    var edges: UnsafeBufferPointer<PathEdge>
 
     init(_ layer: PreparedLayer, _ program: RasterProgram.View) {
       self.layer = layer
@@ -50,21 +50,36 @@ enum RasterSpans {
   /// Draws `layer` onto rows `rows` of `target` (every row in `rows` must be in the image), and
   /// returns the x-range of pixels it may have changed (empty as `(Int.max, Int.min)`). Its
   /// plain spans may leave out the columns `hidden`, which a later draw overwrites; a path part
-  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values).
+  /// sorts its rows' crossings in `crossings` (``PathRowCrossings/bufferCount`` values), from
+  /// its edges that reach `rows`, copied to `bandEdges` (room for all its edges) when given. With
+  /// `runs` (over `target`), a separable layer edits the runs and every other layer
+  /// materialises its pixel box first.
   static func draw(
     _ layer: PreparedLayer, _ program: RasterProgram.View, target: RasterTarget, rows: Range<Int>,
-    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>
+    hidden: Range<Int> = 0..<0, crossings: UnsafeMutablePointer<Int32>,
+    bandEdges: UnsafeMutablePointer<PathEdge>? = nil, runs: SolidRunRows? = nil
   ) -> (lo: Int, hi: Int) {
     let first = Swift.max(rows.lowerBound, layer.y0)
     let last = Swift.min(rows.upperBound, layer.y1)
     var dirty = (lo: Int.max, hi: Int.min)
     guard first < last else { return dirty }
-    let source = Source(layer, program)
+    if let runs, !layer.separable {
+      for py in first..<last { runs.materialise(py, layer.x0, layer.x1) }
+    }
+    var source = Source(layer, program)
+    if layer.part == .paths, let bandEdges {
+      var n = 0
+      for e in source.edges where e.y0 < Double(last) && e.y1 > Double(first) {
+        bandEdges[n] = e
+        n += 1
+      }
+      source.edges = UnsafeBufferPointer(start: bandEdges, count: n)
+    }
     for py in first..<last {
       if layer.part == .paths {
         pathRow(py, source, target.row(py), &dirty, crossings: crossings)
       } else if layer.separable {
-        separableRow(py, source, target.row(py), &dirty, hidden: hidden)
+        separableRow(py, source, target.row(py), &dirty, hidden: hidden, runs: runs)
       } else {
         generalRow(py, source, target.row(py), &dirty, hidden: hidden)
       }
@@ -235,11 +250,12 @@ enum RasterSpans {
   /// over them; a pixel whose column has `nU` samples inside then has the reference's hits
   /// `nU·nV` and colour sum `nU·F`. Full columns form one span of one colour (the interior
   /// when `nV = 4`, a partially covered row otherwise). Anything within the layer's margin of a
-  /// bound is sampled exactly instead.
+  /// bound is sampled exactly instead. With `runs`, the span of full columns is a run edit
+  /// and the sampled pixels are materialised first.
   @inline(__always)
   static func separableRow(
     _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>,
-    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>
+    _ dirty: inout (lo: Int, hi: Int), hidden: Range<Int>, runs: SolidRunRows?
   ) {
     let layer = source.layer
     let h = layer.inverse
@@ -270,6 +286,7 @@ enum RasterSpans {
       guard lo < hi else { return }
       dirty.lo = Swift.min(dirty.lo, lo)
       dirty.hi = Swift.max(dirty.hi, hi)
+      runs?.materialise(py, lo, hi)
       edgePixels(lo..<hi, py, source, row)
       return
     }
@@ -279,9 +296,9 @@ enum RasterSpans {
       let n = columns.counts[k]
       dirty.lo = Swift.min(dirty.lo, px)
       dirty.hi = Swift.max(dirty.hi, px + 1)
-      if hidden.contains(px) {
-        continue
-      } else if n < 0 {
+      if hidden.contains(px) { continue }
+      runs?.materialise(py, px, px + 1)
+      if n < 0 {
         edgePixels(px..<(px + 1), py, source, row)
       } else {
         let s = SIMD4<Float>(sum * Double(n) / 16) * layer.opacity
@@ -292,7 +309,13 @@ enum RasterSpans {
     dirty.lo = Swift.min(dirty.lo, full.lowerBound)
     dirty.hi = Swift.max(dirty.hi, full.upperBound)
     let c = SIMD4<Float>(sum * 4 / 16) * layer.opacity
-    visibleFill(row, full, c, add: layer.add, hidden: hidden)
+    if let runs {
+      let (left, right) = visibleParts(full, hidden)
+      runs.fill(py, left.lowerBound, left.upperBound, c, add: layer.add)
+      runs.fill(py, right.lowerBound, right.upperBound, c, add: layer.add)
+    } else {
+      visibleFill(row, full, c, add: layer.add, hidden: hidden)
+    }
   }
 
   /// The parts of `span` left and right of `hidden` (either may be empty).
@@ -330,12 +353,76 @@ enum RasterSpans {
     _ span: Range<Int>, _ py: Int, _ source: Source, _ row: UnsafeMutablePointer<Float>
   ) {
     let layer = source.layer
+    if layer.part == .body && !layer.paint.isGradient && source.clips.isEmpty {
+      return solidEdgePixels(span, py, layer, row)
+    }
     for px in span {
       let (sum, hits) = ReferenceRasterizer.supersample(
         px, py, layer.inverse, layer.paint, layer.part, source.clips)
       guard hits > 0 else { continue }
       ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
     }
+  }
+
+  /// ``edgePixels(_:_:_:_:)`` for a solid body without clips, a pixel's 16 samples in one
+  /// vector: each lane computes `u`, `v`, `Ω` and the inside decision with the reference's
+  /// `Double` operations in the reference's order, and the colour is summed once per hit, so
+  /// the sum is ``ReferenceRasterizer/supersample(_:_:_:_:_:_:)``'s bit for bit.
+  static func solidEdgePixels(
+    _ span: Range<Int>, _ py: Int, _ layer: PreparedLayer, _ row: UnsafeMutablePointer<Float>
+  ) {
+    let h = layer.inverse
+    let shape = layer.paint.body
+    let colour = layer.paint.top
+    let samples = SampleGrid.self
+    let y = Double(py) + samples.rowOffsets
+    let (yu, yv, yw) = (y * h.h3, y * h.h4, y * h.h5)
+    let maximumOmega = 1 / Transform3D.minimumW
+    for px in span {
+      let x = Double(px) + samples.columnOffsets
+      let omega = x * h.h2 + yw + h.h8
+      let u = (x * h.h0 + yu + h.h6) / omega
+      let v = (x * h.h1 + yv + h.h7) / omega
+      let front = (omega .> 0) .& (omega .< maximumOmega)
+      let box = (u .>= shape.x0) .& (u .< shape.x1) .& (v .>= shape.y0) .& (v .< shape.y1)
+      let corners = shape.radius > 0 ? outsideCorners(u, v, shape) : .init(repeating: false)
+      let inside = front .& box .& .!corners
+      let hits = Int(SIMD16<Double>.zero.replacing(with: 1, where: inside).sum())
+      guard hits > 0 else { continue }
+      var sum = SIMD4<Double>.zero
+      for _ in 0..<hits { sum += colour }
+      ReferenceRasterizer.blend(sum, layer.opacity, layer.add, row + 4 * px)
+    }
+  }
+
+  /// The lanes of `(u, v)` outside `shape`'s rounded corners (``RoundedRect/contains(_:_:)``
+  /// past its rectangle test, lane by lane).
+  @inline(__always)
+  static func outsideCorners(_ u: SIMD16<Double>, _ v: SIMD16<Double>, _ shape: RoundedRect)
+    -> SIMDMask<SIMD16<Int64>>
+  {
+    let r = shape.radius
+    let (left, right, top, bottom) = (shape.x0 + r, shape.x1 - r, shape.y0 + r, shape.y1 - r)
+    let cx = u.replacing(with: right, where: u .> right).replacing(with: left, where: u .< left)
+    let cy = v.replacing(with: bottom, where: v .> bottom).replacing(with: top, where: v .< top)
+    let dx = u - cx
+    let dy = v - cy
+    let far = dx * dx + dy * dy .> r * r
+    let (west, north) = (u .< cx, v .< cy)
+    let none = SIMDMask<SIMD16<Int64>>(repeating: false)
+    let topLeft = shape.rounds(0) ? west .& north : none
+    let topRight = shape.rounds(1) ? .!west .& north : none
+    let bottomLeft = shape.rounds(2) ? west .& .!north : none
+    let bottomRight = shape.rounds(3) ? .!west .& .!north : none
+    return far .& (topLeft .| topRight .| bottomLeft .| bottomRight)
+  }
+
+  /// A pixel's 16 sample offsets in the reference's order (row `b` major, column `a` minor),
+  /// `(k + ½)/4` as ``ReferenceRasterizer/sample(_:_:)`` adds them.
+  enum SampleGrid {
+    static let columnOffsets = SIMD16<Double>(
+      (0..<16).map { (Double($0 % 4) + 0.5) * 0.25 })
+    static let rowOffsets = SIMD16<Double>((0..<16).map { (Double($0 / 4) + 0.5) * 0.25 })
   }
 
   /// Pixels wholly inside the layer: the fill.

@@ -7,13 +7,14 @@ import Synchronization
 /// reuse it: after the first frame of a given size a frame allocates nothing in the
 /// rasteriser.
 ///
-/// **Bands.** A frame is rendered in bands of ``bandHeight`` rows. Each band is cleared to the
-/// background in a small Float image (`width × bandHeight` premultiplied RGBA, about 200 KB at
-/// 780 pixels wide, so it stays in the core's L2 cache), every op of the render list is applied
-/// to it (off-screen levels for cross-dissolves and groups are further band images), and it is
-/// quantised into the caller's RGBA8 image. With ``threads`` `> 1` the bands are shared out
-/// among the threads of a persistent ``/Segue/BatchContext`` (each thread claims the next band from an
-/// atomic counter, so a thread slowed by other load takes fewer).
+/// **Bands.** A frame is rendered in bands of ``bandHeight`` rows in a small Float image
+/// (`width × bandHeight` premultiplied RGBA, about 200 KB at 780 pixels wide, so it stays in the
+/// core's L2 cache), whose rows start as one run of the background colour (runs of one colour
+/// are kept over the Floats); every op of the render list is applied to it (off-screen levels
+/// for cross-dissolves and groups are further band images), and it is quantised into the
+/// caller's RGBA8 image, each run of one colour once. With ``threads`` `> 1` the bands are
+/// shared out among the threads of a persistent ``/Segue/BatchContext`` (each thread claims the
+/// next band from an atomic counter, so a thread slowed by other load takes fewer).
 ///
 /// Not thread-safe: one render call at a time per context.
 public final class RenderContext {
@@ -59,6 +60,7 @@ public final class RenderContext {
     guard width > 0 && height > 0 else { return }
     for s in scratch {
       s.reserve(levels: program.depth + 1, width: width, rows: bandHeight)
+      s.reserve(edges: program.edges.count)
     }
     let bands = (height + bandHeight - 1) / bandHeight
     nextBand.store(0, ordering: .relaxed)
@@ -93,6 +95,7 @@ public final class RenderContext {
     guard width > 0 && height > 0 else { return }
     let s = scratch[0]
     s.reserve(levels: program.depth + 1, width: width, rows: bandHeight)
+    s.reserve(edges: program.edges.count)
     let stride = buffer.stride
     program.withView { program in
       buffer.components.withUnsafeMutableBufferPointer { pixels in
@@ -130,24 +133,20 @@ struct BandJob {
       let rows = (band * bandHeight)..<Swift.min(height, (band + 1) * bandHeight)
       let frame = RasterTarget(
         base: scratch.level(0), stride: scratch.stride, firstRow: rows.lowerBound)
-      // The background, except under an opaque store that every row of the band gets later.
-      let hidden = program.hiddenColumns(after: -1, rows: rows)
-      for y in rows {
-        let (left, right) = RasterSpans.visibleParts(0..<width, hidden)
-        RasterSpans.setSpan(frame.row(y) + 4 * left.lowerBound, count: left.count, background)
-        RasterSpans.setSpan(frame.row(y) + 4 * right.lowerBound, count: right.count, background)
-      }
-      Self.execute(program, frame: frame, rows: rows, scratch: scratch)
-      for y in rows {
-        RasterSpans.quantiseSpan(frame.row(y), output + y * outputStride, count: width)
-      }
+      // Each row starts as one run of the background; runs are quantised once per run.
+      let runs = scratch.runs(over: frame)
+      runs.reset(rows, width: width, colour: background)
+      Self.execute(program, frame: frame, rows: rows, scratch: scratch, runs: runs)
+      for y in rows { runs.quantise(y, width: width, into: output + y * outputStride) }
     }
   }
 
   /// Applies every op to rows `rows` of `frame` (level 0), with the off-screen levels in
-  /// `scratch` (cleared on entry, left cleared on exit).
+  /// `scratch` (cleared on entry, left cleared on exit). With `runs`, level 0 is those runs over
+  /// `frame` (``SolidRunRows``).
   static func execute(
-    _ program: RasterProgram.View, frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch
+    _ program: RasterProgram.View, frame: RasterTarget, rows: Range<Int>, scratch: RasterScratch,
+    runs: SolidRunRows? = nil
   ) {
     var level = 0
     let dirty = scratch.dirty
@@ -164,7 +163,8 @@ struct BandJob {
         let hidden = level == 0 ? program.hiddenColumns(after: position, rows: rows) : 0..<0
         let d = RasterSpans.draw(
           program.layers[index], program, target: target(level), rows: rows, hidden: hidden,
-          crossings: scratch.pathCrossings)
+          crossings: scratch.pathCrossings, bandEdges: scratch.bandEdges,
+          runs: level == 0 ? runs : nil)
         dirty[level] = (Swift.min(dirty[level].lo, d.lo), Swift.max(dirty[level].hi, d.hi))
       case .push:
         level += 1
@@ -175,6 +175,7 @@ struct BandJob {
         let (lo, hi) = dirty[level]
         if lo < hi {
           for y in rows {
+            if level == 1 { runs?.materialise(y, lo, hi) }
             let s = source.row(y) + 4 * lo
             let d = destination.row(y) + 4 * lo
             if case .popOver = op {
@@ -206,21 +207,49 @@ final class RasterScratch {
   private var dirtyCapacity = 1
   /// A path row's sorted crossings (``PathRowCrossings``).
   let pathCrossings: UnsafeMutablePointer<Int32>
+  /// A path layer's edges that reach the current band (``reserve(edges:)`` sized).
+  private(set) var bandEdges: UnsafeMutablePointer<PathEdge>
+  private var bandEdgeCapacity = 0
+  /// The frame band's runs (``SolidRunRows``): `rows` rows of runs, their counts, and room
+  /// for one row's edit.
+  private var solidRuns: UnsafeMutablePointer<SolidRun>?
+  private var solidRunCounts: UnsafeMutablePointer<Int>?
+  private let spareRuns: UnsafeMutablePointer<SolidRun>
 
   init() {
     dirty = .allocate(capacity: 1)
     pathCrossings = .allocate(capacity: PathRowCrossings.bufferCount)
+    bandEdges = .allocate(capacity: 0)
+    spareRuns = .allocate(capacity: SolidRunRows.spareCapacity)
   }
 
   deinit {
     storage?.deallocate()
     dirty.deallocate()
     pathCrossings.deallocate()
+    bandEdges.deallocate()
+    solidRuns?.deallocate()
+    solidRunCounts?.deallocate()
+    spareRuns.deallocate()
+  }
+
+  /// The runs of the frame band `frame` (level 0), which ``reserve(levels:width:rows:)`` sized.
+  func runs(over frame: RasterTarget) -> SolidRunRows {
+    SolidRunRows(
+      runs: solidRuns!, counts: solidRunCounts!, spare: spareRuns, target: frame)
   }
 
   /// Level `k`'s first row.
   @inline(__always)
   func level(_ k: Int) -> UnsafeMutablePointer<Float> { storage! + k * rows * stride }
+
+  /// Makes room for the band edges of a program of `edges` path edges.
+  func reserve(edges: Int) {
+    guard edges > bandEdgeCapacity else { return }
+    bandEdges.deallocate()
+    bandEdges = .allocate(capacity: edges)
+    bandEdgeCapacity = edges
+  }
 
   /// Makes room for `levels` levels of `rows` rows of `width` pixels (zeroed when reallocated).
   func reserve(levels: Int, width: Int, rows: Int) {
@@ -232,6 +261,11 @@ final class RasterScratch {
       dirtyCapacity = levels
     }
     guard levels > self.levels || rows != self.rows || stride != self.stride else { return }
+    solidRuns?.deallocate()
+    solidRunCounts?.deallocate()
+    solidRuns = .allocate(capacity: rows * SolidRunRows.capacity)
+    solidRunCounts = .allocate(capacity: rows)
+    solidRunCounts!.initialize(repeating: 0, count: rows)
     storage?.deallocate()
     let count = levels * rows * stride
     storage = .allocate(capacity: count)

@@ -36,27 +36,33 @@ struct PathRowCrossings {
   }
 
   /// Collects the crossings of row `py`'s sample lines with `source`'s edges; `false` when a
-  /// line has more than `capacity`.
+  /// line has more than `capacity`. One pass over the edges: an edge that misses the row's
+  /// sample lines is passed over with two comparisons (a line's crossings are the same in any
+  /// edge order: equal columns keep their arrival order, and only their sum matters).
   mutating func gather(_ py: Int, _ source: RasterSpans.Source) -> Bool {
     self.py = py
     let lo = 4 * source.layer.x0
     let hi = 4 * source.layer.x1
-    for b in 0..<ReferenceRasterizer.samplesPerAxis {
-      let y = ReferenceRasterizer.sample(py, b)
-      var n = 0
-      for e in source.edges where e.crosses(y) {
+    let lines = ReferenceRasterizer.samplesPerAxis
+    let first = ReferenceRasterizer.sample(py, 0)
+    let last = ReferenceRasterizer.sample(py, lines - 1)
+    lengths = .zero
+    for e in source.edges where e.y0 <= last && e.y1 > first {
+      for b in 0..<lines {
+        let y = ReferenceRasterizer.sample(py, b)
+        guard e.crosses(y) else { continue }
         let x = e.x(at: y)
         guard !x.isNaN else { continue }
         let k = RasterSpans.firstSample(rightOf: x, lo, hi)
         if k == lo {
           bases[b] += e.direction
         } else if k < hi {
+          let n = lengths[b]
           guard n < capacity else { return false }
           insert(Int32(k - lo), e.direction, line: b, count: n)
-          n += 1
+          lengths[b] = n + 1
         }
       }
-      lengths[b] = n
     }
     return true
   }

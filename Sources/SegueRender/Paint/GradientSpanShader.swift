@@ -1,4 +1,5 @@
 import Segue
+import SegueSIMDSupport
 
 /// ``GradientPaint`` prepared for filling runs of pixels in `Float` (the fast path; within
 /// 1/255 per channel of the Double reference, see the tests).
@@ -143,7 +144,8 @@ public struct GradientSpanShader: Sendable {
         let f = (t - a) / (locations[i] - a)
         straight = colors[i - 1] + (colors[i] - colors[i - 1]) * f
       }
-      let clamped = straight.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1))
+      // The header's clamp: the standard library's `clamped` is two out-of-line scalar loops.
+      let clamped = segue_clamp01_f32x4(straight)
       return SIMD4(clamped.x * clamped.w, clamped.y * clamped.w, clamped.z * clamped.w, clamped.w)
     }
   }

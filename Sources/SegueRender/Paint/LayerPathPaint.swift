@@ -50,6 +50,9 @@ extension SceneRenderer {
   /// distinct request).
   static let textLayouts = TextLayoutCache()
 
+  /// The flattened glyphs of every renderer's text layers.
+  static let textOutlines = TextOutlineCache()
+
   /// The filled paths `layer` draws over its gradient: a shape layer's fill then stroke, a text
   /// layer's glyphs. A path that cannot be flattened or stroked (over the point budget), or text
   /// whose font cannot be found, draws nothing.
@@ -80,21 +83,33 @@ extension SceneRenderer {
         bounds: Size(width: layer.bounds.width, height: layer.bounds.height),
         alignmentMode: text.alignmentMode, isWrapped: text.isWrapped,
         truncationMode: text.truncationMode)
-      guard let layout = try? Self.textLayouts.layout(for: request),
-        var polygons = try? PathFlattening.polylines(layout.path, scale: scale)
+      let origin = SIMD2(layer.bounds.minX, layer.bounds.minY)
+      let key = TextOutlineCache.Key(request: request, scale: scale, origin: origin)
+      guard let polygons = Self.textOutlines.outlines(for: key, { textOutlines(request, key) })
       else { return [] }
-      let (dx, dy) = (layer.bounds.minX, layer.bounds.minY)
-      if dx != 0 || dy != 0 {
-        for i in polygons.indices {
-          for k in polygons[i].points.indices {
-            polygons[i].points[k].x += dx
-            polygons[i].points[k].y += dy
-          }
-        }
-      }
       return [LayerSnapshot.PathFill(polygons: polygons, color: text.foregroundColor)]
     case .plain, .gradient:
       return []
     }
+  }
+
+  /// The glyph outlines of `request` flattened at `key.scale` and moved by `key.origin`, or
+  /// `nil` when its font cannot be found or its path not flattened.
+  private func textOutlines(_ request: TextLayoutRequest, _ key: TextOutlineCache.Key)
+    -> [Polyline]?
+  {
+    guard let layout = try? Self.textLayouts.layout(for: request),
+      var polygons = try? PathFlattening.polylines(layout.path, scale: key.scale)
+    else { return nil }
+    let (dx, dy) = (key.origin.x, key.origin.y)
+    if dx != 0 || dy != 0 {
+      for i in polygons.indices {
+        for k in polygons[i].points.indices {
+          polygons[i].points[k].x += dx
+          polygons[i].points[k].y += dy
+        }
+      }
+    }
+    return polygons
   }
 }
