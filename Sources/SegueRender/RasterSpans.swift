@@ -75,13 +75,16 @@ enum RasterSpans {
       }
       source.edges = UnsafeBufferPointer(start: bandEdges, count: n)
     }
+    // Rows read a constant: a `var` passed to each row was copied for each row (its layer's
+    // references retained and released).
+    let rowSource = source
     for py in first..<last {
       if layer.part == .paths {
-        pathRow(py, source, target.row(py), &dirty, crossings: crossings)
+        pathRow(py, rowSource, target.row(py), &dirty, crossings: crossings)
       } else if layer.separable {
-        separableRow(py, source, target.row(py), &dirty, hidden: hidden, runs: runs)
+        separableRow(py, rowSource, target.row(py), &dirty, hidden: hidden, runs: runs)
       } else {
-        generalRow(py, source, target.row(py), &dirty, hidden: hidden)
+        generalRow(py, rowSource, target.row(py), &dirty, hidden: hidden)
       }
     }
     return dirty
