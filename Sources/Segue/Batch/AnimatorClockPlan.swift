@@ -22,72 +22,41 @@ struct AnimatorClockPlan: Sendable {
   }
 
   /// Whether the fraction moves after the call: active and running.
-  var moves: Bool
+  var moves = false
   /// The progress and the completion shown while the fraction does not move.
-  var heldProgress: Double
-  var heldCompletion: AnimatingPosition?
+  var heldProgress = 0.0
+  var heldCompletion: AnimatingPosition? = nil
   /// The fraction does not move before this wall time (`−∞` without a pending delay).
-  var heldUntil: Double
+  var heldUntil = 0.0
   /// The wall time the fraction starts moving from: the later of the call and ``heldUntil``.
-  var from: Double
+  var from = 0.0
   /// The fraction at ``from``, the one it heads for, and its signed speed (per second).
-  var fraction: Double
-  var target: Double
-  var velocity: Double
+  var fraction = 0.0
+  var target = 0.0
+  var velocity = 0.0
   /// When the fraction reaches ``target``.
-  var end: Double
+  var end = 0.0
   /// The progress and completion from ``end`` on.
-  var endProgress: Double
-  var endCompletion: AnimatingPosition?
+  var endProgress = 0.0
+  var endCompletion: AnimatingPosition? = nil
   /// The machine's flags that ``AnimatorMachine/progress(atFraction:)`` reads.
-  var frozenValue: Double?
-  var scrubbedLinearly: Bool
+  var frozenValue: Double? = nil
+  var scrubbedLinearly = false
   /// The knot: its fraction `φ₀`, progress `q₀` and curve.
-  var knotFraction: Double
-  var knotProgress: Double
-  var curve: Curve
+  var knotFraction = 0.0
+  var knotProgress = 0.0
+  var curve = Curve.machine
   /// The lengths (seconds) of the runs after and before the knot, which a spring is fitted to.
-  var forwardLength: Double
-  var backwardLength: Double
+  var forwardLength = 0.0
+  var backwardLength = 0.0
 
   /// The plan of an instance that is not animator-driven: progress 0, held.
   static let notAnimated = AnimatorClockPlan(.notAnimated)
 
-  /// The plan of `machine` after its latest call.
+  /// The plan of `machine` after its latest call (every field is written by
+  /// ``update(from:keepsCurve:)``).
   init(_ machine: borrowing AnimatorMachine) {
-    self.init(
-      moves: false, heldProgress: 0, heldCompletion: nil, heldUntil: 0, from: 0, fraction: 0,
-      target: 0, velocity: 0, end: 0, endProgress: 0, endCompletion: nil, frozenValue: nil,
-      scrubbedLinearly: false, knotFraction: 0, knotProgress: 0, curve: .machine,
-      forwardLength: 0, backwardLength: 0)
     update(from: machine, keepsCurve: false)
-  }
-
-  private init(
-    moves: Bool, heldProgress: Double, heldCompletion: AnimatingPosition?, heldUntil: Double,
-    from: Double, fraction: Double, target: Double, velocity: Double, end: Double,
-    endProgress: Double, endCompletion: AnimatingPosition?, frozenValue: Double?,
-    scrubbedLinearly: Bool, knotFraction: Double, knotProgress: Double, curve: Curve,
-    forwardLength: Double, backwardLength: Double
-  ) {
-    self.moves = moves
-    self.heldProgress = heldProgress
-    self.heldCompletion = heldCompletion
-    self.heldUntil = heldUntil
-    self.from = from
-    self.fraction = fraction
-    self.target = target
-    self.velocity = velocity
-    self.end = end
-    self.endProgress = endProgress
-    self.endCompletion = endCompletion
-    self.frozenValue = frozenValue
-    self.scrubbedLinearly = scrubbedLinearly
-    self.knotFraction = knotFraction
-    self.knotProgress = knotProgress
-    self.curve = curve
-    self.forwardLength = forwardLength
-    self.backwardLength = backwardLength
   }
 
   /// Makes the plan again, in place, for `machine` after a call. The curve (a spring fitted to
