@@ -14,6 +14,15 @@
 #define SEGUE_ROUNDING_BIAS 12582912.0f
 /// The bit pattern of `SEGUE_ROUNDING_BIAS`.
 #define SEGUE_ROUNDING_BITS 0x4B400000
+/// How far ahead of a window row's first texel the row is prefetched, in texels (three steps
+/// of a row that advances about a texel per pixel; measured, 32–64 do as well).
+#define SEGUE_PREFETCH_AHEAD 48
+
+/// Prefetches the texel `ahead` texels after `p` into L1 (an address past the image is never
+/// read: a prefetch does not fault).
+static inline void segue_prefetch_texel(const int *p, int ahead) {
+  _mm_prefetch((const char *)((uintptr_t)p + 4 * (uintptr_t)ahead), _MM_HINT_T0);
+}
 
 // MARK: AVX2, 8 pixels per step
 
@@ -27,25 +36,62 @@ __attribute__((target("avx2"))) static inline __m256i segue_fixed_avx2(__m256 v)
   return _mm256_sub_epi32(_mm256_castps_si256(biased), _mm256_set1_epi32(SEGUE_ROUNDING_BITS));
 }
 
-/// `a + (b − a)·w/256` per byte of eight RGBA8 pixels (`w` in `0…256` per pixel), rounded:
-/// two channels per 32-bit lane, each 16-bit half multiplied on its own.
+/// The words of each pixel's weight `w << shift` (`w` a 32-bit lane per pixel) in the four
+/// channel words of that pixel, for the pixels of `unpacklo_epi8` (`lo`) and `unpackhi_epi8`
+/// (`hi`): pixels 0, 1 and 2, 3 of each 128-bit lane.
+__attribute__((target("avx2"))) static inline void segue_weight_words_avx2(__m256i w, int shift,
+                                                                           __m256i *lo,
+                                                                           __m256i *hi) {
+  __m256i v = _mm256_sll_epi32(w, _mm_cvtsi32_si128(shift));
+  *lo = _mm256_shuffle_epi8(v, _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5, 0,
+                                                1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5));
+  *hi = _mm256_shuffle_epi8(v, _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12,
+                                                13, 8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12,
+                                                13, 12, 13));
+}
+
+/// `a + ⌊((b − a)·w + 128)/256⌋` per 16-bit channel (`a`, `b` in `0…255`) for `m = 128·w`,
+/// `w` in `0…255`: `vpmulhrsw` gives `⌊(x·m + 2¹⁴)/2¹⁵⌋`. This is `⌊(a·(256 − w) + b·w +
+/// 128)/256⌋`, the Swift kernel's `lerp`, exactly.
+__attribute__((target("avx2"))) static inline __m256i segue_lerp_words_avx2(__m256i a, __m256i b,
+                                                                            __m256i m) {
+  return _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), m));
+}
+
+/// The bilinear mix of eight pixels' texels `a b / c d` (RGBA8) by their fractions `wx`, `wy`
+/// (`0…255`): the Swift kernel's three `lerp`s, on 16-bit channels.
+__attribute__((target("avx2"))) static inline __m256i segue_mix_avx2(__m256i a, __m256i b,
+                                                                     __m256i c, __m256i d,
+                                                                     __m256i wx, __m256i wy) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i xlo, xhi, ylo, yhi;
+  segue_weight_words_avx2(wx, 7, &xlo, &xhi);
+  segue_weight_words_avx2(wy, 7, &ylo, &yhi);
+  __m256i toplo = segue_lerp_words_avx2(_mm256_unpacklo_epi8(a, zero),
+                                        _mm256_unpacklo_epi8(b, zero), xlo);
+  __m256i tophi = segue_lerp_words_avx2(_mm256_unpackhi_epi8(a, zero),
+                                        _mm256_unpackhi_epi8(b, zero), xhi);
+  __m256i lowlo = segue_lerp_words_avx2(_mm256_unpacklo_epi8(c, zero),
+                                        _mm256_unpacklo_epi8(d, zero), xlo);
+  __m256i lowhi = segue_lerp_words_avx2(_mm256_unpackhi_epi8(c, zero),
+                                        _mm256_unpackhi_epi8(d, zero), xhi);
+  return _mm256_packus_epi16(segue_lerp_words_avx2(toplo, lowlo, ylo),
+                             segue_lerp_words_avx2(tophi, lowhi, yhi));
+}
+
+/// The Swift kernel's `lerp(a, b, w)` of eight RGBA8 pixels for `w` in `0…256` (the mix of
+/// two mip levels): `vpmulhrsw` of `2·(b − a)` by `64·w`, which is `(b − a)·128w` again.
 __attribute__((target("avx2"))) static inline __m256i segue_lerp_avx2(__m256i a, __m256i b,
                                                                       __m256i w) {
-  const __m256i low = _mm256_set1_epi32(0x00FF00FF);
-  const __m256i round = _mm256_set1_epi32(0x00800080);
-  __m256i v = _mm256_sub_epi32(_mm256_set1_epi32(256), w);
-  __m256i vv = _mm256_or_si256(v, _mm256_slli_epi32(v, 16));
-  __m256i ww = _mm256_or_si256(w, _mm256_slli_epi32(w, 16));
-  __m256i rb = _mm256_add_epi32(
-      _mm256_add_epi32(_mm256_mullo_epi16(_mm256_and_si256(a, low), vv),
-                       _mm256_mullo_epi16(_mm256_and_si256(b, low), ww)),
-      round);
-  __m256i ag = _mm256_add_epi32(
-      _mm256_add_epi32(_mm256_mullo_epi16(_mm256_and_si256(_mm256_srli_epi32(a, 8), low), vv),
-                       _mm256_mullo_epi16(_mm256_and_si256(_mm256_srli_epi32(b, 8), low), ww)),
-      round);
-  return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(rb, 8), low),
-                         _mm256_andnot_si256(low, ag));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i wlo, whi;
+  segue_weight_words_avx2(w, 6, &wlo, &whi);
+  __m256i alo = _mm256_unpacklo_epi8(a, zero), ahi = _mm256_unpackhi_epi8(a, zero);
+  __m256i dlo = _mm256_sub_epi16(_mm256_unpacklo_epi8(b, zero), alo);
+  __m256i dhi = _mm256_sub_epi16(_mm256_unpackhi_epi8(b, zero), ahi);
+  return _mm256_packus_epi16(
+      _mm256_add_epi16(alo, _mm256_mulhrs_epi16(_mm256_add_epi16(dlo, dlo), wlo)),
+      _mm256_add_epi16(ahi, _mm256_mulhrs_epi16(_mm256_add_epi16(dhi, dhi), whi)));
 }
 
 /// Lane `i` of the 16 texels `lo ‖ hi` at `index[i]` (`0…15`; `high`: `index[i] > 7`).
@@ -89,6 +135,7 @@ __attribute__((target("avx2"))) static inline int segue_window_texels_avx2(
   __m256i high0 = _mm256_cmpgt_epi32(u0, seven), high1 = _mm256_cmpgt_epi32(u1, seven);
   const int *p = (const int *)level->texels + top * level->width + base;
   for (int row = top; row <= bottom; row++, p += level->width) {
+    segue_prefetch_texel(p, SEGUE_PREFETCH_AHEAD);
     __m256i lo = _mm256_loadu_si256((const __m256i *)p);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(p + 8));
     __m256i left = segue_pick16_avx2(lo, hi, u0, high0);
@@ -119,16 +166,22 @@ __attribute__((target("avx2"))) static inline void segue_footprint_avx2(
   *across = _mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by));
 }
 
-/// Bilinear on `level` at the level-0 texel points `(s, t)` of eight pixels.
-__attribute__((target("avx2"))) static inline __m256i segue_bilinear_avx2(
-    const segue_bilinear_level *level, __m256 s, __m256 t) {
+/// The fixed-point texel coordinates `round(256·v)` on `level` of the level-0 texel points
+/// `(s, t)`: `v = s·scale_x − ½` and `t·scale_y − ½`.
+__attribute__((target("avx2"))) static inline void segue_texel_point_avx2(
+    const segue_bilinear_level *level, __m256 s, __m256 t, __m256i *x, __m256i *y) {
   const __m256 half = _mm256_set1_ps(0.5f);
+  *x = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(s, _mm256_set1_ps(level->scale_x)), half));
+  *y = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(level->scale_y)), half));
+}
+
+/// Bilinear on `level` at the fixed-point texel coordinates `(x, y)` of eight pixels.
+__attribute__((target("avx2"))) static inline __m256i segue_bilinear_fixed_avx2(
+    const segue_bilinear_level *level, __m256i x, __m256i y) {
   const __m256i zero = _mm256_setzero_si256(), step = _mm256_set1_epi32(1);
   const __m256i right = _mm256_set1_epi32(level->width - 1);
   const __m256i bottom = _mm256_set1_epi32(level->height - 1);
   const __m256i fraction = _mm256_set1_epi32(255);
-  __m256i x = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(s, _mm256_set1_ps(level->scale_x)), half));
-  __m256i y = segue_fixed_avx2(_mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(level->scale_y)), half));
   __m256i xi = _mm256_srai_epi32(x, 8), yi = _mm256_srai_epi32(y, 8);
   __m256i i0 = _mm256_min_epi32(_mm256_max_epi32(xi, zero), right);
   __m256i i1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(xi, step), zero), right);
@@ -144,9 +197,51 @@ __attribute__((target("avx2"))) static inline __m256i segue_bilinear_avx2(
     c = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i0), 4);
     d = _mm256_i32gather_epi32(texels, _mm256_add_epi32(r1, i1), 4);
   }
-  __m256i wx = _mm256_and_si256(x, fraction), wy = _mm256_and_si256(y, fraction);
-  __m256i top = segue_lerp_avx2(a, b, wx), under = segue_lerp_avx2(c, d, wx);
-  return segue_lerp_avx2(top, under, wy);
+  return segue_mix_avx2(a, b, c, d, _mm256_and_si256(x, fraction), _mm256_and_si256(y, fraction));
+}
+
+/// Bilinear on `level` at the level-0 texel points `(s, t)` of eight pixels.
+__attribute__((target("avx2"))) static inline __m256i segue_bilinear_avx2(
+    const segue_bilinear_level *level, __m256 s, __m256 t) {
+  __m256i x, y;
+  segue_texel_point_avx2(level, s, t, &x, &y);
+  return segue_bilinear_fixed_avx2(level, x, y);
+}
+
+/// The texel points `(s, t)` of the eight pixels from `k`: `r = 1/(w + k·dw)`,
+/// `s = (x + k·dx)·r`, `t = (y + k·dy)·r`; `inverse` is `r`.
+__attribute__((target("avx2"))) static inline void segue_span_point_avx2(
+    const segue_texel_span *span, int k, __m256 *s, __m256 *t, __m256 *inverse) {
+  const __m256 lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256 kf = _mm256_add_ps(_mm256_set1_ps((float)k), lanes);
+  __m256 w = _mm256_add_ps(_mm256_set1_ps(span->w), _mm256_mul_ps(kf, _mm256_set1_ps(span->dw)));
+  *inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), w);
+  __m256 s0 = _mm256_add_ps(_mm256_set1_ps(span->x), _mm256_mul_ps(kf, _mm256_set1_ps(span->dx)));
+  *s = _mm256_mul_ps(s0, *inverse);
+  __m256 t0 = _mm256_add_ps(_mm256_set1_ps(span->y), _mm256_mul_ps(kf, _mm256_set1_ps(span->dy)));
+  *t = _mm256_mul_ps(t0, *inverse);
+}
+
+/// `SEGUE_SPAN_LINEAR` on level 0, software-pipelined: the texel point of the next step (its
+/// divide) is computed before this step's texels are read, so the two overlap.
+__attribute__((target("avx2"))) static int segue_linear_span_avx2(
+    const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
+    uint8_t *out) {
+  int k = start;
+  if (k + 8 > count) return k;
+  __m256 s, t, inverse;
+  __m256i x, y;
+  segue_span_point_avx2(span, k, &s, &t, &inverse);
+  segue_texel_point_avx2(level, s, t, &x, &y);
+  for (; k + 8 <= count; k += 8) {
+    __m256i nx, ny;
+    segue_span_point_avx2(span, k + 8, &s, &t, &inverse);
+    segue_texel_point_avx2(level, s, t, &nx, &ny);
+    _mm256_storeu_si256((__m256i *)(out + 4 * k), segue_bilinear_fixed_avx2(level, x, y));
+    x = nx;
+    y = ny;
+  }
+  return k;
 }
 
 /// `log₂ v` within 0.01 (the Swift kernel's: the exponent plus `m + 0.3466·m(1 − m)` for the
@@ -168,46 +263,36 @@ __attribute__((target("avx2"))) static inline __m256 segue_log2_avx2(__m256 v) {
 __attribute__((target("avx2"))) static int segue_bilinear_span_avx2(
     const segue_bilinear_level *levels, int level_count, const segue_texel_span *span,
     int start, int count, int mode, uint8_t *out) {
-  const __m256 lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256 x0 = _mm256_set1_ps(span->x), y0 = _mm256_set1_ps(span->y);
-  const __m256 w0 = _mm256_set1_ps(span->w), dx = _mm256_set1_ps(span->dx);
-  const __m256 dy = _mm256_set1_ps(span->dy), dw = _mm256_set1_ps(span->dw);
+  if (mode == SEGUE_SPAN_LINEAR) return segue_linear_span_avx2(levels, span, start, count, out);
   const __m256 one = _mm256_set1_ps(1.0f), top = _mm256_set1_ps((float)(level_count - 1));
   int k = start;
   for (; k + 8 <= count; k += 8) {
-    __m256 kf = _mm256_add_ps(_mm256_set1_ps((float)k), lanes);
-    __m256 inverse = _mm256_div_ps(one, _mm256_add_ps(w0, _mm256_mul_ps(kf, dw)));
-    __m256 s = _mm256_mul_ps(_mm256_add_ps(x0, _mm256_mul_ps(kf, dx)), inverse);
-    __m256 t = _mm256_mul_ps(_mm256_add_ps(y0, _mm256_mul_ps(kf, dy)), inverse);
+    __m256 s, t, inverse, along, across;
+    segue_span_point_avx2(span, k, &s, &t, &inverse);
+    segue_footprint_avx2(span, s, t, inverse, &along, &across);
+    __m256 ordered = _mm256_and_ps(_mm256_cmp_ps(along, along, _CMP_ORD_Q),
+                                   _mm256_cmp_ps(across, across, _CMP_ORD_Q));
+    if (_mm256_movemask_ps(ordered) != 0xFF) break;
+    __m256 rho2 = _mm256_max_ps(along, across);
+    __m256 minifies = _mm256_cmp_ps(rho2, one, _CMP_GT_OQ);
     __m256i pixel;
-    if (mode == SEGUE_SPAN_LINEAR) {
+    if (mode == SEGUE_SPAN_MAGNIFYING) {
+      if (_mm256_movemask_ps(minifies) != 0) break;
       pixel = segue_bilinear_avx2(levels, s, t);
     } else {
-      __m256 along, across;
-      segue_footprint_avx2(span, s, t, inverse, &along, &across);
-      __m256 ordered = _mm256_and_ps(_mm256_cmp_ps(along, along, _CMP_ORD_Q),
-                                     _mm256_cmp_ps(across, across, _CMP_ORD_Q));
-      if (_mm256_movemask_ps(ordered) != 0xFF) break;
-      __m256 rho2 = _mm256_max_ps(along, across);
-      __m256 minifies = _mm256_cmp_ps(rho2, one, _CMP_GT_OQ);
-      if (mode == SEGUE_SPAN_MAGNIFYING) {
-        if (_mm256_movemask_ps(minifies) != 0) break;
-        pixel = segue_bilinear_avx2(levels, s, t);
-      } else {
-        __m256 lod = _mm256_and_ps(
-            minifies, _mm256_mul_ps(_mm256_set1_ps(0.5f), segue_log2_avx2(rho2)));
-        __m256 level = _mm256_min_ps(top, lod);
-        __m256i index = _mm256_cvttps_epi32(level);
-        int first = _mm256_cvtsi256_si32(index);
-        __m256i same = _mm256_cmpeq_epi32(index, _mm256_set1_epi32(first));
-        if (_mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF) break;
-        __m256i mix = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_mul_ps(_mm256_sub_ps(level, _mm256_cvtepi32_ps(index)), _mm256_set1_ps(256.0f)),
-            _mm256_set1_ps(0.5f)));
-        pixel = segue_bilinear_avx2(levels + first, s, t);
-        if (first + 1 < level_count && !_mm256_testz_si256(mix, mix))
-          pixel = segue_lerp_avx2(pixel, segue_bilinear_avx2(levels + first + 1, s, t), mix);
-      }
+      __m256 lod =
+          _mm256_and_ps(minifies, _mm256_mul_ps(_mm256_set1_ps(0.5f), segue_log2_avx2(rho2)));
+      __m256 level = _mm256_min_ps(top, lod);
+      __m256i index = _mm256_cvttps_epi32(level);
+      int first = _mm256_cvtsi256_si32(index);
+      __m256i same = _mm256_cmpeq_epi32(index, _mm256_set1_epi32(first));
+      if (_mm256_movemask_ps(_mm256_castsi256_ps(same)) != 0xFF) break;
+      __m256i mix = _mm256_cvttps_epi32(_mm256_add_ps(
+          _mm256_mul_ps(_mm256_sub_ps(level, _mm256_cvtepi32_ps(index)), _mm256_set1_ps(256.0f)),
+          _mm256_set1_ps(0.5f)));
+      pixel = segue_bilinear_avx2(levels + first, s, t);
+      if (first + 1 < level_count && !_mm256_testz_si256(mix, mix))
+        pixel = segue_lerp_avx2(pixel, segue_bilinear_avx2(levels + first + 1, s, t), mix);
     }
     _mm256_storeu_si256((__m256i *)(out + 4 * k), pixel);
   }
@@ -224,24 +309,54 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_fixed_av
   return _mm512_sub_epi32(_mm512_castps_si512(biased), _mm512_set1_epi32(SEGUE_ROUNDING_BITS));
 }
 
+/// ``segue_weight_words_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline void segue_weight_words_avx512(
+    __m512i w, int shift, __m512i *lo, __m512i *hi) {
+  __m512i v = _mm512_sll_epi32(w, _mm_cvtsi32_si128(shift));
+  *lo = _mm512_shuffle_epi8(
+      v, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5)));
+  *hi = _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13,
+                                                                    12, 13, 12, 13, 12, 13)));
+}
+
+/// ``segue_lerp_words_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_lerp_words_avx512(
+    __m512i a, __m512i b, __m512i m) {
+  return _mm512_add_epi16(a, _mm512_mulhrs_epi16(_mm512_sub_epi16(b, a), m));
+}
+
+/// ``segue_mix_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_mix_avx512(
+    __m512i a, __m512i b, __m512i c, __m512i d, __m512i wx, __m512i wy) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i xlo, xhi, ylo, yhi;
+  segue_weight_words_avx512(wx, 7, &xlo, &xhi);
+  segue_weight_words_avx512(wy, 7, &ylo, &yhi);
+  __m512i toplo = segue_lerp_words_avx512(_mm512_unpacklo_epi8(a, zero),
+                                          _mm512_unpacklo_epi8(b, zero), xlo);
+  __m512i tophi = segue_lerp_words_avx512(_mm512_unpackhi_epi8(a, zero),
+                                          _mm512_unpackhi_epi8(b, zero), xhi);
+  __m512i lowlo = segue_lerp_words_avx512(_mm512_unpacklo_epi8(c, zero),
+                                          _mm512_unpacklo_epi8(d, zero), xlo);
+  __m512i lowhi = segue_lerp_words_avx512(_mm512_unpackhi_epi8(c, zero),
+                                          _mm512_unpackhi_epi8(d, zero), xhi);
+  return _mm512_packus_epi16(segue_lerp_words_avx512(toplo, lowlo, ylo),
+                             segue_lerp_words_avx512(tophi, lowhi, yhi));
+}
+
+/// ``segue_lerp_avx2`` with 16 pixels.
 __attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_lerp_avx512(__m512i a,
                                                                                    __m512i b,
                                                                                    __m512i w) {
-  const __m512i low = _mm512_set1_epi32(0x00FF00FF);
-  const __m512i round = _mm512_set1_epi32(0x00800080);
-  __m512i v = _mm512_sub_epi32(_mm512_set1_epi32(256), w);
-  __m512i vv = _mm512_or_si512(v, _mm512_slli_epi32(v, 16));
-  __m512i ww = _mm512_or_si512(w, _mm512_slli_epi32(w, 16));
-  __m512i rb = _mm512_add_epi32(
-      _mm512_add_epi32(_mm512_mullo_epi16(_mm512_and_si512(a, low), vv),
-                       _mm512_mullo_epi16(_mm512_and_si512(b, low), ww)),
-      round);
-  __m512i ag = _mm512_add_epi32(
-      _mm512_add_epi32(_mm512_mullo_epi16(_mm512_and_si512(_mm512_srli_epi32(a, 8), low), vv),
-                       _mm512_mullo_epi16(_mm512_and_si512(_mm512_srli_epi32(b, 8), low), ww)),
-      round);
-  return _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(rb, 8), low),
-                         _mm512_andnot_si512(low, ag));
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i wlo, whi;
+  segue_weight_words_avx512(w, 6, &wlo, &whi);
+  __m512i alo = _mm512_unpacklo_epi8(a, zero), ahi = _mm512_unpackhi_epi8(a, zero);
+  __m512i dlo = _mm512_sub_epi16(_mm512_unpacklo_epi8(b, zero), alo);
+  __m512i dhi = _mm512_sub_epi16(_mm512_unpackhi_epi8(b, zero), ahi);
+  return _mm512_packus_epi16(
+      _mm512_add_epi16(alo, _mm512_mulhrs_epi16(_mm512_add_epi16(dlo, dlo), wlo)),
+      _mm512_add_epi16(ahi, _mm512_mulhrs_epi16(_mm512_add_epi16(dhi, dhi), whi)));
 }
 
 /// ``segue_window_texels_avx2`` with 16 lanes and a window of `SEGUE_WINDOW_AVX512` texels
@@ -271,6 +386,7 @@ __attribute__((target("avx512f,avx512bw"))) static inline int segue_window_texel
   *a = *b = *c = *d = _mm512_setzero_si512();
   const int *p = (const int *)level->texels + top * level->width + base;
   for (int row = top; row <= bottom; row++, p += level->width) {
+    segue_prefetch_texel(p, SEGUE_PREFETCH_AHEAD);
     __m512i lo = _mm512_loadu_si512((const void *)p);
     __m512i hi = _mm512_loadu_si512((const void *)(p + 16));
     __m512i left = _mm512_permutex2var_epi32(lo, u0, hi);
@@ -299,15 +415,21 @@ __attribute__((target("avx512f,avx512bw"))) static inline void segue_footprint_a
   *across = _mm512_add_ps(_mm512_mul_ps(bx, bx), _mm512_mul_ps(by, by));
 }
 
-__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_bilinear_avx512(
-    const segue_bilinear_level *level, __m512 s, __m512 t) {
+/// ``segue_texel_point_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline void segue_texel_point_avx512(
+    const segue_bilinear_level *level, __m512 s, __m512 t, __m512i *x, __m512i *y) {
   const __m512 half = _mm512_set1_ps(0.5f);
+  *x = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps(level->scale_x)), half));
+  *y = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(level->scale_y)), half));
+}
+
+/// ``segue_bilinear_fixed_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_bilinear_fixed_avx512(
+    const segue_bilinear_level *level, __m512i x, __m512i y) {
   const __m512i zero = _mm512_setzero_si512(), step = _mm512_set1_epi32(1);
   const __m512i right = _mm512_set1_epi32(level->width - 1);
   const __m512i bottom = _mm512_set1_epi32(level->height - 1);
   const __m512i fraction = _mm512_set1_epi32(255);
-  __m512i x = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps(level->scale_x)), half));
-  __m512i y = segue_fixed_avx512(_mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(level->scale_y)), half));
   __m512i xi = _mm512_srai_epi32(x, 8), yi = _mm512_srai_epi32(y, 8);
   __m512i i0 = _mm512_min_epi32(_mm512_max_epi32(xi, zero), right);
   __m512i i1 = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(xi, step), zero), right);
@@ -323,9 +445,49 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_bilinear
     c = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i0), texels, 4);
     d = _mm512_i32gather_epi32(_mm512_add_epi32(r1, i1), texels, 4);
   }
-  __m512i wx = _mm512_and_si512(x, fraction), wy = _mm512_and_si512(y, fraction);
-  __m512i top = segue_lerp_avx512(a, b, wx), under = segue_lerp_avx512(c, d, wx);
-  return segue_lerp_avx512(top, under, wy);
+  return segue_mix_avx512(a, b, c, d, _mm512_and_si512(x, fraction),
+                          _mm512_and_si512(y, fraction));
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i segue_bilinear_avx512(
+    const segue_bilinear_level *level, __m512 s, __m512 t) {
+  __m512i x, y;
+  segue_texel_point_avx512(level, s, t, &x, &y);
+  return segue_bilinear_fixed_avx512(level, x, y);
+}
+
+/// ``segue_span_point_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static inline void segue_span_point_avx512(
+    const segue_texel_span *span, int k, __m512 *s, __m512 *t, __m512 *inverse) {
+  const __m512 lanes = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  __m512 kf = _mm512_add_ps(_mm512_set1_ps((float)k), lanes);
+  __m512 w = _mm512_add_ps(_mm512_set1_ps(span->w), _mm512_mul_ps(kf, _mm512_set1_ps(span->dw)));
+  *inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), w);
+  __m512 s0 = _mm512_add_ps(_mm512_set1_ps(span->x), _mm512_mul_ps(kf, _mm512_set1_ps(span->dx)));
+  *s = _mm512_mul_ps(s0, *inverse);
+  __m512 t0 = _mm512_add_ps(_mm512_set1_ps(span->y), _mm512_mul_ps(kf, _mm512_set1_ps(span->dy)));
+  *t = _mm512_mul_ps(t0, *inverse);
+}
+
+/// ``segue_linear_span_avx2`` with 16 pixels.
+__attribute__((target("avx512f,avx512bw"))) static int segue_linear_span_avx512(
+    const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
+    uint8_t *out) {
+  int k = start;
+  if (k + 16 > count) return k;
+  __m512 s, t, inverse;
+  __m512i x, y;
+  segue_span_point_avx512(span, k, &s, &t, &inverse);
+  segue_texel_point_avx512(level, s, t, &x, &y);
+  for (; k + 16 <= count; k += 16) {
+    __m512i nx, ny;
+    segue_span_point_avx512(span, k + 16, &s, &t, &inverse);
+    segue_texel_point_avx512(level, s, t, &nx, &ny);
+    _mm512_storeu_si512((void *)(out + 4 * k), segue_bilinear_fixed_avx512(level, x, y));
+    x = nx;
+    y = ny;
+  }
+  return k;
 }
 
 __attribute__((target("avx512f,avx512bw"))) static inline __m512 segue_log2_avx512(__m512 v) {
@@ -345,43 +507,32 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512 segue_log2_avx5
 __attribute__((target("avx512f,avx512bw"))) static int segue_bilinear_span_avx512(
     const segue_bilinear_level *levels, int level_count, const segue_texel_span *span,
     int start, int count, int mode, uint8_t *out) {
-  const __m512 lanes = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512 x0 = _mm512_set1_ps(span->x), y0 = _mm512_set1_ps(span->y);
-  const __m512 w0 = _mm512_set1_ps(span->w), dx = _mm512_set1_ps(span->dx);
-  const __m512 dy = _mm512_set1_ps(span->dy), dw = _mm512_set1_ps(span->dw);
+  if (mode == SEGUE_SPAN_LINEAR) return segue_linear_span_avx512(levels, span, start, count, out);
   const __m512 one = _mm512_set1_ps(1.0f), top = _mm512_set1_ps((float)(level_count - 1));
   int k = start;
   for (; k + 16 <= count; k += 16) {
-    __m512 kf = _mm512_add_ps(_mm512_set1_ps((float)k), lanes);
-    __m512 inverse = _mm512_div_ps(one, _mm512_add_ps(w0, _mm512_mul_ps(kf, dw)));
-    __m512 s = _mm512_mul_ps(_mm512_add_ps(x0, _mm512_mul_ps(kf, dx)), inverse);
-    __m512 t = _mm512_mul_ps(_mm512_add_ps(y0, _mm512_mul_ps(kf, dy)), inverse);
+    __m512 s, t, inverse, along, across;
+    segue_span_point_avx512(span, k, &s, &t, &inverse);
+    segue_footprint_avx512(span, s, t, inverse, &along, &across);
+    if (_mm512_cmp_ps_mask(along, across, _CMP_ORD_Q) != 0xFFFF) break;
+    __m512 rho2 = _mm512_max_ps(along, across);
+    __mmask16 minifies = _mm512_cmp_ps_mask(rho2, one, _CMP_GT_OQ);
     __m512i pixel;
-    if (mode == SEGUE_SPAN_LINEAR) {
+    if (mode == SEGUE_SPAN_MAGNIFYING) {
+      if (minifies != 0) break;
       pixel = segue_bilinear_avx512(levels, s, t);
     } else {
-      __m512 along, across;
-      segue_footprint_avx512(span, s, t, inverse, &along, &across);
-      __mmask16 ordered = _mm512_cmp_ps_mask(along, across, _CMP_ORD_Q);
-      if (ordered != 0xFFFF) break;
-      __m512 rho2 = _mm512_max_ps(along, across);
-      __mmask16 minifies = _mm512_cmp_ps_mask(rho2, one, _CMP_GT_OQ);
-      if (mode == SEGUE_SPAN_MAGNIFYING) {
-        if (minifies != 0) break;
-        pixel = segue_bilinear_avx512(levels, s, t);
-      } else {
-        __m512 lod = _mm512_maskz_mul_ps(minifies, _mm512_set1_ps(0.5f), segue_log2_avx512(rho2));
-        __m512 level = _mm512_min_ps(top, lod);
-        __m512i index = _mm512_cvttps_epi32(level);
-        int first = _mm_cvtsi128_si32(_mm512_castsi512_si128(index));
-        if (_mm512_cmpneq_epi32_mask(index, _mm512_set1_epi32(first)) != 0) break;
-        __m512i mix = _mm512_cvttps_epi32(_mm512_add_ps(
-            _mm512_mul_ps(_mm512_sub_ps(level, _mm512_cvtepi32_ps(index)), _mm512_set1_ps(256.0f)),
-            _mm512_set1_ps(0.5f)));
-        pixel = segue_bilinear_avx512(levels + first, s, t);
-        if (first + 1 < level_count && _mm512_test_epi32_mask(mix, mix) != 0)
-          pixel = segue_lerp_avx512(pixel, segue_bilinear_avx512(levels + first + 1, s, t), mix);
-      }
+      __m512 lod = _mm512_maskz_mul_ps(minifies, _mm512_set1_ps(0.5f), segue_log2_avx512(rho2));
+      __m512 level = _mm512_min_ps(top, lod);
+      __m512i index = _mm512_cvttps_epi32(level);
+      int first = _mm_cvtsi128_si32(_mm512_castsi512_si128(index));
+      if (_mm512_cmpneq_epi32_mask(index, _mm512_set1_epi32(first)) != 0) break;
+      __m512i mix = _mm512_cvttps_epi32(_mm512_add_ps(
+          _mm512_mul_ps(_mm512_sub_ps(level, _mm512_cvtepi32_ps(index)), _mm512_set1_ps(256.0f)),
+          _mm512_set1_ps(0.5f)));
+      pixel = segue_bilinear_avx512(levels + first, s, t);
+      if (first + 1 < level_count && _mm512_test_epi32_mask(mix, mix) != 0)
+        pixel = segue_lerp_avx512(pixel, segue_bilinear_avx512(levels + first + 1, s, t), mix);
     }
     _mm512_storeu_si512((void *)(out + 4 * k), pixel);
   }
@@ -404,15 +555,29 @@ static int segue_bilinear_span_none(const segue_bilinear_level *levels, int leve
 typedef int (*segue_bilinear_fn)(const segue_bilinear_level *, int, const segue_texel_span *,
                                  int, int, int, uint8_t *);
 
-static segue_bilinear_fn segue_choose_bilinear(void) {
+/// The path of `lanes` pixels per step (16: AVX-512, 8: AVX2) if this CPU, limited by
+/// `SEGUE_CPU`, has it; else the path without vectors.
+static segue_bilinear_fn segue_bilinear_path(int lanes) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   uint32_t f = segue_runtime_features();
   __builtin_cpu_init();
-  if ((f & SEGUE_FEATURE_AVX512F) && __builtin_cpu_supports("avx512bw"))
+  if (lanes == 16 && (f & SEGUE_FEATURE_AVX512F) && __builtin_cpu_supports("avx512bw"))
     return segue_bilinear_span_avx512;
-  if (f & SEGUE_FEATURE_AVX2) return segue_bilinear_span_avx2;
+  if (lanes == 8 && (f & SEGUE_FEATURE_AVX2)) return segue_bilinear_span_avx2;
 #endif
+  (void)lanes;
   return segue_bilinear_span_none;
+}
+
+static segue_bilinear_fn segue_choose_bilinear(void) {
+  segue_bilinear_fn widest = segue_bilinear_path(16);
+  return widest != segue_bilinear_span_none ? widest : segue_bilinear_path(8);
+}
+
+int segue_bilinear_span_with_lanes(int lanes, const segue_bilinear_level *levels,
+                                   int level_count, const segue_texel_span *span, int start,
+                                   int count, int mode, uint8_t *out) {
+  return segue_bilinear_path(lanes)(levels, level_count, span, start, count, mode, out);
 }
 
 int segue_bilinear_span(const segue_bilinear_level *levels, int level_count,
@@ -428,10 +593,11 @@ int segue_bilinear_span(const segue_bilinear_level *levels, int level_count,
 }
 
 int segue_bilinear_span_lanes(void) {
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   segue_bilinear_fn fn = segue_choose_bilinear();
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
   if (fn == segue_bilinear_span_avx512) return 16;
   if (fn == segue_bilinear_span_avx2) return 8;
 #endif
+  (void)fn;
   return 0;
 }

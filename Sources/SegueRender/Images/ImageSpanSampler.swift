@@ -9,6 +9,15 @@ extension ImageSampler {
   /// ``sample(at:footprint:)``, in `Float` with 8-bit fixed-point weights (within 2/255 of it;
   /// the level of detail within 0.01 of `log₂ ρ`). An empty image writes transparent pixels.
   public func fill(_ span: ProjectiveSpan, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    fill(span, count: count, into: out, vectorLanes: SpanKernel.vectorLanes)
+  }
+
+  /// ``fill(_:count:into:)`` on the vector path of `vectorLanes` pixels per step (16: AVX-512,
+  /// 8: AVX2; `Int.max`: none, the Swift kernel), so that tests can hold every path to the same
+  /// bytes. A path this CPU lacks writes nothing and leaves the pixels to the Swift kernel.
+  func fill(
+    _ span: ProjectiveSpan, count: Int, into out: UnsafeMutablePointer<UInt8>, vectorLanes: Int
+  ) {
     guard count > 0 else { return }
     let base = mipmaps.sizes[0]
     guard base.x > 0, base.y > 0 else {
@@ -19,7 +28,7 @@ extension ImageSampler {
       mipmaps.levelGeometry.withUnsafeBufferPointer { levels in
         let kernel = SpanKernel(
           sampler: self, storage: storage, levels: levels, span: span,
-          target: UnsafeMutableRawPointer(out))
+          target: UnsafeMutableRawPointer(out), lanes: vectorLanes)
         kernel.run(count)
       }
     }
@@ -36,12 +45,15 @@ struct SpanKernel {
   /// Level 0 is at most ``fixedLimit`` texels a side.
   let small: Bool
   let x0, y0, w0, dx, dy, dw, rdx, rdy, rdw: Float
+  /// The pixels per step of the vector path (``vectorLanes`` unless a test chooses).
+  let lanes: Int
 
   init(
     sampler: ImageSampler, storage: UnsafeRawBufferPointer,
     levels: UnsafeBufferPointer<Mipmaps.LevelGeometry>, span: ProjectiveSpan,
-    target: UnsafeMutableRawPointer
+    target: UnsafeMutableRawPointer, lanes: Int
   ) {
+    self.lanes = lanes
     self.storage = storage
     self.target = target
     self.levels = levels
@@ -58,7 +70,7 @@ struct SpanKernel {
     // Magnifying pixels are bilinear on level 0 when the magnification filter is linear or
     // trilinear: the vector kernel takes them (and trilinear minification), and stops at a
     // group it cannot take, which the per-pixel loop then does.
-    if small && count >= Self.vectorLanes && magnification != .nearest {
+    if small && count >= lanes && magnification != .nearest {
       let mode =
         plainLinear
         ? SEGUE_SPAN_LINEAR
@@ -67,7 +79,7 @@ struct SpanKernel {
       while k < count {
         k = vectorRun(from: k, count, mode: Int32(mode))
         guard k < count else { return }
-        let end = Swift.min(k + Self.vectorLanes, count)
+        let end = Swift.min(k + lanes, count)
         pixels(k..<end)
         k = end
       }
@@ -190,9 +202,9 @@ struct SpanKernel {
           scale_x: level.scaleX, scale_y: level.scaleY)
       }
       return Int(
-        segue_bilinear_span(
-          geometry.baseAddress!, Int32(used), &span, Int32(start), Int32(count), mode,
-          target.assumingMemoryBound(to: UInt8.self)))
+        segue_bilinear_span_with_lanes(
+          Int32(truncatingIfNeeded: lanes), geometry.baseAddress!, Int32(used), &span,
+          Int32(start), Int32(count), mode, target.assumingMemoryBound(to: UInt8.self)))
     }
   }
 

@@ -508,6 +508,13 @@ int segue_bilinear_span(const segue_bilinear_level *levels, int level_count,
 /// The pixels per step of ``segue_bilinear_span`` on this CPU: 16, 8, or 0 without a vector path.
 int segue_bilinear_span_lanes(void);
 
+/// ``segue_bilinear_span`` on the path of `lanes` pixels per step (16: AVX-512, 8: AVX2) when
+/// this CPU, limited by `SEGUE_CPU`, has it; otherwise it writes nothing and returns `start`.
+/// Lets tests run every path on the same inputs in one process.
+int segue_bilinear_span_with_lanes(int lanes, const segue_bilinear_level *levels,
+                                   int level_count, const segue_texel_span *span, int start,
+                                   int count, int mode, uint8_t *out);
+
 // SegueRender's span-kernel primitives (clamp, alpha broadcast, quantisation).
 #include "SegueRenderSupport.h"
 

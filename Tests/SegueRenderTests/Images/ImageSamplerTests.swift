@@ -1,7 +1,8 @@
 import RealModule
 import Segue
-import SegueRender
 import Testing
+
+@testable import SegueRender
 
 /// An image from premultiplied pixels, row by row.
 private func image(_ width: Int, _ height: Int, _ pixels: [SIMD4<UInt8>]) throws -> PixelBufferRGBA8
@@ -130,16 +131,19 @@ struct ImageSamplerTests {
 
 @Suite("ImageSampler.fill: the Float runs against the Double reference")
 struct ImageSpanSamplerTests {
-  static let pattern: PixelBufferRGBA8 = {
+  /// A `width × height` image whose texels all differ from their neighbours.
+  static func makePattern(width: Int, height: Int) -> PixelBufferRGBA8 {
     var bytes: [UInt8] = []
-    for y in 0..<24 {
-      for x in 0..<20 {
+    for y in 0..<height {
+      for x in 0..<width {
         let a = UInt8((x * 37 + y * 11) % 256)
         bytes += [UInt8((Int(a) * ((x * 7) % 11)) / 10), UInt8((Int(a) * (y % 5)) / 4), a / 2, a]
       }
     }
-    return try! PixelBufferRGBA8(width: 20, height: 24, components: bytes)
-  }()
+    return try! PixelBufferRGBA8(width: width, height: height, components: bytes)
+  }
+
+  static let pattern = makePattern(width: 20, height: 24)
 
   static let spans = [
     // Magnifying, affine, fractional offsets.
@@ -235,6 +239,47 @@ struct ImageSpanSamplerTests {
             Array(out[(4 * k)..<(4 * k + 4)]) == Self.linearPixel(Self.pattern, span, k),
             "pixel \(k) of \(count)")
         }
+      }
+    }
+  }
+
+  /// A 40 × 36 image (levels 20 × 18, 10 × 9, …), so that steps of 16 pixels cross texel
+  /// windows and mip levels.
+  static let largePattern = makePattern(width: 40, height: 36)
+
+  @Test(
+    "every vector path gives the Swift kernel's bytes",
+    arguments: [
+      (ContentsFilter.linear, ContentsFilter.linear), (.trilinear, .linear),
+      (.trilinear, .trilinear), (.linear, .trilinear),
+    ])
+  func pathsAgree(minification: ContentsFilter, magnification: ContentsFilter) {
+    let sampler = ImageSampler(
+      Mipmaps(Self.largePattern), minificationFilter: minification,
+      magnificationFilter: magnification)
+    let spans =
+      Self.spans + [
+        // A perspective turn: rows change along the run; then a steep minifying one.
+        ProjectiveSpan(
+          x: 1.5, y: 3, w: 1.2, dx: 0.8, dy: 0.3, dw: -0.01, rowDX: 0.1, rowDY: 0.9, rowDW: 0.002),
+        ProjectiveSpan(
+          x: -3, y: 30, w: 1, dx: 2.9, dy: -1.1, dw: 0.004, rowDX: 1, rowDY: 2.5, rowDW: 0),
+        ProjectiveSpan(x: -30.2, y: -6.1, dx: 1.3, dy: 0.9, rowDX: 0, rowDY: 1),
+      ]
+    let count = 77
+    func run(_ span: ProjectiveSpan, _ lanes: Int) -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: 4 * count)
+      out.withUnsafeMutableBufferPointer {
+        sampler.fill(span, count: count, into: $0.baseAddress!, vectorLanes: lanes)
+      }
+      return out
+    }
+    for span in spans {
+      let swift = run(span, .max)
+      for lanes in [16, 8] {
+        let byte = zip(run(span, lanes), swift).enumerated().first { $0.element.0 != $0.element.1 }?
+          .offset
+        #expect(byte == nil, "\(lanes) lanes: pixel \((byte ?? 0) / 4) differs, span \(span)")
       }
     }
   }
