@@ -92,12 +92,62 @@ extension RasterSpans {
 
     /// Shades pixels `k..<k + n` of the span into `colors[0..<n]`.
     func shade(_ k: Int, _ n: Int) {
+      var q = 0
+      if contents.isSinglePiece && contents.minificationFilter == contents.magnificationFilter {
+        let map = contents.map(1, 1)
+        while q + Self.lanes <= n, shadeVector(k, q, map) { q += Self.lanes }
+      }
+      shadeEach(k, q..<n)
+    }
+
+    /// Pixels per step of ``shadeVector(_:_:_:)``.
+    static let lanes = 8
+
+    /// Pixels `k + q..<k + q + lanes` of a single-piece layer that filters only with `nearest`:
+    /// ``ReferenceRasterizer/layerPoint(_:_:_:)``, ``PreparedContents/texel(_:_:_:)`` and
+    /// ``ImageSampler/nearestIndex(_:width:height:)`` on vectors of `Double`, operation for
+    /// operation (no fused multiply-add), so each lane is the reference's value. Returns false,
+    /// writing nothing, when a pixel is not in front of the eye (``shadeEach(_:_:)`` does it).
+    @inline(__always)
+    func shadeVector(_ k: Int, _ q: Int, _ map: PreparedContents.PieceMap) -> Bool {
+      let lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
+      let x = SIMD8<Double>(repeating: Double(first + k + q)) + lanes + 0.5
+      let omega = x * h.h2 + y * h.h5 + h.h8
+      let u = (x * h.h0 + y * h.h3 + h.h6) / omega
+      let v = (x * h.h1 + y * h.h4 + h.h7) / omega
+      let finite = SIMD8<Double>(repeating: .greatestFiniteMagnitude)
+      let valid =
+        (omega .> 0) .& (omega .< 1 / Transform3D.minimumW) .& (u .>= -finite) .& (u .<= finite)
+        .& (v .>= -finite) .& (v .<= finite)
+      guard all(valid) else { return false }
+      let i = Self.floorIndex(u * map.scaleX + map.offsetX, width)
+      let j = Self.floorIndex(v * map.scaleY + map.offsetY, height)
+      let offset = 4 &* (j &* width &+ i)
+      for lane in 0..<Self.lanes {
+        colors.storeBytes(
+          of: texels.loadUnaligned(fromByteOffset: offset[lane], as: UInt32.self),
+          toByteOffset: 4 * (q + lane), as: UInt32.self)
+      }
+      return true
+    }
+
+    /// ``ImageSampler/floorIndex(_:_:)`` lane by lane: `⌊c⌋` clamped to `0…n − 1`, 0 for NaN.
+    @inline(__always)
+    static func floorIndex(_ c: SIMD8<Double>, _ n: Int) -> SIMD8<Int> {
+      var inside = c
+      inside.replace(with: 0, where: .!(c .>= 0))
+      inside.replace(with: Double(n - 1), where: c .>= Double(n))
+      return SIMD8<Int>(inside, rounding: .towardZero)
+    }
+
+    /// Shades pixels `k + q` for `q` in `range` into `colors[q]`, one at a time.
+    func shadeEach(_ k: Int, _ range: Range<Int>) {
       let mixed = contents.minificationFilter != contents.magnificationFilter
       var piece = (column: -1, row: -1)
       var map: PreparedContents.PieceMap = (1, 0, 1, 0)
       // Pixels [pending.start, q) wait for the Float kernel with `filter` in `piece`.
       var pending: (start: Int, filter: ContentsFilter, piece: (column: Int, row: Int))?
-      for q in 0..<n {
+      for q in range {
         let x = Double(first + k + q) + 0.5
         guard let (u, v, omega) = ReferenceRasterizer.layerPoint(x, y, h) else {
           flush(&pending, k, q)
@@ -124,7 +174,7 @@ extension RasterSpans {
           pending = (q, filter, piece)
         }
       }
-      flush(&pending, k, n)
+      flush(&pending, k, range.upperBound)
     }
 
     /// Fills the pending pixels up to `end` of the chunk at `k` with the Float kernel.
