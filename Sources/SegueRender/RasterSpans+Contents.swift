@@ -120,24 +120,26 @@ extension RasterSpans {
         (omega .> 0) .& (omega .< 1 / Transform3D.minimumW) .& (u .>= -finite) .& (u .<= finite)
         .& (v .>= -finite) .& (v .<= finite)
       guard all(valid) else { return false }
-      let i = Self.floorIndex(u * map.scaleX + map.offsetX, width)
-      let j = Self.floorIndex(v * map.scaleY + map.offsetY, height)
-      let offset = 4 &* (j &* width &+ i)
+      let i = Self.clampedIndex(u * map.scaleX + map.offsetX, width)
+      let j = Self.clampedIndex(v * map.scaleY + map.offsetY, height)
       for lane in 0..<Self.lanes {
+        // Truncation is the floor on `0…n − 1`.
+        let offset = 4 &* (Int(j[lane]) &* width &+ Int(i[lane]))
         colors.storeBytes(
-          of: texels.loadUnaligned(fromByteOffset: offset[lane], as: UInt32.self),
+          of: texels.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
           toByteOffset: 4 * (q + lane), as: UInt32.self)
       }
       return true
     }
 
-    /// ``ImageSampler/floorIndex(_:_:)`` lane by lane: `⌊c⌋` clamped to `0…n − 1`, 0 for NaN.
+    /// ``ImageSampler/floorIndex(_:_:)`` before its truncation, lane by lane: `c` on
+    /// `[0, n)`, `n − 1` above, 0 below and for NaN.
     @inline(__always)
-    static func floorIndex(_ c: SIMD8<Double>, _ n: Int) -> SIMD8<Int> {
+    static func clampedIndex(_ c: SIMD8<Double>, _ n: Int) -> SIMD8<Double> {
       var inside = c
       inside.replace(with: 0, where: .!(c .>= 0))
       inside.replace(with: Double(n - 1), where: c .>= Double(n))
-      return SIMD8<Int>(inside, rounding: .towardZero)
+      return inside
     }
 
     /// Shades pixels `k + q` for `q` in `range` into `colors[q]`, one at a time.

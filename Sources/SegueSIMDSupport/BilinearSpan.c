@@ -233,7 +233,7 @@ __attribute__((target("avx2"))) static int segue_linear_span_avx2(
   __m256i x, y;
   segue_span_point_avx2(span, k, &s, &t, &inverse);
   segue_texel_point_avx2(level, s, t, &x, &y);
-  for (; k + 8 <= count; k += 8) {
+  for (; k + 2 * 8 <= count; k += 8) {
     __m256i nx, ny;
     segue_span_point_avx2(span, k + 8, &s, &t, &inverse);
     segue_texel_point_avx2(level, s, t, &nx, &ny);
@@ -241,7 +241,8 @@ __attribute__((target("avx2"))) static int segue_linear_span_avx2(
     x = nx;
     y = ny;
   }
-  return k;
+  _mm256_storeu_si256((__m256i *)(out + 4 * k), segue_bilinear_fixed_avx2(level, x, y));
+  return k + 8;
 }
 
 /// `log₂ v` within 0.01 (the Swift kernel's: the exponent plus `m + 0.3466·m(1 − m)` for the
@@ -479,7 +480,7 @@ __attribute__((target("avx512f,avx512bw"))) static int segue_linear_span_avx512(
   __m512i x, y;
   segue_span_point_avx512(span, k, &s, &t, &inverse);
   segue_texel_point_avx512(level, s, t, &x, &y);
-  for (; k + 16 <= count; k += 16) {
+  for (; k + 2 * 16 <= count; k += 16) {
     __m512i nx, ny;
     segue_span_point_avx512(span, k + 16, &s, &t, &inverse);
     segue_texel_point_avx512(level, s, t, &nx, &ny);
@@ -487,7 +488,8 @@ __attribute__((target("avx512f,avx512bw"))) static int segue_linear_span_avx512(
     x = nx;
     y = ny;
   }
-  return k;
+  _mm512_storeu_si512((void *)(out + 4 * k), segue_bilinear_fixed_avx512(level, x, y));
+  return k + 16;
 }
 
 __attribute__((target("avx512f,avx512bw"))) static inline __m512 segue_log2_avx512(__m512 v) {
