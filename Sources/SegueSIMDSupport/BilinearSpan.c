@@ -224,17 +224,18 @@ __attribute__((target("avx2"))) static inline void segue_span_point_avx2(
 }
 
 /// `SEGUE_SPAN_LINEAR` on level 0, software-pipelined: the texel point of the next step (its
-/// divide) is computed before this step's texels are read, so the two overlap.
+/// divide) is computed before this step's texels are read, so the two overlap. The last step
+/// writes only the pixels left (masked), so the run ends at `count`.
 __attribute__((target("avx2"))) static int segue_linear_span_avx2(
     const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
     uint8_t *out) {
   int k = start;
-  if (k + 8 > count) return k;
+  if (k >= count) return k;
   __m256 s, t, inverse;
   __m256i x, y;
   segue_span_point_avx2(span, k, &s, &t, &inverse);
   segue_texel_point_avx2(level, s, t, &x, &y);
-  for (; k + 2 * 8 <= count; k += 8) {
+  for (; count - k > 8; k += 8) {
     __m256i nx, ny;
     segue_span_point_avx2(span, k + 8, &s, &t, &inverse);
     segue_texel_point_avx2(level, s, t, &nx, &ny);
@@ -242,8 +243,10 @@ __attribute__((target("avx2"))) static int segue_linear_span_avx2(
     x = nx;
     y = ny;
   }
-  _mm256_storeu_si256((__m256i *)(out + 4 * k), segue_bilinear_fixed_avx2(level, x, y));
-  return k + 8;
+  __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256i left = _mm256_cmpgt_epi32(_mm256_set1_epi32(count - k), lanes);
+  _mm256_maskstore_epi32((int *)(out + 4 * k), left, segue_bilinear_fixed_avx2(level, x, y));
+  return count;
 }
 
 /// `log₂ v` within 0.01 (the Swift kernel's: the exponent plus `m + 0.3466·m(1 − m)` for the
@@ -483,12 +486,12 @@ __attribute__((target("avx512f,avx512bw"))) static int segue_linear_span_avx512(
     const segue_bilinear_level *level, const segue_texel_span *span, int start, int count,
     uint8_t *out) {
   int k = start;
-  if (k + 16 > count) return k;
+  if (k >= count) return k;
   __m512 s, t, inverse;
   __m512i x, y;
   segue_span_point_avx512(span, k, &s, &t, &inverse);
   segue_texel_point_avx512(level, s, t, &x, &y);
-  for (; k + 2 * 16 <= count; k += 16) {
+  for (; count - k > 16; k += 16) {
     __m512i nx, ny;
     segue_span_point_avx512(span, k + 16, &s, &t, &inverse);
     segue_texel_point_avx512(level, s, t, &nx, &ny);
@@ -496,8 +499,9 @@ __attribute__((target("avx512f,avx512bw"))) static int segue_linear_span_avx512(
     x = nx;
     y = ny;
   }
-  _mm512_storeu_si512((void *)(out + 4 * k), segue_bilinear_fixed_avx512(level, x, y));
-  return k + 16;
+  __mmask16 left = (__mmask16)((1u << (count - k)) - 1);
+  _mm512_mask_storeu_epi32((void *)(out + 4 * k), left, segue_bilinear_fixed_avx512(level, x, y));
+  return count;
 }
 
 __attribute__((target("avx512f,avx512bw"))) static inline __m512 segue_log2_avx512(__m512 v) {

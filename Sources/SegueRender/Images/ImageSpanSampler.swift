@@ -70,7 +70,9 @@ struct SpanKernel {
     // Magnifying pixels are bilinear on level 0 when the magnification filter is linear or
     // trilinear: the vector kernel takes them (and trilinear minification), and stops at a
     // group it cannot take, which the per-pixel loop then does.
-    if small && count >= lanes && magnification != .nearest {
+    // A linear run of any length is the vector kernel's (its last step is masked).
+    let vector = small && magnification != .nearest && lanes != Int.max
+    if vector && (count >= lanes || plainLinear) {
       let mode =
         plainLinear
         ? SEGUE_SPAN_LINEAR

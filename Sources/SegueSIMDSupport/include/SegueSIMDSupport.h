@@ -493,10 +493,11 @@ enum {
 /// SegueRender's image span kernel (the Swift `SpanKernel`'s bilinear and trilinear paths,
 /// operation for operation in `float`, no fused multiply-add), 16 pixels per step with AVX-512
 /// (F, BW) or 8 with AVX2, chosen once from ``segue_runtime_features``. For pixels
-/// `k = start, start + lanes, …` while a whole step fits in `count`: `r = 1/(w + k·dw)`,
-/// `s = (x + k·dx)·r`, `t = (y + k·dy)·r`; on a level, the point is scaled to it and moved by
-/// −½, split into texel and 8-bit fraction (`round(256·v)`, `v` clamped to ±16000), and the
-/// four texels around it (edges repeated) are mixed by the fractions, rounded. The footprint
+/// `k = start, start + lanes, …` while a whole step fits in `count` (`SEGUE_SPAN_LINEAR`: up to
+/// `count`, the last step masked): `r = 1/(w + k·dw)`, `s = (x + k·dx)·r`, `t = (y + k·dy)·r`;
+/// on a level, the point is scaled to it and moved by −½, split into texel and 8-bit fraction
+/// `f` (`round(256·v)`, `v` clamped to ±16000), and the four texels around it (edges
+/// repeated) are mixed per byte as `(a·(256 − f) + b·f + 128) >> 8`. The footprint
 /// `ρ² = max(|∂(s, t)/∂x|², |∂(s, t)/∂y|²)` decides as `mode` says (a NaN stops the run);
 /// trilinear takes `λ = min(½·log₂ ρ², levels − 1)` (the Swift kernel's `log₂`) and mixes
 /// levels `⌊λ⌋` and `⌊λ⌋ + 1` by `⌊256·(λ − ⌊λ⌋) + ½⌋`. Writes RGBA8 at `out + 4·k` and returns

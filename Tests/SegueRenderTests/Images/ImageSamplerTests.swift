@@ -266,8 +266,7 @@ struct ImageSpanSamplerTests {
           x: -3, y: 30, w: 1, dx: 2.9, dy: -1.1, dw: 0.004, rowDX: 1, rowDY: 2.5, rowDW: 0),
         ProjectiveSpan(x: -30.2, y: -6.1, dx: 1.3, dy: 0.9, rowDX: 0, rowDY: 1),
       ]
-    let count = 77
-    func run(_ span: ProjectiveSpan, _ lanes: Int) -> [UInt8] {
+    func run(_ span: ProjectiveSpan, _ lanes: Int, _ count: Int) -> [UInt8] {
       var out = [UInt8](repeating: 0, count: 4 * count)
       out.withUnsafeMutableBufferPointer {
         sampler.fill(span, count: count, into: $0.baseAddress!, vectorLanes: lanes)
@@ -275,11 +274,15 @@ struct ImageSpanSamplerTests {
       return out
     }
     for span in spans {
-      let swift = run(span, .max)
-      for lanes in [16, 8] {
-        let byte = zip(run(span, lanes), swift).enumerated().first { $0.element.0 != $0.element.1 }?
-          .offset
-        #expect(byte == nil, "\(lanes) lanes: pixel \((byte ?? 0) / 4) differs, span \(span)")
+      for count in [5, 16, 77] {
+        let swift = run(span, .max, count)
+        for lanes in [16, 8] {
+          let byte = zip(run(span, lanes, count), swift).enumerated()
+            .first { $0.element.0 != $0.element.1 }?.offset
+          #expect(
+            byte == nil,
+            "\(lanes) lanes, \(count) pixels: pixel \((byte ?? 0) / 4) differs, \(span)")
+        }
       }
     }
   }
