@@ -275,6 +275,13 @@ extension SceneInstanceGroup {
   static func firstCompletion(_ pendingCompletion: [Double], from k: Int, by time: Double) -> Int? {
     pendingCompletion.withUnsafeBufferPointer { pending in
       var i = k
+      // Eight slots per comparison while none is due.
+      let due = SIMD8<Double>(repeating: time)
+      while i + 8 <= pending.count {
+        let times = UnsafeRawPointer(pending.baseAddress! + i).loadUnaligned(as: SIMD8<Double>.self)
+        if any(times .<= due) { break }
+        i += 8
+      }
       while i < pending.count {
         if pending[i] <= time { return i }
         i += 1

@@ -42,6 +42,24 @@ import Testing
     }
   }
 
+  /// The first due slot at or after `k`: the scan eight slots per comparison finds what a slot
+  /// by slot scan finds, for every start and length (tails included), due slots anywhere.
+  @Test func firstCompletionMatchesASlotBySlotScan() {
+    var rng = Xoshiro(seed: 7)
+    for n in [0, 1, 7, 8, 9, 16, 17, 40] {
+      for _ in 0..<20 {
+        let pending = (0..<n).map { _ in
+          rng.next() % 5 == 0 ? Double(rng.next() % 10) : .infinity
+        }
+        let time = Double(rng.next() % 10)
+        for k in 0...n {
+          let expected = pending.indices.first { $0 >= k && pending[$0] <= time }
+          #expect(SceneInstanceGroup.firstCompletion(pending, from: k, by: time) == expected)
+        }
+      }
+    }
+  }
+
   /// The whole mutable state of a batch (what a rejected call must leave alone).
   static func snapshot(_ batch: SceneBatch) -> [SceneInstanceGroup] { batch.groups }
 
