@@ -107,9 +107,9 @@ struct RenderCost {
 }
 
 extension Budget {
-  /// The largest page `segue preview` writes: 2²⁵ bytes (32 MiB). The default page of the
-  /// preset with the most layers (hero, push and pop at 120 samples per second) is 251 671
-  /// bytes (`segue preview --preset hero --output hero.html`); browsers
+  /// The largest page `segue preview` writes: 2²⁵ bytes (32 MiB). The default page of `depth`
+  /// (push and pop on the iOS screens at 120 samples per second) is 5 082 754 bytes (`segue
+  /// preview --preset depth --output depth.html`); browsers
   /// parse tens of megabytes of inline data slowly, so a page above this is not a preview.
   static let maximumPreviewBytes = 1 << 25
 
