@@ -73,49 +73,62 @@ public enum LiveWorkload {
     public var over = false
   }
 
-  /// The animator calls an intent makes on a slot in `state` at time `t` (appended to `events`),
-  /// updating `state`. `velocity` is the spring's initial velocity (fractions of the remaining
+  /// Makes the animator calls an intent makes on a slot in `state` at time `t`, in order, through
+  /// `apply`, updating `state`; stops at the first call `apply` refuses (returns `false`: the
+  /// toolkit's view was stale, e.g. the animator completed during this frame's calls), which
+  /// marks the slot over. `velocity` is the spring's initial velocity (fractions of the remaining
   /// distance per second) measured from the running animator, used when it is interrupted.
-  public static func events(
+  @inline(__always)
+  public static func makeCalls(
     for call: Call, state: inout SlotState, at t: Double, velocity: Double,
-    into events: inout [AnimatorEvent]
+    apply: (AnimatorEvent) -> Bool
   ) {
     guard !state.over else { return }
+    let accepted: Bool
     switch call.intent {
     case .start:
-      events.append(.start(time: t))
+      accepted = apply(.start(time: t))
       state.active = true
       state.running = true
     case .scrub:
-      events.append(.pause(time: t))
-      events.append(.setFractionComplete(time: t, fraction: call.u))
+      accepted = apply(.pause(time: t)) && apply(.setFractionComplete(time: t, fraction: call.u))
       state.active = true
       state.running = false
     case .interrupt:
-      if !state.active {
-        events.append(.start(time: t))
-        state.active = true
-        state.running = true
-      } else if state.running && call.u < 0.5 {
-        state.reversed.toggle()
-        events.append(.setReversed(time: t, reversed: state.reversed))
-      } else {
-        let v = state.running ? velocity : 0
-        if state.running { events.append(.pause(time: t)) }
-        let spring =
-          (try? SpringTimingParameters(
-            dampingRatio: 0.8, initialVelocity: Vector2(dx: v, dy: 0)))
-        events.append(
-          .continueAnimation(time: t, timing: spring.map { .spring($0) }, durationFactor: 1))
-        state.running = true
-      }
+      accepted = interrupt(call, state: &state, at: t, velocity: velocity, apply: apply)
     case .finish:
-      if state.active {
-        events.append(.stop(time: t, withoutFinishing: false))
-        events.append(.finish(time: t, position: .end))
-      }
+      accepted =
+        !state.active
+        || (apply(.stop(time: t, withoutFinishing: false))
+          && apply(.finish(time: t, position: .end)))
       state.over = true
     }
+    if !accepted { state.over = true }
+  }
+
+  /// The calls of an interruption: start an idle slot; reverse a running one (`u < 0.5`);
+  /// otherwise pause it if running and continue with a spring carrying `velocity`. `false` when
+  /// `apply` refused one.
+  @inline(__always)
+  static func interrupt(
+    _ call: Call, state: inout SlotState, at t: Double, velocity: Double,
+    apply: (AnimatorEvent) -> Bool
+  ) -> Bool {
+    if !state.active {
+      state.active = true
+      state.running = true
+      return apply(.start(time: t))
+    }
+    if state.running && call.u < 0.5 {
+      state.reversed.toggle()
+      return apply(.setReversed(time: t, reversed: state.reversed))
+    }
+    let v = state.running ? velocity : 0
+    if state.running, !apply(.pause(time: t)) { return false }
+    state.running = true
+    let spring =
+      (try? SpringTimingParameters(dampingRatio: 0.8, initialVelocity: Vector2(dx: v, dy: 0)))
+    return apply(.continueAnimation(time: t, timing: spring.map { .spring($0) }, durationFactor: 1))
   }
 
   /// A spring's initial velocity from the eased progress `q` and its rate `dq/dt` (1/s), towards
@@ -176,7 +189,6 @@ public struct LiveBatchDriver {
   var slotOfID: [Int]
   /// Per slot: the template its instances use.
   let templates: [SceneTemplate]
-  var events: [AnimatorEvent] = []
   /// Slots marked over during this frame's calls, replaced at its end.
   var overSlots: [Int] = []
   /// The instances this frame's calls touch, prefetched before the calls.
@@ -197,6 +209,18 @@ public struct LiveBatchDriver {
   let choices: [LiveWorkload.RetargetChoice?]
   /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
   public let retargets: Bool
+  /// The durations of one control call in ``callSampleStride`` (animator calls, removals and
+  /// additions; not retargets), each read around the call with `ContinuousClock` (so each
+  /// includes one clock read).
+  public private(set) var callDurations = CallDurationHistogram()
+  /// One call in this many is timed on its own.
+  public static let callSampleStride = 16
+
+  /// The clock reading to time the call just counted with, when it is a sampled one.
+  @inline(__always)
+  func startTiming() -> ContinuousClock.Instant? {
+    callCount % Self.callSampleStride == 0 ? ContinuousClock.now : nil
+  }
 
   public init(slots: Int, retargets: Bool = false) throws {
     self.retargets = retargets
@@ -218,7 +242,6 @@ public struct LiveBatchDriver {
     states = Array(repeating: LiveWorkload.SlotState(), count: slots)
     slotOfID = Array(repeating: -1, count: slots)
     for (slot, id) in ids.enumerated() { slotOfID[id] = slot }
-    events.reserveCapacity(8)
     overSlots.reserveCapacity(slots)
     touched.reserveCapacity(slots)
     completions = .allocate(capacity: slots)
@@ -243,23 +266,23 @@ public struct LiveBatchDriver {
         velocity = LiveWorkload.springVelocity(
           progress: now.time / d, rate: now.rate / d, reversed: states[call.slot].reversed)
       }
-      events.removeAll(keepingCapacity: true)
-      let wasOver = states[call.slot].over
-      LiveWorkload.events(
-        for: call, state: &states[call.slot], at: t, velocity: velocity, into: &events)
-      for event in events {
+      var state = states[call.slot]
+      let wasOver = state.over
+      LiveWorkload.makeCalls(for: call, state: &state, at: t, velocity: velocity) { event in
         callCount += 1
+        let start = startTiming()
         do {
           try batch.apply(event, to: id)
+          if let start { callDurations.record(ContinuousClock.now - start) }
+          return true
         } catch {
-          // The toolkit's view was stale (the animator completed during this frame's calls, e.g.
-          // a continue with nothing left to run): replace the instance.
+          // A stale view (see `makeCalls`): the instance is replaced.
           rejectedCount += 1
-          states[call.slot].over = true
-          break
+          return false
         }
       }
-      if !wasOver, states[call.slot].over { overSlots.append(call.slot) }
+      states[call.slot] = state
+      if !wasOver, state.over { overSlots.append(call.slot) }
       if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
         !states[call.slot].over, let choice = choices[call.slot]
       {
@@ -301,10 +324,15 @@ public struct LiveBatchDriver {
 
   mutating func replace(slot: Int) throws {
     let old = ids[slot]
+    callCount += 1
+    var start = startTiming()
     try batch.remove(old)
+    if let start { callDurations.record(ContinuousClock.now - start) }
     slotOfID[old] = -1
+    callCount += 1
+    start = startTiming()
     let id = try batch.add(templates[slot], clock: LiveWorkload.clock)
-    callCount += 2
+    if let start { callDurations.record(ContinuousClock.now - start) }
     slotOfID[id] = slot
     ids[slot] = id
     states[slot] = LiveWorkload.SlotState()
@@ -320,7 +348,6 @@ public struct LiveScalarDriver: Sendable {
   public private(set) var scenes: [TransitionScene]
   let originals: [TransitionScene]
   let choices: [LiveWorkload.RetargetChoice?]
-  var events: [AnimatorEvent] = []
   /// Control calls made so far, counted as ``LiveBatchDriver/callCount`` (a replaced animator
   /// counts as a removal and an addition).
   public private(set) var callCount = 0
@@ -356,18 +383,18 @@ public struct LiveScalarDriver: Sendable {
           progress: min(max(now.progress, 0), 1), rate: inside ? now.progressRate : 0,
           reversed: states[s].reversed)
       }
-      events.removeAll(keepingCapacity: true)
-      LiveWorkload.events(for: call, state: &states[s], at: t, velocity: velocity, into: &events)
-      for event in events {
+      var state = states[s]
+      LiveWorkload.makeCalls(for: call, state: &state, at: t, velocity: velocity) { event in
         callCount += 1
         do {
           try animators[s].apply(event)
+          return true
         } catch {
           rejectedCount += 1
-          states[s].over = true
-          break
+          return false
         }
       }
+      states[s] = state
       if retargets, call.intent == .interrupt, call.u >= LiveWorkload.retargetThreshold,
         !states[s].over,
         let choice = choices[s]

@@ -105,7 +105,7 @@ extension SegueBench {
         retargets: driver.retargetCount, rejectedRetargets: driver.rejectedRetargetCount,
         retargetSeconds: driver.retargetSeconds,
         additiveAnimations: driver.batch.additiveAnimationCount,
-        allocations: allocations,
+        allocations: allocations, callDurations: driver.callDurations,
         scalarSeconds: scalarSeconds, checksum: checksum))
   }
 
@@ -126,6 +126,8 @@ extension SegueBench {
     var retargetSeconds: Double
     var additiveAnimations: Int
     var allocations: [UInt64]
+    /// One call in ``LiveBatchDriver/callSampleStride``, timed on its own.
+    var callDurations: CallDurationHistogram
     var scalarSeconds: [Double]
     var checksum: Double
   }
@@ -142,6 +144,8 @@ extension SegueBench {
     let worst = r.frameSeconds.max() ?? .nan
     let control50 = Self.quantile(r.controlSeconds, 0.5)
     let call50 = Self.quantile(r.perCall, 0.5)
+    let single50 = r.callDurations.quantile(0.5) ?? .nan
+    let single99 = r.callDurations.quantile(0.99) ?? .nan
     let callsPerSecond =
       r.callsPerFrame / max(r.controlSeconds.reduce(0, +) / Double(r.frames), 1e-12)
     let scalar50 = Self.quantile(r.scalarSeconds, 0.5)
@@ -157,6 +161,9 @@ extension SegueBench {
         ("evaluationSecondsP50", "\(Self.quantile(r.evaluationSeconds, 0.5))"),
         ("evaluationSecondsP99", "\(Self.quantile(r.evaluationSeconds, 0.99))"),
         ("secondsPerCallP50", "\(call50)"), ("callsPerFrame", "\(r.callsPerFrame)"),
+        ("callSecondsP50", r.callDurations.quantile(0.5).map { "\($0)" } ?? "null"),
+        ("callSecondsP99", r.callDurations.quantile(0.99).map { "\($0)" } ?? "null"),
+        ("callsTimed", "\(r.callDurations.count)"),
         ("controlCallsPerSecond", "\(callsPerSecond)"), ("completions", "\(r.completions)"),
         ("rejectedCalls", "\(r.rejected)"), ("retargets", "\(r.retargets)"),
         ("rejectedRetargets", "\(r.rejectedRetargets)"),
@@ -182,6 +189,8 @@ extension SegueBench {
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \
       \(fixed(r.callsPerFrame, 1)) calls per frame  \(fixed(call50 * 1e9, 1)) ns per call (median)  \
       \(sci(callsPerSecond)) calls/s  completions \(r.completions)  rejected \(r.rejected)
+      one call       p50 \(fixed(single50 * 1e9, 0)) ns  p99 \(fixed(single99 * 1e9, 0)) ns  \
+      (\(r.callDurations.count) calls timed on their own, one in \(LiveBatchDriver.callSampleStride))
       evaluation     p50 \(fixed(Self.quantile(r.evaluationSeconds, 0.5) * 1e3, 3)) ms  \
       p99 \(fixed(Self.quantile(r.evaluationSeconds, 0.99) * 1e3, 3)) ms (the frame without its control phase)
       retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)  \

@@ -39,5 +39,28 @@ import Testing
     }
     #expect(checkedTimes > 5000)
     #expect(batch.completionCount > 0)
+    // One call in `callSampleStride` is timed on its own (not retargets, nor rejected calls).
+    let sampled = batch.callCount / LiveBatchDriver.callSampleStride
+    #expect(batch.callDurations.count <= sampled)
+    #expect(batch.callDurations.count >= sampled - batch.retargetCount - batch.rejectedCount)
+    #expect(batch.callDurations.count > 100)
+  }
+
+  /// The histogram's quantiles are the upper edges of the bins, by rank: three calls of 100 ns and
+  /// one of 300 ns have the median in the 100 ns bin (101 ns) and the maximum in the 300 ns bin;
+  /// a call of a second counts in the last bin; an empty histogram has none.
+  @Test func callDurationQuantilesAreBinEdgesByRank() {
+    var histogram = CallDurationHistogram()
+    #expect(histogram.quantile(0.5) == nil)
+    for _ in 0..<3 { histogram.record(.nanoseconds(100)) }
+    histogram.record(.nanoseconds(300))
+    #expect(histogram.count == 4)
+    #expect(histogram.quantile(0.5) == 101e-9)
+    #expect(histogram.quantile(1) == 301e-9)
+    histogram.record(.seconds(1))
+    histogram.record(.seconds(1))
+    let limit = Double(CallDurationHistogram.limitNanoseconds + 1) * 1e-9
+    #expect(histogram.quantile(1) == limit)
+    #expect(histogram.quantile(0) == 101e-9)
   }
 }

@@ -14,9 +14,9 @@ struct AnimatorClockPlan: Sendable {
     /// A `steps()` ``TimingFunction``.
     case steps(StepsEasing)
     /// A spring (either ``TimingCurveProvider`` spring case), fitted to the run after the knot
-    /// (`forward`) and to the one before it (`backward`); `nil` where no spring fits, which shows
-    /// progress 1 inside the run.
-    case spring(forward: DampedSpring?, backward: DampedSpring?)
+    /// (`forward`) and to the one before it (`backward`), its motion worked out; `nil` where no
+    /// spring fits, which shows progress 1 inside the run.
+    case spring(forward: SpringMotion?, backward: SpringMotion?)
     /// A curve with stored points (`linear(…)`): read from the machine.
     case machine
   }
@@ -112,10 +112,11 @@ struct AnimatorClockPlan: Sendable {
     case .cubic(.linearPoints): return .machine
     case .spring(let parameters):
       return .spring(
-        forward: parameters.spring(forRunLength: forward),
-        backward: parameters.spring(forRunLength: backward))
+        forward: parameters.spring(forRunLength: forward).map(SpringMotion.init),
+        backward: parameters.spring(forRunLength: backward).map(SpringMotion.init))
     case .springAnimation(let spring):
-      return .spring(forward: spring, backward: spring)
+      let motion = SpringMotion(spring)
+      return .spring(forward: motion, backward: motion)
     }
   }
 

@@ -111,6 +111,8 @@ extension SceneInstanceGroup {
   func completionPosition(_ k: Int, at time: Double) -> AnimatingPosition {
     switch kinds[k] {
     case .animator:
+      // The plan gives the machine's completion without copying the machine.
+      if let (_, position) = animatorPlans[k].progress(at: time) { return position ?? .end }
       var machine = animators[k]
       machine.advance(to: time)
       return machine.completionPosition ?? .end
@@ -324,17 +326,22 @@ extension SceneBatch {
 }
 
 extension SceneInstanceGroup {
-  /// Prefetches slot `k`'s machines and plan in `group`: the per-slot entries of several cache
-  /// lines that a control call, a removal or a completion reads and writes. The other per-slot
-  /// arrays hold a byte to a few words per slot and stay in the nearer caches for batches of
-  /// tens of thousands; prefetching them too measured slower, as each array's reference is
-  /// retained and released around its prefetch. Through pointers to the group's arrays:
-  /// reading the group by value retains and releases every array.
+  /// Prefetches what a control call, a removal or a completion of slot `k` in `group` reads and
+  /// writes: the machine and plan of an animator-driven slot, the machine of a percent-driven
+  /// one (several cache lines each), and the latest call's time. Through pointers to the
+  /// group's arrays: reading the group by value retains and releases every array.
   @inline(__always)
   static func prefetch(_ k: Int, of group: UnsafePointer<SceneInstanceGroup>) {
-    prefetch(group.pointer(to: \.animators)!, k)
-    prefetch(group.pointer(to: \.animatorPlans)!, k)
-    prefetch(group.pointer(to: \.interactions)!, k)
+    switch group.pointer(to: \.kinds)!.pointee[k] {
+    case .animator:
+      prefetch(group.pointer(to: \.animators)!, k)
+      prefetch(group.pointer(to: \.animatorPlans)!, k)
+    case .percentDriven:
+      prefetch(group.pointer(to: \.interactions)!, k)
+    case .timed, .position, .interactive:
+      break
+    }
+    prefetch(group.pointer(to: \.lastCall)!, k)
   }
 
   /// Prefetches every cache line of `array[k]`.

@@ -558,7 +558,8 @@ struct SceneLaneGroup {
       parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
       duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
       reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
-      forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress))
+      forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress),
+      lastPass: Lanes(repeating: op.lastPass))
     let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
     guard SIMDMath.any(active), stage > .mediaTiming else { return }
     let before = phase .== MediaTimingBatch.beforeCode

@@ -244,6 +244,7 @@ struct SceneOp {
   var fillsBackwards: Float
   var fillsForwards: Float
   var afterProgress: Float
+  var lastPass: Float
   // Timing function (``SceneEasing``): the Bézier curve's planes, or the index of a scalar one.
   var easing: SceneEasing
   var curveCoefficients: UnsafePointer<Float>?
@@ -632,7 +633,8 @@ extension SceneTemplateCompiler {
       activeDuration: animation.timing.activeDuration, duration: timing.duration[0],
       activeEnd: timing.activeEnd[0], autoreverses: timing.autoreverses[0],
       fillsBackwards: timing.fillsBackwards[0], fillsForwards: timing.fillsForwards[0],
-      afterProgress: timing.afterProgress[0], easing: .none, curveCoefficients: nil,
+      afterProgress: timing.afterProgress[0], lastPass: timing.lastPass[0], easing: .none,
+      curveCoefficients: nil,
       curveTable: nil, scalarTiming: -1, isSpring: false,
       springDuration: try float(animation.timing.duration), rate: 0, frequency: 0,
       frequencyLow: 0, coefficient: 0, springKind: 0, content: .lerp,

@@ -180,9 +180,17 @@ extension DampedSpring {
   static func progress(_ spring: DampedSpring?, atElapsed s: Double, runLength length: Double)
     -> Double
   {
+    progress(spring.map(SpringMotion.init), atElapsed: s, runLength: length)
+  }
+
+  /// ``progress(_:atElapsed:runLength:)-(DampedSpring?,_,_)`` of a spring's motion worked out
+  /// beforehand.
+  static func progress(_ motion: SpringMotion?, atElapsed s: Double, runLength length: Double)
+    -> Double
+  {
     guard s > 0 else { return 0 }
-    guard s < 1, let spring else { return 1 }
-    let x = spring.value(at: s * length)
+    guard s < 1, let motion else { return 1 }
+    let x = motion.value(at: s * length)
     return x.isFinite ? x : 1
   }
 }

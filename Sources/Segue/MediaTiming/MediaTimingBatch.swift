@@ -6,7 +6,10 @@
 /// `d = 0`, a safe divisor in lanes that are never active); ``activeEnd``, the active duration
 /// `D` (``MediaTiming/activeDuration``) rounded **up** to the next `Float` (so that for a `Float`
 /// local time `t`, `t < activeEnd` exactly when `t < D`; `+∞` for timings that repeat forever);
-/// ``autoreverses``, ``fillsBackwards``, ``fillsForwards`` as 0 or 1.
+/// ``autoreverses``, ``fillsBackwards``, ``fillsForwards`` as 0 or 1; ``lastPass``, the index of
+/// the last pass, `⌈D / d⌉ − 1` computed in `Double` (`+∞` for forever), so that a local time
+/// just before `D` stays in the last pass even where `d` rounded down and `t / d` reaches the
+/// next whole number in `Float`.
 ///
 /// The forwards fill is the same for every time after the end, so it is computed once here, in
 /// `Double` by ``MediaTiming/iterationProgress(atLocal:)`` at `t = D` (the end-of-active rule:
@@ -33,6 +36,9 @@ public struct MediaTimingBatch: Sendable {
   /// The progress shown after the end when filling forwards, unitless in `[0, 1]` (0 where the
   /// timing does not fill forwards or never ends).
   public let afterProgress: [Float]
+  /// The index of the last pass per timing: `⌈D / d⌉ − 1` in `Double` (0 for a single pass),
+  /// `+∞` where the timing repeats forever.
+  public let lastPass: [Float]
 
   /// Phase code written by ``MediaTimingEvaluationJob`` where the timing has no effect (outside
   /// the active interval without the matching fill): the model value shows.
@@ -65,7 +71,7 @@ public struct MediaTimingBatch: Sendable {
   ///   `Float.leastNormalMagnitude` (it would become 0).
   public init(timings: [MediaTiming]) throws(ValidationError) {
     let big = Double(Float.greatestFiniteMagnitude)
-    var planes = [[Float]](repeating: [], count: 9)
+    var planes = [[Float]](repeating: [], count: 10)
     for (i, timing) in timings.enumerated() {
       do {
         try timing.validate()
@@ -97,6 +103,7 @@ public struct MediaTimingBatch: Sendable {
         Float(timing.beginTime), Float(timing.speed), Float(timing.timeOffset),
         timing.duration > 0 ? Float(timing.duration) : 1, end, timing.autoreverses ? 1 : 0,
         timing.fillMode.fillsBackwards ? 1 : 0, timing.fillMode.fillsForwards ? 1 : 0, after,
+        Self.lastPass(timing),
       ]
       for p in 0..<row.count { planes[p].append(row[p]) }
     }
@@ -110,6 +117,16 @@ public struct MediaTimingBatch: Sendable {
     fillsBackwards = planes[6]
     fillsForwards = planes[7]
     afterProgress = planes[8]
+    lastPass = planes[9]
+  }
+
+  /// `⌈D / d⌉ − 1` in `Double`, at least 0; `+∞` for a timing that repeats forever, and 0 for a
+  /// zero duration (never active).
+  static func lastPass(_ timing: MediaTiming) -> Float {
+    let total = timing.activeDuration
+    guard total.isFinite else { return .infinity }
+    guard timing.duration > 0 else { return 0 }
+    return Float(Swift.max((total / timing.duration).rounded(.up) - 1, 0))
   }
 
   /// Number of timings.
@@ -127,8 +144,10 @@ public struct MediaTimingBatch: Sendable {
 /// * `t < 0`: phase code ``MediaTimingBatch/beforeCode`` and progress 0 when the timing fills
 ///   backwards, else ``MediaTimingBatch/removedCode`` and progress 0;
 /// * `0 ≤ t < D`: ``MediaTimingBatch/activeCode``; pass `k = ⌊t / d⌋`, `τ = t − k·d` (moved into
-///   `[0, d)` by one pass where rounding put it outside), `τ ← d − τ` when the timing autoreverses
-///   and `k` is odd, progress `clamp(τ / d, 0, 1)`;
+///   `[0, d)` by one pass where rounding put it outside; a pass past
+///   ``MediaTimingBatch/lastPass`` is the last pass, with `τ = t − k·d ≥ d`: the end of a
+///   duration that rounded down), `τ ← d − τ` when the timing autoreverses and `k` is odd,
+///   progress `clamp(τ / d, 0, 1)`;
 /// * `t ≥ D`: ``MediaTimingBatch/afterCode`` with ``MediaTimingBatch/afterProgress`` when the
 ///   timing fills forwards, else ``MediaTimingBatch/removedCode`` and progress 0.
 ///
@@ -209,7 +228,7 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
   @inline(__always)
   static func evaluate(
     parent: Lanes, begin: Lanes, speed: Lanes, offset: Lanes, duration d: Lanes, end: Lanes,
-    reverses: Lanes, backwards: Lanes, forwards: Lanes, after: Lanes
+    reverses: Lanes, backwards: Lanes, forwards: Lanes, after: Lanes, lastPass: Lanes
   ) -> (progress: Lanes, phase: Lanes) {
     let t = (parent - begin) * speed + offset
     // Active pass: k = ⌊t/d⌋, τ = t − k·d, corrected by one pass when rounding left [0, d).
@@ -221,6 +240,10 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
     let high = tau .>= d
     k = SIMDMath.select(high, k + 1, k)
     tau = SIMDMath.select(high, tau - d, tau)
+    // Before the active end but past the last pass (`d` rounded down): the end of the last pass.
+    let past = k .> lastPass
+    k = SIMDMath.select(past, lastPass, k)
+    tau = SIMDMath.select(past, t - lastPass * d, tau)
     // Odd pass: k − 2·⌊k/2⌋ = 1 (k is an integer-valued Float).
     let odd = (k - 2 * SIMDMath.floor(k * 0.5)) .== 1
     tau = SIMDMath.select(odd .& (reverses .== 1), d - tau, tau)
@@ -256,14 +279,16 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
                 b.fillsBackwards.withUnsafeBufferPointer { p6 in
                   b.fillsForwards.withUnsafeBufferPointer { p7 in
                     b.afterProgress.withUnsafeBufferPointer { p8 in
-                      let planes = (
-                        p0.baseAddress!, p1.baseAddress!, p2.baseAddress!, p3.baseAddress!,
-                        p4.baseAddress!, p5.baseAddress!, p6.baseAddress!, p7.baseAddress!,
-                        p8.baseAddress!
-                      )
-                      Self.blocks(
-                        n: n, fullEnd: fullEnd, times: times, shared: shared, planes: planes,
-                        outProgress: outProgress, outPhase: outPhase)
+                      b.lastPass.withUnsafeBufferPointer { p9 in
+                        let planes = (
+                          p0.baseAddress!, p1.baseAddress!, p2.baseAddress!, p3.baseAddress!,
+                          p4.baseAddress!, p5.baseAddress!, p6.baseAddress!, p7.baseAddress!,
+                          p8.baseAddress!, p9.baseAddress!
+                        )
+                        Self.blocks(
+                          n: n, fullEnd: fullEnd, times: times, shared: shared, planes: planes,
+                          outProgress: outProgress, outPhase: outPhase)
+                      }
                     }
                   }
                 }
@@ -275,12 +300,12 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
     }
   }
 
-  /// The nine plane pointers: beginTime, speed, timeOffset, duration, activeEnd, autoreverses,
-  /// fillsBackwards, fillsForwards, afterProgress.
+  /// The ten plane pointers: beginTime, speed, timeOffset, duration, activeEnd, autoreverses,
+  /// fillsBackwards, fillsForwards, afterProgress, lastPass.
   typealias Planes = (
     UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
     UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
-    UnsafePointer<Float>
+    UnsafePointer<Float>, UnsafePointer<Float>
   )
 
   /// The block loop over `planes`.
@@ -291,7 +316,7 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
     outPhase: UnsafeMutablePointer<Float>
   ) {
     let width = Lanes.scalarCount
-    let (q0, q1, q2, q3, q4, q5, q6, q7, q8) = planes
+    let (q0, q1, q2, q3, q4, q5, q6, q7, q8, q9) = planes
     @inline(__always) func load(_ p: UnsafePointer<Float>, _ j: Int) -> Lanes {
       UnsafeRawPointer(p + j).loadUnaligned(as: Lanes.self)
     }
@@ -301,7 +326,7 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
       let (p, ph) = evaluate(
         parent: parent, begin: load(q0, j), speed: load(q1, j), offset: load(q2, j),
         duration: load(q3, j), end: load(q4, j), reverses: load(q5, j), backwards: load(q6, j),
-        forwards: load(q7, j), after: load(q8, j))
+        forwards: load(q7, j), after: load(q8, j), lastPass: load(q9, j))
       UnsafeMutableRawPointer(outProgress + j).storeBytes(of: p, as: Lanes.self)
       UnsafeMutableRawPointer(outPhase + j).storeBytes(of: ph, as: Lanes.self)
       j += width
@@ -310,7 +335,7 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
       // Tail: padded local copies (duration 1, everything else 0); only valid lanes are written.
       var v = (
         shared, Lanes(), Lanes(), Lanes(), Lanes(repeating: 1), Lanes(), Lanes(), Lanes(), Lanes(),
-        Lanes()
+        Lanes(), Lanes()
       )
       for l in 0..<(n - j) {
         if let times { v.0[l] = times[j + l] }
@@ -323,10 +348,11 @@ public struct MediaTimingEvaluationJob: @unchecked Sendable {
         v.7[l] = q6[j + l]
         v.8[l] = q7[j + l]
         v.9[l] = q8[j + l]
+        v.10[l] = q9[j + l]
       }
       let (p, ph) = evaluate(
         parent: v.0, begin: v.1, speed: v.2, offset: v.3, duration: v.4, end: v.5, reverses: v.6,
-        backwards: v.7, forwards: v.8, after: v.9)
+        backwards: v.7, forwards: v.8, after: v.9, lastPass: v.10)
       for l in 0..<(n - j) {
         outProgress[j + l] = p[l]
         outPhase[j + l] = ph[l]

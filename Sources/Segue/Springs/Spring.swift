@@ -112,10 +112,7 @@ public struct DampedSpring: Hashable, Sendable {
   /// Per-frame: NaN in gives NaN out; `t = +∞` gives the limit 0 for a damped spring and NaN for
   /// an undamped one (which has no limit).
   public func remainingFraction(at t: Double) -> Double {
-    if t.isNaN { return t }
-    if t <= 0 { return 1 }
-    if t == .infinity { return damping > 0 ? 0 : .nan }
-    return shape(t)
+    SpringMotion(self).remainingFraction(at: t)
   }
 
   /// The progress `x(t) = 1 − e(t)` (unitless) at time `t` seconds: 0 for `t ≤ 0` (the spring

@@ -262,7 +262,8 @@ import Testing
       let op = SceneOp(
         beginTime: begin, speed: speed, timeOffset: offset, activeDuration: timing.activeDuration,
         duration: batch.duration[0], activeEnd: batch.activeEnd[0], autoreverses: 0,
-        fillsBackwards: 0, fillsForwards: 0, afterProgress: 0, easing: .none,
+        fillsBackwards: 0, fillsForwards: 0, afterProgress: 0, lastPass: batch.lastPass[0],
+        easing: .none,
         curveCoefficients: nil,
         curveTable: nil, scalarTiming: -1, isSpring: false, springDuration: 0, rate: 0,
         frequency: 0, frequencyLow: 0, coefficient: 0, springKind: 0, content: .lerp, channels: 1,

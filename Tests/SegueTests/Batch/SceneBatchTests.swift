@@ -168,7 +168,9 @@ import Testing
             error <= matrixTolerance,
             "instance \(k) layer \(layer.id) field \(j): \(actual[j]) vs \(v)")
         }
-        #expect(abs(Double(output.opacities[g]) - reference.opacity) <= opacityTolerance)
+        #expect(
+          abs(Double(output.opacities[g]) - reference.opacity) <= opacityTolerance,
+          "instance \(k) layer \(layer.id) opacity \(output.opacities[g]) vs \(reference.opacity)")
         // Corners well in front of the eye: x, y within the matrix tolerance scaled by 1/w, plus
         // 2e-6 of the container extent: a corner at (390, 844) through a near-identity Float matrix
         // carries the Float rounding of coordinates that large (ulp(844) = 6.1e-5, a few roundings
@@ -232,6 +234,26 @@ import Testing
           return try! instance.scene.sample(at: max((t - start) * speed, 0))
         }
         Self.compare(batch, frame: f, output: output, samples: samples)
+      }
+    }
+  }
+
+  /// Every preset at the last scene times before its end that round to the duration in `Float`
+  /// (`τ = D·(1 − 2⁻²⁶)` and the `Double` just below `D`): still running, so each layer shows
+  /// its animations' ends (the `cross-dissolve` push's "to" opacity ≈ 1, not the start of a pass
+  /// after the last, 0, where `D = 0.35` rounds down to a `Float` duration below it).
+  @Test func theLastFloatStepBeforeTheEndShowsTheEndOfEachAnimation() throws {
+    let scenes = try Self.allPresetScenes()
+    let instances = scenes.map { SceneBatch.Instance(scene: $0, clock: .timed(start: 0, speed: 1)) }
+    let batch = try SceneBatch(instances)
+    for fraction in [1 - 0x1p-26, 1 - 0x1p-52] {
+      // A frame at each instance's τ (every instance starts at 0, so the frame time is τ).
+      for scene in scenes {
+        let tau = scene.duration * fraction
+        #expect(tau < scene.duration && Float(tau) == Float(scene.duration))
+        let output = try Self.evaluate(batch, at: [tau])
+        let samples = try scenes.map { try $0.sample(at: tau) }
+        Self.compare(batch, frame: 0, output: output, samples: samples)
       }
     }
   }

@@ -157,6 +157,36 @@ struct MediaTimingBatchTests {
     #expect(phase == [a, f, a, MediaTimingBatch.removedCode, f, f])
   }
 
+  /// A duration that rounds down in `Float` keeps the last pass: d = 0.35 s rounds to
+  /// 0.3499999940 (below 0.35), while the active end rounds up to 0.3500000238, so the local time
+  /// 0.3499999940 is active and `t / d` is exactly 1 in `Float`. The reference at a `Double`
+  /// time that rounds there (0.34999999) is progress ≈ 1, not the start of a pass that does not
+  /// exist: the lane is at the end of pass 0 (progress 1); autoreversing once (D = 0.7, two
+  /// passes) at 0.6999999881 it is at the end of pass 1, going back (progress 0); repeating
+  /// forever it wraps.
+  @Test func aDurationThatRoundsDownKeepsTheLastPass() throws {
+    let once = MediaTiming(duration: 0.35)
+    let twice = MediaTiming(duration: 0.35, repeatCount: 1, autoreverses: true)
+    let forever = MediaTiming(duration: 0.35, repeatCount: .infinity)
+    let batch = try MediaTimingBatch(timings: [once, twice, forever])
+    #expect(batch.duration[0] < batch.activeEnd[0])
+    #expect(batch.lastPass == [0, 1, .infinity])
+    let t = Float(0.35)
+    #expect(t < batch.activeEnd[0] && t / batch.duration[0] == 1)
+    let end2 = Float(0.7)
+    #expect(end2 < batch.activeEnd[1] && end2 / batch.duration[1] == 2)
+    let (progress, phase) = try mediaTimingBatchRun(batch, times: [t, end2, t])
+    #expect(progress[0] == 1)
+    #expect(once.iterationProgress(atLocal: 0.34999999)!.progress > 0.9999999)
+    #expect(progress[1] <= 1e-6)
+    #expect(twice.iterationProgress(atLocal: Double(end2))!.progress < 1e-6)
+    #expect(progress[2] == 0)
+    #expect(
+      phase == [
+        MediaTimingBatch.activeCode, MediaTimingBatch.activeCode, MediaTimingBatch.activeCode,
+      ])
+  }
+
   /// Speed 0 freezes local time at timeOffset (0.375 s of a 0.5 s animation: progress 0.75) for
   /// every parent time; speed −1 with timeOffset 1 runs backwards: tₚ = 0.25 gives t = 0.75
   /// (progress 0.75 of a 1 s animation), tₚ = 2 gives t = −1 (before; removed); infinite repeats
