@@ -36,16 +36,15 @@ struct FilmstripSVGWriter {
 
 extension Filmstrip {
   /// One planned layer in an SVG cell: inside its ancestors' `masksToBounds` clips (and, for a
-  /// piece of a depth-sorted layer, the piece), the fill polygon, the contents and gradient, the
-  /// paths and the border.
+  /// piece of a depth-sorted layer, the piece), the shadow, the fill polygon, the contents and
+  /// gradient, the paths and the border.
   func svgLayer(
     _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
     writer: inout FilmstripSVGWriter, into document: inout SVGDocument
   ) throws(ValidationError) {
-    guard !p.parts.isDisjoint(with: [.body, .contents, .gradient, .paths, .border]) else {
-      return
-    }
+    guard !p.parts.isDisjoint(with: .all) else { return }
     guard let groups = try clipGroups(p, writer: &writer, into: &document) else { return }
+    try shadow(p, weight: weight, blendMode: blendMode, writer: &writer, into: &document)
     try polygon(p, weight: weight, blendMode: blendMode, into: &document)
     try layerPaint(p, weight: weight, blendMode: blendMode, writer: &writer, into: &document)
     try paths(p, weight: weight, blendMode: blendMode, into: &document)
@@ -99,11 +98,58 @@ extension Filmstrip {
       blendMode: blendMode)
   }
 
-  /// The layer-space rectangle holding everything `p` draws: its bounds, its contents' placed
-  /// area and its paths' points.
+  /// The shadow (``LayerSnapshot/Shadow``) under the fill, in layer coordinates under the
+  /// layer's affine matrix: the rounded bounds moved by the offset (``RoundedRect/outline()``),
+  /// filled with `shadowColor` at alpha × `shadowOpacity` × opacity and blurred by an
+  /// `<feGaussianBlur>` of standard deviation `σ = shadowRadius/2` layer units (filter region
+  /// `5σ` around the shape, `sRGB`), so the Gaussian is the renderer's, mapped by the same
+  /// matrix. Under perspective (SVG transforms are 2D affine) the shadow is drawn by the
+  /// renderer alone and placed as an image.
+  private func shadow(
+    _ p: SceneRenderer.PlannedLayer, weight: Double, blendMode: BlendMode,
+    writer: inout FilmstripSVGWriter, into document: inout SVGDocument
+  ) throws(ValidationError) {
+    let paint = SnapshotPaint(p.snapshot)
+    guard p.parts.contains(.shadow), paint.has(.shadow), let shape = paint.shadow,
+      let cast = p.snapshot.shadow
+    else { return }
+    guard let affine = SVGAffine(p.sample.matrix, scale: renderer.scale) else {
+      try rasterImage(
+        p, parts: .shadow, weight: weight, blendMode: blendMode, writer: &writer,
+        into: &document)
+      return
+    }
+    guard let d = try SVGDocument.pathData(shape.shape.outline()) else { return }
+    let c = cast.color
+    let colour = RGBAColor(clamping: c.red, c.green, c.blue, c.alpha * cast.opacity)
+    var filter = ""
+    if shape.sigma > 0 {
+      let n = SVGDocument.number
+      let e = shape.extent
+      let id = writer.newID("shadow")
+      document.define(
+        id,
+        "<filter id=\"\(id)\" filterUnits=\"userSpaceOnUse\" x=\"\(n(e.minX))\" "
+          + "y=\"\(n(e.minY))\" width=\"\(n(e.width))\" height=\"\(n(e.height))\" "
+          + "color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\""
+          + "\(n(shape.sigma))\"/></filter>")
+      filter = " filter=\"url(#\(id))\""
+    }
+    let style = SVGLayerStyle(alpha: p.opacity * weight, blendMode: blendMode)
+    document.append(
+      markup: "<g transform=\"\(affine.attribute)\"><path d=\"\(d)\""
+        + SVGDocument.paint("fill", colour) + filter + style.attributes() + "/></g>")
+  }
+
+  /// The layer-space rectangle holding everything `p` draws: its bounds, its shadow's extent,
+  /// its contents' placed area and its paths' points.
   private static func extent(_ p: SceneRenderer.PlannedLayer) -> Rect {
     var corners = Quad(p.snapshot.bounds).points
-    if let area = SnapshotPaint(p.snapshot).contents?.area { corners += Quad(area).points }
+    let paint = SnapshotPaint(p.snapshot)
+    if p.parts.contains(.shadow), paint.has(.shadow) {
+      corners += Quad(paint.extent(of: .shadow)).points
+    }
+    if let area = paint.contents?.area { corners += Quad(area).points }
     for fill in p.snapshot.paths {
       for polygon in fill.polygons { corners += polygon.points }
     }

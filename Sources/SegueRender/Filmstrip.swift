@@ -226,6 +226,12 @@ public struct Filmstrip: Hashable, Sendable {
   /// (the rules of ``SceneRenderer/renderItems(for:presentation:)``), inside a `<g clip-path>`
   /// per ancestor with `masksToBounds` (its rounded bounds projected) and, for a piece of a
   /// layer cut by depth sorting, the piece:
+  /// - **shadow** (``LayerSnapshot/Shadow``), below the fill: the rounded bounds moved by
+  ///   `shadowOffset`, in layer coordinates under `<g transform="matrix(…)">`, filled with
+  ///   `shadowColor` at alpha × `shadowOpacity` × opacity and blurred by `<feGaussianBlur>` with
+  ///   the renderer's `σ = shadowRadius/2` layer units (so the blur is transformed with the
+  ///   layer, as the renderer's is); under perspective it is drawn by the renderer alone and
+  ///   placed as an image, as below;
   /// - **fill**: a polygon through its projected bounds corners × `scale`
   ///   (``/Segue/LayerSample/corners``; with a corner radius, the outline of its rounded
   ///   rectangle, only the `maskedCorners` rounded, each quarter arc in 8 segments; the
@@ -242,7 +248,7 @@ public struct Filmstrip: Hashable, Sendable {
   ///   `image-rendering:pixelated` for the `nearest` filter; an axial or radial gradient as
   ///   `<linearGradient>` or `<radialGradient>` in `userSpaceOnUse` filling the rounded bounds.
   ///   What SVG cannot draw exactly — a layer under perspective (SVG transforms are 2D
-  ///   affine), a conic gradient (SVG has none), contents whose texels reach outside the image
+  ///   affine: its contents, gradient and shadow), a conic gradient (SVG has none), contents whose texels reach outside the image
   ///   (the renderer repeats the edge) — is drawn by the renderer alone, with the layer's
   ///   clips, and placed as a cropped PNG `<image>` at its pixel position, so it matches the
   ///   PNG frame;
@@ -256,7 +262,7 @@ public struct Filmstrip: Hashable, Sendable {
   /// - **border**: the rounded bounds minus the inner rounded rectangle inset by the border's
   ///   width, both projected, an even-odd path in the border's colour at alpha × opacity.
   ///
-  /// Shadows are not drawn. A cross-dissolve's layers sit in an isolated nested
+  /// A cross-dissolve's layers sit in an isolated nested
   /// viewport and blend with `plus-lighter` at alpha × weight (exact for one-layer snapshots
   /// such as CATransition `fade`'s; a snapshot's sublayers are added rather than composited
   /// over their root). The caption is SVG text in the caption strip.

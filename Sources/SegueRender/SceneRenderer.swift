@@ -177,11 +177,11 @@ public struct SceneRenderer: Hashable, Sendable {
       override.shadow = shadow
       override.contents = contents
       override.gradient = layerGradient(of: layer, bounds: bounds)
-      override.paths = paths(of: layer)
+      override.paths = cachedPaths(of: layer)
       return override
     }
     let layerGradient = layerGradient(of: layer, bounds: bounds)
-    let paths = paths(of: layer)
+    let paths = cachedPaths(of: layer)
     guard c.alpha > 0 || border != nil || contents != nil || layerGradient != nil || !paths.isEmpty
     else {
       return nil

@@ -107,17 +107,19 @@ struct RenderCost {
 }
 
 extension Budget {
-  /// The largest page `segue preview` writes: 2²⁵ bytes (32 MiB). The default page of the
-  /// preset with the most layers (hero, push and pop at 120 samples per second) is 251 671
-  /// bytes (`segue preview --preset hero --output hero.html`); browsers
+  /// The largest page `segue preview` writes: 2²⁵ bytes (32 MiB). The default page of `depth`
+  /// (push and pop on the iOS screens at 120 samples per second) is 5 082 754 bytes (`segue
+  /// preview --preset depth --output depth.html`); browsers
   /// parse tens of megabytes of inline data slowly, so a page above this is not a preview.
   static let maximumPreviewBytes = 1 << 25
 
-  /// An upper bound of the Float32 values one frame of `scene` takes in the page: 1 (the item
-  /// count) + 19 per layer (a layer's 15 values, and at most 4 more when it is its own
-  /// cross-dissolve snapshot: kind, snapshot count, weight, layer count).
+  /// An upper bound of the Float32 values one frame of `scene` takes in the page, depth-sorted
+  /// pieces aside: 2 (the item and clip counts) + 56 per layer: two items (the layer, and its
+  /// border drawn after its sublayers) of 17 values each and at most 4 more when it is its own
+  /// cross-dissolve snapshot (kind, snapshot count, weight, layer count), and its clip when it
+  /// masks to its bounds (16 values).
   static func previewFloatsPerFrame(_ scene: TransitionScene) -> Int {
-    1 + 19 * scene.model.count
+    2 + 56 * scene.model.count
   }
 
   /// Throws unless `floats` Float32 values (base64: 16/3 bytes each) stay within

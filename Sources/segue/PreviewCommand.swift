@@ -18,11 +18,14 @@ struct PreviewCommand: ParsableCommand {
       external fonts. It holds each scene's render lists (what 'segue render' draws) \
       at animation times k/N for --fps N (default 120) up to the duration, and the finished and \
       cancelled end states; it plays them on a canvas, interpolating between samples. Each \
-      layer is its fill and, over it, what 'segue render' draws of it: its contents image \
-      (each image embedded once, as PNG), its gradient (axial, radial or conic) and its paths \
-      (a shape's fill and stroke, a text layer's glyph outlines from the renderer's text \
-      layout, so the page needs no fonts), through its matrix (an image or gradient under \
-      perspective through a mesh of small triangles). Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
+      layer is drawn as 'segue render' draws it, through its matrix: its shadow (the rounded \
+      bounds blurred by the browser's Gaussian of the same standard deviation), its fill with \
+      rounded corners (cornerRadius, maskedCorners), its contents image (each image embedded \
+      once, as PNG), its gradient (axial, radial or conic), its paths (a shape's fill and \
+      stroke, a text layer's glyph outlines from the renderer's text layout, so the page needs \
+      no fonts), and after its sublayers its border; sublayers of a layer with masksToBounds \
+      are clipped to its rounded bounds. Images, gradients and shadows under perspective are \
+      drawn through a mesh of small triangles. Controls: play/pause (Space), a time scrubber (arrows step one sample), speed 0.1×–4× \
       ([ and ]), loop (L), reset (R), the operation, and the timeline: the animation, \
       the scripted interaction, or your last drag. A drag on the stage drives the \
       percent-driven interaction with the preset's gesture rules (its own for fade-slide, \
@@ -41,8 +44,7 @@ struct PreviewCommand: ParsableCommand {
 
       Budgets: as 'segue sample' for the samples (each scene's frames × scene items at most \
       2^22), and the page at most 32 MiB (2^25 bytes), estimated from frames × layers before \
-      any sampling; a larger request is refused with its size. Layer appearance the page does \
-      not draw (see the notes on stderr and in the page) differs from 'segue render'. The page is written through a \
+      any sampling; a larger request is refused with its size. The page is written through a \
       temporary file and renamed into place; --output - (or no --output) writes it to stdout.
       """ + "\n\n" + exitCodesHelp)
 
@@ -70,15 +72,13 @@ struct PreviewCommand: ParsableCommand {
       let sources = try scenes(transition)
       let builder = PreviewDataBuilder(fps: input.fps ?? Self.defaultFPS)
       try checkBudgets(sources, builder)
-      var appearance = PreviewAppearanceUse()
       var sceneData: [JSONValue] = []
       var images = PreviewImages()
       for source in sources {
         sceneData.append(
-          try builder.sceneData(source, appearance: &appearance, images: &images))
+          try builder.sceneData(source, images: &images))
       }
-      let notes = appearance.notes
-      let html = try page(transition, sources, builder, sceneData, images, notes)
+      let html = try page(transition, sources, builder, sceneData, images)
       let bytes = Array(html.utf8)
       guard bytes.count <= Budget.maximumPreviewBytes else {
         throw CLIError(
@@ -87,7 +87,6 @@ struct PreviewCommand: ParsableCommand {
             + "\(Budget.maximumPreviewBytes) (2^25, 32 MiB); use a lower --fps")
       }
       let note: (String) -> Void = { text in if !quiet { printError("segue preview: " + text) } }
-      for text in notes { note("note: " + text) }
       let target = OutputTarget(output)
       try target.stream(note: note) { writer throws(CLIError) in try writer.write(bytes) }
       if case .file(let path) = target, !quiet {
@@ -153,8 +152,7 @@ struct PreviewCommand: ParsableCommand {
   /// The whole page.
   private func page(
     _ transition: LoadedTransition, _ sources: [PreviewSceneSource],
-    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ images: PreviewImages,
-    _ notes: [String]
+    _ builder: PreviewDataBuilder, _ sceneData: [JSONValue], _ images: PreviewImages
   ) throws(CLIError) -> String {
     let initial = sources.firstIndex { $0.name == (transition.operation ?? "spec") } ?? 0
     let first = sources[initial].transition
@@ -208,7 +206,6 @@ struct PreviewCommand: ParsableCommand {
       ("initialScene", .number(Double(initial))), ("scenes", .array(sceneData)),
       ("images", .array(images.uris.map(JSONValue.string))),
       ("gesture", gesture), ("completion", completion), ("interaction", interaction),
-      ("notes", .array(notes.map(JSONValue.string))),
     ])
     return PreviewPage.html(data: data.serialized(), generator: "segue \(segueVersion)")
   }

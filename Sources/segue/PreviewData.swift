@@ -16,70 +16,27 @@ struct PreviewSceneSource {
   var transition: LoadedTransition
 }
 
-/// The layer appearance properties the page does not draw, with the layers that use them in the
-/// render lists (first use first): `segue preview` notes each kind on stderr and in the page.
-struct PreviewAppearanceUse: Equatable {
-  /// A kind of appearance property.
-  enum Kind: Int, CaseIterable, Comparable {
-    case cornerRadius, border, masksToBounds, shadow
-
-    static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
-
-    /// The note's text after the layer list: the property, and what the page draws instead.
-    var consequence: String {
-      switch self {
-      case .cornerRadius:
-        "cornerRadius is not drawn (square corners here; 'segue render' rounds them)"
-      case .border: "the border (borderWidth) is not drawn ('segue render' draws it)"
-      case .masksToBounds:
-        "masksToBounds is not drawn (sublayers unclipped here; 'segue render' clips them)"
-      case .shadow: "the shadow (shadowOpacity) is not drawn ('segue render' draws it)"
-      }
-    }
-  }
-
-  /// Layer ids by kind, in first-use order.
-  private(set) var layers: [Kind: [String]] = [:]
-  /// The same ids as sets, so that recording stays O(1) however many layers use a kind.
-  private var recorded: [Kind: Set<String>] = [:]
-
-  /// Records that `id` uses `kind`.
-  mutating func record(_ kind: Kind, _ id: String) {
-    if recorded[kind, default: []].insert(id).inserted { layers[kind, default: []].append(id) }
-  }
-
-  /// One note per kind used, in ``Kind`` order: `layer 'a': …` or `layers 'a', 'b': …`.
-  var notes: [String] {
-    Kind.allCases.compactMap { kind in
-      guard let ids = layers[kind], !ids.isEmpty else { return nil }
-      let names = ids.map { "'\($0)'" }.joined(separator: ", ")
-      return "\(ids.count == 1 ? "layer" : "layers") \(names): \(kind.consequence)"
-    }
-  }
-}
-
 /// The little-endian Float32 stream of a scene's frames (decoded by the page's `decodeFrames`).
 ///
-/// Frame: its item count, then per item `[0, layer]` or `[1, snapshot count, per snapshot:
-/// weight, layer count, layers]`; a layer is `[snapshot index, opacity, bounds x, y, width,
-/// height, h0 … h8, n, x1, y1 … xn, yn]` with `h` the plane homography `(m11, m12, m14, m21,
-/// m22, m24, m41, m42, m44)` of the layer's matrix to the container (points) and `n = 0` for a
-/// layer drawn whole, else the `n` vertices (layer coordinates) of the part of its bounds drawn
-/// at this step (``RasterLayer/region``: a piece of a depth-sorted layer, `n ≥ 3`). A snapshot
-/// (the table beside the stream) is the layer's id and fill colour.
+/// Frame: its item count, its clip count and clips, then per item `[0, layer]` or `[1, snapshot
+/// count, per snapshot: weight, layer count, layers]`. A clip is `[outer, x, y, width, height,
+/// radius, maskedCorners, h0 … h8]`: the rounded bounds of a layer with `masksToBounds`
+/// (``ClipShape``) through its homography, inside clip `outer` of the frame (−1 for none), so a
+/// chain of masking ancestors is written once per frame however many layers it clips. A layer
+/// is `[snapshot index, opacity, bounds x, y, width, height, h0 … h8, clip, n, x1, y1 … xn,
+/// yn]` with `h` the plane homography `(m11, m12, m14, m21, m22, m24, m41, m42, m44)` of the
+/// layer's matrix to the container (points), `clip` its innermost clip (−1 for none) and
+/// `n = 0` for a layer drawn whole, else the `n` vertices (layer coordinates) of the part of
+/// its plane drawn at this step (``RasterLayer/region`` over the bounds and the shadow's
+/// extent: a piece of a depth-sorted layer, `n ≥ 3`). A snapshot (the table beside the stream)
+/// is the layer's id, fill colour, corner radius and the parts it draws (``PreviewLook``).
 struct PreviewFrameStream {
   /// The floats written so far, as bytes.
   private(set) var bytes: [UInt8] = []
   /// The snapshot table.
   private(set) var snapshots: [JSONValue] = []
-  /// The appearance properties of the layers appended that the page does not draw.
-  private(set) var appearance = PreviewAppearanceUse()
   /// The page's images (shared by its scenes: the caller passes them from scene to scene).
   var images = PreviewImages()
-  /// The ids of the layers that clip their descendants (``RasterLayer/clips`` carries their
-  /// shapes, not their ids), not yet returned for this frame: read from the presentation tree by
-  /// the builder (``ClipOwners``).
-  var clipOwners: (RasterLayer) -> [String] = { _ in [] }
   private var snapshotIndex: [SnapshotKey: Int] = [:]
 
   /// What identifies a table entry: everything of a snapshot except its bounds.
@@ -89,6 +46,7 @@ struct PreviewFrameStream {
     var paint: PreviewPaintKey?
     /// Whether the fill is drawn (a layer with a clear background draws only its paint).
     var hasBody: Bool
+    var look: PreviewLook
   }
 
   /// The plane homography of a layer matrix: the rows and columns of x, y and w.
@@ -114,62 +72,38 @@ struct PreviewFrameStream {
   ///   cannot draw (a gradient).
   mutating func append(_ items: [SceneRenderItem], _ describe: () -> String) throws(CLIError) {
     var body: [Float] = []
+    var clips = PreviewClipTable()
     var count = 0
     for item in items {
       switch item {
       case .layer(let layer):
-        note(layer)
-        guard Self.drawsBody(layer) else { continue }
+        guard Self.draws(layer) else { continue }
         body.append(0)
-        try appendLayer(layer, opacity: layer.opacity, into: &body, describe)
+        try appendLayer(layer, clips: &clips, into: &body, describe)
         count += 1
       case .crossDissolve(let dissolve):
         body += [1, Float(dissolve.count)]
         for snapshot in dissolve {
-          for layer in snapshot.layers { note(layer) }
-          let drawn = snapshot.layers.filter(Self.drawsBody)
+          let drawn = snapshot.layers.filter(Self.draws)
           body += [try checked(snapshot.weight, describe), Float(drawn.count)]
-          for layer in drawn {
-            try appendLayer(layer, opacity: layer.opacity, into: &body, describe)
-          }
+          for layer in drawn { try appendLayer(layer, clips: &clips, into: &body, describe) }
         }
         count += 1
       }
     }
     append(Float(count))
+    append(Float(clips.count))
+    for value in clips.values { append(try checked(value, describe)) }
     for value in body { append(value) }
   }
 
-  /// Whether the page draws `layer`: its fill, or its contents, gradient or paths are among its
-  /// parts (a layer's border comes after its sublayers as a second raster layer of the border
-  /// alone), its homography is not singular, and its region holds some of its bounds.
-  static func drawsBody(_ layer: RasterLayer) -> Bool {
-    !layer.parts.isDisjoint(with: [.body, .contents, .gradient, .paths])
+  /// Whether the page draws `layer`: it draws one of its parts (``PreviewLook/drawnParts(_:)``),
+  /// its homography is not singular, and its region holds some of what it draws.
+  static func draws(_ layer: RasterLayer) -> Bool {
+    !PreviewLook.drawnParts(layer).isEmpty
       && !isSingular(homography(layer.matrix))
       && (layer.region.isWholePlane
-        || !layer.region.polygon(clipping: layer.snapshot.bounds).isEmpty)
-  }
-
-  /// Records the appearance properties `layer` draws with.
-  private mutating func note(_ layer: RasterLayer) {
-    let snapshot = layer.snapshot
-    let id = layer.id
-    let radius = Swift.min(
-      snapshot.cornerRadius, snapshot.bounds.width / 2, snapshot.bounds.height / 2)
-    if radius > 0 && !layer.parts.isDisjoint(with: [.body, .border]) {
-      appearance.record(.cornerRadius, id)
-    }
-    if layer.parts.contains(.border), let border = snapshot.border, border.width > 0 {
-      appearance.record(.border, id)
-    }
-    if layer.parts.contains(.shadow), let shadow = snapshot.shadow,
-      shadow.opacity * shadow.color.alpha > 0
-    {
-      appearance.record(.shadow, id)
-    }
-    if !layer.clips.isEmpty {
-      for owner in clipOwners(layer) { appearance.record(.masksToBounds, owner) }
-    }
+        || !layer.region.polygon(clipping: PreviewLook.extent(layer)).isEmpty)
   }
 
   private mutating func append(_ value: Float) {
@@ -188,7 +122,8 @@ struct PreviewFrameStream {
   }
 
   private mutating func appendLayer(
-    _ layer: RasterLayer, opacity: Double, into body: inout [Float], _ describe: () -> String
+    _ layer: RasterLayer, clips: inout PreviewClipTable, into body: inout [Float],
+    _ describe: () -> String
   ) throws(CLIError) {
     let snapshot = layer.snapshot
     guard case .solid(let color) = snapshot.fill else {
@@ -196,7 +131,7 @@ struct PreviewFrameStream {
     }
     let key = SnapshotKey(
       id: layer.id, color: color, paint: PreviewPaintKey(layer),
-      hasBody: layer.parts.contains(.body))
+      hasBody: layer.parts.contains(.body), look: PreviewLook(layer))
     let index: Int
     if let known = snapshotIndex[key] {
       index = known
@@ -208,15 +143,117 @@ struct PreviewFrameStream {
       ]
       if let paint = key.paint { members.append(("paint", try paint.json(images: &images))) }
       if !key.hasBody { members.append(("body", .bool(false))) }
+      members += key.look.json
       snapshots.append(.object(members))
     }
     let bounds = snapshot.bounds
-    var values = [Double(index), opacity, bounds.minX, bounds.minY, bounds.width, bounds.height]
+    var values = [Double(index), layer.opacity, bounds.minX, bounds.minY, bounds.width]
+    values.append(bounds.height)
     values += Self.homography(layer.matrix)
-    let piece = layer.region.isWholePlane ? [] : layer.region.polygon(clipping: bounds)
+    values.append(Double(clips.index(of: layer.clips)))
+    let piece =
+      layer.region.isWholePlane ? [] : layer.region.polygon(clipping: PreviewLook.extent(layer))
     values.append(Double(piece.count))
     values += piece.flatMap { [$0.x, $0.y] }
     for value in values { body.append(try checked(value, describe)) }
+  }
+}
+
+/// One frame's clips (``PreviewFrameStream``): each masking ancestor's rounded bounds once, with
+/// the clip outside it, so a layer names its innermost clip.
+struct PreviewClipTable {
+  /// The clips' floats, 16 each.
+  private(set) var values: [Double] = []
+  private(set) var count = 0
+  private var indices: [Node: Int] = [:]
+
+  private struct Node: Hashable {
+    var clip: ClipShape
+    var outer: Int
+  }
+
+  /// The index of the innermost clip of `clips` (nearest first, as ``RasterLayer/clips``),
+  /// adding the chain's clips not yet in the table; −1 for none.
+  mutating func index(of clips: [ClipShape]) -> Int {
+    var outer = -1
+    for clip in clips.reversed() {
+      let node = Node(clip: clip, outer: outer)
+      if let known = indices[node] {
+        outer = known
+        continue
+      }
+      indices[node] = count
+      let b = clip.bounds
+      values += [Double(outer), b.minX, b.minY, b.width, b.height, clip.cornerRadius]
+      values.append(Double(clip.maskedCorners.rawValue))
+      values += PreviewFrameStream.homography(clip.matrix)
+      outer = count
+      count += 1
+    }
+    return outer
+  }
+}
+
+/// How a layer looks beyond its fill and paint, as the page reads it from the snapshot table:
+/// `shape` `[cornerRadius, maskedCorners]` (the radius clamped by the page to half of each side
+/// of the bounds, as ``LayerSnapshot``), `border` `[width, r, g, b, a]` for the raster layer of
+/// the border alone (drawn after the sublayers), `shadow` `[r, g, b, a·shadowOpacity, σ, dx,
+/// dy]` with `σ = shadowRadius/2` (``LayerSnapshot/Shadow``).
+struct PreviewLook: Hashable {
+  var shape: [Double]?
+  var border: [Double]?
+  var shadow: [Double]?
+
+  init(_ layer: RasterLayer) {
+    let snapshot = layer.snapshot
+    let parts = Self.drawnParts(layer)
+    let radius = Swift.max(snapshot.cornerRadius, 0)
+    if radius > 0 && snapshot.maskedCorners != [] {
+      shape = [radius, Double(snapshot.maskedCorners.rawValue)]
+    }
+    if parts.contains(.border), let b = snapshot.border {
+      border = [b.width] + b.color.channels
+    }
+    if parts.contains(.shadow), let s = snapshot.shadow {
+      let c = s.color
+      shadow = [
+        c.red, c.green, c.blue, c.alpha * s.opacity, s.radius / 2, s.offset.width,
+        s.offset.height,
+      ]
+    }
+  }
+
+  /// The members of the snapshot table's entry.
+  var json: [(String, JSONValue)] {
+    let named: [(String, [Double]?)] = [("shape", shape), ("border", border), ("shadow", shadow)]
+    return named.compactMap { name, values in
+      values.map { (name, .array($0.map(JSONValue.number))) }
+    }
+  }
+
+  /// The parts of `layer` that draw something: its body, contents, gradient and paths when
+  /// among its parts, its shadow when visible, its border when wider than 0.
+  static func drawnParts(_ layer: RasterLayer) -> LayerParts {
+    let snapshot = layer.snapshot
+    var parts = layer.parts.intersection(.body)
+    if snapshot.contents != nil { parts.insert(.contents) }
+    if snapshot.gradient != nil { parts.insert(.gradient) }
+    if !snapshot.paths.isEmpty { parts.insert(.paths) }
+    if let s = snapshot.shadow, s.opacity * s.color.alpha > 0 { parts.insert(.shadow) }
+    if let b = snapshot.border, b.width > 0 { parts.insert(.border) }
+    return parts.intersection(layer.parts)
+  }
+
+  /// The layer rectangle holding what `layer` draws of its bounds and its shadow: the bounds,
+  /// and the shadow's bounds moved by its offset and grown by `5σ` (where its coverage ends).
+  static func extent(_ layer: RasterLayer) -> Rect {
+    let b = layer.snapshot.bounds
+    guard drawnParts(layer).contains(.shadow), let s = layer.snapshot.shadow else { return b }
+    let reach = 5 * s.radius / 2
+    let shadow = Rect(
+      x: b.minX + s.offset.width - reach, y: b.minY + s.offset.height - reach,
+      width: b.width + 2 * reach, height: b.height + 2 * reach)
+    return Rect(boundingBoxOf: Quad(b).points + Quad(shadow).points)
   }
 }
 
@@ -238,10 +275,9 @@ struct PreviewDataBuilder {
   }
 
   /// One scene's JSON: name, duration, fps, running frame count, frames (base64), snapshots.
-  func sceneData(
-    _ source: PreviewSceneSource, appearance: inout PreviewAppearanceUse,
-    images: inout PreviewImages
-  ) throws(CLIError) -> JSONValue {
+  func sceneData(_ source: PreviewSceneSource, images: inout PreviewImages) throws(CLIError)
+    -> JSONValue
+  {
     let transition = source.transition
     let scene = transition.scene
     let times = try frameTimes(scene)
@@ -280,9 +316,6 @@ struct PreviewDataBuilder {
       let tree = scene.presentation(at: 0, completion: completion)
       try append(sample, tree, times.count, "\(source.name) \(name)", transition, &stream)
     }
-    for (kind, ids) in stream.appearance.layers.sorted(by: { $0.key < $1.key }) {
-      for id in ids { appearance.record(kind, id) }
-    }
     return .object([
       ("name", .string(source.name)), ("duration", .number(scene.duration)),
       ("fps", .number(fps)), ("runningFrameCount", .number(Double(times.count))),
@@ -295,8 +328,6 @@ struct PreviewDataBuilder {
     _ transition: LoadedTransition, _ stream: inout PreviewFrameStream
   ) throws(CLIError) {
     try transition.checkFinite(sample, index: index)
-    let owners = ClipOwners(tree)
-    stream.clipOwners = { layer in owners.newOwners(of: layer.id) }
     let items: [SceneRenderItem]
     do throws(Segue.ValidationError) {
       items = try Self.renderer(transition).renderItems(for: sample, presentation: tree)
@@ -382,32 +413,4 @@ func appendLittleEndian(_ value: Float, to bytes: inout [UInt8]) {
 /// Standard base64 (RFC 4648, with padding).
 func base64(_ bytes: [UInt8]) -> String {
   Data(bytes).base64EncodedString()
-}
-
-/// The masking ancestors of a frame's layers, each walked once: ``newOwners(of:)`` returns the
-/// ancestors of a layer (by id: a render list's layer carries it, ``RasterLayer/id``) that mask to
-/// their bounds and were not returned for an earlier layer of the frame, outermost first. A walk
-/// stops at the first ancestor an earlier walk passed (whose
-/// masking ancestors were all returned then), so a frame costs one visit per layer however deep
-/// its tree is.
-final class ClipOwners {
-  private let tree: LayerTree
-  private var visited: [Bool]
-
-  init(_ tree: LayerTree) {
-    self.tree = tree
-    visited = [Bool](repeating: false, count: tree.count)
-  }
-
-  /// The not yet returned masking ancestors of the layer named `id` (none for an unknown id).
-  func newOwners(of id: String) -> [String] {
-    guard var index = tree.index(of: id) else { return [] }
-    var owners: [String] = []
-    while let parent = (try? tree.parentIndex(at: index)) ?? nil, !visited[parent] {
-      visited[parent] = true
-      if tree.layers[parent].masksToBounds { owners.append(tree.layers[parent].id) }
-      index = parent
-    }
-    return owners.reversed()
-  }
 }

@@ -56,7 +56,6 @@ enum PreviewPage {
     input[type=number] { width: 6em; font: inherit; }
     input[aria-invalid="true"] { outline: 2px solid #d70015; }
     #error { color: #d70015; font-weight: 600; }
-    #notes { margin: 0 0 12px; padding-left: 1.2em; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
       white-space: nowrap; }
     kbd { font: 12px ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px;
@@ -70,7 +69,6 @@ enum PreviewPage {
         <h1 id="title">segue preview</h1>
         <p id="subtitle"></p>
         <p id="error" role="alert" hidden></p>
-        <ul id="notes" hidden></ul>
         <section aria-label="Playback">
           <div class="row">
             <button id="play" type="button" aria-pressed="false" aria-keyshortcuts="Space">Play</button>
@@ -154,10 +152,13 @@ enum PreviewPage {
       }
 
       /**
-       * The frames of one Float32 stream: per frame its item count, then per item either
-       * [0, layer] or [1, snapshot count, per snapshot: weight, layer count, layers], a layer being
-       * [snapshot index, opacity, bounds x, y, width, height, h0 … h8, n, x1, y1 … xn, yn]: n = 0
-       * for a layer drawn whole, else the piece of its bounds drawn (a depth-sorted layer's).
+       * The frames of one Float32 stream: per frame its item count, its clip count and clips,
+       * then per item either [0, layer] or [1, snapshot count, per snapshot: weight, layer count,
+       * layers]. A clip is [outer, x, y, width, height, radius, maskedCorners, h0 … h8]: a masking
+       * layer's rounded bounds through its homography, inside clip outer (−1: none). A layer is
+       * [snapshot index, opacity, bounds x, y, width, height, h0 … h8, clip, n, x1, y1 … xn, yn]:
+       * clip its innermost clip (−1: none), n = 0 for a layer drawn whole, else the piece of its
+       * plane drawn (a depth-sorted layer's).
        */
       function decodeFrames(values) {
         const frames = [];
@@ -165,10 +166,10 @@ enum PreviewPage {
         const layer = () => {
           const l = {
             snap: values[i], opacity: values[i + 1], bounds: values.slice(i + 2, i + 6),
-            h: values.slice(i + 6, i + 15),
+            h: values.slice(i + 6, i + 15), clip: values[i + 15],
           };
-          const n = values[i + 15];
-          i += 16;
+          const n = values[i + 16];
+          i += 17;
           if (n > 0) {
             l.piece = [];
             for (let k = 0; k < n; k++, i += 2) l.piece.push([values[i], values[i + 1]]);
@@ -177,6 +178,14 @@ enum PreviewPage {
         };
         while (i < values.length) {
           const count = values[i++];
+          const clips = [];
+          const clipCount = values[i++];
+          for (let k = 0; k < clipCount; k++, i += 16) {
+            clips.push({
+              outer: values[i], bounds: values.slice(i + 1, i + 5), radius: values[i + 5],
+              mask: values[i + 6], h: values.slice(i + 7, i + 16),
+            });
+          }
           const items = [];
           for (let k = 0; k < count; k++) {
             if (values[i++] === 0) {
@@ -194,7 +203,7 @@ enum PreviewPage {
             }
             items.push({ kind: 'dissolve', snapshots });
           }
-          frames.push({ items });
+          frames.push({ items, clips });
         }
         if (i !== values.length) throw new Error('frame data: length mismatch');
         return frames;
@@ -245,10 +254,11 @@ enum PreviewPage {
 
       function lerp(a, b, f) { return a + (b - a) * f; }
 
-      /** Whether two frames hold the same items (kinds, layer ids, dissolve shapes). */
+      /** Whether two frames hold the same items (kinds, layer ids, clips, dissolve shapes). */
       function sameShape(snaps, a, b) {
-        if (a.items.length !== b.items.length) return false;
-        const same = (x, y) => snaps[x.snap].id === snaps[y.snap].id
+        if (a.items.length !== b.items.length || a.clips.length !== b.clips.length) return false;
+        if (a.clips.some((c, k) => c.outer !== b.clips[k].outer)) return false;
+        const same = (x, y) => snaps[x.snap].id === snaps[y.snap].id && x.clip === y.clip
           && (x.piece ? x.piece.length : 0) === (y.piece ? y.piece.length : 0);
         for (let k = 0; k < a.items.length; k++) {
           const x = a.items[k];
@@ -285,17 +295,28 @@ enum PreviewPage {
         const l = {
           snap: a.snap, snapB: b.snap, mix: f, opacity: lerp(a.opacity, b.opacity, f),
           bounds: a.bounds.map((v, i) => lerp(v, b.bounds[i], f)),
-          h: ha.map((v, i) => lerp(v, hb[i], f)),
+          h: ha.map((v, i) => lerp(v, hb[i], f)), clip: a.clip,
         };
         if (a.piece) l.piece = a.piece.map((p, k) => p.map((v, j) => lerp(v, b.piece[k][j], f)));
         return l;
       }
 
+      /** Clip a of one frame towards clip b of the next by f. */
+      function lerpClip(a, b, f, minimumW) {
+        const ha = normalized(a, minimumW);
+        const hb = normalized(b, minimumW);
+        return {
+          outer: a.outer, mask: a.mask, radius: lerp(a.radius, b.radius, f),
+          bounds: a.bounds.map((v, i) => lerp(v, b.bounds[i], f)),
+          h: ha.map((v, i) => lerp(v, hb[i], f)),
+        };
+      }
+
       /**
        * The running scene at animation time a: the sampled frame when a is a sample time, else the
        * two frames around it interpolated (matrices after normalising w at the layer's centre,
-       * bounds, opacities, weights, colours), or the earlier frame when they differ in shape (a
-       * layer added or removed between them).
+       * bounds, clips, opacities, weights, colours and looks), or the earlier frame when they
+       * differ in shape (a layer added or removed between them).
        */
       function runningFrame(scene, a, snaps, minimumW) {
         const k = frameIndex(scene, a);
@@ -307,6 +328,7 @@ enum PreviewPage {
         if (!sameShape(snaps, A, B)) return A;
         const f = (a - t0) / (frameTime(scene, k + 1) - t0);
         return {
+          clips: A.clips.map((c, i) => lerpClip(c, B.clips[i], f, minimumW)),
           items: A.items.map((x, i) => {
             const y = B.items[i];
             if (x.kind === 'layer') {
@@ -518,14 +540,15 @@ enum PreviewPage {
 
       /**
        * Draws a decoded frame onto ctx (a w × h pixel canvas at scale s pixels per point): white,
-       * then each item in draw order. A layer is its bounds filled with its colour through its
-       * homography, at its opacity with its blend. A cross-dissolve sums its snapshots
+       * then each item in draw order. A layer is drawn through its homography, inside its clips,
+       * at its opacity with its blend (drawLayer). A cross-dissolve sums its snapshots
        * ('lighter': clamp(Σ wₖ·Sₖ)) on a cleared canvas and composites that "over".
        * env = {snaps, scale, minimumW, scratch(name, w, h) → canvas}.
        */
       function drawFrame(ctx, frame, env) {
         const w = ctx.canvas.width;
         const h = ctx.canvas.height;
+        env = Object.assign({}, env, { clips: frame.clips || [] });
         reset(ctx);
         ctx.fillStyle = '#fff';
         ctx.fillRect(0, 0, w, h);
@@ -566,23 +589,107 @@ enum PreviewPage {
 
       /** The layer's fill colour: its snapshot's, mixed with the next frame's when interpolated. */
       function layerColor(l, snaps) {
-        const a = snaps[l.snap].color;
-        if (l.snapB === undefined || l.snapB === l.snap) return a;
-        const b = snaps[l.snapB].color;
-        return a.map((v, i) => lerp(v, b[i], l.mix));
+        return look(l, snaps, 'color');
       }
 
+      /**
+       * The snapshot's member key (shape, border, shadow, color: arrays of numbers) mixed with the
+       * next frame's when interpolated and both have it (maskedCorners is not mixed).
+       */
+      function look(l, snaps, key) {
+        const a = snaps[l.snap][key];
+        if (l.snapB === undefined || l.snapB === l.snap || !a) return a;
+        const b = snaps[l.snapB][key];
+        if (!b || b.length !== a.length) return a;
+        return a.map((v, i) => (key === 'shape' && i === 1 ? v : lerp(v, b[i], l.mix)));
+      }
+
+      /** min(max(r, 0), width/2, height/2): the corner radius the renderer draws. */
+      function clampedRadius(x0, y0, x1, y1, r) {
+        return Math.max(0, Math.min(r, (x1 - x0) / 2, (y1 - y0) / 2));
+      }
+
+      /**
+       * The outline of the rectangle [x0, x1] × [y0, y1] with the corners of mask rounded to the
+       * clamped radius r (as RoundedRect.outline): clockwise from the top-left corner, ARC
+       * segments per rounded corner's quarter arc (16: within r·(1 − cos(π/64)) ≈ 0.001·r of
+       * the arc). Empty when the rectangle is.
+       */
+      const ARC = 16;
+      function roundedOutline(x0, y0, x1, y1, r, mask) {
+        if (!(x0 < x1 && y0 < y1)) return [];
+        const rho = clampedRadius(x0, y0, x1, y1, r);
+        const corners = [
+          [1, x0 + rho, y0 + rho, Math.PI], [2, x1 - rho, y0 + rho, 1.5 * Math.PI],
+          [8, x1 - rho, y1 - rho, 0], [4, x0 + rho, y1 - rho, 0.5 * Math.PI],
+        ];
+        const points = [];
+        for (const [bit, cx, cy, start] of corners) {
+          if (!(rho > 0) || !(mask & bit)) {
+            points.push([bit & 5 ? x0 : x1, bit & 3 ? y0 : y1]);
+            continue;
+          }
+          for (let i = 0; i <= ARC; i++) {
+            const angle = start + 0.5 * Math.PI * i / ARC;
+            points.push([cx + rho * Math.cos(angle), cy + rho * Math.sin(angle)]);
+          }
+        }
+        return points;
+      }
+
+      /** The layer's rounded bounds [x0, y0, x1, y1, r, mask] (r unclamped; 0 without one). */
+      function layerShape(l, snaps) {
+        const [x, y, w, h] = l.bounds;
+        const [r, mask] = look(l, snaps, 'shape') || [0, 0];
+        return [x, y, x + w, y + h, r, mask];
+      }
+
+      /** Clips ctx to the layer's clips (its masking ancestors' rounded bounds) and its piece. */
+      function clipLayer(ctx, l, env) {
+        for (let k = l.clip; k >= 0; k = env.clips[k].outer) {
+          const c = env.clips[k];
+          const [x, y, w, h] = c.bounds;
+          const path = new Path2D();
+          addPolygon(path, projectPolygon(
+            c.h, roundedOutline(x, y, x + w, y + h, c.radius, c.mask), env.scale, env.minimumW));
+          ctx.clip(path);
+        }
+        if (l.piece) {
+          const path = new Path2D();
+          addPolygon(path, projectPolygon(l.h, l.piece, env.scale, env.minimumW));
+          ctx.clip(path);
+        }
+      }
+
+      /**
+       * Draws one layer (the renderer's raster layer): inside its clips, its shadow, then its fill
+       * (the rounded bounds) and paint, or, for the raster layer of its border alone (after its
+       * sublayers), the border, each composited at alpha with operation as the renderer does.
+       */
       function drawLayer(ctx, l, alpha, operation, env) {
         if (!(alpha > 0)) return;
-        const [x, y, bw, bh] = l.bounds;
-        const outline = l.piece
-          ? projectPolygon(l.h, l.piece, env.scale, env.minimumW)
-          : projectRect(l.h, x, y, x + bw, y + bh, env.scale, env.minimumW);
+        ctx.save();
+        clipLayer(ctx, l, env);
+        const shadow = look(l, env.snaps, 'shadow');
+        if (shadow) drawShadow(ctx, l, shadow, alpha, operation, env);
+        const border = look(l, env.snaps, 'border');
+        if (border) drawBorder(ctx, l, border, alpha, operation, env);
+        drawBody(ctx, l, alpha, operation, env);
+        ctx.restore();
+        reset(ctx);
+      }
+
+      /** The fill (rounded bounds) and the paint over it. */
+      function drawBody(ctx, l, alpha, operation, env) {
+        const snapshot = env.snaps[l.snap];
+        const body = snapshot.body !== false;
+        if (!body && !snapshot.paint) return;
+        const [x0, y0, x1, y1, r, mask] = layerShape(l, env.snaps);
+        const outline = projectPolygon(
+          l.h, roundedOutline(x0, y0, x1, y1, r, mask), env.scale, env.minimumW);
         if (outline.length < 3) return;
         const fill = new Path2D();
         addPolygon(fill, outline);
-        const snapshot = env.snaps[l.snap];
-        const body = snapshot.body !== false;
         let target = ctx;
         const direct = !snapshot.paint || (alpha >= 1 && operation === 'source-over');
         if (!direct) {
@@ -597,18 +704,167 @@ enum PreviewPage {
           target.fillStyle = css(layerColor(l, env.snaps));
           target.fill(fill);
         }
-        if (snapshot.paint) {
-          target.save();
-          if (l.piece) target.clip(fill);
-          drawPaint(target, l, snapshot.paint, env);
-          target.restore();
-        }
+        if (snapshot.paint) drawPaint(target, l, snapshot.paint, env);
         if (!direct) {
           ctx.globalAlpha = Math.min(alpha, 1);
           ctx.globalCompositeOperation = operation;
           ctx.drawImage(target.canvas, 0, 0);
         }
         reset(ctx);
+      }
+
+      /**
+       * The border [width, r, g, b, a]: the rounded bounds minus the inner rounded rectangle inset
+       * by the width (corner radius max(ρ − width, 0)), even-odd, as the renderer draws it.
+       */
+      function drawBorder(ctx, l, border, alpha, operation, env) {
+        const [width, ...color] = border;
+        if (!(width > 0)) return;
+        const [x0, y0, x1, y1, r, mask] = layerShape(l, env.snaps);
+        const rho = clampedRadius(x0, y0, x1, y1, r);
+        const path = new Path2D();
+        const project = (points) => projectPolygon(l.h, points, env.scale, env.minimumW);
+        addPolygon(path, project(roundedOutline(x0, y0, x1, y1, rho, mask)));
+        addPolygon(path, project(roundedOutline(
+          x0 + width, y0 + width, x1 - width, y1 - width, Math.max(rho - width, 0), mask)));
+        ctx.globalAlpha = Math.min(alpha, 1);
+        ctx.globalCompositeOperation = operation;
+        ctx.fillStyle = css(color);
+        ctx.fill(path, 'evenodd');
+        reset(ctx);
+      }
+
+      /**
+       * The shadow [r, g, b, a, σ, dx, dy] (LayerSnapshot.Shadow): the rounded bounds moved by
+       * (dx, dy), blurred by a Gaussian of standard deviation σ in layer units. It is drawn in
+       * layer space onto a scratch canvas of k pixels per layer unit (about the layer's own
+       * pixels per unit) with the canvas filter blur(σ·k px), 5σ around the shape (where the
+       * renderer's coverage ends), and that image is drawn through the layer's homography: its
+       * affine map, or a mesh under perspective. So the blur is transformed with the layer, as
+       * the renderer's is.
+       */
+      const SHADOW_SIDE = 2048;
+      function drawShadow(ctx, l, shadow, alpha, operation, env) {
+        const [r, g, b, a, sigma, dx, dy] = shadow;
+        if (!(a > 0)) return;
+        const [x0, y0, x1, y1, radius, mask] = layerShape(l, env.snaps);
+        const shape = [x0 + dx, y0 + dy, x1 + dx, y1 + dy];
+        const rho = clampedRadius(x0, y0, x1, y1, radius);
+        const reach = 5 * Math.max(sigma, 0);
+        const rect = [shape[0] - reach, shape[1] - reach, shape[2] + reach, shape[3] + reach];
+        const [w, h] = [rect[2] - rect[0], rect[3] - rect[1]];
+        if (!(w > 0 && h > 0)) return;
+        const k = Math.min(pixelsPerUnit(l.h, rect, env), SHADOW_SIDE / Math.max(w, h));
+        const image = env.scratch('shadow', Math.ceil(w * k), Math.ceil(h * k));
+        const sctx = image.getContext('2d');
+        reset(sctx);
+        sctx.clearRect(0, 0, image.width, image.height);
+        sctx.filter = sigma > 0 ? `blur(${sigma * k}px)` : 'none';
+        sctx.setTransform(k, 0, 0, k, -rect[0] * k, -rect[1] * k);
+        sctx.fillStyle = css([r, g, b, a]);
+        sctx.fill(bodyPath([shape[0], shape[1], shape[2], shape[3], rho, mask]));
+        sctx.filter = 'none';
+        reset(sctx);
+        const place = (c) => c.drawImage(image, rect[0], rect[1], image.width / k, image.height / k);
+        if (isAffine(l.h, env.minimumW)) {
+          const [m11, m12, , m21, m22, , m41, m42, m44] = l.h;
+          const s = env.scale / m44;
+          ctx.globalAlpha = Math.min(alpha, 1);
+          ctx.globalCompositeOperation = operation;
+          ctx.setTransform(m11 * s, m12 * s, m21 * s, m22 * s, m41 * s, m42 * s);
+          place(ctx);
+          reset(ctx);
+          return;
+        }
+        const projected = projectImage(image, l.h, rect, k, ctx.canvas, env);
+        if (!projected) return;
+        ctx.globalAlpha = Math.min(alpha, 1);
+        ctx.globalCompositeOperation = operation;
+        ctx.drawImage(projected.canvas, projected.x, projected.y);
+        reset(ctx);
+      }
+
+      /**
+       * image (k pixels per layer unit, its top-left corner at the layer point (rect[0], rect[1]))
+       * through the homography h under perspective, sampled per device pixel: each pixel centre
+       * mapped back to the layer plane (in front of the eye) and the image read there bilinearly,
+       * as the renderer maps pixels back; no mesh, so no seams in a translucent image. Returns a
+       * scratch canvas and its pixel position, or null when nothing is visible.
+       */
+      function projectImage(image, h, rect, k, target, env) {
+        const s = env.scale;
+        const outline = projectRect(h, rect[0], rect[1], rect[2], rect[3], s, env.minimumW);
+        if (outline.length < 3) return null;
+        const xs = outline.map((p) => p[0]);
+        const ys = outline.map((p) => p[1]);
+        const x0 = Math.max(Math.floor(Math.min(...xs)), 0);
+        const y0 = Math.max(Math.floor(Math.min(...ys)), 0);
+        const x1 = Math.min(Math.ceil(Math.max(...xs)), target.width);
+        const y1 = Math.min(Math.ceil(Math.max(...ys)), target.height);
+        if (!(x1 > x0 && y1 > y0)) return null;
+        // [u v 1]·H = W·[X/s Y/s 1]: the inverse by the adjugate (any scale works).
+        const [a, b, c, d, e, f, g, m, n] = h;
+        const inv = [
+          e * n - f * m, c * m - b * n, b * f - c * e,
+          f * g - d * n, a * n - c * g, c * d - a * f,
+          d * m - e * g, b * g - a * m, a * e - b * d,
+        ];
+        const [iw, ih] = [image.width, image.height];
+        const data = image.getContext('2d').getImageData(0, 0, iw, ih).data;
+        // Premultiplied texels, so that bilinear weights mix colours as the renderer does.
+        const texels = new Float32Array(4 * iw * ih);
+        for (let t = 0; t < iw * ih; t++) {
+          const alpha = data[4 * t + 3] / 255;
+          for (let ch = 0; ch < 3; ch++) texels[4 * t + ch] = data[4 * t + ch] * alpha;
+          texels[4 * t + 3] = data[4 * t + 3];
+        }
+        const texel = (p, q, ch) => (p < 0 || q < 0 || p >= iw || q >= ih
+          ? 0 : texels[4 * (q * iw + p) + ch]);
+        const out = new ImageData(x1 - x0, y1 - y0);
+        for (let y = y0; y < y1; y++) {
+          for (let x = x0; x < x1; x++) {
+            const X = (x + 0.5) / s;
+            const Y = (y + 0.5) / s;
+            const q = X * inv[2] + Y * inv[5] + inv[8];
+            const u = (X * inv[0] + Y * inv[3] + inv[6]) / q;
+            const v = (X * inv[1] + Y * inv[4] + inv[7]) / q;
+            if (!(u * c + v * f + n >= env.minimumW)) continue;
+            const i = (u - rect[0]) * k - 0.5;
+            const j = (v - rect[1]) * k - 0.5;
+            if (!(i > -1 && j > -1 && i < iw && j < ih)) continue;
+            const i0 = Math.floor(i);
+            const j0 = Math.floor(j);
+            const o = 4 * ((y - y0) * (x1 - x0) + (x - x0));
+            const sample = [0, 0, 0, 0];
+            for (let ch = 0; ch < 4; ch++) {
+              const top = lerp(texel(i0, j0, ch), texel(i0 + 1, j0, ch), i - i0);
+              const bottom = lerp(texel(i0, j0 + 1, ch), texel(i0 + 1, j0 + 1, ch), i - i0);
+              sample[ch] = lerp(top, bottom, j - j0);
+            }
+            const alpha = sample[3] / 255;
+            if (!(alpha > 0)) continue;
+            for (let ch = 0; ch < 3; ch++) out.data[o + ch] = sample[ch] / alpha;
+            out.data[o + 3] = sample[3];
+          }
+        }
+        const canvas = env.scratch('projected', x1 - x0, y1 - y0);
+        canvas.getContext('2d').putImageData(out, 0, 0);
+        return { canvas, x: x0, y: y0 };
+      }
+
+      /**
+       * Device pixels per layer unit of the rectangle through h: the larger of its projected top
+       * and right sides over their lengths (the whole outline's longest side over the rectangle's
+       * when the eye plane cuts it), at least 1/4.
+       */
+      function pixelsPerUnit(h, rect, env) {
+        const [x0, y0, x1, y1] = rect;
+        const p = projectRect(h, x0, y0, x1, y1, env.scale, env.minimumW);
+        const side = (i) => Math.hypot(p[i + 1][0] - p[i][0], p[i + 1][1] - p[i][1]);
+        if (p.length === 4) return Math.max(side(0) / (x1 - x0), side(1) / (y1 - y0), 0.25);
+        let longest = 0;
+        for (let i = 0; i + 1 < p.length; i++) longest = Math.max(longest, side(i));
+        return Math.max(longest / Math.max(x1 - x0, y1 - y0), 0.25);
       }
 
       /**
@@ -1069,13 +1325,6 @@ enum PreviewPage {
         $('title').textContent = `segue preview: ${data.title}`;
         document.title = `segue preview: ${data.title}`;
         $('subtitle').textContent = data.subtitle;
-        const notes = $('notes');
-        for (const text of data.notes || []) {
-          const item = document.createElement('li');
-          item.textContent = 'Note: ' + text + '.';
-          notes.appendChild(item);
-        }
-        notes.hidden = notes.childElementCount === 0;
 
         // Operation radios.
         const ops = $('ops');

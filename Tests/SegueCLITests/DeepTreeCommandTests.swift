@@ -3,10 +3,9 @@ import Testing
 
 @testable import segue
 
-/// The command line's own walks of a parent chain 100 000 layers deep, each linear in the tree
-/// size: the preview's note of which layers clip (each ancestor visited once per frame), and the
-/// overflow check's search for the overflowing layer nearest the root (every layer's depth from
-/// one pass). Walking the ancestors of every layer instead costs about 5·10⁹ steps here.
+/// The command line's own walk of a parent chain 100 000 layers deep, linear in the tree size:
+/// the overflow check's search for the overflowing layer nearest the root (every layer's depth
+/// from one pass). Walking the ancestors of every layer instead costs about 5·10⁹ steps here.
 @Suite("Deep layer trees in the command line")
 struct DeepTreeCommandTests {
   static let depth = 100_000
@@ -23,32 +22,6 @@ struct DeepTreeCommandTests {
         parent: i == 0 ? nil : "l\(i - 1)")
     }
     return tree
-  }
-
-  /// Asked from the deepest layer up, the first answer is every masking ancestor, outermost
-  /// first; every later answer is empty (all returned already), and an unknown id has none.
-  @Test(.timeLimit(.minutes(1)))
-  func clipOwnersVisitEachAncestorOnce() throws {
-    let owners = ClipOwners(try Self.chain())
-    let first = owners.newOwners(of: "l\(Self.depth - 1)")
-    #expect(first.count == Self.depth / 2)
-    #expect(first.first == "l0" && first.last == "l\(Self.depth - 2)")
-    var later = 0
-    for i in stride(from: Self.depth - 2, through: 0, by: -1) {
-      later += owners.newOwners(of: "l\(i)").count
-    }
-    #expect(later == 0)
-    #expect(owners.newOwners(of: "elsewhere").isEmpty)
-  }
-
-  /// Recording a kind for 100 000 layers keeps each id once, in first-use order.
-  @Test(.timeLimit(.minutes(1)))
-  func appearanceUseRecordsEachIdOnce() {
-    var use = PreviewAppearanceUse()
-    for i in 0..<Self.depth { use.record(.masksToBounds, "l\(i)") }
-    for i in 0..<Self.depth { use.record(.masksToBounds, "l\(i)") }
-    #expect(use.layers[.masksToBounds]?.count == Self.depth)
-    #expect(use.layers[.masksToBounds]?.last == "l\(Self.depth - 1)")
   }
 
   /// Each layer scales by 10: the matrices overflow from about the 309th level on, and the check

@@ -43,6 +43,37 @@ struct FilmstripSVGBrowserTests {
     ]}
     """
 
+  /// A 200 × 150 spec of layer appearance: a rotating card with rounded corners, a border and
+  /// `masksToBounds` clipping a sublayer; a tag with two rounded corners (`maskedCorners`)
+  /// casting a shadow; a layer scaled 1.5 × 1 at opacity 0.8 casting a shadow (the blur
+  /// stretched with the layer); a rounded, bordered layer under perspective casting a shadow.
+  static let appearanceSpec = """
+    {"version": 1, "duration": 1, "container": [200, 150], "layers": [
+      {"id": "bg", "bounds": [0, 0, 200, 150], "position": [100, 75],
+       "backgroundColor": [0.95, 0.95, 0.97, 1]},
+      {"id": "card", "parent": "bg", "bounds": [0, 0, 80, 60], "position": [60, 50],
+       "cornerRadius": 12, "masksToBounds": true, "borderWidth": 3,
+       "borderColor": [0.9, 0.1, 0.1, 1], "backgroundColor": [0.2, 0.5, 0.9, 1],
+       "animations": [{"keyPath": "transform.rotation.z", "type": "basic", "fromValue": 0,
+                       "toValue": 0.5, "duration": 1}]},
+      {"id": "chip", "parent": "card", "bounds": [0, 0, 50, 30], "position": [70, 50],
+       "backgroundColor": [0.9, 0.8, 0.1, 1]},
+      {"id": "tag", "parent": "bg", "bounds": [0, 0, 50, 30], "position": [150, 40],
+       "cornerRadius": 10, "maskedCorners": ["layerMinXMinYCorner", "layerMaxXMaxYCorner"],
+       "backgroundColor": [0.3, 0.8, 0.3, 1], "shadowOpacity": 0.6, "shadowRadius": 6,
+       "shadowOffset": [3, 4]},
+      {"id": "wide", "parent": "bg", "bounds": [0, 0, 40, 20], "position": [55, 120],
+       "opacity": 0.8, "backgroundColor": [1, 1, 1, 1], "cornerRadius": 6,
+       "shadowOpacity": 0.5, "shadowRadius": 8, "shadowOffset": [0, 3],
+       "transform": [{"scale": [1.5, 1, 1]}]},
+      {"id": "tilted", "parent": "bg", "bounds": [0, 0, 50, 30], "position": [150, 110],
+       "backgroundColor": [0.8, 0.3, 0.6, 1], "cornerRadius": 6, "borderWidth": 2,
+       "borderColor": [0, 0, 0, 1], "shadowOpacity": 0.5, "shadowRadius": 4,
+       "shadowOffset": [0, 3],
+       "transform": [{"perspective": 150}, {"rotate": {"angle": 0.6, "axis": [0, 1, 0]}}]}
+    ]}
+    """
+
   static let smallestWindow = 500
 
   /// Writes both filmstrips of `source` at `times`, screenshots the SVG and compares each
@@ -86,6 +117,13 @@ struct FilmstripSVGBrowserTests {
     let directory = try TemporaryDirectory()
     let spec = try Self.writeSpec(in: directory)
     try compare(["--spec", spec], times: [0, 0.6], size: (160, 120), in: directory.path)
+  }
+
+  /// Rounded corners, borders, `masksToBounds` and shadows (``appearanceSpec``).
+  @Test func appearanceMatchesThePNG() throws {
+    let directory = try TemporaryDirectory()
+    let spec = try directory.write("spec.json", Self.appearanceSpec)
+    try compare(["--spec", spec], times: [0, 0.6], size: (200, 150), in: directory.path)
   }
 
   /// Writes ``spec`` and its image into `directory` and returns the spec's path. The image is

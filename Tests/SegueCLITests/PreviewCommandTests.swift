@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import SegueRender
 import Testing
 
 @testable import segue
@@ -262,42 +263,60 @@ import Testing
     ]}
     """
 
-  /// Appearance the page does not draw is never silent: one note per property kind on stderr
-  /// (naming the layers, in the order the render lists first use them), the same notes in the
-  /// page's data (shown in its info area), none with `--quiet` or for a spec without them. The
-  /// border, drawn by the renderer as a second raster layer after the sublayers, is not drawn
-  /// by the page as a second fill over them: each layer appears once per frame.
-  @Test func undrawnAppearanceIsNoted() throws {
+  /// The page draws every appearance property, so it notes none: the snapshot table gives
+  /// 'card' its corner radius and, for the raster layer of its border alone (after 'chip', its
+  /// sublayer), the border; 'tag' its shadow (`σ = shadowRadius/2`, alpha × `shadowOpacity`).
+  /// Each frame has one clip, 'card''s rounded bounds through its matrix, and 'chip' names it.
+  @Test func appearanceIsInTheData() throws {
     let directory = try TemporaryDirectory()
     let spec = try directory.write("spec.json", Self.appearanceSpec)
     let path = directory.path + "/page.html"
     let result = try SegueProcess.run(
       ["preview", "--spec", spec, "--fps", "4", "--output", path])
-    #expect(result.status == 0, "\(result.stderr)")
-    let notes = [
-      "layers 'card', 'tag': cornerRadius is not drawn (square corners here; 'segue render' "
-        + "rounds them)",
-      "layer 'card': the border (borderWidth) is not drawn ('segue render' draws it)",
-      "layer 'card': masksToBounds is not drawn (sublayers unclipped here; 'segue render' "
-        + "clips them)",
-      "layer 'tag': the shadow (shadowOpacity) is not drawn ('segue render' draws it)",
-    ]
-    #expect(result.stderr == notes.map { "segue preview: note: \($0)\n" }.joined())
-    #expect(result.text.hasPrefix("segue preview: wrote \(path)"))
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     let page = try PreviewPageReading(String(contentsOfFile: path, encoding: .utf8))
-    #expect(page.data["notes"] as? [String] == notes)
-    #expect(page.html.contains(#"<ul id="notes" hidden></ul>"#))
-    for frame in try page.frames(page.scene("spec")) {
-      #expect(frame.flatMap(\.layers).map(\.id) == ["card", "chip", "tag"])
+    #expect(page.data["notes"] == nil)
+    let scene = try page.scene("spec")
+    let table = try #require(scene["snapshots"] as? [[String: Any]])
+    let frames = try page.framesAndClips(scene)
+    try #require(frames.count == 7)
+    for (items, clips) in frames {
+      let layers = items.flatMap(\.layers)
+      try #require(layers.map(\.id) == ["card", "chip", "card", "tag"])
+      try #require(clips.count == 1)
+      #expect(clips[0].outer == -1 && clips[0].bounds == [0, 0, 50, 40])
+      #expect(clips[0].radius == 8 && clips[0].mask == 15 && clips[0].h == layers[0].h)
+      #expect(layers.map(\.clip) == [-1, 0, -1, -1])
+      let (card, border, tag) = (
+        table[layers[0].snapshot], table[layers[2].snapshot], table[layers[3].snapshot]
+      )
+      #expect(card["shape"] as? [Double] == [8, 15] && card["border"] == nil)
+      #expect(border["body"] as? Bool == false && border["shape"] as? [Double] == [8, 15])
+      #expect(border["border"] as? [Double] == [3, 1, 0, 0, 1])
+      #expect(tag["shape"] as? [Double] == [4, 15])
+      let shadow = try #require(tag["shadow"] as? [Double])
+      #expect(shadow.count == 7 && shadow[0...2] == [0, 0, 0] && shadow[4...] == [2, 2, 3])
+      #expect(abs(shadow[3] - 0.6) < 1e-12)
+      #expect(table[layers[1].snapshot]["shadow"] == nil)
     }
-    let quiet = try SegueProcess.run(
-      ["preview", "--spec", spec, "--fps", "4", "--output", path, "--quiet"])
-    #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty)
-    let plain = try SegueProcess.run(
-      ["preview", "--spec", "-", "--fps", "4"],
-      stdin: Data(TestSpecs.plain.utf8))
-    #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
-    #expect(try PreviewPageReading(plain.text).data["notes"] as? [String] == [])
+  }
+
+  /// A frame's clips: a chain of masking ancestors is written once, outermost first, however
+  /// many layers it clips; a layer names its innermost clip, and no clip is −1.
+  @Test func clipChainsAreSharedWithinAFrame() {
+    let outer = ClipShape(bounds: Rect(x: 0, y: 0, width: 10, height: 10), matrix: .identity)
+    let inner = ClipShape(
+      bounds: Rect(x: 0, y: 0, width: 4, height: 4), cornerRadius: 1, matrix: .identity)
+    var table = PreviewClipTable()
+    #expect(table.index(of: []) == -1)
+    #expect(table.index(of: [inner, outer]) == 1)
+    #expect(table.index(of: [outer]) == 0)
+    #expect(table.index(of: [inner, outer]) == 1)
+    #expect(table.index(of: [inner]) == 2)
+    #expect(table.count == 3 && table.values.count == 48)
+    #expect(Array(table.values[0..<7]) == [-1, 0, 0, 10, 10, 0, 15])
+    #expect(Array(table.values[16..<23]) == [0, 0, 0, 4, 4, 1, 15])
+    #expect(table.values[32] == -1)
   }
 
   static func pageFromStdin(_ arguments: [String], _ input: String) throws -> PreviewPageReading {

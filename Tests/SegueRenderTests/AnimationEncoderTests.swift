@@ -188,8 +188,8 @@ struct GIFTests {
     }
   }
 
-  /// A frame with more than 256 colours (hero pop on bare views with gradients at 0.5 px/pt, and a
-  /// 64 × 64 ramp with 4096 colours) stays close after median cut. UI frame: every channel
+  /// A frame with more than 256 colours (hero pop on bare views with gradients at 0.5 px/pt: 626
+  /// colours, counted here; and a 64 × 64 ramp with 4096 colours) stays close after median cut. UI frame: every channel
   /// within 6 levels, mean below 2 (RGBA). Ramp (R = 4x, G = 4y, B = 2(x + y), every colour
   /// once): 256 boxes hold 16 colours each, about a 4 × 4 block of (x, y), so R and G spread
   /// over 12 levels around the box mean (|error| 2 or 6, mean 4) and B less: every channel
@@ -204,6 +204,9 @@ struct GIFTests {
       }
     }
     for (image, bound, meanBound) in [(hero, 6, 2.0), (ramp, 10, 3.0)] {
+      let colours = Set(
+        (0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } })
+      #expect(colours.count > 256, "\(colours.count) colours: the palette would hold them all")
       var encoder = try GIFEncoder(width: image.width, height: image.height)
       try encoder.add(image, delay: 0.1)
       let decoded = try GIFDecoding(try encoder.finish()).frames[0].canvas

@@ -210,4 +210,58 @@ struct FilmstripSVGLayersTests {
     #expect(text.contains("<g clip-path=\"url(#clip-0-1)\">"))
     _ = try ElementList.parse(text)
   }
+
+  /// A 20 × 10 layer at (4, 4) casting a shadow (opacity 0.5, radius 4, offset (1, 2)): under
+  /// the layer's matrix, before its fill, a path of its bounds moved by the offset in black at
+  /// alpha 0.5, blurred by an `<feGaussianBlur>` of `σ = 2` over the shape grown by `5σ = 10`.
+  @Test func shadowIsABlurredPathUnderTheFill() throws {
+    let text = try filmstrip().svg(push(from: [shadowed()]), times: [0]).text
+    let list = try ElementList.parse(text)
+    let filter = try #require(list.named("filter").first)
+    #expect(filter["id"] == "shadow-0-1" && filter["filterUnits"] == "userSpaceOnUse")
+    #expect(
+      [filter["x"], filter["y"], filter["width"], filter["height"]] == ["-9", "-8", "40", "30"])
+    #expect(filter["color-interpolation-filters"] == "sRGB")
+    #expect(list.named("feGaussianBlur").map { $0["stdDeviation"] } == ["2"])
+    let shadow =
+      "<g transform=\"matrix(1 0 0 1 4 4)\"><path d=\"M1,2 L21,2 L21,12 L1,12 Z\" "
+      + "fill=\"#000000\" fill-opacity=\"0.5\" filter=\"url(#shadow-0-1)\"/></g>"
+    let fill = "<polygon points=\"4,4 24,4 24,14 4,14\""
+    let shadowAt = try #require(text.range(of: shadow))
+    let fillAt = try #require(text.range(of: fill))
+    #expect(shadowAt.upperBound <= fillAt.lowerBound)
+  }
+
+  /// Radius 0 is the shape itself (no filter); a layer with `masksToBounds` casts none (it
+  /// clips its shadow away, as in Core Animation); under perspective the shadow is the
+  /// renderer's image.
+  @Test func sharpMaskedAndPerspectiveShadows() throws {
+    var sharp = shadowed()
+    sharp.shadowRadius = 0
+    var list = try ElementList.parse(try filmstrip().svg(push(from: [sharp]), times: [0]).text)
+    #expect(list.named("filter").isEmpty)
+    #expect(list.named("path").contains { $0["d"] == "M1,2 L21,2 L21,12 L1,12 Z" })
+    var masked = shadowed()
+    masked.masksToBounds = true
+    list = try ElementList.parse(try filmstrip().svg(push(from: [masked]), times: [0]).text)
+    #expect(list.named("filter").isEmpty && list.named("path").isEmpty)
+    var tilted = shadowed()
+    var m = Transform3D.identity
+    m.m34 = -1 / 100
+    tilted.transform = Transform3D.makeRotation(by: 0.6, x: 0, y: 1, z: 0).concatenating(m)
+    list = try ElementList.parse(try filmstrip().svg(push(from: [tilted]), times: [0]).text)
+    #expect(list.named("filter").isEmpty)
+    #expect(list.named("image").filter { $0["id"] == nil }.count == 1)
+  }
+}
+
+/// A 20 × 10 red layer at (4, 4) casting a black shadow: opacity 0.5, radius 4, offset (1, 2).
+private func shadowed() -> Layer {
+  var layer = Layer.gradientLayer(
+    id: "shadowed", frame: Rect(x: 4, y: 4, width: 20, height: 10), colors: [])
+  layer.backgroundColor = red
+  layer.shadowOpacity = 0.5
+  layer.shadowRadius = 4
+  layer.shadowOffset = Size(width: 1, height: 2)
+  return layer
 }

@@ -37,14 +37,27 @@ struct PreviewPageReading {
     return try #require(scenes.first { $0["name"] as? String == name })
   }
 
-  /// One layer of a frame: its snapshot's id, opacity, bounds, plane homography and, for a piece
-  /// of a depth-sorted layer, the part of its bounds drawn (x, y pairs; empty when drawn whole).
+  /// One layer of a frame: its snapshot's id and index in the table, opacity, bounds, plane
+  /// homography, innermost clip (an index into the frame's clips, −1 for none) and, for a piece
+  /// of a depth-sorted layer, the part of its plane drawn (x, y pairs; empty when drawn whole).
   struct Layer {
     var id: String
+    var snapshot: Int
     var opacity: Float
     var bounds: [Float]
     var h: [Float]
+    var clip: Int = -1
     var piece: [Float] = []
+  }
+
+  /// One clip of a frame: the masking layer's bounds, corner radius, maskedCorners and plane
+  /// homography, and the clip outside it (−1 for none).
+  struct Clip {
+    var outer: Int
+    var bounds: [Float]
+    var radius: Float
+    var mask: Int
+    var h: [Float]
   }
 
   /// One item of a frame: a layer, or a cross-dissolve's snapshots (weight, layers).
@@ -63,6 +76,11 @@ struct PreviewPageReading {
 
   /// The frames of `scene`: the running ones, then the finished and cancelled end states.
   func frames(_ scene: [String: Any]) throws -> [[Item]] {
+    try framesAndClips(scene).map(\.items)
+  }
+
+  /// The frames of `scene` with their clips.
+  func framesAndClips(_ scene: [String: Any]) throws -> [(items: [Item], clips: [Clip])] {
     let text = try #require(scene["frames"] as? String)
     let bytes = try #require(Data(base64Encoded: text))
     #expect(bytes.count % 4 == 0)
@@ -85,14 +103,27 @@ struct PreviewPageReading {
       let opacity = try next()
       let bounds = try (0..<4).map { _ in try next() }
       let h = try (0..<9).map { _ in try next() }
+      let clip = Int(try next())
       let n = Int(try next())
       try #require(n == 0 || n >= 3)
       let piece = try (0..<(2 * n)).map { _ in try next() }
-      return Layer(id: ids[index], opacity: opacity, bounds: bounds, h: h, piece: piece)
+      return Layer(
+        id: ids[index], snapshot: index, opacity: opacity, bounds: bounds, h: h, clip: clip,
+        piece: piece)
     }
-    var frames: [[Item]] = []
+    var frames: [(items: [Item], clips: [Clip])] = []
     while i < values.count {
       let count = Int(try next())
+      var clips: [Clip] = []
+      for _ in 0..<Int(try next()) {
+        let outer = Int(try next())
+        try #require(outer >= -1 && outer < clips.count, "a clip names a later one")
+        let bounds = try (0..<4).map { _ in try next() }
+        let radius = try next()
+        let mask = Int(try next())
+        let h = try (0..<9).map { _ in try next() }
+        clips.append(Clip(outer: outer, bounds: bounds, radius: radius, mask: mask, h: h))
+      }
       var items: [Item] = []
       for _ in 0..<count {
         if try next() == 0 {
@@ -107,7 +138,10 @@ struct PreviewPageReading {
         }
         items.append(.dissolve(snapshots))
       }
-      frames.append(items)
+      for layer in items.flatMap(\.layers) {
+        try #require(layer.clip >= -1 && layer.clip < clips.count)
+      }
+      frames.append((items, clips))
     }
     return frames
   }
