@@ -216,10 +216,18 @@ public struct LiveBatchDriver {
   /// One call in this many is timed on its own.
   public static let callSampleStride = 16
 
-  /// The clock reading to time the call just counted with, when it is a sampled one.
+  /// Counts a control call; returns the clock reading to time it with when it is a sampled one
+  /// (``recordCall(since:)`` once it returns).
   @inline(__always)
-  func startTiming() -> ContinuousClock.Instant? {
-    callCount % Self.callSampleStride == 0 ? ContinuousClock.now : nil
+  mutating func countCall() -> ContinuousClock.Instant? {
+    callCount += 1
+    return callCount % Self.callSampleStride == 0 ? ContinuousClock.now : nil
+  }
+
+  /// Records the duration of a sampled call started at `start` (nothing for `nil`).
+  @inline(__always)
+  mutating func recordCall(since start: ContinuousClock.Instant?) {
+    if let start { callDurations.record(ContinuousClock.now - start) }
   }
 
   public init(slots: Int, retargets: Bool = false) throws {
@@ -269,11 +277,10 @@ public struct LiveBatchDriver {
       var state = states[call.slot]
       let wasOver = state.over
       LiveWorkload.makeCalls(for: call, state: &state, at: t, velocity: velocity) { event in
-        callCount += 1
-        let start = startTiming()
+        let start = countCall()
         do {
           try batch.apply(event, to: id)
-          if let start { callDurations.record(ContinuousClock.now - start) }
+          recordCall(since: start)
           return true
         } catch {
           // A stale view (see `makeCalls`): the instance is replaced.
@@ -324,15 +331,13 @@ public struct LiveBatchDriver {
 
   mutating func replace(slot: Int) throws {
     let old = ids[slot]
-    callCount += 1
-    var start = startTiming()
+    var start = countCall()
     try batch.remove(old)
-    if let start { callDurations.record(ContinuousClock.now - start) }
+    recordCall(since: start)
     slotOfID[old] = -1
-    callCount += 1
-    start = startTiming()
+    start = countCall()
     let id = try batch.add(templates[slot], clock: LiveWorkload.clock)
-    if let start { callDurations.record(ContinuousClock.now - start) }
+    recordCall(since: start)
     slotOfID[id] = slot
     ids[slot] = id
     states[slot] = LiveWorkload.SlotState()
