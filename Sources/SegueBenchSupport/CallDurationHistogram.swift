@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Durations of individual calls, in bins of one nanosecond up to ``limitNanoseconds`` and one
 /// bin for longer calls: fixed size, so recording allocates nothing.
 public struct CallDurationHistogram: Sendable {
@@ -9,11 +15,20 @@ public struct CallDurationHistogram: Sendable {
 
   public init() {}
 
-  /// Records one duration (`Duration` from `ContinuousClock`).
-  public mutating func record(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    let nanoseconds = seconds > 0 ? Self.limitNanoseconds : Int(attoseconds / 1_000_000_000)
-    bins[min(max(nanoseconds, 0), Self.limitNanoseconds)] += 1
+  /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`; never 0 on a running system): a
+  /// plain integer, so timing a call costs the clock read and nothing more.
+  @inline(__always)
+  public static func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+  }
+
+  /// Records the duration of a call that started at `start` (a ``now()`` reading) and ends now.
+  @inline(__always)
+  public mutating func record(since start: UInt64) {
+    let nanoseconds = Self.now() &- start
+    bins[Int(min(nanoseconds, UInt64(Self.limitNanoseconds)))] += 1
     count += 1
   }
 

@@ -210,24 +210,24 @@ public struct LiveBatchDriver {
   /// Whether interruptions with `u ≥ retargetThreshold` also retarget.
   public let retargets: Bool
   /// The durations of one control call in ``callSampleStride`` (animator calls, removals and
-  /// additions; not retargets), each read around the call with `ContinuousClock` (so each
+  /// additions; not retargets), each read around the call with `CLOCK_MONOTONIC` (so each
   /// includes one clock read).
   public private(set) var callDurations = CallDurationHistogram()
   /// One call in this many is timed on its own.
   public static let callSampleStride = 16
 
-  /// Counts a control call; returns the clock reading to time it with when it is a sampled one
-  /// (``recordCall(since:)`` once it returns).
+  /// Counts a control call; returns the clock reading (``CallDurationHistogram/now()``) to time
+  /// it with when it is a sampled one, else 0 (``recordCall(since:)`` once it returns).
   @inline(__always)
-  mutating func countCall() -> ContinuousClock.Instant? {
+  mutating func countCall() -> UInt64 {
     callCount += 1
-    return callCount % Self.callSampleStride == 0 ? ContinuousClock.now : nil
+    return callCount % Self.callSampleStride == 0 ? CallDurationHistogram.now() : 0
   }
 
-  /// Records the duration of a sampled call started at `start` (nothing for `nil`).
+  /// Records the duration of a sampled call started at `start` (nothing for 0).
   @inline(__always)
-  mutating func recordCall(since start: ContinuousClock.Instant?) {
-    if let start { callDurations.record(ContinuousClock.now - start) }
+  mutating func recordCall(since start: UInt64) {
+    if start != 0 { callDurations.record(since: start) }
   }
 
   public init(slots: Int, retargets: Bool = false) throws {
@@ -295,7 +295,7 @@ public struct LiveBatchDriver {
       {
         callCount += 1
         retargetCount += 1
-        let start = ContinuousClock.now
+        let start = CallDurationHistogram.now()
         do {
           try batch.retarget(
             choice.property, of: choice.layerID, in: id,
@@ -303,8 +303,7 @@ public struct LiveBatchDriver {
         } catch {
           rejectedRetargetCount += 1
         }
-        let elapsed = (ContinuousClock.now - start).components
-        retargetSeconds += Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        retargetSeconds += Double(CallDurationHistogram.now() - start) * 1e-9
       }
     }
     try replaceCompleted(at: t)

@@ -251,28 +251,40 @@ extension SceneBatch {
   ) throws(ValidationError) -> Int {
     try Validate.finite(time, "time")
     var written = 0
-    for g in groups.indices {
-      var k = 0
-      while written < completions.count,
-        let due = SceneInstanceGroup.firstCompletion(groups[g].pendingCompletion, from: k, by: time)
-      {
-        let when = groups[g].pendingCompletion[due]
-        completions[written] = SceneCompletionEvent(
-          instance: Int(groups[g].ids[due]), position: groups[g].completionPosition(due, at: when),
-          time: when)
-        written += 1
-        groups[g].pendingCompletion[due] = .infinity
-        k = due + 1
-      }
+    for g in groups.indices where written < completions.count {
+      written = groups[g].deliverCompletions(by: time, into: completions, from: written)
     }
     return written
   }
 }
 
 extension SceneInstanceGroup {
+  /// Writes the completions of this group that have fired by `time` into `completions` from
+  /// position `written` on, while there is room, marking each delivered; returns the new count.
+  /// In place on the group, so nothing is copied.
+  mutating func deliverCompletions(
+    by time: Double, into completions: UnsafeMutableBufferPointer<SceneCompletionEvent>,
+    from written: Int
+  ) -> Int {
+    var written = written
+    var k = 0
+    while written < completions.count {
+      guard let due = Self.firstCompletion(pendingCompletion.span, from: k, by: time) else { break }
+      let when = pendingCompletion[due]
+      completions[written] = SceneCompletionEvent(
+        instance: Int(ids[due]), position: completionPosition(due, at: when), time: when)
+      written += 1
+      pendingCompletion[due] = .infinity
+      k = due + 1
+    }
+    return written
+  }
+
   /// The first slot at or after `k` whose completion time in `pendingCompletion` is at most
   /// `time`: one comparison per slot over contiguous storage.
-  static func firstCompletion(_ pendingCompletion: [Double], from k: Int, by time: Double) -> Int? {
+  static func firstCompletion(_ pendingCompletion: Span<Double>, from k: Int, by time: Double)
+    -> Int?
+  {
     pendingCompletion.withUnsafeBufferPointer { pending in
       var i = k
       // Eight slots per comparison while none is due.
@@ -336,10 +348,11 @@ extension SceneInstanceGroup {
   /// Prefetches what a control call, a removal or a completion of slot `k` in `group` reads and
   /// writes: the machine and plan of an animator-driven slot, the machine of a percent-driven
   /// one (several cache lines each), and the latest call's time. Through pointers to the
-  /// group's arrays: reading the group by value retains and releases every array.
+  /// group's arrays and spans of them: reading the group or an array by value retains and
+  /// releases the arrays.
   @inline(__always)
   static func prefetch(_ k: Int, of group: UnsafePointer<SceneInstanceGroup>) {
-    switch group.pointer(to: \.kinds)!.pointee[k] {
+    switch group.pointer(to: \.kinds)!.pointee.span[k] {
     case .animator:
       prefetch(group.pointer(to: \.animators)!, k)
       prefetch(group.pointer(to: \.animatorPlans)!, k)
@@ -354,7 +367,7 @@ extension SceneInstanceGroup {
   /// Prefetches every cache line of `array[k]`.
   @inline(__always)
   static func prefetch<Element>(_ array: UnsafePointer<[Element]>, _ k: Int) {
-    array.pointee.withUnsafeBufferPointer { buffer in
+    array.pointee.span.withUnsafeBufferPointer { buffer in
       let first = UnsafeRawPointer(buffer.baseAddress! + k)
       let last = first + (MemoryLayout<Element>.stride - 1)
       var line = UnsafeRawPointer(bitPattern: Int(bitPattern: first) & -cacheLineBytes)!

@@ -732,9 +732,9 @@ struct SceneLaneGroup {
       out.matrices + fields * row, fields * rowStride, Int32(valid), out.streaming, world.m11,
       world.m12, world.m13, world.m14, world.m21, world.m22, world.m23, world.m24, world.m31,
       world.m32, world.m33, world.m34, world.m41, world.m42, world.m43, world.m44)
-    for l in 0..<valid { out.opacities[row + l * rowStride] = opacity[l] }
+    segue_store_strided_f32x16(out.opacities + row, rowStride, Int32(valid), opacity)
     if let presence = out.presence {
-      for l in 0..<valid { presence[row + l * rowStride] = present[l] }
+      segue_store_strided_f32x16(presence + row, rowStride, Int32(valid), present)
     }
     if let corners = out.corners {
       let c = LaneCorners(

@@ -399,18 +399,50 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
 #undef SEGUE_HI2
 #undef SEGUE_LO1
 #undef SEGUE_HI1
-  segue_f32x16 rows[16] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
-  if (lanes == 16 && streaming) {
-    for (int l = 0; l < 16; l++) {
-      __builtin_nontemporal_store(rows[l], (segue_f32x16 *)(dst + l * stride));
+  if (lanes == 16) {
+    // Each row straight from its register, the address stepped by `stride`.
+#define SEGUE_STORE_ROWS(STORE)                                                                 \
+  do {                                                                                          \
+    float *_p = dst;                                                                            \
+    STORE(r0); STORE(r1); STORE(r2); STORE(r3); STORE(r4); STORE(r5); STORE(r6); STORE(r7);     \
+    STORE(r8); STORE(r9); STORE(r10); STORE(r11); STORE(r12); STORE(r13); STORE(r14);           \
+    STORE(r15);                                                                                 \
+  } while (0)
+#define SEGUE_STREAM_ROW(r) (__builtin_nontemporal_store(r, (segue_f32x16 *)_p), _p += stride)
+#define SEGUE_STORE_ROW(r) (__builtin_memcpy(_p, &r, sizeof(r)), _p += stride)
+    if (streaming) {
+      SEGUE_STORE_ROWS(SEGUE_STREAM_ROW);
+    } else {
+      SEGUE_STORE_ROWS(SEGUE_STORE_ROW);
     }
-  } else if (lanes == 16) {
-    for (int l = 0; l < 16; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
-  } else {
-    for (int l = 0; l < lanes; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
+#undef SEGUE_STREAM_ROW
+#undef SEGUE_STORE_ROW
+#undef SEGUE_STORE_ROWS
+    return;
   }
+  segue_f32x16 rows[16] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
+  for (int l = 0; l < lanes; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
 }
 #undef SEGUE_TRANSPOSE_STAGE
+
+/// Stores lane `l` of `v` to `dst + l·stride` (floats) for `l < lanes` (`0 … 16`): one value
+/// per item of a row-major output, unrolled so each lane is extracted from the register rather
+/// than reloaded from a spilled copy of the vector.
+static inline __attribute__((always_inline)) void segue_store_strided_f32x16(
+    float *dst, long stride, int lanes, segue_f32x16 v) {
+  if (lanes == 16) {
+#define SEGUE_STORE_LANE(l) dst[(l) * stride] = v[l]
+    SEGUE_STORE_LANE(0); SEGUE_STORE_LANE(1); SEGUE_STORE_LANE(2); SEGUE_STORE_LANE(3);
+    SEGUE_STORE_LANE(4); SEGUE_STORE_LANE(5); SEGUE_STORE_LANE(6); SEGUE_STORE_LANE(7);
+    SEGUE_STORE_LANE(8); SEGUE_STORE_LANE(9); SEGUE_STORE_LANE(10); SEGUE_STORE_LANE(11);
+    SEGUE_STORE_LANE(12); SEGUE_STORE_LANE(13); SEGUE_STORE_LANE(14); SEGUE_STORE_LANE(15);
+#undef SEGUE_STORE_LANE
+    return;
+  }
+  float values[16];
+  __builtin_memcpy(values, &v, sizeof(values));
+  for (int l = 0; l < lanes; l++) dst[l * stride] = values[l];
+}
 
 /// Feature bits shared by the two queries below.
 enum {

@@ -54,7 +54,7 @@ import Testing
         let time = Double(rng.next() % 10)
         for k in 0...n {
           let expected = pending.indices.first { $0 >= k && pending[$0] <= time }
-          #expect(SceneInstanceGroup.firstCompletion(pending, from: k, by: time) == expected)
+          #expect(SceneInstanceGroup.firstCompletion(pending.span, from: k, by: time) == expected)
         }
       }
     }
