@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Segue
 import SegueBenchSupport
 import SegueMallocCounter
@@ -63,17 +62,14 @@ extension SegueBench {
       let t0 = monotonicSeconds()
       try driver.control(calls, at: t)
       let t1 = monotonicSeconds()
-      if ProcessInfo.processInfo.environment["LIVE_NOEVAL"] == nil {
       try time.withUnsafeBufferPointer { times in
         try matrices.withUnsafeMutableBufferPointer { m in
           try opacities.withUnsafeMutableBufferPointer { o in
-            var job = SceneEvaluationJob(
+            let job = SceneEvaluationJob(
               batch: driver.batch, context: context, times: times, matrices: m, opacities: o)
-            if ProcessInfo.processInfo.environment["LIVE_NT"] != nil { job.streamingStores = true }
             try job.run(threads: threads, chunkSize: chunkSize)
           }
         }
-      }
       }
       let t2 = monotonicSeconds()
       let allocated = segue_allocation_count() &- before
@@ -85,16 +81,12 @@ extension SegueBench {
       allocations.append(allocated)
       checksum += opacities.reduce(0) { $0 + Double($1) }
     }
-    if let path = ProcessInfo.processInfo.environment["LIVE_DUMP"] {
-      let text = zip(controlSeconds, evaluationSeconds).map { "\($0.0) \($0.1)" }.joined(separator: "\n")
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
     let totalCalls = Double(driver.callCount)
     // The scalar baseline: the same script, one PropertyAnimator per instance.
     var scalar = try LiveScalarDriver(slots: n, retargets: retargets)
     var scalarScript = LiveWorkload.Script(slots: n)
     var scalarSeconds: [Double] = []
-    let scalarFrames = ProcessInfo.processInfo.environment["LIVE_NOSCALAR"] != nil ? 2 : min(frameCount, Self.liveScalarFrames)
+    let scalarFrames = min(frameCount, Self.liveScalarFrames)
     for f in 0..<(Self.liveWarmUpFrames + scalarFrames) {
       let t = Double(f) * LiveWorkload.framePeriod
       scalarScript.nextFrame(into: &calls)

@@ -161,6 +161,10 @@ public struct CubicBezier: Hashable, Sendable {
 
   /// The target accuracy of ``parameter(forX:)``: it stops once `|X(s) − x| ≤ 1e-12`.
   static let solveTolerance = 1e-12
+  /// The most Newton steps ``parameter(forX:)`` takes before it bisects.
+  static let newtonSteps = 8
+  /// The slope `|X'(s)|` below which a Newton step is not taken.
+  static let flatSlope = 1e-7
 
   /// The curve parameter `s*` in `[0, 1]` with `X(s*) = x`.
   ///
@@ -197,7 +201,7 @@ public struct CubicBezier: Hashable, Sendable {
     var best = s
     var bestError = Double.infinity
     // Newton, safeguarded by the bracket [lo, hi] with X(lo) ≤ x ≤ X(hi).
-    for _ in 0..<8 {
+    for _ in 0..<Self.newtonSteps {
       let e = sampleX(s) - x
       let size = abs(e)
       if size < bestError {
@@ -207,7 +211,7 @@ public struct CubicBezier: Hashable, Sendable {
       if size <= Self.solveTolerance { return s }
       if e < 0 { lo = s } else { hi = s }
       let d = sampleDerivativeX(s)
-      if !(abs(d) >= 1e-7) { break }
+      if !(abs(d) >= Self.flatSlope) { break }
       let next = s - e / d
       if !(next > lo && next < hi) { break }
       s = next
