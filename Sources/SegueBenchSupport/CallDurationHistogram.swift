@@ -24,10 +24,9 @@ public struct CallDurationHistogram: Sendable {
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
   }
 
-  /// Records the duration of a call that started at `start` (a ``now()`` reading) and ends now.
+  /// Records one duration, in nanoseconds (longer than ``limitNanoseconds``: the last bin).
   @inline(__always)
-  public mutating func record(since start: UInt64) {
-    let nanoseconds = Self.now() &- start
+  public mutating func record(nanoseconds: UInt64) {
     bins[Int(min(nanoseconds, UInt64(Self.limitNanoseconds)))] += 1
     count += 1
   }

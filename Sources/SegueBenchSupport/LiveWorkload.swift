@@ -227,7 +227,7 @@ public struct LiveBatchDriver {
   /// Records the duration of a sampled call started at `start` (nothing for 0).
   @inline(__always)
   mutating func recordCall(since start: UInt64) {
-    if start != 0 { callDurations.record(since: start) }
+    if start != 0 { callDurations.record(nanoseconds: CallDurationHistogram.now() &- start) }
   }
 
   public init(slots: Int, retargets: Bool = false) throws {

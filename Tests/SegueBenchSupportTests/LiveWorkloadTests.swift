@@ -52,15 +52,27 @@ import Testing
   @Test func callDurationQuantilesAreBinEdgesByRank() {
     var histogram = CallDurationHistogram()
     #expect(histogram.quantile(0.5) == nil)
-    for _ in 0..<3 { histogram.record(.nanoseconds(100)) }
-    histogram.record(.nanoseconds(300))
+    for _ in 0..<3 { histogram.record(nanoseconds: 100) }
+    histogram.record(nanoseconds: 300)
     #expect(histogram.count == 4)
     #expect(histogram.quantile(0.5) == 101e-9)
     #expect(histogram.quantile(1) == 301e-9)
-    histogram.record(.seconds(1))
-    histogram.record(.seconds(1))
+    histogram.record(nanoseconds: 1_000_000_000)
+    histogram.record(nanoseconds: 1_000_000_000)
     let limit = Double(CallDurationHistogram.limitNanoseconds + 1) * 1e-9
     #expect(histogram.quantile(1) == limit)
     #expect(histogram.quantile(0) == 101e-9)
+  }
+
+  /// The clock the driver times calls with is monotonic and never reads 0 (0 marks a call that is
+  /// not timed).
+  @Test func callClockIsMonotonicAndNonZero() {
+    var previous = CallDurationHistogram.now()
+    #expect(previous > 0)
+    for _ in 0..<1000 {
+      let now = CallDurationHistogram.now()
+      #expect(now >= previous)
+      previous = now
+    }
   }
 }
