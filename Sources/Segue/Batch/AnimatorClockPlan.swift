@@ -21,11 +21,9 @@ struct AnimatorClockPlan: Sendable {
     case machine
   }
 
-  /// Whether the fraction moves after the call: active and running.
-  var moves = false
-  /// The progress and the completion shown while the fraction does not move.
-  var heldProgress = 0.0
-  var heldCompletion: AnimatingPosition? = nil
+  // The `Double` fields come first and the one-byte ones together, before the curve, so the
+  // plan has no padding between fields (216 bytes rather than 240).
+
   /// The fraction does not move before this wall time (`−∞` without a pending delay).
   var heldUntil = 0.0
   /// The wall time the fraction starts moving from: the later of the call and ``heldUntil``.
@@ -34,21 +32,27 @@ struct AnimatorClockPlan: Sendable {
   var fraction = 0.0
   var target = 0.0
   var velocity = 0.0
-  /// When the fraction reaches ``target``.
+  /// The progress shown while the fraction does not move.
+  var heldProgress = 0.0
+  /// When the fraction reaches ``target``, and the progress from then on.
   var end = 0.0
-  /// The progress and completion from ``end`` on.
   var endProgress = 0.0
-  var endCompletion: AnimatingPosition? = nil
-  /// The machine's flags that ``AnimatorMachine/progress(atFraction:)`` reads.
-  var frozenValue: Double? = nil
-  var scrubbedLinearly = false
-  /// The knot: its fraction `φ₀`, progress `q₀` and curve.
+  /// The knot: its fraction `φ₀` and progress `q₀` (its curve is ``curve``).
   var knotFraction = 0.0
   var knotProgress = 0.0
-  var curve = Curve.machine
   /// The lengths (seconds) of the runs after and before the knot, which a spring is fitted to.
   var forwardLength = 0.0
   var backwardLength = 0.0
+  /// The machine's flags that ``AnimatorMachine/progress(atFraction:)`` reads.
+  var frozenValue: Double? = nil
+  var scrubbedLinearly = false
+  /// Whether the fraction moves after the call: active and running.
+  var moves = false
+  /// The completions shown while the fraction does not move, and from ``end`` on.
+  var heldCompletion: AnimatingPosition? = nil
+  var endCompletion: AnimatingPosition? = nil
+  /// The eased curve of the knot.
+  var curve = Curve.machine
 
   /// The plan of an instance that is not animator-driven: progress 0, held.
   static let notAnimated = AnimatorClockPlan(.notAnimated)
