@@ -2,6 +2,8 @@
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Durations of individual calls, in bins of one nanosecond up to ``limitNanoseconds`` and one
