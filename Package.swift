@@ -148,7 +148,7 @@ let package = Package(
     ),
     .target(
       name: "SegueBenchSupport",
-      dependencies: ["Segue", "SegueSIMDSupport"],
+      dependencies: ["Segue", "SegueSIMDSupport", "SegueToolSupport"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
@@ -246,6 +246,7 @@ let package = Package(
       dependencies: [
         "Segue",
         "SegueBenchSupport",
+        "SegueToolSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]

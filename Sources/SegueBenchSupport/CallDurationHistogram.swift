@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Durations of individual calls, in bins of one nanosecond up to ``limitNanoseconds`` and one
 /// bin for longer calls: fixed size, so recording allocates nothing.
 public struct CallDurationHistogram: Sendable {
@@ -16,15 +8,6 @@ public struct CallDurationHistogram: Sendable {
   public private(set) var count = 0
 
   public init() {}
-
-  /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`; never 0 on a running system): a
-  /// plain integer, so timing a call costs the clock read and nothing more.
-  @inline(__always)
-  public static func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-  }
 
   /// Records one duration, in nanoseconds (longer than ``limitNanoseconds``: the last bin).
   @inline(__always)

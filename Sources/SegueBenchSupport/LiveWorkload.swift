@@ -1,4 +1,5 @@
 import Segue
+import SegueToolSupport
 
 /// The `live` workload (segue-bench, `segue profile`): `N` animator-driven instances of the ten
 /// presets (push and pop, slot `i` of scene `i mod 20`), driven frame by frame at 60 Hz by a
@@ -216,18 +217,18 @@ public struct LiveBatchDriver {
   /// One call in this many is timed on its own.
   public static let callSampleStride = 16
 
-  /// Counts a control call; returns the clock reading (``CallDurationHistogram/now()``) to time
+  /// Counts a control call; returns the clock reading (`monotonicNanoseconds()`) to time
   /// it with when it is a sampled one, else 0 (``recordCall(since:)`` once it returns).
   @inline(__always)
   mutating func countCall() -> UInt64 {
     callCount += 1
-    return callCount % Self.callSampleStride == 0 ? CallDurationHistogram.now() : 0
+    return callCount % Self.callSampleStride == 0 ? monotonicNanoseconds() : 0
   }
 
   /// Records the duration of a sampled call started at `start` (nothing for 0).
   @inline(__always)
   mutating func recordCall(since start: UInt64) {
-    if start != 0 { callDurations.record(nanoseconds: CallDurationHistogram.now() &- start) }
+    if start != 0 { callDurations.record(nanoseconds: monotonicNanoseconds() &- start) }
   }
 
   public init(slots: Int, retargets: Bool = false) throws {
@@ -295,7 +296,7 @@ public struct LiveBatchDriver {
       {
         callCount += 1
         retargetCount += 1
-        let start = CallDurationHistogram.now()
+        let start = monotonicNanoseconds()
         do {
           try batch.retarget(
             choice.property, of: choice.layerID, in: id,
@@ -303,7 +304,7 @@ public struct LiveBatchDriver {
         } catch {
           rejectedRetargetCount += 1
         }
-        retargetSeconds += Double(CallDurationHistogram.now() - start) * 1e-9
+        retargetSeconds += Double(monotonicNanoseconds() - start) * 1e-9
       }
     }
     try replaceCompleted(at: t)

@@ -1,16 +1,26 @@
-// What the command-line tools (`segue`, `segue-bench`) share besides their budgets.
+// What the command-line tools (`segue`, `segue-bench`) and their benchmark drivers share besides
+// their budgets.
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Seconds on the monotonic clock.
 package func monotonicSeconds() -> Double {
+  Double(monotonicNanoseconds()) * 1e-9
+}
+
+/// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`; never 0 on a running system): a plain
+/// integer, so timing a short call costs the clock read and nothing more.
+@inline(__always)
+package func monotonicNanoseconds() -> UInt64 {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+  return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
 extension Substring {

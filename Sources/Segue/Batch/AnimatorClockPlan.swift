@@ -21,8 +21,8 @@ struct AnimatorClockPlan: Sendable {
     case machine
   }
 
-  // The `Double` fields come first and the one-byte ones together, before the curve, so the
-  // plan has no padding between fields (216 bytes rather than 240).
+  // Declaration order is layout order: the `Double` fields first and the one-byte ones together,
+  // before the curve, leave no padding between fields (216 bytes per plan).
 
   /// The fraction does not move before this wall time (`−∞` without a pending delay).
   var heldUntil = 0.0
