@@ -315,7 +315,7 @@ public struct LiveBatchDriver {
       let n = try batch.advance(to: t, completions: completions)
       touched.removeAll(keepingCapacity: true)
       for c in completions[..<n] { touched.append(c.instance) }
-      batch.prefetch(touched)
+      batch.prefetch(removing: touched)
       for c in completions[..<n] {
         try replace(slot: slotOfID[c.instance])
         completionCount += 1
@@ -324,7 +324,7 @@ public struct LiveBatchDriver {
     }
     touched.removeAll(keepingCapacity: true)
     for slot in overSlots where states[slot].over { touched.append(ids[slot]) }
-    batch.prefetch(touched)
+    batch.prefetch(removing: touched)
     for slot in overSlots where states[slot].over { try replace(slot: slot) }
     overSlots.removeAll(keepingCapacity: true)
   }

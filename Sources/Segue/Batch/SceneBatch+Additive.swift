@@ -312,6 +312,8 @@ extension SceneLaneGroup {
 extension SceneBatch {
   /// Frees the additive animations of instance `(g, k)`.
   mutating func releaseAdditive(group g: Int, slot k: Int) {
+    // A group without additive animations has no head to read (a cache line saved per call).
+    guard groups[g].additiveCount > 0 else { return }
     var e = groups[g].additiveHeads[k]
     guard e >= 0 else { return }
     var n = 0

@@ -379,11 +379,17 @@ struct SceneInstanceGroup: Sendable {
   mutating func swapRemove(_ slot: Int) -> Int? {
     let moved: Int? = slot == count - 1 ? nil : Int(ids[count - 1])
     Self.moveLast(&ids, into: slot)
-    Self.moveLast(&kinds, into: slot)
     Self.moveLast(&start, into: slot)
     Self.moveLast(&speed, into: slot)
     Self.moveLast(&clocks, into: slot)
-    Self.moveLast(&interactions, into: slot)
+    // Only percent-driven instances hold a machine; when neither is one, both are `nil` and the
+    // one at `slot` need not be read.
+    if kinds[slot] == .percentDriven || kinds[kinds.count - 1] == .percentDriven {
+      Self.moveLast(&interactions, into: slot)
+    } else {
+      interactions.removeLast()
+    }
+    Self.moveLast(&kinds, into: slot)
     Self.moveLast(&animators, into: slot)
     Self.moveLast(&animatorPlans, into: slot)
     Self.moveLast(&lastCall, into: slot)

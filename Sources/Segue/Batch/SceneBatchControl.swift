@@ -342,6 +342,20 @@ extension SceneBatch {
       }
     }
   }
+
+  /// ``prefetch(_:)`` for instances about to be removed: also loads what ``remove(_:)`` reads
+  /// and a control call does not (each instance's clock, its pending completion and its id). A
+  /// hint, like ``prefetch(_:)``. `O(ids.count)`, no allocation.
+  public func prefetch(removing ids: [Int]) {
+    prefetch(ids)
+    groups.withUnsafeBufferPointer { groups in
+      for id in ids where id >= 0 && id < records.count {
+        let (g, k) = records[id]
+        guard g >= 0 else { continue }
+        SceneInstanceGroup.prefetchRemoval(k, of: groups.baseAddress! + g)
+      }
+    }
+  }
 }
 
 extension SceneInstanceGroup {
@@ -362,6 +376,15 @@ extension SceneInstanceGroup {
       break
     }
     prefetch(group.pointer(to: \.lastCall)!, k)
+  }
+
+  /// Prefetches what a removal of slot `k` in `group` reads beyond ``prefetch(_:of:)``: the
+  /// clock, the pending completion and the id.
+  @inline(__always)
+  static func prefetchRemoval(_ k: Int, of group: UnsafePointer<SceneInstanceGroup>) {
+    prefetch(group.pointer(to: \.clocks)!, k)
+    prefetch(group.pointer(to: \.pendingCompletion)!, k)
+    prefetch(group.pointer(to: \.ids)!, k)
   }
 
   /// Prefetches every cache line of `array[k]`.

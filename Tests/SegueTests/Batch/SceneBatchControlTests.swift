@@ -390,7 +390,41 @@ import Testing
     #expect(abs(time.time - 0.2) < 1e-12 && time.rate == 2 && time.completion == nil)
   }
 
-  /// `prefetch` is a hint: ids that name no instance (negative, never added, removed) are
+  /// A removal moves the group's last instance into the freed slot with all its state: every
+  /// remaining instance keeps its time, whichever clock kinds the removed and the moved
+  /// instances have (percent-driven into animator, animator into percent-driven, animator into
+  /// animator, the last one itself).
+  @Test func removalKeepsEveryOtherInstance() throws {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    let kinds: [SceneClock] = [
+      .animator(timingParameters: .easeInEaseOut), .percentDriven(start: 0),
+      .animator(timingParameters: .easeInEaseOut), .percentDriven(start: 0),
+      .animator(timingParameters: .easeInEaseOut), .percentDriven(start: 0),
+      .animator(timingParameters: .easeInEaseOut),
+    ]
+    var batch = try SceneBatch(kinds.map { .init(scene: scene, clock: $0) })
+    for (id, clock) in kinds.enumerated() {
+      if case .percentDriven = clock {
+        try batch.apply(InteractionEvent.update(time: 0.1, percent: 0.1 * Double(id + 1)), to: id)
+      } else {
+        try batch.apply(AnimatorEvent.start(time: 0.05 * Double(id)), to: id)
+      }
+    }
+    var remaining = batch.instanceIDs
+    let before = try Dictionary(
+      uniqueKeysWithValues: remaining.map {
+        ($0, try batch.time(of: $0, at: 0.2))
+      })
+    for id in [2, 6, 1, 0, 5] {
+      batch.prefetch(removing: [id])
+      try batch.remove(id)
+      remaining.removeAll { $0 == id }
+      #expect(batch.instanceIDs == remaining)
+      for other in remaining { #expect(try batch.time(of: other, at: 0.2) == before[other]) }
+    }
+  }
+
+  /// `prefetch` (for calls and for removals) is a hint: ids that name no instance (negative, never added, removed) are
   /// skipped, and every instance's time is the same afterwards.
   @Test func prefetchChangesNothing() throws {
     var batch = try Self.liveBatch()
@@ -399,6 +433,8 @@ import Testing
     let before = try ids.map { try batch.time(of: $0, at: 0.4) }
     batch.prefetch(ids + [-1, 1, 1_000_000, Int.max, Int.min])
     batch.prefetch([])
+    batch.prefetch(removing: ids + [-1, 1, 1_000_000, Int.max, Int.min])
+    batch.prefetch(removing: [])
     let after = try ids.map { try batch.time(of: $0, at: 0.4) }
     #expect(before == after)
   }
