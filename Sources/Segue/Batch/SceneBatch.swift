@@ -317,62 +317,75 @@ struct SceneInstanceGroup: Sendable {
   var count: Int { ids.count }
 
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
+    let initial = InitialState(clock, duration: duration)
     ids.append(Int32(id))
     clocks.append(clock)
-    kinds.append(.timed)
-    start.append(0)
-    speed.append(0)
-    interactions.append(nil)
-    animators.append(.notAnimated)
-    animatorPlans.append(.notAnimated)
+    kinds.append(initial.kind)
+    start.append(initial.start)
+    speed.append(initial.speed)
+    interactions.append(initial.interaction)
+    animators.append(initial.animator)
+    animatorPlans.append(initial.plan)
     lastCall.append(-.infinity)
-    pendingCompletion.append(.infinity)
+    pendingCompletion.append(initial.completion)
     additiveHeads.append(-1)
-    set(count - 1, clock: clock, duration: duration)
   }
 
   /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
   mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
+    let initial = InitialState(clock, duration: duration)
     clocks[slot] = clock
-    interactions[slot] = nil
-    animators[slot] = .notAnimated
-    animatorPlans[slot] = .notAnimated
+    kinds[slot] = initial.kind
+    start[slot] = initial.start
+    speed[slot] = initial.speed
+    interactions[slot] = initial.interaction
+    animators[slot] = initial.animator
+    animatorPlans[slot] = initial.plan
+    pendingCompletion[slot] = initial.completion
+  }
+
+  /// An instance's live state on a clock (validated) before any call, made once and stored by
+  /// ``append(id:clock:duration:)`` and ``set(_:clock:duration:)``.
+  struct InitialState {
+    var kind = SceneClockKind.timed
+    var start = 0.0
+    var speed = 0.0
+    var interaction: InteractionMachine? = nil
+    var animator = AnimatorMachine.notAnimated
+    var plan = AnimatorClockPlan.notAnimated
+    /// When the completion fires (`+∞` for none).
     var completion = Double.infinity
-    switch clock {
-    case .timed(let s, let v):
-      kinds[slot] = .timed
-      start[slot] = s
-      speed[slot] = v
-      completion = s + duration / v
-    case .position(let p):
-      kinds[slot] = .position
-      start[slot] = p * duration
-      speed[slot] = 0
-    case .interactive(let timeline, let s):
-      kinds[slot] = .interactive
-      start[slot] = s
-      speed[slot] = 0
-      completion = timeline.replayed(upTo: .infinity).completionTime.map { $0 + s } ?? .infinity
-    case .percentDriven(let s, let k, let c, let interactiveStart):
-      kinds[slot] = .percentDriven
-      start[slot] = s
-      speed[slot] = 0
-      let machine = InteractionMachine(
-        duration: duration, completionSpeed: k, completionCurve: c,
-        wantsInteractiveStart: interactiveStart)
-      interactions[slot] = machine
-      completion = machine.completionTime.map { $0 + s } ?? .infinity
-    case .animator(let timing, let pauses, let scrubs):
-      kinds[slot] = .animator
-      start[slot] = 0
-      speed[slot] = 0
-      let machine = AnimatorMachine(
-        duration: timing.runLength(forDuration: duration), curve: timing,
-        pausesOnCompletion: pauses, scrubsLinearly: scrubs)
-      animators[slot] = machine
-      animatorPlans[slot] = AnimatorClockPlan(machine)
+
+    init(_ clock: SceneClock, duration: Double) {
+      switch clock {
+      case .timed(let s, let v):
+        start = s
+        speed = v
+        completion = s + duration / v
+      case .position(let p):
+        kind = .position
+        start = p * duration
+      case .interactive(let timeline, let s):
+        kind = .interactive
+        start = s
+        completion = timeline.replayed(upTo: .infinity).completionTime.map { $0 + s } ?? .infinity
+      case .percentDriven(let s, let k, let c, let interactiveStart):
+        kind = .percentDriven
+        start = s
+        let machine = InteractionMachine(
+          duration: duration, completionSpeed: k, completionCurve: c,
+          wantsInteractiveStart: interactiveStart)
+        interaction = machine
+        completion = machine.completionTime.map { $0 + s } ?? .infinity
+      case .animator(let timing, let pauses, let scrubs):
+        kind = .animator
+        animator = AnimatorMachine(
+          duration: timing.runLength(forDuration: duration), curve: timing,
+          pausesOnCompletion: pauses, scrubsLinearly: scrubs)
+        plan = AnimatorClockPlan(animator)
+      }
+      if completion.isNaN { completion = .infinity }
     }
-    pendingCompletion[slot] = completion.isNaN ? .infinity : completion
   }
 
   /// Removes position `slot` by moving the last instance into it; returns the moved id.
