@@ -359,11 +359,11 @@ extension SceneBatch {
 }
 
 extension SceneInstanceGroup {
-  /// Prefetches what a control call, a removal or a completion of slot `k` in `group` reads and
-  /// writes: the machine and plan of an animator-driven slot, the machine of a percent-driven
-  /// one (several cache lines each), and the latest call's time. Through pointers to the
-  /// group's arrays and spans of them: reading the group or an array by value retains and
-  /// releases the arrays.
+  /// Prefetches what a control call or a completion of slot `k` in `group` reads and writes (a
+  /// removal reads more, see ``prefetchRemoval(_:of:)``): the machine and plan of an
+  /// animator-driven slot, the machine of a percent-driven one (several cache lines each), and
+  /// the latest call's time. Through pointers to the group's arrays and spans of them: reading
+  /// the group or an array by value retains and releases the arrays.
   @inline(__always)
   static func prefetch(_ k: Int, of group: UnsafePointer<SceneInstanceGroup>) {
     switch group.pointer(to: \.kinds)!.pointee.span[k] {
