@@ -156,12 +156,8 @@ extension SegueBench {
     case .off: useStreaming = false
     case .auto: useStreaming = outputBytes > 8 * 1024 * 1024
     }
-    let output = UnsafeMutableBufferPointer<Float>(
-      start: UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
-        .bindMemory(to: Float.self, capacity: count),
-      count: count)
-    defer { UnsafeMutableRawPointer(output.baseAddress!).deallocate() }
-    output.initialize(repeating: 0)
+    let output = alignedFloats(count)
+    defer { output.deallocate() }
     let requested: BatchPath = path == .blas ? .blas : .simd
 
     func pass() throws -> BatchPath {

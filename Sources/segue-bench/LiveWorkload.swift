@@ -39,8 +39,13 @@ extension SegueBench {
     calls.reserveCapacity(n)
     let context = try SceneBatchContext(batch: driver.batch, threads: threads)
     let rows = driver.batch.layerCount
-    var matrices = [Float](repeating: 0, count: 16 * rows)
-    var opacities = [Float](repeating: 0, count: rows)
+    // Aligned outputs, as a renderer's upload buffer would be: one cache line per matrix row.
+    let matrices = alignedFloats(16 * rows)
+    let opacities = alignedFloats(rows)
+    defer {
+      matrices.deallocate()
+      opacities.deallocate()
+    }
     var frameSeconds: [Double] = []
     var controlSeconds: [Double] = []
     var evaluationSeconds: [Double] = []
@@ -63,13 +68,10 @@ extension SegueBench {
       try driver.control(calls, at: t)
       let t1 = monotonicSeconds()
       try time.withUnsafeBufferPointer { times in
-        try matrices.withUnsafeMutableBufferPointer { m in
-          try opacities.withUnsafeMutableBufferPointer { o in
-            let job = SceneEvaluationJob(
-              batch: driver.batch, context: context, times: times, matrices: m, opacities: o)
-            try job.run(threads: threads, chunkSize: chunkSize)
-          }
-        }
+        let job = SceneEvaluationJob(
+          batch: driver.batch, context: context, times: times, matrices: matrices,
+          opacities: opacities)
+        try job.run(threads: threads, chunkSize: chunkSize)
       }
       let t2 = monotonicSeconds()
       let allocated = segue_allocation_count() &- before

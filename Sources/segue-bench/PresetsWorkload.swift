@@ -78,17 +78,11 @@ extension SegueBench {
     let context = try SceneBatchContext(batch: batch, threads: threads)
     let incremental = try Self.measureIncrementalCalls(&batch, instances)
     let total = batch.layerCount * ts.count
-    // 64-byte aligned outputs (never freed: the process ends after the report), so the job
-    // may write whole rows with streaming stores.
-    func aligned(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
-      let p = UnsafeMutableRawPointer.allocate(byteCount: 4 * max(count, 1), alignment: 64)
-        .bindMemory(to: Float.self, capacity: max(count, 1))
-      p.initialize(repeating: 0, count: max(count, 1))
-      return UnsafeMutableBufferPointer(start: p, count: count)
-    }
+    // Aligned outputs (never freed: the process ends after the report), so the job may write
+    // whole rows with streaming stores.
     let fields = 16  // matrix fields per layer (4 × 4)
-    let matrices = aligned(fields * total)
-    let opacities = aligned(total)
+    let matrices = alignedFloats(fields * total)
+    let opacities = alignedFloats(total)
     let frozen = batch
     // --streaming on|off forces the choice; auto leaves it to the job (aligned and ≥ 4 MiB).
     let choice: Bool? = streaming == .on ? true : (streaming == .off ? false : nil)

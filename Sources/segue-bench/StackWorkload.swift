@@ -32,15 +32,11 @@ extension SegueBench {
     case .off: useStreaming = false
     case .auto: useStreaming = outputBytesPerFrame > 8 * 1024 * 1024
     }
-    let floatOut = UnsafeMutableBufferPointer<Float>(
-      start: UnsafeMutableRawPointer.allocate(byteCount: max(floatCount, 1) * 4, alignment: 64)
-        .bindMemory(to: Float.self, capacity: max(floatCount, 1)),
-      count: path == .reference ? 0 : floatCount)
-    defer { floatOut.baseAddress.map { UnsafeMutableRawPointer($0).deallocate() } }
+    let floatOut = alignedFloats(path == .reference ? 0 : floatCount)
+    defer { floatOut.deallocate() }
     let doubleCount = path == .reference ? 17 * n : 0
     let doubleOut = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(doubleCount, 1))
     defer { doubleOut.deallocate() }
-    floatOut.initialize(repeating: 0)
     doubleOut.initialize(repeating: 0)
     let scene = path == .naive ? SceneBox(StackNaiveScene(batch: batch)) : nil
 
