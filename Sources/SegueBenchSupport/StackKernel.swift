@@ -189,8 +189,6 @@ enum StackConstants {
   static var valuesPerLayer: Int { 17 }
   /// The floats of one curve in ``stackCurveCoefficients``.
   static var coefficientsPerCurve: Int { 6 }
-  /// The bytes of a cache line: the alignment of a streaming store.
-  static var cacheLineBytes: Int { 64 }
 }
 
 /// The scaled control points of each curve in `Float`, the first four entries of
@@ -369,7 +367,7 @@ extension StackEvaluationJob {
   /// Whether `p` is on a cache line's start (the condition for a streaming store).
   @inline(__always)
   func isAligned(_ p: UnsafeMutablePointer<Float>) -> Bool {
-    Int(bitPattern: p) % StackConstants.cacheLineBytes == 0
+    Int(bitPattern: p) % CacheLine.bytes == 0
   }
 
   func runSIMD() {
@@ -664,7 +662,7 @@ struct StackInterleavedStores: StackBlockSink {
       for m in 0..<values {
         segue_stream_f32x16(
           dst + width * m,
-          raw.load(fromByteOffset: StackConstants.cacheLineBytes * m, as: SIMD16<Float>.self))
+          raw.load(fromByteOffset: CacheLine.bytes * m, as: SIMD16<Float>.self))
       }
     }
   }

@@ -173,9 +173,11 @@ final class StackFloatPlanes: @unchecked Sendable {
 
   /// `count` floats, zeroed.
   init(count: Int) {
-    base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1) * 4, alignment: 64)
-      .bindMemory(to: Float.self, capacity: Swift.max(count, 1))
-    base.initialize(repeating: 0, count: Swift.max(count, 1))
+    let capacity = Swift.max(count, 1)
+    base = UnsafeMutableRawPointer.allocate(
+      byteCount: MemoryLayout<Float>.stride * capacity, alignment: CacheLine.bytes
+    ).bindMemory(to: Float.self, capacity: capacity)
+    base.initialize(repeating: 0, count: capacity)
     stride = count / StackBatch.planeCount
   }
 

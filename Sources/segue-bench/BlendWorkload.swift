@@ -57,8 +57,10 @@ enum BlendKernel: String, ExpressibleByArgument, CaseIterable {
 /// bytes: the best of 5 passes of summing 64-bit words of a `read`-byte buffer, and of memset
 /// of a `written`-byte buffer (each touched once before, so no page faults are timed).
 func measuredBandwidth(read: Int, written: Int) -> (read: Double, store: Double) {
-  let source = UnsafeMutableRawBufferPointer.allocate(byteCount: max(read, 8), alignment: 64)
-  let target = UnsafeMutableRawBufferPointer.allocate(byteCount: max(written, 8), alignment: 64)
+  let source = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: max(read, 8), alignment: CacheLine.bytes)
+  let target = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: max(written, 8), alignment: CacheLine.bytes)
   defer {
     source.deallocate()
     target.deallocate()

@@ -33,16 +33,23 @@ struct SceneStageTimes {
   ]
 
   let layers: Int
-  var matrices: [Float]
-  var opacities: [Float]
+  /// The job's outputs, 64-byte aligned as a renderer's buffers would be (``deallocate()``).
+  let matrices: UnsafeMutableBufferPointer<Float>
+  let opacities: UnsafeMutableBufferPointer<Float>
   var totals = [Double](repeating: 0, count: stages.count)
   var best = [Double](repeating: .infinity, count: stages.count)
   var passes = 0
 
   init(layers: Int) {
     self.layers = layers
-    matrices = [Float](repeating: 0, count: Self.matrixFields * layers)
-    opacities = [Float](repeating: 0, count: layers)
+    matrices = alignedFloats(Self.matrixFields * layers)
+    opacities = alignedFloats(layers)
+  }
+
+  /// Frees the outputs.
+  func deallocate() {
+    matrices.deallocate()
+    opacities.deallocate()
   }
 
   /// Runs one evaluation of `batch` at `time` per cumulative stage, timing each.
@@ -52,20 +59,16 @@ struct SceneStageTimes {
     let times = [time]
     for (i, stage) in Self.stages.enumerated() {
       let elapsed = try times.withUnsafeBufferPointer { t in
-        try matrices.withUnsafeMutableBufferPointer { m in
-          try opacities.withUnsafeMutableBufferPointer { o in
-            var job = SceneEvaluationJob(
-              batch: batch, context: context, times: t, matrices: m, opacities: o)
-            job.stage = stage
-            let s = monotonicSeconds()
-            do throws(Segue.ValidationError) {
-              try job.run(threads: threads)
-            } catch {
-              throw CLIError.data("--threads", error)
-            }
-            return monotonicSeconds() - s
-          }
+        var job = SceneEvaluationJob(
+          batch: batch, context: context, times: t, matrices: matrices, opacities: opacities)
+        job.stage = stage
+        let s = monotonicSeconds()
+        do throws(Segue.ValidationError) {
+          try job.run(threads: threads)
+        } catch {
+          throw CLIError.data("--threads", error)
         }
+        return monotonicSeconds() - s
       }
       totals[i] += elapsed
       best[i] = min(best[i], elapsed)
@@ -122,6 +125,7 @@ extension ProfileCommand {
     var calls: [LiveWorkload.Call] = []
     calls.reserveCapacity(n)
     var stages = SceneStageTimes(layers: driver.batch.layerCount)
+    defer { stages.deallocate() }
     var control = (total: 0.0, best: Double.infinity)
     let start = monotonicSeconds()
     repeat {

@@ -196,11 +196,8 @@ struct ProfileCommand: ParsableCommand {
     guard let valueCount = layout.requiredCount(upperBound: n) else {
       throw CLIError(.dataError, "--n", "the output buffer size overflows")
     }
-    let raw = UnsafeMutableRawPointer.allocate(byteCount: valueCount * 4, alignment: 64)
-    defer { raw.deallocate() }
-    let output = UnsafeMutableBufferPointer(
-      start: raw.bindMemory(to: Float.self, capacity: valueCount), count: valueCount)
-    output.initialize(repeating: 0)
+    let output = alignedFloats(valueCount)
+    defer { output.deallocate() }
 
     let stages: [StackStage] = [.timing, .channels, .frame]
     var totals = [Double](repeating: 0, count: stages.count)
@@ -265,6 +262,7 @@ struct ProfileCommand: ParsableCommand {
     } catch { throw CLIError(.internalError, "--n", "\(error)") }
     let compile = monotonicSeconds() - t0
     var stages = SceneStageTimes(layers: batch.layerCount)
+    defer { stages.deallocate() }
     let start = monotonicSeconds()
     repeat {
       try stages.measure(batch: batch, context: context, threads: threads, time: time)

@@ -279,7 +279,7 @@ enum BatchOutput {
   /// Whether `pointer` is 64-byte aligned (the condition for a streaming store).
   @inline(__always)
   static func isAligned(_ pointer: UnsafeMutablePointer<Float>) -> Bool {
-    Int(bitPattern: pointer) % 64 == 0
+    Int(bitPattern: pointer) % CacheLine.bytes == 0
   }
 
   /// Stores sixteen floats at `p`, bypassing the caches when `streaming` (then `p` must be 64-byte

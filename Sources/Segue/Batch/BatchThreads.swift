@@ -294,7 +294,7 @@ final class BatchWorkerState: @unchecked Sendable {
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(wakeUp, nil)
     cursors = UnsafeMutableRawPointer.allocate(
-      byteCount: (helpers + 1) * MemoryLayout<BatchCursor>.stride, alignment: 64
+      byteCount: (helpers + 1) * MemoryLayout<BatchCursor>.stride, alignment: CacheLine.bytes
     ).bindMemory(to: BatchCursor.self, capacity: helpers + 1)
     for i in 0...helpers { (cursors + i).initialize(to: BatchCursor()) }
     // Each worker on its own CPU of the process's affinity mask, skipping the first (the usual

@@ -393,14 +393,11 @@ extension SceneInstanceGroup {
     array.pointee.span.withUnsafeBufferPointer { buffer in
       let first = UnsafeRawPointer(buffer.baseAddress! + k)
       let last = first + (MemoryLayout<Element>.stride - 1)
-      var line = UnsafeRawPointer(bitPattern: Int(bitPattern: first) & -cacheLineBytes)!
+      var line = UnsafeRawPointer(bitPattern: Int(bitPattern: first) & -CacheLine.bytes)!
       while line <= last {
         segue_prefetch(line)
-        line += cacheLineBytes
+        line += CacheLine.bytes
       }
     }
   }
-
-  /// The bytes of a cache line on the processors the batch runs on.
-  static let cacheLineBytes = 64
 }

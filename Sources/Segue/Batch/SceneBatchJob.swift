@@ -31,11 +31,11 @@ public final class SceneBatchContext: @unchecked Sendable {
     slots = threads
     capacity = c
     // Whole cache lines per slot, plus one so consecutive slots do not share a line.
-    let line = SceneBatchSlot.cacheLineFloats
+    let line = CacheLine.floats
     floatsPerSlot = (SceneBatchSlot.floatCount(c) + 2 * line - 1) / line * line
     let total = floatsPerSlot * threads
     floats = UnsafeMutableRawPointer.allocate(
-      byteCount: MemoryLayout<Float>.stride * total, alignment: SceneBatchSlot.cacheLineBytes
+      byteCount: MemoryLayout<Float>.stride * total, alignment: CacheLine.bytes
     ).bindMemory(to: Float.self, capacity: total)
     floats.initialize(repeating: 0, count: total)
     claims = .allocate(capacity: threads)
@@ -89,10 +89,6 @@ struct SceneBatchSlot: @unchecked Sendable {
   let lanes: UnsafeMutablePointer<Float>
   let keyframeScratch: UnsafeMutablePointer<Float>
 
-  /// The bytes of a cache line, the alignment of the slots and of their regions.
-  static var cacheLineBytes: Int { 64 }
-  /// The floats of a cache line (one lane vector).
-  static var cacheLineFloats: Int { cacheLineBytes / MemoryLayout<Float>.stride }
   /// The vectors of the lanes' scene times, and of their rates (one `Double` per lane).
   static var timeVectors: Int { MemoryLayout<Double>.stride / MemoryLayout<Float>.stride }
   /// The floats of one lane matrix in ``worlds`` or ``sublayers``: a vector per field.

@@ -72,7 +72,7 @@ final class SceneTemplateStorage: @unchecked Sendable {
   /// deinitialised.
   func own<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
     let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: max(values.count, 1) * MemoryLayout<T>.stride, alignment: 64)
+      byteCount: max(values.count, 1) * MemoryLayout<T>.stride, alignment: CacheLine.bytes)
     blocks.append(raw)
     let p = raw.bindMemory(to: T.self, capacity: max(values.count, 1))
     values.withUnsafeBufferPointer { b in
