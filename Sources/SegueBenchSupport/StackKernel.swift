@@ -364,18 +364,12 @@ extension StackEvaluationJob {
     }
   }
 
-  /// Whether `p` is on a cache line's start (the condition for a streaming store).
-  @inline(__always)
-  func isAligned(_ p: UnsafeMutablePointer<Float>) -> Bool {
-    Int(bitPattern: p) % CacheLine.bytes == 0
-  }
-
   func runSIMD() {
     let width = StackVector.scalarCount
     let out = output.baseAddress!
     switch layout {
     case .planar(let outStride):
-      let aligned = isAligned(out + range.lowerBound) && outStride % width == 0
+      let aligned = CacheLine.isAligned(out + range.lowerBound) && outStride % width == 0
       if streamingStores && aligned {
         runBlocks(StackPlanarStores<SegueStreamingStore>(out: out, stride: outStride))
         segue_store_fence()
@@ -383,7 +377,7 @@ extension StackEvaluationJob {
         runBlocks(StackPlanarStores<SegueTemporalStore>(out: out, stride: outStride))
       }
     case .interleaved:
-      let aligned = isAligned(out + StackConstants.valuesPerLayer * range.lowerBound)
+      let aligned = CacheLine.isAligned(out + StackConstants.valuesPerLayer * range.lowerBound)
       let streaming = streamingStores && aligned
       runBlocks(StackInterleavedStores(out: out, streaming: streaming))
       if streaming { segue_store_fence() }

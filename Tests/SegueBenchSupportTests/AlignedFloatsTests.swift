@@ -9,7 +9,7 @@ import Testing
     let floats = alignedFloats(count)
     defer { floats.deallocate() }
     #expect(floats.count == count)
-    #expect(Int(bitPattern: floats.baseAddress) % CacheLine.bytes == 0)
+    #expect(floats.baseAddress.map { CacheLine.isAligned($0) } == true)
     #expect(floats.allSatisfy { $0 == 0 })
   }
 

@@ -276,12 +276,6 @@ enum BatchOutput {
   /// Floats per vector of the SIMD paths (`SIMD16<Float>`): the columns of one store.
   static var vectorWidth: Int { SIMD16<Float>.scalarCount }
 
-  /// Whether `pointer` is 64-byte aligned (the condition for a streaming store).
-  @inline(__always)
-  static func isAligned(_ pointer: UnsafeMutablePointer<Float>) -> Bool {
-    Int(bitPattern: pointer) % CacheLine.bytes == 0
-  }
-
   /// Stores sixteen floats at `p`, bypassing the caches when `streaming` (then `p` must be 64-byte
   /// aligned).
   @inline(__always)

@@ -117,7 +117,7 @@ public struct ChildConcatenationJob: @unchecked Sendable {
         let p1 = parent.lowHalf.highHalf
         let p2 = parent.highHalf.lowHalf
         let p3 = parent.highHalf.highHalf
-        let streaming = streamingStores && BatchOutput.isAligned(out)
+        let streaming = streamingStores && CacheLine.isAligned(out)
         @inline(__always) func row(_ x: SIMD4<Float>) -> SIMD4<Float> {
           var r = x[0] * p0
           r += x[1] * p1

@@ -154,7 +154,7 @@ public struct FilmstripDissolveJob: @unchecked Sendable {
         let width = BatchOutput.vectorWidth
         let streaming =
           streamingStores && n % width == 0 && columns.lowerBound % width == 0
-          && BatchOutput.isAligned(out)
+          && CacheLine.isAligned(out)
         let zero = SIMD16<Float>(repeating: 0)
         let one = SIMD16<Float>(repeating: 1)
         var tileStart = columns.lowerBound

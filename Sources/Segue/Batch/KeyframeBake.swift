@@ -247,7 +247,7 @@ public struct KeyframeBakeJob: @unchecked Sendable {
           let streaming =
             streamingStores && n % BatchOutput.vectorWidth == 0
             && columns.lowerBound % BatchOutput.vectorWidth == 0
-            && BatchOutput.isAligned(out)
+            && CacheLine.isAligned(out)
           Self.weightedSumSIMD(
             weights: w.baseAddress!, frames: frames, keys: keys, values: v.baseAddress!,
             valueStride: n, columns: columns, output: out, outputStride: n,

@@ -256,8 +256,8 @@ public struct SceneEvaluationJob: @unchecked Sendable {
   /// Whether this run streams its rows (see ``streamingStores``).
   // swift-format-ignore: NeverForceUnwrap
   var streams: Bool {
-    guard let base = matrices.baseAddress, BatchOutput.isAligned(base) else { return false }
-    if let corners, let c = corners.baseAddress, !BatchOutput.isAligned(c) { return false }
+    guard let base = matrices.baseAddress, CacheLine.isAligned(base) else { return false }
+    if let corners, let c = corners.baseAddress, !CacheLine.isAligned(c) { return false }
     return streamingStores
       ?? (MemoryLayout<Float>.stride * matrices.count >= Self.streamingThreshold)
   }
