@@ -391,13 +391,7 @@ extension SceneInstanceGroup {
   @inline(__always)
   static func prefetch<Element>(_ array: UnsafePointer<[Element]>, _ k: Int) {
     array.pointee.span.withUnsafeBufferPointer { buffer in
-      let first = UnsafeRawPointer(buffer.baseAddress! + k)
-      let last = first + (MemoryLayout<Element>.stride - 1)
-      var line = UnsafeRawPointer(bitPattern: Int(bitPattern: first) & -CacheLine.bytes)!
-      while line <= last {
-        segue_prefetch(line)
-        line += CacheLine.bytes
-      }
+      CacheLine.prefetch(buffer.baseAddress! + k, byteCount: MemoryLayout<Element>.stride)
     }
   }
 }

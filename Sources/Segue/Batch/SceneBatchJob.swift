@@ -312,8 +312,19 @@ public struct SceneEvaluationJob: @unchecked Sendable {
               kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
               plans: plans.baseAddress!, group: group, additive: batch.additive)
             let lanes = SceneLaneGroup.laneCount
+            let rowsPerInstance = template.program.layerCount
             for j in laneGroups {
               let first = lanes * j
+              // Animator-driven instances: the next lane group's plans and rows, while this one
+              // computes. (Timed ones read no plan, and their lane groups are quick enough for
+              // the hardware prefetcher to keep up with the rows.)
+              if j + 1 < laneGroups.upperBound {
+                let next = (first + lanes)..<min(first + 2 * lanes, group.count)
+                if clocks.prefetchPlans(next) {
+                  out.prefetch(
+                    rows: (rowsPerInstance * next.lowerBound)..<(rowsPerInstance * next.upperBound))
+                }
+              }
               SceneLaneGroup(
                 program: template.program, template: template, slot: slot, first: first,
                 valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
@@ -336,6 +347,27 @@ struct SceneOutputs {
   var presence: UnsafeMutablePointer<Float>?
 }
 
+extension SceneOutputs {
+  /// Starts loading `rows` (relative to the group's first row) of every output for writing, so
+  /// that their stores do not wait for the lines one at a time; nothing when the rows stream
+  /// past the caches. A hint: results never depend on it.
+  @inline(__always)
+  func prefetch(rows: Range<Int>) {
+    guard streaming == 0 else { return }
+    let floats = MemoryLayout<Float>.stride
+    @inline(__always) func lines(_ p: UnsafeMutablePointer<Float>?, _ floatsPerRow: Int) {
+      guard let p else { return }
+      CacheLine.prefetch(
+        p + floatsPerRow * rows.lowerBound, byteCount: floats * floatsPerRow * rows.count,
+        for: .write)
+    }
+    lines(matrices, LaneMatrix.fieldCount)
+    lines(opacities, 1)
+    lines(corners, LaneCorners.floatCount)
+    lines(presence, 1)
+  }
+}
+
 /// A group's clocks, structure of arrays.
 struct SceneLaneClocks {
   var kinds: UnsafePointer<SceneClockKind>
@@ -347,6 +379,21 @@ struct SceneLaneClocks {
   var group: SceneInstanceGroup
   /// The batch's additive animations (read when the group has any).
   var additive: SceneAdditivePool
+}
+
+extension SceneLaneClocks {
+  /// Starts loading the plans of the animator-driven instances among `instances` (several
+  /// cache lines each, read every frame: for a large batch too many to stay in a core's L2);
+  /// returns whether there are any. A hint: results never depend on it.
+  @inline(__always)
+  func prefetchPlans(_ instances: Range<Int>) -> Bool {
+    var any = false
+    for k in instances where kinds[k] == .animator {
+      CacheLine.prefetch(plans + k, byteCount: MemoryLayout<AnimatorClockPlan>.stride)
+      any = true
+    }
+    return any
+  }
 }
 
 /// One lane group: instances `first ..< first + valid` of one template's group, one per lane.

@@ -49,6 +49,13 @@ static inline __attribute__((always_inline)) void segue_prefetch(const void *p) 
   __builtin_prefetch(p, 0, 3);
 }
 
+/// A hint to fetch the 64-byte line at `p` into the caches for writing (`prefetchw` where the
+/// target has it, so a store to the line finds it owned and does not wait; a read prefetch or
+/// nothing elsewhere). Never faults, whatever `p` is.
+static inline __attribute__((always_inline)) void segue_prefetch_write(const void *p) {
+  __builtin_prefetch(p, 1, 3);
+}
+
 /// Table lookup for 16 lanes: `lo[i] = table[index[i]]`, `hi[i] = table[index[i] + 1]`, with
 /// `index[i]` given as a float holding a non-negative integer. Uses an AVX-512 gather when the
 /// running CPU has AVX-512F (chosen once, at the first call) and a scalar loop otherwise. All

@@ -424,6 +424,46 @@ import Testing
     }
   }
 
+  /// Fifty animator-driven instances of one template and a few timed ones between them: the
+  /// evaluation loads each lane group's plans and rows one lane group ahead, which must change
+  /// nothing. Every instance matches its scalar reference, and the output is bitwise the same on
+  /// one thread, on two, and in chunks of one lane group.
+  @Test func manyAnimatorDrivenLaneGroupsMatchTheScalarReferences() throws {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    var batch = SceneBatch()
+    var references: [Reference] = []
+    for k in 0..<53 {
+      if k % 17 == 5 {
+        try batch.add(.init(scene: scene, clock: .timed(start: 0.01 * Double(k), speed: 1)))
+        references.append(.timed(start: 0.01 * Double(k), speed: 1))
+        continue
+      }
+      try batch.add(.init(scene: scene, clock: .animator(timingParameters: .easeInEaseOut)))
+      var animator = try PropertyAnimator(
+        duration: scene.duration, timingParameters: .easeInEaseOut)
+      // Running from staggered times; every fourth paused at its own fraction.
+      let events: [AnimatorEvent] =
+        k % 4 == 0
+        ? [.pause(time: 0), .setFractionComplete(time: 0, fraction: Double(k) / 60)]
+        : [.start(time: 0.005 * Double(k))]
+      for event in events {
+        try animator.apply(event)
+        try batch.apply(event, to: k)
+      }
+      references.append(.animator(animator))
+    }
+    let at = 0.2
+    let output = try SceneBatchTests.evaluate(batch, at: [at])
+    let samples = try references.map { try $0.sample(scene, at: at) }
+    SceneBatchTests.compare(batch, frame: 0, output: output, samples: samples)
+    let twoThreads = try SceneBatchTests.evaluate(batch, at: [at], threads: 2)
+    let smallChunks = try SceneBatchTests.evaluate(batch, at: [at], threads: 2, chunkSize: 1)
+    for other in [twoThreads, smallChunks] {
+      #expect(other.matrices.map(\.bitPattern) == output.matrices.map(\.bitPattern))
+      #expect(other.opacities.map(\.bitPattern) == output.opacities.map(\.bitPattern))
+    }
+  }
+
   /// `prefetch` (for calls and for removals) is a hint: ids that name no instance (negative, never added, removed) are
   /// skipped, and every instance's time is the same afterwards.
   @Test func prefetchChangesNothing() throws {
