@@ -25,9 +25,9 @@ extension SegueBench {
   /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
   /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
   /// replaced, then start / interrupt / scrub / finish, with `--retargets` some interruptions
-  /// retargeting) and one
-  /// evaluation of every layer
-  /// (``SceneEvaluationJob/run(threads:chunkSize:)``). Reported: frame time p50 / p99 / max,
+  /// retargeting) and one evaluation of every layer
+  /// (``SceneEvaluationJob/run(threads:chunkSize:)``; `--streaming on` streams the rows past the
+  /// caches, `off` keeps them, `auto` leaves it to the job). Reported: frame time p50 / p99 / max,
   /// the control phase per frame and per call, allocations per frame, and the same script through
   /// ``LiveScalarDriver`` (one `PropertyAnimator` per instance, sampled with the `Double` path).
   func runLiveWorkload() throws {
@@ -68,9 +68,10 @@ extension SegueBench {
       try driver.control(calls, at: t)
       let t1 = monotonicSeconds()
       try time.withUnsafeBufferPointer { times in
-        let job = SceneEvaluationJob(
+        var job = SceneEvaluationJob(
           batch: driver.batch, context: context, times: times, matrices: matrices,
           opacities: opacities)
+        job.streamingStores = streaming.sceneJobChoice
         try job.run(threads: threads, chunkSize: chunkSize)
       }
       let t2 = monotonicSeconds()
@@ -158,6 +159,7 @@ extension SegueBench {
       let fields: [(String, String)] = [
         ("workload", "\"live\""), ("instances", "\(r.instances)"), ("layers", "\(r.layers)"),
         ("frames", "\(r.frames)"), ("threads", "\(threads)"),
+        ("streaming", "\"\(streaming.rawValue)\""),
         ("frameSecondsP50", "\(p50)"), ("frameSecondsP99", "\(p99)"),
         ("frameSecondsMax", "\(worst)"), ("controlSecondsP50", "\(control50)"),
         ("evaluationSecondsP50", "\(Self.quantile(r.evaluationSeconds, 0.5))"),
@@ -185,7 +187,7 @@ extension SegueBench {
     print(
       """
       workload live  instances \(r.instances) (\(r.layers) layers)  frames \(r.frames)  \
-      threads \(threads)
+      threads \(threads)  streaming \(streaming.rawValue)
       frame          p50 \(fixed(p50 * 1e3, 3)) ms  p99 \(fixed(p99 * 1e3, 3)) ms  \
       max \(fixed(worst * 1e3, 3)) ms
       control        p50 \(fixed(control50 * 1e6, 1)) µs per frame  \

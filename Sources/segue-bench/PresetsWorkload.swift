@@ -84,8 +84,7 @@ extension SegueBench {
     let matrices = alignedFloats(fields * total)
     let opacities = alignedFloats(total)
     let frozen = batch
-    // --streaming on|off forces the choice; auto leaves it to the job (aligned and ≥ 4 MiB).
-    let choice: Bool? = streaming == .on ? true : (streaming == .off ? false : nil)
+    let choice = streaming.sceneJobChoice
     let (threads, chunkSize) = (threads, chunkSize)
     let pass = {
       try ts.withUnsafeBufferPointer { times in

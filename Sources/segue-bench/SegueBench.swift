@@ -37,6 +37,15 @@ enum BenchLayout: String, ExpressibleByArgument, CaseIterable {
 /// When to use non-temporal stores.
 enum BenchStreaming: String, ExpressibleByArgument, CaseIterable {
   case auto, on, off
+
+  /// ``SceneEvaluationJob/streamingStores`` for this choice: `nil` (the job decides) for `auto`.
+  var sceneJobChoice: Bool? {
+    switch self {
+    case .auto: nil
+    case .on: true
+    case .off: false
+    }
+  }
 }
 
 @main
@@ -99,7 +108,11 @@ struct SegueBench: ParsableCommand {
     help: "Output layout of the Float paths: interleaved (17 per layer) or planar (17 arrays).")
   var layout: BenchLayout = .planar
 
-  @Option(help: "Non-temporal stores: auto (when the output exceeds 8 MB), on, off.")
+  @Option(
+    help: """
+      Non-temporal (streaming) stores: on, off, or auto (presets and live: the scene job's \
+      choice, an aligned output of 4 MiB or more; the other workloads: output over 8 MB).
+      """)
   var streaming: BenchStreaming = .auto
 
   @Option(help: "Timed passes after one warm-up pass.")
