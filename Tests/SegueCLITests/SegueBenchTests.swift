@@ -84,6 +84,23 @@ struct SegueBenchTests {
     #expect(result.stderr.contains("--chunk-size must be at least 1 (got 0)"), "\(result.stderr)")
   }
 
+  /// `live` writes its rows as `--streaming` says and names the choice in its report; the
+  /// frames' results (the checksum) do not depend on it.
+  @Test func liveStreamingChoiceIsReportedAndChangesNoResult() throws {
+    var checksums: [Double] = []
+    for choice in ["auto", "on", "off"] {
+      let result = try SegueProcess.runBench(
+        ["--workload", "live", "--n", "1000", "--frames", "3", "--streaming", choice]
+          + ["--format", "json"])
+      #expect(result.status == 0, "\(choice): \(result.stderr)")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+      #expect(object["streaming"] as? String == choice)
+      checksums.append(try #require(object["checksum"] as? Double))
+    }
+    #expect(Set(checksums).count == 1, "\(checksums)")
+  }
+
   /// A request far beyond memory: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about
   /// 14.6 TB of output), every option in range: exit 64 with the size in the message, before any
   /// allocation.
