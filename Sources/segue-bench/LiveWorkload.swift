@@ -21,6 +21,11 @@ extension SegueBench {
   static let liveWarmUpFrames = 30
   /// The scalar baseline runs at most this many timed frames (it is ~100× slower).
   static let liveScalarFrames = 60
+  /// `--alternate`: frames per block of one setting.
+  static let alternationBlockFrames = 20
+  /// `--alternate`: the first frames of each block, which still meet the caches the other
+  /// setting left, are not counted.
+  static let alternationSettleFrames = 2
 
   /// `live` (``LiveWorkload``): N animator-driven preset instances at 60 Hz, each frame its
   /// seeded control calls (``LiveBatchDriver/control(_:at:)``: completions delivered and
@@ -56,6 +61,7 @@ extension SegueBench {
     controlSeconds.reserveCapacity(frameCount)
     perCall.reserveCapacity(frameCount)
     allocations.reserveCapacity(frameCount)
+    var alternated: [[Double]] = [[], []]
     var time = [0.0]
     var checksum = 0.0
     for f in 0..<(Self.liveWarmUpFrames + frameCount) {
@@ -66,12 +72,18 @@ extension SegueBench {
       let callsBefore = driver.callCount
       let t0 = monotonicSeconds()
       try driver.control(calls, at: t)
+      let setting = (f / Self.alternationBlockFrames) % 2
       let t1 = monotonicSeconds()
       try time.withUnsafeBufferPointer { times in
         var job = SceneEvaluationJob(
           batch: driver.batch, context: context, times: times, matrices: matrices,
           opacities: opacities)
         job.streamingStores = streaming.sceneJobChoice
+        switch alternate {
+        case .prefetch: job.prefetchesAhead = setting == 0
+        case .streaming: job.streamingStores = setting == 1
+        case nil: break
+        }
         try job.run(threads: threads, chunkSize: chunkSize)
       }
       let t2 = monotonicSeconds()
@@ -80,6 +92,9 @@ extension SegueBench {
       frameSeconds.append(t2 - t0)
       controlSeconds.append(t1 - t0)
       evaluationSeconds.append(t2 - t1)
+      if alternate != nil && f % Self.alternationBlockFrames >= Self.alternationSettleFrames {
+        alternated[setting].append(t2 - t1)
+      }
       perCall.append((t1 - t0) / Double(max(driver.callCount - callsBefore, 1)))
       allocations.append(allocated)
       checksum += opacities.reduce(0) { $0 + Double($1) }
@@ -109,7 +124,7 @@ extension SegueBench {
         retargetSeconds: driver.retargetSeconds,
         additiveAnimations: driver.batch.additiveAnimationCount,
         allocations: allocations, callDurations: driver.callDurations,
-        scalarSeconds: scalarSeconds, checksum: checksum))
+        scalarSeconds: scalarSeconds, alternated: alternated, checksum: checksum))
   }
 
   struct LiveReport {
@@ -132,6 +147,8 @@ extension SegueBench {
     /// One call in ``LiveBatchDriver/callSampleStride``, timed on its own.
     var callDurations: CallDurationHistogram
     var scalarSeconds: [Double]
+    /// `--alternate`: the evaluation times under the first and the second setting.
+    var alternated: [[Double]]
     var checksum: Double
   }
 
@@ -155,6 +172,8 @@ extension SegueBench {
     let counted = segue_allocation_counting_available() != 0
     let allocationsMax = r.allocations.max() ?? 0
     let steady = r.allocations.dropFirst(r.allocations.count / 2).max() ?? 0
+    let a50 = Self.quantile(r.alternated[0], 0.5)
+    let b50 = Self.quantile(r.alternated[1], 0.5)
     if format == .json {
       let fields: [(String, String)] = [
         ("workload", "\"live\""), ("instances", "\(r.instances)"), ("layers", "\(r.layers)"),
@@ -177,9 +196,18 @@ extension SegueBench {
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
         ("speedupOverScalar", "\(scalar50 / p50)"),
+        ("alternate", alternate.map { "\"\($0.rawValue)\"" } ?? "null"),
+        (
+          "alternateSettings",
+          alternate.map { "[\"\($0.settings[0])\",\"\($0.settings[1])\"]" } ?? "null"
+        ),
+        (
+          "alternateEvaluationSecondsP50",
+          alternate == nil ? "null" : "[\(jsonNumber(a50)),\(jsonNumber(b50))]"
+        ),
         ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
         ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
-        ("checksum", r.checksum.isFinite ? "\(r.checksum)" : "null"),
+        ("checksum", jsonNumber(r.checksum)),
       ]
       print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
       return
@@ -206,5 +234,15 @@ extension SegueBench {
       CPU (runtime)  \(CPUFeatures.runtime.description)
       checksum       \(r.checksum)
       """)
+    if let alternate {
+      let names = alternate.settings
+      print(
+        """
+        alternate      \(alternate.rawValue), \(Self.alternationBlockFrames) frames each: \
+        evaluation p50 \(names[0]) \(fixed(a50 * 1e3, 3)) ms (\(r.alternated[0].count) frames), \
+        \(names[1]) \(fixed(b50 * 1e3, 3)) ms (\(r.alternated[1].count) frames), \
+        \(names[1]) / \(names[0]) \(fixed(b50 / a50, 3))
+        """)
+    }
   }
 }

@@ -172,7 +172,7 @@ extension SegueBench {
       ("bytes", "\(r.run.bytes)"), ("allocationsPerPass", allocations),
       ("cpuRuntime", "\"\(CPUFeatures.runtime.description)\""),
       ("swiftCompiledFor", "\"\(CPUFeatures.compiled.description)\""),
-      ("checksum", r.checksum.isFinite ? "\(r.checksum)" : "null"),
+      ("checksum", jsonNumber(r.checksum)),
     ]
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }

@@ -69,30 +69,29 @@ struct Report {
     func string(_ s: String) -> String {
       "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
-    func number(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
     let fields: [(String, String)] = [
       ("workload", string(workload)),
       ("n", "\(n)"),
-      ("t", number(times[0])),
-      ("times", "[" + times.map(number).joined(separator: ",") + "]"),
+      ("t", jsonNumber(times[0])),
+      ("times", "[" + times.map(jsonNumber).joined(separator: ",") + "]"),
       ("threads", "\(threads)"),
       ("path", string(path)),
       ("layout", string(layout)),
       ("streaming", "\(streaming)"),
       ("passes", "\(passes)"),
-      ("medianSeconds", number(medianSeconds)),
-      ("bestSeconds", number(bestSeconds)),
-      ("layerEvalsPerSecond", number(layerEvalsPerSecond)),
-      ("bestLayerEvalsPerSecond", number(bestLayerEvalsPerSecond)),
-      ("nsPerLayer", number(nsPerLayer)),
-      ("outputGBPerSecond", number(outputGBPerSecond)),
+      ("medianSeconds", jsonNumber(medianSeconds)),
+      ("bestSeconds", jsonNumber(bestSeconds)),
+      ("layerEvalsPerSecond", jsonNumber(layerEvalsPerSecond)),
+      ("bestLayerEvalsPerSecond", jsonNumber(bestLayerEvalsPerSecond)),
+      ("nsPerLayer", jsonNumber(nsPerLayer)),
+      ("outputGBPerSecond", jsonNumber(outputGBPerSecond)),
       ("allocationsPerFrame", allocationsPerFrame.map { "\($0)" } ?? "null"),
       ("allocationsPerPass", allocationsPerPass.map { "\($0)" } ?? "null"),
       ("blasLibrary", string(blasLibrary)),
       ("cpuRuntime", string(cpuRuntime)),
       ("swiftCompiledFor", string(swiftCompiledFor)),
-      ("checksum", number(checksums[0])),
-      ("checksums", "[" + checksums.map(number).joined(separator: ",") + "]"),
+      ("checksum", jsonNumber(checksums[0])),
+      ("checksums", "[" + checksums.map(jsonNumber).joined(separator: ",") + "]"),
     ]
     return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
   }
@@ -157,3 +156,6 @@ extension SegueBench {
     return (passSeconds, maxAllocations)
   }
 }
+
+/// `d` as a JSON number, `null` when it is not finite (JSON has no NaN or infinity).
+func jsonNumber(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }

@@ -48,6 +48,23 @@ enum BenchStreaming: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
+/// A choice of the live workload's evaluation that `--alternate` switches between blocks of
+/// frames, so that both settings meet the same moments of a shared machine.
+enum LiveAlternation: String, ExpressibleByArgument, CaseIterable {
+  /// The look-ahead of the animator plans and rows (`SceneEvaluationJob.prefetchesAhead`): on, off.
+  case prefetch
+  /// The matrix row stores: through the caches, streaming.
+  case streaming
+
+  /// The names of the first and the second setting.
+  var settings: [String] {
+    switch self {
+    case .prefetch: ["on", "off"]
+    case .streaming: ["cached", "streaming"]
+    }
+  }
+}
+
 @main
 struct SegueBench: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -69,6 +86,14 @@ struct SegueBench: ParsableCommand {
   @Flag(
     help: "live: a quarter of the interruptions also retarget a property (SceneBatch.retarget).")
   var retargets = false
+
+  @Option(
+    help: """
+      live: switch one choice every \(Self.alternationBlockFrames) frames (prefetch: the \
+      evaluation's look-ahead on, then off; streaming: the row stores through the caches, then \
+      streaming) and report the evaluation's median under each setting.
+      """)
+  var alternate: LiveAlternation?
 
   @Option(help: "Frames F of the bake and dissolve workloads.")
   var frames: Int = 60
@@ -197,6 +222,11 @@ struct SegueBench: ParsableCommand {
         throw ValidationError(
           "'live' runs the batch (--path simd) and its scalar baseline in one run; --frames ≥ 1")
       }
+      if alternate == .streaming && streaming != .auto {
+        throw ValidationError("--alternate streaming sets the row stores itself: drop --streaming")
+      }
+    } else if alternate != nil {
+      throw ValidationError("--alternate applies to --workload live only")
     }
     if workload == "presets" {
       guard path == .simd || path == .scalar else {

@@ -101,6 +101,38 @@ struct SegueBenchTests {
     #expect(Set(checksums).count == 1, "\(checksums)")
   }
 
+  /// `live --alternate` switches its choice every block of frames and reports the evaluation's
+  /// median under each setting (both measured: 45 timed frames span three blocks); the results
+  /// do not depend on either choice. It is rejected on other workloads and, for `streaming`,
+  /// beside `--streaming`.
+  @Test func liveAlternationReportsBothSettings() throws {
+    var checksums: [Double] = []
+    for (choice, settings) in [
+      ("prefetch", ["on", "off"]), ("streaming", ["cached", "streaming"]),
+    ] {
+      let result = try SegueProcess.runBench(
+        ["--workload", "live", "--n", "1000", "--frames", "45", "--alternate", choice]
+          + ["--format", "json"])
+      #expect(result.status == 0, "\(choice): \(result.stderr)")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+      #expect(object["alternate"] as? String == choice)
+      #expect(object["alternateSettings"] as? [String] == settings)
+      let medians = try #require(object["alternateEvaluationSecondsP50"] as? [Double])
+      #expect(medians.count == 2 && medians.allSatisfy { $0 > 0 }, "\(choice): \(medians)")
+      checksums.append(try #require(object["checksum"] as? Double))
+    }
+    #expect(Set(checksums).count == 1, "\(checksums)")
+    for arguments in [
+      ["--workload", "presets", "--alternate", "prefetch"],
+      ["--workload", "live", "--alternate", "streaming", "--streaming", "on"],
+    ] {
+      let result = try SegueProcess.runBench(arguments + ["--n", "1000", "--repeats", "1"])
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains("--alternate"), "\(arguments): \(result.stderr)")
+    }
+  }
+
   /// A request far beyond memory: 100 000 frames of a 10⁷-pixel dissolve is 4·10¹² floats (about
   /// 14.6 TB of output), every option in range: exit 64 with the size in the message, before any
   /// allocation.

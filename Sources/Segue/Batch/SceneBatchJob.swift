@@ -165,6 +165,9 @@ public struct SceneEvaluationJob: @unchecked Sendable {
   public static let streamingThreshold = 4 << 20
   /// How far to evaluate (profiling; ``SceneBatchStage/output``, the default, is the whole job).
   package var stage: SceneBatchStage = .output
+  /// Whether the evaluation loads the next lane group's animator plans and rows ahead (default
+  /// `true`; `segue-bench --workload live --alternate prefetch` measures it against `false`).
+  package var prefetchesAhead = true
   /// Whether the clock stage also writes each lane's `dτ/dt` (``SceneInstanceTime/rate``) to the
   /// slot's `timeRates`, for the derivative kernels (default `false`: replay needs none).
   package var computesTimeRates = false
@@ -318,7 +321,7 @@ public struct SceneEvaluationJob: @unchecked Sendable {
               // Animator-driven instances: the next lane group's plans and rows, while this one
               // computes. (Timed ones read no plan, and their lane groups are quick enough for
               // the hardware prefetcher to keep up with the rows.)
-              if j + 1 < laneGroups.upperBound {
+              if prefetchesAhead && j + 1 < laneGroups.upperBound {
                 let next = (first + lanes)..<min(first + 2 * lanes, group.count)
                 if clocks.prefetchPlans(next) {
                   out.prefetch(
