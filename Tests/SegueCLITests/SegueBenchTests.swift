@@ -84,17 +84,20 @@ struct SegueBenchTests {
     #expect(result.stderr.contains("--chunk-size must be at least 1 (got 0)"), "\(result.stderr)")
   }
 
+  /// The JSON report of a small `live` run with `options`, which must succeed.
+  static func liveReport(_ options: [String]) throws -> [String: Any] {
+    let result = try SegueProcess.runBench(
+      ["--workload", "live", "--n", "1000"] + options + ["--format", "json"])
+    #expect(result.status == 0, "\(options): \(result.stderr)")
+    return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+  }
+
   /// `live` writes its rows as `--streaming` says and names the choice in its report; the
   /// frames' results (the checksum) do not depend on it.
   @Test func liveStreamingChoiceIsReportedAndChangesNoResult() throws {
     var checksums: [Double] = []
     for choice in ["auto", "on", "off"] {
-      let result = try SegueProcess.runBench(
-        ["--workload", "live", "--n", "1000", "--frames", "3", "--streaming", choice]
-          + ["--format", "json"])
-      #expect(result.status == 0, "\(choice): \(result.stderr)")
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+      let object = try Self.liveReport(["--frames", "3", "--streaming", choice])
       #expect(object["streaming"] as? String == choice)
       checksums.append(try #require(object["checksum"] as? Double))
     }
@@ -110,12 +113,7 @@ struct SegueBenchTests {
     for (choice, settings) in [
       ("prefetch", ["on", "off"]), ("streaming", ["cached", "streaming"]),
     ] {
-      let result = try SegueProcess.runBench(
-        ["--workload", "live", "--n", "1000", "--frames", "45", "--alternate", choice]
-          + ["--format", "json"])
-      #expect(result.status == 0, "\(choice): \(result.stderr)")
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+      let object = try Self.liveReport(["--frames", "45", "--alternate", choice])
       #expect(object["alternate"] as? String == choice)
       #expect(object["alternateSettings"] as? [String] == settings)
       let medians = try #require(object["alternateEvaluationSecondsP50"] as? [Double])
