@@ -62,6 +62,7 @@ extension SegueBench {
     perCall.reserveCapacity(frameCount)
     allocations.reserveCapacity(frameCount)
     var alternated: [[Double]] = [[], []]
+    for setting in alternated.indices { alternated[setting].reserveCapacity(frameCount) }
     var time = [0.0]
     var checksum = 0.0
     for f in 0..<(Self.liveWarmUpFrames + frameCount) {
