@@ -336,28 +336,98 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_local_time_f32x1
   return below ? negative : (within ? inside : after);
 }
 
-/// One stage of the 16×16 transpose below: swaps the `k × k` off-diagonal blocks of every
-/// `2k × 2k` block of rows `a` (row `i`) and `b` (row `i + k`).
-#define SEGUE_TRANSPOSE_STAGE(a, b, lo, hi)                                                     \
+/// One stage of the transposes below (16×16, 8×8) on vectors of type `T`: swaps the `k × k`
+/// off-diagonal blocks of every `2k × 2k` block of rows `a` (row `i`) and `b` (row `i + k`).
+#define SEGUE_TRANSPOSE_STAGE(T, a, b, lo, hi)                                                  \
   do {                                                                                          \
-    segue_f32x16 _x = __builtin_shufflevector(a, b, lo);                                        \
-    segue_f32x16 _y = __builtin_shufflevector(a, b, hi);                                        \
+    T _x = __builtin_shufflevector(a, b, lo);                                                   \
+    T _y = __builtin_shufflevector(a, b, hi);                                                   \
     a = _x;                                                                                     \
     b = _y;                                                                                     \
   } while (0)
+
+/// Eight floats: half of a `segue_f32x16`, one AVX register.
+typedef float segue_f32x8 __attribute__((ext_vector_type(8)));
+
+/// Lanes 0–7 of `v` (`upper` 0) or lanes 8–15 (`upper` 1).
+#define SEGUE_LANES8(v, upper)                                                                  \
+  ((upper) ? __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15)                        \
+           : __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7))
+
+/// Stores the transpose of an 8×8 block: lanes `8·upper … 8·upper + 7` of `fields[0…7]` (field
+/// `k` of eight items); item `l`'s eight fields go to `dst + l·stride` (floats). Three stages of
+/// shuffles (24 in all) on eight values, so the block stays in the sixteen AVX registers. (The
+/// fields come by pointer: a vector argument between C functions would change the ABI without
+/// AVX; inlined, the array is registers.)
+static inline __attribute__((always_inline)) void segue_store_transposed_block8(
+    float *dst, long stride, const segue_f32x16 *fields, int upper) {
+  segue_f32x8 a0 = SEGUE_LANES8(fields[0], upper), a1 = SEGUE_LANES8(fields[1], upper);
+  segue_f32x8 a2 = SEGUE_LANES8(fields[2], upper), a3 = SEGUE_LANES8(fields[3], upper);
+  segue_f32x8 a4 = SEGUE_LANES8(fields[4], upper), a5 = SEGUE_LANES8(fields[5], upper);
+  segue_f32x8 a6 = SEGUE_LANES8(fields[6], upper), a7 = SEGUE_LANES8(fields[7], upper);
+#define SEGUE_LO4 0, 1, 2, 3, 8, 9, 10, 11
+#define SEGUE_HI4 4, 5, 6, 7, 12, 13, 14, 15
+#define SEGUE_LO2 0, 1, 8, 9, 4, 5, 12, 13
+#define SEGUE_HI2 2, 3, 10, 11, 6, 7, 14, 15
+#define SEGUE_LO1 0, 8, 2, 10, 4, 12, 6, 14
+#define SEGUE_HI1 1, 9, 3, 11, 5, 13, 7, 15
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a4, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a1, a5, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a2, a6, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a3, a7, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a2, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a1, a3, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a4, a6, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a5, a7, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a1, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a2, a3, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a4, a5, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a6, a7, SEGUE_LO1, SEGUE_HI1);
+#undef SEGUE_LO4
+#undef SEGUE_HI4
+#undef SEGUE_LO2
+#undef SEGUE_HI2
+#undef SEGUE_LO1
+#undef SEGUE_HI1
+  __builtin_memcpy(dst, &a0, sizeof(a0));
+  __builtin_memcpy(dst + stride, &a1, sizeof(a1));
+  __builtin_memcpy(dst + 2 * stride, &a2, sizeof(a2));
+  __builtin_memcpy(dst + 3 * stride, &a3, sizeof(a3));
+  __builtin_memcpy(dst + 4 * stride, &a4, sizeof(a4));
+  __builtin_memcpy(dst + 5 * stride, &a5, sizeof(a5));
+  __builtin_memcpy(dst + 6 * stride, &a6, sizeof(a6));
+  __builtin_memcpy(dst + 7 * stride, &a7, sizeof(a7));
+}
+
+#undef SEGUE_LANES8
 
 /// Stores the transpose of sixteen lane vectors: `r0 … r15` hold field `k` of sixteen items
 /// (lane `l` = item `l`); item `l`'s sixteen fields go, as one row, to `dst + l·stride` (floats),
 /// for `l < lanes` (`0 … 16`); with `streaming` set and all 16 lanes, as non-temporal stores
 /// (every row address must then be 64-byte aligned; call ``segue_store_fence`` after the last).
-/// Four stages of two-source shuffles (`vpermt2ps` with AVX-512; lane
-/// swaps and in-lane shuffles with AVX2), 64 per 16 rows, then one 64-byte store per row; plain
-/// portable vector C (`__builtin_shufflevector`), no target flag.
+/// Four stages of two-source shuffles (`vpermt2ps` with AVX-512), 64 per 16 rows, then one
+/// 64-byte store per row. Without AVX-512, the 32 register halves the stages work on do not fit
+/// the sixteen AVX (or SSE) registers and spill, so all 16 lanes stored with plain stores take
+/// four 8×8 blocks instead (``segue_store_transposed_block8``: each row's two 32-byte halves);
+/// streaming stores keep whole 64-byte rows, so each line is written at once. Plain portable
+/// vector C (`__builtin_shufflevector`), no target flag.
 static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
     float *dst, long stride, int lanes, int streaming, segue_f32x16 r0, segue_f32x16 r1, segue_f32x16 r2,
     segue_f32x16 r3, segue_f32x16 r4, segue_f32x16 r5, segue_f32x16 r6, segue_f32x16 r7,
     segue_f32x16 r8, segue_f32x16 r9, segue_f32x16 r10, segue_f32x16 r11, segue_f32x16 r12,
     segue_f32x16 r13, segue_f32x16 r14, segue_f32x16 r15) {
+#if !defined(__AVX512F__)
+  if (lanes == 16 && !streaming) {
+    const segue_f32x16 fields[16] = {r0, r1, r2,  r3,  r4,  r5,  r6,  r7,
+                                     r8, r9, r10, r11, r12, r13, r14, r15};
+    float *rows8 = dst + 8 * stride;  // the rows of lanes 8–15
+    segue_store_transposed_block8(dst, stride, fields, 0);
+    segue_store_transposed_block8(dst + 8, stride, fields + 8, 0);
+    segue_store_transposed_block8(rows8, stride, fields, 1);
+    segue_store_transposed_block8(rows8 + 8, stride, fields + 8, 1);
+    return;
+  }
+#endif
 #define SEGUE_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
 #define SEGUE_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
 #define SEGUE_LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
@@ -366,38 +436,38 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
 #define SEGUE_HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
 #define SEGUE_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
 #define SEGUE_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
-  SEGUE_TRANSPOSE_STAGE(r0, r8, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r1, r9, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r2, r10, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r3, r11, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r4, r12, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r5, r13, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r6, r14, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r7, r15, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(r0, r4, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r1, r5, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r2, r6, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r3, r7, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r8, r12, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r9, r13, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r10, r14, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r11, r15, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(r0, r2, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r1, r3, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r4, r6, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r5, r7, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r8, r10, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r9, r11, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r12, r14, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r13, r15, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(r0, r1, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r2, r3, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r4, r5, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r6, r7, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r8, r9, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r10, r11, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r12, r13, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(r14, r15, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r8, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r9, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r10, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r3, r11, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r4, r12, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r5, r13, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r6, r14, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r7, r15, SEGUE_LO8, SEGUE_HI8);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r4, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r5, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r6, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r3, r7, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r12, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r9, r13, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r10, r14, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r11, r15, SEGUE_LO4, SEGUE_HI4);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r2, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r3, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r4, r6, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r5, r7, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r10, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r9, r11, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r12, r14, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r13, r15, SEGUE_LO2, SEGUE_HI2);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r1, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r3, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r4, r5, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r6, r7, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r9, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r10, r11, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r12, r13, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r14, r15, SEGUE_LO1, SEGUE_HI1);
 #undef SEGUE_LO8
 #undef SEGUE_HI8
 #undef SEGUE_LO4

@@ -1,3 +1,4 @@
+import SegueSIMDSupport
 import Testing
 
 @testable import Segue
@@ -138,5 +139,44 @@ import Testing
       try batch.evaluate(at: .nan, context: try SceneBatchContext(batch: batch), into: &frame)
     }
     #expect(frame.time == nil)
+  }
+}
+
+/// The transposed row store of ``SceneLaneGroup/storeRows(_:world:opacity:present:out:_:)``
+/// (`segue_store_transposed_f32x16`): field `k` of lane `l` lands at `l·stride + k`, for the
+/// lanes asked for and nowhere else, whichever path stores it (four 8×8 blocks for plain stores
+/// of all 16 lanes without AVX-512, whole transposed rows otherwise).
+@Suite struct TransposedRowStoreTests {
+  static let sentinel: Float = -7
+
+  /// Stores sixteen distinct lane vectors (`100·k + l`) with `stride` and `lanes` into a
+  /// 64-byte aligned buffer of sentinels and returns it.
+  static func store(stride: Int, lanes: Int32, streaming: Bool) -> [Float] {
+    let count = 16 * stride
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: count * MemoryLayout<Float>.stride, alignment: 64)
+    defer { memory.deallocate() }
+    let buffer = memory.bindMemory(to: Float.self, capacity: count)
+    buffer.initialize(repeating: sentinel, count: count)
+    let r = (0..<16).map { k in SIMD16<Float>((0..<16).map { Float(100 * k + $0) }) }
+    segue_store_transposed_f32x16(
+      buffer, stride, lanes, streaming ? 1 : 0, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+      r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15])
+    if streaming { segue_store_fence() }
+    return Array(UnsafeBufferPointer(start: buffer, count: count))
+  }
+
+  @Test(arguments: [
+    (16, 16, false), (17, 16, false), (48, 16, false), (100, 16, false), (48, 1, false),
+    (48, 7, false), (21, 15, false), (16, 16, true), (48, 16, true),
+  ])
+  func everyFieldLandsInItsLanesRow(stride: Int, lanes: Int, streaming: Bool) {
+    let stored = Self.store(stride: stride, lanes: Int32(lanes), streaming: streaming)
+    for l in 0..<16 {
+      for j in 0..<stride {
+        let expected = l < lanes && j < 16 ? Float(100 * j + l) : Self.sentinel
+        #expect(stored[l * stride + j] == expected, "lane \(l), float \(j)")
+      }
+    }
   }
 }
