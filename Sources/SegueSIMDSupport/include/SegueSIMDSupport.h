@@ -338,12 +338,32 @@ static inline __attribute__((always_inline)) segue_f32x16 segue_local_time_f32x1
 
 /// One stage of the transposes below (16×16, 8×8) on vectors of type `T`: swaps the `k × k`
 /// off-diagonal blocks of every `2k × 2k` block of rows `a` (row `i`) and `b` (row `i + k`).
+/// `lo` and `hi` name function-like macros that give the two shuffles' index lists (named, not
+/// expanded, so that they pass through ``SEGUE_TRANSPOSE_8_ROWS`` as one argument each).
 #define SEGUE_TRANSPOSE_STAGE(T, a, b, lo, hi)                                                  \
   do {                                                                                          \
-    T _x = __builtin_shufflevector(a, b, lo);                                                   \
-    T _y = __builtin_shufflevector(a, b, hi);                                                   \
+    T _x = __builtin_shufflevector(a, b, lo());                                                 \
+    T _y = __builtin_shufflevector(a, b, hi());                                                 \
     a = _x;                                                                                     \
     b = _y;                                                                                     \
+  } while (0)
+
+/// The stages with `k` = 4, 2, 1 on eight rows `a0 … a7` of type `T` (`lo4` … `hi1` as in
+/// ``SEGUE_TRANSPOSE_STAGE``): all of an 8×8 transpose, the last three stages of a 16×16 one.
+#define SEGUE_TRANSPOSE_8_ROWS(T, a0, a1, a2, a3, a4, a5, a6, a7, lo4, hi4, lo2, hi2, lo1, hi1) \
+  do {                                                                                          \
+    SEGUE_TRANSPOSE_STAGE(T, a0, a4, lo4, hi4);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a1, a5, lo4, hi4);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a2, a6, lo4, hi4);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a3, a7, lo4, hi4);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a0, a2, lo2, hi2);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a1, a3, lo2, hi2);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a4, a6, lo2, hi2);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a5, a7, lo2, hi2);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a0, a1, lo1, hi1);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a2, a3, lo1, hi1);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a4, a5, lo1, hi1);                                                 \
+    SEGUE_TRANSPOSE_STAGE(T, a6, a7, lo1, hi1);                                                 \
   } while (0)
 
 /// Eight floats: half of a `segue_f32x16`, one AVX register.
@@ -365,24 +385,14 @@ static inline __attribute__((always_inline)) void segue_store_transposed_block8(
   segue_f32x8 a2 = SEGUE_LANES8(fields[2], upper), a3 = SEGUE_LANES8(fields[3], upper);
   segue_f32x8 a4 = SEGUE_LANES8(fields[4], upper), a5 = SEGUE_LANES8(fields[5], upper);
   segue_f32x8 a6 = SEGUE_LANES8(fields[6], upper), a7 = SEGUE_LANES8(fields[7], upper);
-#define SEGUE_LO4 0, 1, 2, 3, 8, 9, 10, 11
-#define SEGUE_HI4 4, 5, 6, 7, 12, 13, 14, 15
-#define SEGUE_LO2 0, 1, 8, 9, 4, 5, 12, 13
-#define SEGUE_HI2 2, 3, 10, 11, 6, 7, 14, 15
-#define SEGUE_LO1 0, 8, 2, 10, 4, 12, 6, 14
-#define SEGUE_HI1 1, 9, 3, 11, 5, 13, 7, 15
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a4, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a1, a5, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a2, a6, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a3, a7, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a2, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a1, a3, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a4, a6, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a5, a7, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a0, a1, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a2, a3, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a4, a5, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x8, a6, a7, SEGUE_LO1, SEGUE_HI1);
+#define SEGUE_LO4() 0, 1, 2, 3, 8, 9, 10, 11
+#define SEGUE_HI4() 4, 5, 6, 7, 12, 13, 14, 15
+#define SEGUE_LO2() 0, 1, 8, 9, 4, 5, 12, 13
+#define SEGUE_HI2() 2, 3, 10, 11, 6, 7, 14, 15
+#define SEGUE_LO1() 0, 8, 2, 10, 4, 12, 6, 14
+#define SEGUE_HI1() 1, 9, 3, 11, 5, 13, 7, 15
+  SEGUE_TRANSPOSE_8_ROWS(segue_f32x8, a0, a1, a2, a3, a4, a5, a6, a7, SEGUE_LO4, SEGUE_HI4,
+                         SEGUE_LO2, SEGUE_HI2, SEGUE_LO1, SEGUE_HI1);
 #undef SEGUE_LO4
 #undef SEGUE_HI4
 #undef SEGUE_LO2
@@ -428,14 +438,14 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
     return;
   }
 #endif
-#define SEGUE_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
-#define SEGUE_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
-#define SEGUE_LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
-#define SEGUE_HI4 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
-#define SEGUE_LO2 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
-#define SEGUE_HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
-#define SEGUE_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
-#define SEGUE_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+#define SEGUE_LO8() 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define SEGUE_HI8() 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+#define SEGUE_LO4() 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define SEGUE_HI4() 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define SEGUE_LO2() 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define SEGUE_HI2() 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define SEGUE_LO1() 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define SEGUE_HI1() 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r8, SEGUE_LO8, SEGUE_HI8);
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r9, SEGUE_LO8, SEGUE_HI8);
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r10, SEGUE_LO8, SEGUE_HI8);
@@ -444,30 +454,10 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r5, r13, SEGUE_LO8, SEGUE_HI8);
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r6, r14, SEGUE_LO8, SEGUE_HI8);
   SEGUE_TRANSPOSE_STAGE(segue_f32x16, r7, r15, SEGUE_LO8, SEGUE_HI8);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r4, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r5, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r6, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r3, r7, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r12, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r9, r13, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r10, r14, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r11, r15, SEGUE_LO4, SEGUE_HI4);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r2, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r1, r3, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r4, r6, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r5, r7, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r10, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r9, r11, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r12, r14, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r13, r15, SEGUE_LO2, SEGUE_HI2);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r0, r1, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r2, r3, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r4, r5, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r6, r7, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r8, r9, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r10, r11, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r12, r13, SEGUE_LO1, SEGUE_HI1);
-  SEGUE_TRANSPOSE_STAGE(segue_f32x16, r14, r15, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_8_ROWS(segue_f32x16, r0, r1, r2, r3, r4, r5, r6, r7, SEGUE_LO4, SEGUE_HI4,
+                         SEGUE_LO2, SEGUE_HI2, SEGUE_LO1, SEGUE_HI1);
+  SEGUE_TRANSPOSE_8_ROWS(segue_f32x16, r8, r9, r10, r11, r12, r13, r14, r15, SEGUE_LO4, SEGUE_HI4,
+                         SEGUE_LO2, SEGUE_HI2, SEGUE_LO1, SEGUE_HI1);
 #undef SEGUE_LO8
 #undef SEGUE_HI8
 #undef SEGUE_LO4
@@ -500,6 +490,7 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
   segue_f32x16 rows[16] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
   for (int l = 0; l < lanes; l++) __builtin_memcpy(dst + l * stride, &rows[l], sizeof(rows[l]));
 }
+#undef SEGUE_TRANSPOSE_8_ROWS
 #undef SEGUE_TRANSPOSE_STAGE
 
 /// Stores lane `l` of `v` to `dst + l·stride` (floats) for `l < lanes` (`0 … 16`): one value
