@@ -722,20 +722,23 @@ struct SceneLaneGroup {
         let d = prog.planeSlots[base + p]
         return d >= 0 ? vector(s.dynamic, Int(d)) : Lanes(repeating: prog.staticPlanes[base + p])
       }
-      let world = worldMatrix(node, load)
-      if node.worldStore >= 0 { setMatrix(s.worlds, node.worldStore, world) }
-      if node.sublayerTerm == .dynamic {
-        setMatrix(s.sublayers, node.sublayerStore, laneLayerMatrix(.sublayer, load))
-      }
       var alpha = SIMDMath.clamp(load(LayerPlanes.opacity), 0, 1)
       if node.parent >= 0 { alpha *= vector(s.alpha, Int(prog.nodes[Int(node.parent)].alphaStore)) }
       if node.alphaStore >= 0 { setVector(s.alpha, Int(node.alphaStore), alpha) }
-      if stage == .layers { continue }
-      var present =
-        node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)
-      present = SIMDMath.select(finished, node.presentFinished, present)
-      present = SIMDMath.select(cancelled, node.presentCancelled, present)
-      storeRows(node, world: world, opacity: alpha * present, present: present, out: out, load)
+      // The rows go out as soon as the world matrix is made, before the sublayer term: one
+      // matrix held at a time (two do not fit the registers without AVX-512).
+      let world = worldMatrix(node, load)
+      if node.worldStore >= 0 { setMatrix(s.worlds, node.worldStore, world) }
+      if stage > .layers {
+        var present =
+          node.removal >= 0 ? vector(s.removals, Int(node.removal)) : Lanes(repeating: 1)
+        present = SIMDMath.select(finished, node.presentFinished, present)
+        present = SIMDMath.select(cancelled, node.presentCancelled, present)
+        storeRows(node, world: world, opacity: alpha * present, present: present, out: out, load)
+      }
+      if node.sublayerTerm == .dynamic {
+        setMatrix(s.sublayers, node.sublayerStore, laneLayerMatrix(.sublayer, load))
+      }
     }
   }
 
