@@ -385,20 +385,14 @@ static inline __attribute__((always_inline)) void segue_store_transposed_block8(
   segue_f32x8 a2 = SEGUE_LANES8(fields[2], upper), a3 = SEGUE_LANES8(fields[3], upper);
   segue_f32x8 a4 = SEGUE_LANES8(fields[4], upper), a5 = SEGUE_LANES8(fields[5], upper);
   segue_f32x8 a6 = SEGUE_LANES8(fields[6], upper), a7 = SEGUE_LANES8(fields[7], upper);
-#define SEGUE_LO4() 0, 1, 2, 3, 8, 9, 10, 11
-#define SEGUE_HI4() 4, 5, 6, 7, 12, 13, 14, 15
-#define SEGUE_LO2() 0, 1, 8, 9, 4, 5, 12, 13
-#define SEGUE_HI2() 2, 3, 10, 11, 6, 7, 14, 15
-#define SEGUE_LO1() 0, 8, 2, 10, 4, 12, 6, 14
-#define SEGUE_HI1() 1, 9, 3, 11, 5, 13, 7, 15
-  SEGUE_TRANSPOSE_8_ROWS(segue_f32x8, a0, a1, a2, a3, a4, a5, a6, a7, SEGUE_LO4, SEGUE_HI4,
-                         SEGUE_LO2, SEGUE_HI2, SEGUE_LO1, SEGUE_HI1);
-#undef SEGUE_LO4
-#undef SEGUE_HI4
-#undef SEGUE_LO2
-#undef SEGUE_HI2
-#undef SEGUE_LO1
-#undef SEGUE_HI1
+#define SEGUE_LO4_8() 0, 1, 2, 3, 8, 9, 10, 11
+#define SEGUE_HI4_8() 4, 5, 6, 7, 12, 13, 14, 15
+#define SEGUE_LO2_8() 0, 1, 8, 9, 4, 5, 12, 13
+#define SEGUE_HI2_8() 2, 3, 10, 11, 6, 7, 14, 15
+#define SEGUE_LO1_8() 0, 8, 2, 10, 4, 12, 6, 14
+#define SEGUE_HI1_8() 1, 9, 3, 11, 5, 13, 7, 15
+  SEGUE_TRANSPOSE_8_ROWS(segue_f32x8, a0, a1, a2, a3, a4, a5, a6, a7, SEGUE_LO4_8, SEGUE_HI4_8,
+                         SEGUE_LO2_8, SEGUE_HI2_8, SEGUE_LO1_8, SEGUE_HI1_8);
   __builtin_memcpy(dst, &a0, sizeof(a0));
   __builtin_memcpy(dst + stride, &a1, sizeof(a1));
   __builtin_memcpy(dst + 2 * stride, &a2, sizeof(a2));
@@ -466,6 +460,12 @@ static inline __attribute__((always_inline)) void segue_store_transposed_f32x16(
 #undef SEGUE_HI2
 #undef SEGUE_LO1
 #undef SEGUE_HI1
+#undef SEGUE_LO4_8
+#undef SEGUE_HI4_8
+#undef SEGUE_LO2_8
+#undef SEGUE_HI2_8
+#undef SEGUE_LO1_8
+#undef SEGUE_HI1_8
   if (lanes == 16) {
     // Each row straight from its register, the address stepped by `stride`.
 #define SEGUE_STORE_ROWS(STORE)                                                                 \
