@@ -188,12 +188,17 @@ public struct SceneBatch: Sendable {
     updateLayout(from: g)
   }
 
-  /// Recomputes the rows and lane groups of groups `g…` (`O(groups)`).
+  /// Brings the row and lane-group prefixes up to date after group `g` changed size: its own
+  /// extent is computed again and the difference added to every later prefix (`O(groups)`
+  /// additions).
   private mutating func updateLayout(from g: Int) {
-    for h in g..<groups.count {
-      groupRows[h + 1] = groupRows[h] + groups[h].count * templates[h].layerCount
-      let lanes = SceneLaneGroup.laneCount
-      groupItems[h + 1] = groupItems[h] + (groups[h].count + lanes - 1) / lanes
+    let lanes = SceneLaneGroup.laneCount
+    let count = groups[g].count
+    let rowChange = groupRows[g] + count * templates[g].layerCount - groupRows[g + 1]
+    let itemChange = groupItems[g] + (count + lanes - 1) / lanes - groupItems[g + 1]
+    for h in (g + 1)..<groupRows.count {
+      groupRows[h] += rowChange
+      groupItems[h] += itemChange
     }
   }
 
@@ -313,11 +318,14 @@ struct SceneInstanceGroup: Sendable {
   var additiveHeads: [Int32] = []
   /// The number of additive animations of the group's instances (0: the stage is skipped).
   var additiveCount = 0
+  /// The latest animator clock appended or set and its initial state, reused for the next equal
+  /// clock (a toolkit adds the instances of a template on one clock).
+  var recentAnimator: (clock: SceneClock, state: InitialState)?
 
   var count: Int { ids.count }
 
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
-    let initial = InitialState(clock, duration: duration)
+    let initial = initialState(clock, duration: duration)
     ids.append(Int32(id))
     clocks.append(clock)
     kinds.append(initial.kind)
@@ -333,7 +341,7 @@ struct SceneInstanceGroup: Sendable {
 
   /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
   mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
-    let initial = InitialState(clock, duration: duration)
+    let initial = initialState(clock, duration: duration)
     clocks[slot] = clock
     kinds[slot] = initial.kind
     start[slot] = initial.start
@@ -342,6 +350,16 @@ struct SceneInstanceGroup: Sendable {
     animators[slot] = initial.animator
     animatorPlans[slot] = initial.plan
     pendingCompletion[slot] = initial.completion
+  }
+
+  /// ``InitialState/init(_:duration:)``, or the state of ``recentAnimator`` when `clock` equals
+  /// its clock.
+  mutating func initialState(_ clock: SceneClock, duration: Double) -> InitialState {
+    guard case .animator = clock else { return InitialState(clock, duration: duration) }
+    if let recent = recentAnimator, recent.clock == clock { return recent.state }
+    let state = InitialState(clock, duration: duration)
+    recentAnimator = (clock, state)
+    return state
   }
 
   /// An instance's live state on a clock (validated) before any call, made once and stored by

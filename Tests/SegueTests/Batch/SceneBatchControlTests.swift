@@ -390,6 +390,37 @@ import Testing
     #expect(abs(time.time - 0.2) < 1e-12 && time.rate == 2 && time.completion == nil)
   }
 
+  /// Instances added or reset on an animator clock equal to an earlier one share its initial
+  /// state but none of its calls: each reads as the same instance alone in a new batch, for the
+  /// same calls, whether its clock equals the previous one or not.
+  @Test func equalAnimatorClocksStartFromTheSameInitialState() throws {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    let cubic = SceneClock.animator(timingParameters: .easeInEaseOut)
+    let spring = SceneClock.animator(
+      timingParameters: .spring(try SpringTimingParameters(dampingRatio: 0.7)))
+    var batch = SceneBatch()
+    /// Instance `id` against the same clock and calls alone in a new batch.
+    func expectAlone(_ id: Int, clock: SceneClock, calls: [AnimatorEvent], at t: Double) throws {
+      var alone = SceneBatch()
+      let only = try alone.add(.init(scene: scene, clock: clock))
+      for call in calls { try alone.apply(call, to: only) }
+      #expect(try batch.time(of: id, at: t) == alone.time(of: only, at: t))
+    }
+    let first = try batch.add(.init(scene: scene, clock: cubic))
+    let started: [AnimatorEvent] = [.start(time: 0.05), .pause(time: 0.1)]
+    for call in started { try batch.apply(call, to: first) }
+    let second = try batch.add(.init(scene: scene, clock: cubic))
+    try expectAlone(second, clock: cubic, calls: [], at: 0.2)
+    try batch.apply(AnimatorEvent.start(time: 0.15), to: second)
+    try expectAlone(second, clock: cubic, calls: [.start(time: 0.15)], at: 0.2)
+    let third = try batch.add(.init(scene: scene, clock: spring))
+    try batch.apply(AnimatorEvent.start(time: 0.1), to: third)
+    try expectAlone(third, clock: spring, calls: [.start(time: 0.1)], at: 0.25)
+    try expectAlone(first, clock: cubic, calls: started, at: 0.3)
+    try batch.setClock(cubic, of: first, at: 0.3)
+    try expectAlone(first, clock: cubic, calls: [], at: 0.35)
+  }
+
   /// A removal moves the group's last instance into the freed slot with all its state: every
   /// remaining instance keeps its time, whichever clock kinds the removed and the moved
   /// instances have (percent-driven into animator, animator into percent-driven, animator into
