@@ -216,6 +216,11 @@ public struct LiveBatchDriver {
   public private(set) var callDurations = CallDurationHistogram()
   /// One call in this many is timed on its own.
   public static let callSampleStride = 16
+  /// The frame's calls prefetch their instances in blocks of this many, one block ahead of the
+  /// calls being made: the state a frame's calls touch (about 1 MB for 10 000 instances) is more
+  /// than a core's L2 cache, so prefetching it all before the first call loses the first
+  /// instances' lines again before their calls.
+  public static let prefetchBlock = 16
 
   /// Counts a control call; returns the clock reading (`monotonicNanoseconds()`) to time
   /// it with when it is a sampled one, else 0 (``recordCall(since:)`` once it returns).
@@ -263,8 +268,10 @@ public struct LiveBatchDriver {
     try replaceCompleted(at: t)
     touched.removeAll(keepingCapacity: true)
     for call in calls { touched.append(ids[call.slot]) }
-    batch.prefetch(touched)
-    for call in calls {
+    let block = Self.prefetchBlock
+    batch.prefetch(touched.prefix(block))
+    for (i, call) in calls.enumerated() {
+      if i % block == 0 { batch.prefetch(touched.dropFirst(i + block).prefix(block)) }
       let id = ids[call.slot]
       var velocity = 0.0
       if call.intent == .interrupt, states[call.slot].running {

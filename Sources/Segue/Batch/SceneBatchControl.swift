@@ -324,11 +324,34 @@ extension SceneBatch {
 }
 
 extension SceneBatch {
-  /// Starts loading the control state of instances `ids` (the ones a frame's calls are about to
+  /// Starts loading the control state of instances `ids` (the ones the next calls are about to
   /// touch) into the processor's caches, so that the calls' memory reads overlap instead of
   /// waiting one after another. A hint: every result is the same with or without it. Ids that
-  /// name no instance are skipped. `O(ids.count)`, no allocation.
-  public func prefetch(_ ids: [Int]) {
+  /// name no instance are skipped. `O(ids.count)`, no allocation when `ids` has contiguous
+  /// storage (an array, a slice of one).
+  ///
+  /// A frame of many calls prefetches them in blocks, one block ahead of the calls being made
+  /// (see <doc:DrivingAUserInterface>): what a block loads must still be in the caches when its
+  /// calls come.
+  @inlinable
+  public func prefetch<IDs: Collection<Int>>(_ ids: IDs) {
+    if ids.withContiguousStorageIfAvailable({ prefetch(contiguous: $0) }) == nil {
+      Array(ids).withUnsafeBufferPointer { prefetch(contiguous: $0) }
+    }
+  }
+
+  /// ``prefetch(_:)`` for instances about to be removed: also loads what ``remove(_:)`` reads
+  /// and a control call does not (each instance's clock, its pending completion and its id). A
+  /// hint, like ``prefetch(_:)``; the same cost.
+  @inlinable
+  public func prefetch<IDs: Collection<Int>>(removing ids: IDs) {
+    if ids.withContiguousStorageIfAvailable({ prefetch(removingContiguous: $0) }) == nil {
+      Array(ids).withUnsafeBufferPointer { prefetch(removingContiguous: $0) }
+    }
+  }
+
+  @usableFromInline
+  func prefetch(contiguous ids: UnsafeBufferPointer<Int>) {
     records.withUnsafeBufferPointer { records in
       for id in ids where id >= 0 && id < records.count {
         segue_prefetch(records.baseAddress! + id)
@@ -343,11 +366,9 @@ extension SceneBatch {
     }
   }
 
-  /// ``prefetch(_:)`` for instances about to be removed: also loads what ``remove(_:)`` reads
-  /// and a control call does not (each instance's clock, its pending completion and its id). A
-  /// hint, like ``prefetch(_:)``. `O(ids.count)`, no allocation.
-  public func prefetch(removing ids: [Int]) {
-    prefetch(ids)
+  @usableFromInline
+  func prefetch(removingContiguous ids: UnsafeBufferPointer<Int>) {
+    prefetch(contiguous: ids)
     groups.withUnsafeBufferPointer { groups in
       for id in ids where id >= 0 && id < records.count {
         let (g, k) = records[id]

@@ -123,8 +123,9 @@ struct SceneBatchAllocationTests {
 
   /// Live frames allocate nothing once warm: every control call (animator: start, pause,
   /// fractionComplete, reverse, continue with a spring, stop and finish; percent-driven: update,
-  /// finish; a clock replaced), the completions delivered, finished instances removed and new
-  /// ones added, and the evaluation with its output read.
+  /// finish; a clock replaced), the prefetches of blocks of instances, the completions
+  /// delivered, finished instances removed and new ones added, and the evaluation with its output
+  /// read.
   @Test func liveFramesAllocateNothing() throws {
     try #require(segue_allocation_counting_available() == 1)
     let scenes = try SceneBatchTests.allPresetScenes()
@@ -145,6 +146,10 @@ struct SceneBatchAllocationTests {
     var checksum = 0.0
     func liveFrame(_ f: Int) throws {
       let t = Double(f) / 60
+      // The frame's instances prefetched in blocks (slices of the id array).
+      for start in stride(from: 0, to: ids.count, by: 16) {
+        batch.prefetch(ids.dropFirst(start).prefix(16))
+      }
       for slot in ids.indices where (slot + f) % 8 == 0 {
         let id = ids[slot]
         if slot % 4 == 3 {
@@ -172,6 +177,7 @@ struct SceneBatchAllocationTests {
       let n = try completions.withUnsafeMutableBufferPointer {
         try batch.advance(to: t, completions: $0)
       }
+      batch.prefetch(removing: ids.prefix(4))
       for event in completions[..<n] {
         guard let slot = ids.firstIndex(of: event.instance) else { continue }
         try batch.remove(event.instance)

@@ -495,17 +495,24 @@ import Testing
     }
   }
 
-  /// `prefetch` (for calls and for removals) is a hint: ids that name no instance (negative, never added, removed) are
-  /// skipped, and every instance's time is the same afterwards.
+  /// `prefetch` (for calls and for removals) is a hint: ids that name no instance (negative,
+  /// never added, removed) are skipped, and every instance's time is the same afterwards, for
+  /// arrays, slices of them (a block of a frame's calls) and collections without contiguous
+  /// storage.
   @Test func prefetchChangesNothing() throws {
     var batch = try Self.liveBatch()
     try batch.remove(1)
     let ids = batch.instanceIDs
     let before = try ids.map { try batch.time(of: $0, at: 0.4) }
-    batch.prefetch(ids + [-1, 1, 1_000_000, Int.max, Int.min])
+    let mixed = ids + [-1, 1, 1_000_000, Int.max, Int.min]
+    batch.prefetch(mixed)
     batch.prefetch([])
-    batch.prefetch(removing: ids + [-1, 1, 1_000_000, Int.max, Int.min])
+    batch.prefetch(mixed.dropFirst(2).prefix(4))
+    batch.prefetch(-3..<(ids.count + 3))
+    batch.prefetch(removing: mixed)
     batch.prefetch(removing: [])
+    batch.prefetch(removing: mixed.suffix(4))
+    batch.prefetch(removing: Set(mixed))
     let after = try ids.map { try batch.time(of: $0, at: 0.4) }
     #expect(before == after)
   }
