@@ -88,6 +88,12 @@ struct SceneBatchSlot: @unchecked Sendable {
   let channels: UnsafeMutablePointer<Float>
   let lanes: UnsafeMutablePointer<Float>
   let keyframeScratch: UnsafeMutablePointer<Float>
+  /// Per shared timing (``SceneOp/timingSlot``): its phase codes, eased progress and spring
+  /// fraction, ``timingVectors`` vectors.
+  let timings: UnsafeMutablePointer<Float>
+
+  /// The vectors of one shared timing: phase, eased progress, fraction.
+  static var timingVectors: Int { 3 }
 
   /// The vectors of the lanes' scene times, and of their rates (one `Double` per lane).
   static var timeVectors: Int { MemoryLayout<Double>.stride / MemoryLayout<Float>.stride }
@@ -102,7 +108,7 @@ struct SceneBatchSlot: @unchecked Sendable {
     let matrices = LaneMatrix.fieldCount * (c.worlds + c.sublayers)
     let clock = 2 * timeVectors  // times and time rates
     return clock + c.dynamic + c.written + c.alphas + c.removals + matrices + channelStride
-      + 1 + KeyframeEvaluationJob.scratchVectors
+      + 1 + KeyframeEvaluationJob.scratchVectors + timingVectors * c.timings
   }
 
   static func floatCount(_ c: SceneScratchSize) -> Int {
@@ -126,6 +132,7 @@ struct SceneBatchSlot: @unchecked Sendable {
     channels = take(Self.channelStride)
     lanes = take(1)
     keyframeScratch = take(KeyframeEvaluationJob.scratchVectors)
+    timings = take(Self.timingVectors * c.timings)
   }
 }
 
@@ -399,6 +406,14 @@ extension SceneLaneClocks {
   }
 }
 
+/// What an op's timing gives its content, per lane (``SceneLaneGroup/timing(of:notFinished:)``).
+struct SceneOpTiming {
+  var active: LaneMask
+  var before: LaneMask
+  var eased: Lanes
+  var fraction: Lanes
+}
+
 /// One lane group: instances `first ..< first + valid` of one template's group, one per lane.
 struct SceneLaneGroup {
   let program: SceneProgram
@@ -599,26 +614,7 @@ struct SceneLaneGroup {
   /// inlined into the lane group's loop over the ops), so that its steps inline into it.
   @inline(never)
   func evaluate(_ op: SceneOp, notFinished: LaneMask) {
-    let local = Self.localTimes(slot.times, op)
-    let (progress, phase) = MediaTimingEvaluationJob.evaluate(
-      parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
-      duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
-      reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
-      forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress),
-      lastPass: Lanes(repeating: op.lastPass))
-    let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
-    guard SIMDMath.any(active), stage > .mediaTiming else { return }
-    let before = phase .== MediaTimingBatch.beforeCode
-    let eased = ease(op, progress, before: before)
-    if stage == .curves { return }
-    var fraction = eased
-    if op.isSpring {
-      fraction = SpringEvaluationJob.evaluate(
-        time: eased * op.springDuration, rate: Lanes(repeating: op.rate),
-        frequency: Lanes(repeating: op.frequency),
-        frequencyLow: Lanes(repeating: op.frequencyLow),
-        coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
-    }
+    guard let timing = timing(of: op, notFinished: notFinished) else { return }
     switch (stage, op.content) {
     case (.springs, _), (.keyframes, .lerp), (.keyframes, .transform),
       (.keyframes, .scalarKeyframes), (.decomposition, .lerp), (.decomposition, .scalarKeyframes):
@@ -627,9 +623,56 @@ struct SceneLaneGroup {
     }
     let w = Int(op.writtenSlot)
     let written = vector(slot.written, w)
-    let write = active .& .!(before .& (written .== 1))
+    let write = timing.active .& .!(timing.before .& (written .== 1))
     setVector(slot.written, w, SIMDMath.select(write, 1, written))
-    writeContent(op, eased: eased, fraction: fraction, active: active, before: before, write: write)
+    writeContent(
+      op, eased: timing.eased, fraction: timing.fraction, active: timing.active,
+      before: timing.before, write: write)
+  }
+
+  /// The lanes where `op` is active, those before its start, its eased progress and spring
+  /// fraction; `nil` when no lane is active or ``stage`` stops before the values. An op sharing
+  /// its timing (``SceneOp/timingSlot``) reads what the first op of that timing stored in
+  /// ``SceneBatchSlot/timings`` earlier in this lane group; the first computes and stores them.
+  @inline(__always)
+  func timing(of op: SceneOp, notFinished: LaneMask) -> SceneOpTiming? {
+    let shared = op.timingSlot >= 0
+    let stored =
+      slot.timings + Self.laneCount * SceneBatchSlot.timingVectors * Int(max(op.timingSlot, 0))
+    if shared && !op.storesTiming {
+      let phase = vector(stored, 0)
+      let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
+      guard SIMDMath.any(active), stage > .curves else { return nil }
+      return SceneOpTiming(
+        active: active, before: phase .== MediaTimingBatch.beforeCode, eased: vector(stored, 1),
+        fraction: vector(stored, 2))
+    }
+    let local = Self.localTimes(slot.times, op)
+    let (progress, phase) = MediaTimingEvaluationJob.evaluate(
+      parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
+      duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
+      reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
+      forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress),
+      lastPass: Lanes(repeating: op.lastPass))
+    if shared { setVector(stored, 0, phase) }
+    let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
+    guard SIMDMath.any(active), stage > .mediaTiming else { return nil }
+    let before = phase .== MediaTimingBatch.beforeCode
+    let eased = ease(op, progress, before: before)
+    if stage == .curves { return nil }
+    var fraction = eased
+    if op.isSpring {
+      fraction = SpringEvaluationJob.evaluate(
+        time: eased * op.springDuration, rate: Lanes(repeating: op.rate),
+        frequency: Lanes(repeating: op.frequency),
+        frequencyLow: Lanes(repeating: op.frequencyLow),
+        coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
+    }
+    if shared {
+      setVector(stored, 1, eased)
+      setVector(stored, 2, fraction)
+    }
+    return SceneOpTiming(active: active, before: before, eased: eased, fraction: fraction)
   }
 
   /// The eased progress of `op`: its timing function applied to `progress` (transparent, as

@@ -95,6 +95,8 @@ struct SceneScratchSize: Sendable {
   var worlds = 0
   var sublayers = 0
   var channels = 0
+  /// Shared timings (``SceneOp/timingSlot``), ``SceneBatchSlot/timingVectors`` vectors each.
+  var timings = 0
 
   mutating func formUnion(_ o: SceneScratchSize) {
     dynamic = max(dynamic, o.dynamic)
@@ -104,12 +106,13 @@ struct SceneScratchSize: Sendable {
     worlds = max(worlds, o.worlds)
     sublayers = max(sublayers, o.sublayers)
     channels = max(channels, o.channels)
+    timings = max(timings, o.timings)
   }
 
   func covers(_ o: SceneScratchSize) -> Bool {
     dynamic >= o.dynamic && written >= o.written && alphas >= o.alphas
       && removals >= o.removals && worlds >= o.worlds && sublayers >= o.sublayers
-      && channels >= o.channels
+      && channels >= o.channels && timings >= o.timings
   }
 }
 
@@ -132,6 +135,8 @@ struct SceneProgram: @unchecked Sendable {
   var boundsCount: Int
   var ops: UnsafePointer<SceneOp>
   var opCount: Int
+  /// The timings two or more ops share (see ``SceneOp/timingSlot``).
+  var timingCount: Int
   var writtenCount: Int
   var events: UnsafePointer<SceneWrite>
   var eventCount: Int
@@ -157,7 +162,8 @@ struct SceneProgram: @unchecked Sendable {
   var scratch: SceneScratchSize {
     SceneScratchSize(
       dynamic: dynamicCount, written: writtenCount, alphas: alphaCount, removals: removalCount,
-      worlds: worldCount, sublayers: sublayerCount, channels: maximumChannels)
+      worlds: worldCount, sublayers: sublayerCount, channels: maximumChannels,
+      timings: timingCount)
   }
 }
 
@@ -266,6 +272,13 @@ struct SceneOp {
   var scalarIndex: Int32
   var slot: Int32
   var writtenSlot: Int32
+  // Sharing: ops whose timing (everything above the content) is the same give the same phase,
+  // eased progress and spring fraction, so the first of them computes them into the slot's
+  // ``SceneBatchSlot/timings`` vectors `timingSlot` and the later ones read them back.
+  /// The op's shared timing, or −1 when no other op has the same.
+  var timingSlot: Int32 = -1
+  /// Whether this op is the first of its shared timing: it computes and stores it.
+  var storesTiming = false
 }
 
 /// One channel of a kernel keyframe track: sixteen identical lanes.
@@ -348,6 +361,8 @@ struct SceneTemplateCompiler {
     let finished = builder.writes(completion.finished, slots)
     let cancelled = builder.writes(completion.cancelled, slots)
     for target in targets { try builder.ops.append(op(target, slots, &builder)) }
+    let timingCount = SceneTiming.share(
+      &builder.ops, functions: targets.map { $0.entry.animation.timingFunction })
     let container = try containerTerm()
     let tree = layerTree(map, slots, timeline.removedAt, completion, container, &builder.values)
     let s = builder.storage
@@ -356,7 +371,7 @@ struct SceneTemplateCompiler {
       planeSlots: s.constant(slots.planeSlots), staticPlanes: s.constant(slots.staticPlanes),
       dynamicModel: s.constant(slots.dynamicModel), dynamicCount: slots.dynamicModel.count,
       boundsSlots: s.constant(slots.boundsSlots), boundsCount: slots.boundsSlots.count,
-      ops: s.constant(builder.ops), opCount: builder.ops.count,
+      ops: s.constant(builder.ops), opCount: builder.ops.count, timingCount: timingCount,
       writtenCount: builder.writtenSlots.count, events: s.constant(events),
       eventCount: events.count, finished: s.constant(finished), finishedCount: finished.count,
       cancelled: s.constant(cancelled), cancelledCount: cancelled.count,

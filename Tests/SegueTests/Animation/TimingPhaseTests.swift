@@ -103,12 +103,12 @@ struct TimingPhaseTests {
       timingFunction: kind.timingFunction)
   }
 
-  /// A one-layer scene (duration 3 s, so every sample time runs) with `animation` on "a".
-  static func scene(_ animation: LayerAnimation) throws -> TransitionScene {
+  /// A one-layer scene (duration 3 s, so every sample time runs) with `animations` on "a".
+  static func scene(_ animations: LayerAnimation...) throws -> TransitionScene {
     var tree = LayerTree()
     try tree.add(Layer(id: "a", position: Point(x: model, y: 0)))
     var set = AnimationSet()
-    set.add(animation, to: "a")
+    for animation in animations { set.add(animation, to: "a") }
     return try TransitionScene(
       duration: 3, containerSize: Size(width: 390, height: 844), model: tree, animations: set)
   }
