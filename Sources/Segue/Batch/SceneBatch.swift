@@ -310,6 +310,9 @@ struct SceneInstanceGroup: Sendable {
   /// Animator-driven instances: the clock after the latest call, as plain values
   /// (``AnimatorClockPlan/notAnimated`` for the others).
   var animatorPlans: [AnimatorClockPlan] = []
+  /// Animator-driven instances: what a frame reads of the plan while the fraction does not move
+  /// (``AnimatorClockHead/notAnimated`` for the others).
+  var animatorHeads: [AnimatorClockHead] = []
   /// The wall time of the latest control call (`−∞` before any).
   var lastCall: [Double] = []
   /// The wall time the completion fires, while it is decided and not yet reported; `+∞` otherwise.
@@ -334,6 +337,7 @@ struct SceneInstanceGroup: Sendable {
     interactions.append(initial.interaction)
     animators.append(initial.animator)
     animatorPlans.append(initial.plan)
+    animatorHeads.append(AnimatorClockHead(initial.plan))
     lastCall.append(-.infinity)
     pendingCompletion.append(initial.completion)
     additiveHeads.append(-1)
@@ -349,6 +353,7 @@ struct SceneInstanceGroup: Sendable {
     interactions[slot] = initial.interaction
     animators[slot] = initial.animator
     animatorPlans[slot] = initial.plan
+    animatorHeads[slot] = AnimatorClockHead(initial.plan)
     pendingCompletion[slot] = initial.completion
   }
 
@@ -423,6 +428,7 @@ struct SceneInstanceGroup: Sendable {
     Self.moveLast(&kinds, into: slot)
     Self.moveLast(&animators, into: slot)
     Self.moveLast(&animatorPlans, into: slot)
+    Self.moveLast(&animatorHeads, into: slot)
     Self.moveLast(&lastCall, into: slot)
     Self.moveLast(&pendingCompletion, into: slot)
     Self.moveLast(&additiveHeads, into: slot)

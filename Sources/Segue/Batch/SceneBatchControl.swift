@@ -70,13 +70,16 @@ extension SceneInstanceGroup {
   }
 
   /// ``time(_:at:duration:)`` of animator-driven slot `k` without its rate, read from its
-  /// ``AnimatorClockPlan`` (the same bits, without copying the machine).
+  /// ``AnimatorClockHead`` and, where the fraction moves at `t`, its ``AnimatorClockPlan`` (the
+  /// same bits, without copying the machine).
   @inline(__always)
   static func animatorTime(
-    _ plan: AnimatorClockPlan, at t: Double, duration: Double,
-    machine: @autoclosure () -> SceneInstanceTime
+    _ head: AnimatorClockHead, _ plan: UnsafePointer<AnimatorClockPlan>, at t: Double,
+    duration: Double, machine: @autoclosure () -> SceneInstanceTime
   ) -> SceneInstanceTime {
-    guard let (q, position) = plan.progress(at: t) else { return machine() }
+    guard let (q, position) = head.progress(at: t) ?? plan.pointee.progress(at: t) else {
+      return machine()
+    }
     let completion: TransitionCompletion? =
       switch position {
       case .end: .finished
@@ -103,6 +106,7 @@ extension SceneInstanceGroup {
   /// time is checked: the machine is changed in place (unchanged on a throw), its plan made again.
   mutating func apply(_ event: AnimatorEvent, slot k: Int) throws(ValidationError) {
     let completion = try AnimatorClockPlan.apply(event, to: &animators[k], plan: &animatorPlans[k])
+    animatorHeads[k] = AnimatorClockHead(animatorPlans[k])
     lastCall[k] = event.time
     pendingCompletion[k] = completion ?? .infinity
   }
@@ -391,6 +395,7 @@ extension SceneInstanceGroup {
     case .animator:
       prefetch(group.pointer(to: \.animators)!, k)
       prefetch(group.pointer(to: \.animatorPlans)!, k)
+      prefetch(group.pointer(to: \.animatorHeads)!, k)
     case .percentDriven:
       prefetch(group.pointer(to: \.interactions)!, k)
     case .timed, .position, .interactive:

@@ -318,27 +318,33 @@ public struct SceneEvaluationJob: @unchecked Sendable {
       group.start.withUnsafeBufferPointer { start in
         group.speed.withUnsafeBufferPointer { speed in
           group.animatorPlans.withUnsafeBufferPointer { plans in
-            let clocks = SceneLaneClocks(
-              kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
-              plans: plans.baseAddress!, group: group, additive: batch.additive)
-            let lanes = SceneLaneGroup.laneCount
-            let rowsPerInstance = template.program.layerCount
-            for j in laneGroups {
-              let first = lanes * j
-              // Animator-driven instances: the next lane group's plans and rows, while this one
-              // computes. (Timed ones read no plan, and their lane groups are quick enough for
-              // the hardware prefetcher to keep up with the rows.)
-              if prefetchesAhead && j + 1 < laneGroups.upperBound {
-                let next = (first + lanes)..<min(first + 2 * lanes, group.count)
-                if clocks.prefetchPlans(next) {
-                  out.prefetch(
-                    rows: (rowsPerInstance * next.lowerBound)..<(rowsPerInstance * next.upperBound))
+            group.animatorHeads.withUnsafeBufferPointer { heads in
+              let clocks = SceneLaneClocks(
+                kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
+                heads: heads.baseAddress!, plans: plans.baseAddress!, group: group,
+                additive: batch.additive)
+              let lanes = SceneLaneGroup.laneCount
+              let rowsPerInstance = template.program.layerCount
+              for j in laneGroups {
+                let first = lanes * j
+                // Animator-driven instances: the heads two lane groups ahead, the next one's
+                // moving plans and rows, while this one computes. (Timed ones read no plan, and
+                // their lane groups are quick enough for the hardware prefetcher to keep up with
+                // the rows.)
+                if prefetchesAhead && j + 1 < laneGroups.upperBound {
+                  let next = (first + lanes)..<min(first + 2 * lanes, group.count)
+                  let afterNext = next.upperBound..<min(next.upperBound + lanes, group.count)
+                  if clocks.prefetchClocks(next: next, afterNext: afterNext, at: t) {
+                    out.prefetch(
+                      rows: (rowsPerInstance * next.lowerBound)..<(rowsPerInstance * next.upperBound)
+                    )
+                  }
                 }
+                SceneLaneGroup(
+                  program: template.program, template: template, slot: slot, first: first,
+                  valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
+                ).evaluate(at: t, clocks: clocks, out: out)
               }
-              SceneLaneGroup(
-                program: template.program, template: template, slot: slot, first: first,
-                valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
-              ).evaluate(at: t, clocks: clocks, out: out)
             }
           }
         }
@@ -383,7 +389,8 @@ struct SceneLaneClocks {
   var kinds: UnsafePointer<SceneClockKind>
   var start: UnsafePointer<Double>
   var speed: UnsafePointer<Double>
-  /// The animator-driven clocks.
+  /// The animator-driven clocks: what a held one shows, and the whole plan for moving ones.
+  var heads: UnsafePointer<AnimatorClockHead>
   var plans: UnsafePointer<AnimatorClockPlan>
   /// For the interactive clocks (rare; read per lane).
   var group: SceneInstanceGroup
@@ -392,26 +399,27 @@ struct SceneLaneClocks {
 }
 
 extension SceneLaneClocks {
-  /// Starts loading the plans of the animator-driven instances among `instances` (several
-  /// cache lines each, read every frame: for a large batch too many to stay in a core's L2);
-  /// returns whether there are any. A hint: results never depend on it.
+  /// Starts loading the clocks the lane groups after the current one read at `t`: the heads of
+  /// the animator-driven instances among `afterNext` (two lane groups ahead), and the plans of
+  /// those among `next` whose fraction moves at `t` (their heads, loaded one lane group
+  /// earlier, say which; several cache lines each). Returns whether `next` holds any
+  /// animator-driven instance. A hint: results never depend on it.
   @inline(__always)
-  func prefetchPlans(_ instances: Range<Int>) -> Bool {
+  func prefetchClocks(next: Range<Int>, afterNext: Range<Int>, at t: Double) -> Bool {
+    if afterNext.contains(where: { kinds[$0] == .animator }) {
+      CacheLine.prefetch(
+        heads + afterNext.lowerBound,
+        byteCount: MemoryLayout<AnimatorClockHead>.stride * afterNext.count)
+    }
     var any = false
-    for k in instances where kinds[k] == .animator {
-      CacheLine.prefetch(plans + k, byteCount: MemoryLayout<AnimatorClockPlan>.stride)
+    for k in next where kinds[k] == .animator {
       any = true
+      if heads[k].progress(at: t) == nil {
+        CacheLine.prefetch(plans + k, byteCount: MemoryLayout<AnimatorClockPlan>.stride)
+      }
     }
     return any
   }
-}
-
-/// What an op's timing gives its content, per lane (``SceneLaneGroup/timing(of:notFinished:)``).
-struct SceneOpTiming {
-  var active: LaneMask
-  var before: LaneMask
-  var eased: Lanes
-  var fraction: Lanes
 }
 
 /// One lane group: instances `first ..< first + valid` of one template's group, one per lane.
@@ -526,7 +534,7 @@ struct SceneLaneGroup {
           time = clocks.start[k]
         case .animator where !rates:
           let lane = SceneInstanceGroup.animatorTime(
-            clocks.plans[k], at: t, duration: program.duration,
+            clocks.heads[k], clocks.plans + k, at: t, duration: program.duration,
             machine: clocks.group.time(k, at: t, duration: program.duration))
           if lane.completion == .finished { state[l] = Self.finished }
           if lane.completion == .cancelled { state[l] = Self.cancelled }
@@ -612,9 +620,42 @@ struct SceneLaneGroup {
 
   /// One animation: timing, easing, spring, values, masked writes. A function of its own (not
   /// inlined into the lane group's loop over the ops), so that its steps inline into it.
+  ///
+  /// An op sharing its timing (``SceneOp/timingSlot``) reads the phase, eased progress and
+  /// fraction that the first op of that timing stored in ``SceneBatchSlot/timings`` earlier in
+  /// this lane group; the first computes and stores them.
   @inline(never)
   func evaluate(_ op: SceneOp, notFinished: LaneMask) {
-    guard let timing = timing(of: op, notFinished: notFinished) else { return }
+    let shared = op.timingSlot >= 0
+    let reads = shared && !op.storesTiming
+    let stored =
+      slot.timings + Self.laneCount * SceneBatchSlot.timingVectors * Int(max(op.timingSlot, 0))
+    var progress = Lanes()
+    let phase: Lanes
+    if reads {
+      phase = vector(stored, 0)
+    } else {
+      (progress, phase) = mediaTiming(op)
+      if shared { setVector(stored, 0, phase) }
+    }
+    let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
+    guard SIMDMath.any(active), stage > .mediaTiming else { return }
+    let before = phase .== MediaTimingBatch.beforeCode
+    let eased: Lanes
+    let fraction: Lanes
+    if reads {
+      guard stage > .curves else { return }
+      eased = vector(stored, 1)
+      fraction = vector(stored, 2)
+    } else {
+      eased = ease(op, progress, before: before)
+      if stage == .curves { return }
+      fraction = op.isSpring ? springFraction(op, eased: eased) : eased
+      if shared {
+        setVector(stored, 1, eased)
+        setVector(stored, 2, fraction)
+      }
+    }
     switch (stage, op.content) {
     case (.springs, _), (.keyframes, .lerp), (.keyframes, .transform),
       (.keyframes, .scalarKeyframes), (.decomposition, .lerp), (.decomposition, .scalarKeyframes):
@@ -623,56 +664,29 @@ struct SceneLaneGroup {
     }
     let w = Int(op.writtenSlot)
     let written = vector(slot.written, w)
-    let write = timing.active .& .!(timing.before .& (written .== 1))
+    let write = active .& .!(before .& (written .== 1))
     setVector(slot.written, w, SIMDMath.select(write, 1, written))
-    writeContent(
-      op, eased: timing.eased, fraction: timing.fraction, active: timing.active,
-      before: timing.before, write: write)
+    writeContent(op, eased: eased, fraction: fraction, active: active, before: before, write: write)
   }
 
-  /// The lanes where `op` is active, those before its start, its eased progress and spring
-  /// fraction; `nil` when no lane is active or ``stage`` stops before the values. An op sharing
-  /// its timing (``SceneOp/timingSlot``) reads what the first op of that timing stored in
-  /// ``SceneBatchSlot/timings`` earlier in this lane group; the first computes and stores them.
+  /// The progress and phase codes of `op`'s media timing at the lanes' scene times.
   @inline(__always)
-  func timing(of op: SceneOp, notFinished: LaneMask) -> SceneOpTiming? {
-    let shared = op.timingSlot >= 0
-    let stored =
-      slot.timings + Self.laneCount * SceneBatchSlot.timingVectors * Int(max(op.timingSlot, 0))
-    if shared && !op.storesTiming {
-      let phase = vector(stored, 0)
-      let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
-      guard SIMDMath.any(active), stage > .curves else { return nil }
-      return SceneOpTiming(
-        active: active, before: phase .== MediaTimingBatch.beforeCode, eased: vector(stored, 1),
-        fraction: vector(stored, 2))
-    }
-    let local = Self.localTimes(slot.times, op)
-    let (progress, phase) = MediaTimingEvaluationJob.evaluate(
-      parent: local, begin: Lanes(), speed: Lanes(repeating: 1), offset: Lanes(),
-      duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
+  func mediaTiming(_ op: SceneOp) -> (progress: Lanes, phase: Lanes) {
+    MediaTimingEvaluationJob.evaluate(
+      parent: Self.localTimes(slot.times, op), begin: Lanes(), speed: Lanes(repeating: 1),
+      offset: Lanes(), duration: Lanes(repeating: op.duration), end: Lanes(repeating: op.activeEnd),
       reverses: Lanes(repeating: op.autoreverses), backwards: Lanes(repeating: op.fillsBackwards),
       forwards: Lanes(repeating: op.fillsForwards), after: Lanes(repeating: op.afterProgress),
       lastPass: Lanes(repeating: op.lastPass))
-    if shared { setVector(stored, 0, phase) }
-    let active = notFinished .& (phase .!= MediaTimingBatch.removedCode)
-    guard SIMDMath.any(active), stage > .mediaTiming else { return nil }
-    let before = phase .== MediaTimingBatch.beforeCode
-    let eased = ease(op, progress, before: before)
-    if stage == .curves { return nil }
-    var fraction = eased
-    if op.isSpring {
-      fraction = SpringEvaluationJob.evaluate(
-        time: eased * op.springDuration, rate: Lanes(repeating: op.rate),
-        frequency: Lanes(repeating: op.frequency),
-        frequencyLow: Lanes(repeating: op.frequencyLow),
-        coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
-    }
-    if shared {
-      setVector(stored, 1, eased)
-      setVector(stored, 2, fraction)
-    }
-    return SceneOpTiming(active: active, before: before, eased: eased, fraction: fraction)
+  }
+
+  /// The spring's fraction at `eased·springDuration` seconds.
+  @inline(__always)
+  func springFraction(_ op: SceneOp, eased: Lanes) -> Lanes {
+    SpringEvaluationJob.evaluate(
+      time: eased * op.springDuration, rate: Lanes(repeating: op.rate),
+      frequency: Lanes(repeating: op.frequency), frequencyLow: Lanes(repeating: op.frequencyLow),
+      coefficient: Lanes(repeating: op.coefficient), kind: Lanes(repeating: op.springKind))
   }
 
   /// The eased progress of `op`: its timing function applied to `progress` (transparent, as
