@@ -23,23 +23,8 @@ import Testing
 
   @Test(arguments: 0..<24)
   func headGivesThePlansBitsWhereTheFractionDoesNotMove(seed: Int) throws {
-    var rng = Xoshiro(seed: UInt64(seed) &+ 0x4EAD)
-    var machine = AnimatorMachine(
-      duration: 0.3 + AnimatorClockPlanTests.unit(&rng),
-      curve: try AnimatorClockPlanTests.curve(&rng), pausesOnCompletion: rng.next() % 3 == 0,
-      scrubsLinearly: rng.next() % 2 == 0)
-    var plan = AnimatorClockPlan(machine)
-    var now = 0.0
     var (answered, deferred) = (0, 0)
-    for _ in 0..<40 {
-      now += 0.12 * AnimatorClockPlanTests.unit(&rng)
-      var next = machine
-      next.advance(to: now)
-      let event = try SceneBatchControlTests.animatorEvent(&rng, at: now)
-      let replaced: AnimatorKnot?
-      do { replaced = try next.apply(event) } catch { continue }
-      machine = next
-      plan.update(from: machine, keepsCurve: replaced == nil)
+    try AnimatorClockPlanTests.script(seed: UInt64(seed) &+ 0x4EAD) { _, plan, now, rng in
       let head = AnimatorClockHead(plan)
       for t in Self.times(plan, after: now, &rng) {
         guard let (q, position) = head.progress(at: t) else {

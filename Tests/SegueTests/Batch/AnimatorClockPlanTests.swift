@@ -42,27 +42,37 @@ import Testing
       + (0..<6).map { _ in now + 1.5 * unit(&rng) }
   }
 
-  @Test(arguments: 0..<24)
-  func planGivesTheMachinesBitsAfterEveryCall(seed: Int) throws {
-    var rng = Xoshiro(seed: UInt64(seed) &+ 0x9E37)
+  /// A random animator and 40 random calls on it, from `seed`: after each accepted call (at
+  /// wall time `now`), `body` gets the machine and its plan, updated as the batch updates them (a
+  /// call that leaves the knot as it was keeps the plan's curve).
+  static func script(
+    seed: UInt64, _ body: (AnimatorMachine, AnimatorClockPlan, Double, inout Xoshiro) throws -> Void
+  ) throws {
+    var rng = Xoshiro(seed: seed)
     var machine = AnimatorMachine(
-      duration: 0.3 + Self.unit(&rng), curve: try Self.curve(&rng),
-      pausesOnCompletion: rng.next() % 3 == 0, scrubsLinearly: rng.next() % 2 == 0)
+      duration: 0.3 + unit(&rng), curve: try curve(&rng), pausesOnCompletion: rng.next() % 3 == 0,
+      scrubsLinearly: rng.next() % 2 == 0)
     var now = 0.0
-    var compared = 0
-    var fromMachine = 0
     var plan = AnimatorClockPlan(machine)
     for _ in 0..<40 {
-      now += 0.12 * Self.unit(&rng)
+      now += 0.12 * unit(&rng)
       var next = machine
       next.advance(to: now)
       let event = try SceneBatchControlTests.animatorEvent(&rng, at: now)
       let replaced: AnimatorKnot?
       do { replaced = try next.apply(event) } catch { continue }
-      // As the batch does: a call that leaves the knot as it was keeps the plan's curve.
       if replaced == nil { #expect(next.knot == machine.knot) }
       machine = next
       plan.update(from: machine, keepsCurve: replaced == nil)
+      try body(machine, plan, now, &rng)
+    }
+  }
+
+  @Test(arguments: 0..<24)
+  func planGivesTheMachinesBitsAfterEveryCall(seed: Int) throws {
+    var compared = 0
+    var fromMachine = 0
+    try Self.script(seed: UInt64(seed) &+ 0x9E37) { machine, plan, now, rng in
       for t in Self.times(plan, after: now, &rng) {
         let (q, position) = Self.reference(machine, at: t)
         guard let (planQ, planPosition) = plan.progress(at: t) else {
