@@ -58,6 +58,11 @@ import Testing
     #expect(end.progress == 1 && end.completion == .end)
   }
 
+  /// The size the evaluation's look-ahead and its documentation assume: 16 heads in 12 lines.
+  @Test func headIsFortyEightBytes() {
+    #expect(MemoryLayout<AnimatorClockHead>.stride == 48)
+  }
+
   @Test func notAnimatedHeadHoldsProgressZeroForever() {
     let head = AnimatorClockHead.notAnimated
     for t in [-1e300, 0, 1, 1e300] {
