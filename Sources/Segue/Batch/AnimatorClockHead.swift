@@ -17,6 +17,7 @@ struct AnimatorClockHead: Sendable {
   var endCompletion: AnimatingPosition?
 
   /// The head of `plan`.
+  @inline(__always)
   init(_ plan: borrowing AnimatorClockPlan) {
     if plan.moves {
       heldBefore = plan.heldUntil

@@ -67,6 +67,7 @@ struct AnimatorClockPlan: Sendable {
   /// its runs) is made first and the held and end progress read through it, so a call fits its
   /// spring once; with `keepsCurve` (the call left the machine's knot as it was) the plan's
   /// curve stays and the call fits nothing.
+  @inline(__always)
   mutating func update(from machine: borrowing AnimatorMachine, keepsCurve: Bool) {
     knotFraction = machine.knot.fraction
     knotProgress = machine.knot.progress
@@ -94,18 +95,20 @@ struct AnimatorClockPlan: Sendable {
     }
   }
 
-  /// ``AnimatorMachine/advanceAndApply(_:)`` on `machine`, then `plan` made again for the
-  /// result (keeping its curve when the call left the knot as it was); returns the machine's
-  /// ``AnimatorMachine/completionTime``. Both are changed in place, and only when the call is
-  /// accepted: reading the machine through `inout` lends it without copying it, and the plan is
-  /// written where it lies rather than built aside and copied in.
+  /// ``AnimatorMachine/advanceAndApply(_:)`` on `machine`, then `plan` and its `head` made
+  /// again for the result (keeping the plan's curve when the call left the knot as it was);
+  /// returns the machine's ``AnimatorMachine/completionTime``. All three are changed in place,
+  /// and only when the call is accepted: reading the machine and the plan through `inout` lends
+  /// them without copying, and each is written where it lies rather than built aside and copied in.
   static func apply(
-    _ event: AnimatorEvent, to machine: inout AnimatorMachine, plan: inout AnimatorClockPlan
+    _ event: AnimatorEvent, to machine: inout AnimatorMachine, plan: inout AnimatorClockPlan,
+    head: inout AnimatorClockHead
   ) throws(ValidationError) -> Double? {
     let replaced = try machine.advanceAndApply(event)
     var sameKnot = true
     if case .some = replaced { sameKnot = false }
     plan.update(from: machine, keepsCurve: sameKnot)
+    head = AnimatorClockHead(plan)
     return machine.completionTime
   }
 

@@ -321,14 +321,15 @@ struct SceneInstanceGroup: Sendable {
   var additiveHeads: [Int32] = []
   /// The number of additive animations of the group's instances (0: the stage is skipped).
   var additiveCount = 0
-  /// The latest animator clock appended or set and its initial state, reused for the next equal
-  /// clock (a toolkit adds the instances of a template on one clock).
-  var recentAnimator: (clock: SceneClock, state: InitialState)?
+  /// The initial state of the clock appended or set last: ``append(id:clock:duration:)`` and
+  /// ``set(_:clock:duration:)`` read their values from here, and reuse it for the next equal
+  /// animator clock (a toolkit adds the instances of a template on one clock).
+  var initial = InitialState(.position(0), duration: 1)
 
   var count: Int { ids.count }
 
   mutating func append(id: Int, clock: SceneClock, duration: Double) {
-    let initial = initialState(clock, duration: duration)
+    loadInitialState(clock, duration: duration)
     ids.append(Int32(id))
     clocks.append(clock)
     kinds.append(initial.kind)
@@ -337,7 +338,7 @@ struct SceneInstanceGroup: Sendable {
     interactions.append(initial.interaction)
     animators.append(initial.animator)
     animatorPlans.append(initial.plan)
-    animatorHeads.append(AnimatorClockHead(initial.plan))
+    animatorHeads.append(initial.head)
     lastCall.append(-.infinity)
     pendingCompletion.append(initial.completion)
     additiveHeads.append(-1)
@@ -345,7 +346,7 @@ struct SceneInstanceGroup: Sendable {
 
   /// Replaces the clock at `slot` (validated) and its live state, from its initial state.
   mutating func set(_ slot: Int, clock: SceneClock, duration: Double) {
-    let initial = initialState(clock, duration: duration)
+    loadInitialState(clock, duration: duration)
     clocks[slot] = clock
     kinds[slot] = initial.kind
     start[slot] = initial.start
@@ -353,18 +354,15 @@ struct SceneInstanceGroup: Sendable {
     interactions[slot] = initial.interaction
     animators[slot] = initial.animator
     animatorPlans[slot] = initial.plan
-    animatorHeads[slot] = AnimatorClockHead(initial.plan)
+    animatorHeads[slot] = initial.head
     pendingCompletion[slot] = initial.completion
   }
 
-  /// ``InitialState/init(_:duration:)``, or the state of ``recentAnimator`` when `clock` equals
-  /// its clock.
-  mutating func initialState(_ clock: SceneClock, duration: Double) -> InitialState {
-    guard case .animator = clock else { return InitialState(clock, duration: duration) }
-    if let recent = recentAnimator, recent.clock == clock { return recent.state }
-    let state = InitialState(clock, duration: duration)
-    recentAnimator = (clock, state)
-    return state
+  /// Makes ``initial`` the initial state of `clock`, unless it already is that of an equal
+  /// animator clock. Each value is then copied once, from ``initial`` into its array.
+  mutating func loadInitialState(_ clock: SceneClock, duration: Double) {
+    if initial.kind == .animator, case .animator = clock, initial.clock == clock { return }
+    initial = InitialState(clock, duration: duration)
   }
 
   /// An instance's live state on a clock (validated) before any call, made once and stored by
@@ -376,10 +374,14 @@ struct SceneInstanceGroup: Sendable {
     var interaction: InteractionMachine? = nil
     var animator = AnimatorMachine.notAnimated
     var plan = AnimatorClockPlan.notAnimated
+    var head = AnimatorClockHead.notAnimated
     /// When the completion fires (`+∞` for none).
     var completion = Double.infinity
+    /// The clock it is the state of.
+    var clock: SceneClock
 
     init(_ clock: SceneClock, duration: Double) {
+      self.clock = clock
       switch clock {
       case .timed(let s, let v):
         start = s
@@ -406,6 +408,7 @@ struct SceneInstanceGroup: Sendable {
           duration: timing.runLength(forDuration: duration), curve: timing,
           pausesOnCompletion: pauses, scrubsLinearly: scrubs)
         plan = AnimatorClockPlan(animator)
+        head = AnimatorClockHead(plan)
       }
       if completion.isNaN { completion = .infinity }
     }

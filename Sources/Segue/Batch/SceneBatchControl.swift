@@ -103,10 +103,11 @@ extension SceneInstanceGroup {
   }
 
   /// ``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` on animator-driven slot `k`, whose call
-  /// time is checked: the machine is changed in place (unchanged on a throw), its plan made again.
+  /// time is checked: the machine is changed in place (unchanged on a throw), its plan and head
+  /// made again.
   mutating func apply(_ event: AnimatorEvent, slot k: Int) throws(ValidationError) {
-    let completion = try AnimatorClockPlan.apply(event, to: &animators[k], plan: &animatorPlans[k])
-    animatorHeads[k] = AnimatorClockHead(animatorPlans[k])
+    let completion = try AnimatorClockPlan.apply(
+      event, to: &animators[k], plan: &animatorPlans[k], head: &animatorHeads[k])
     lastCall[k] = event.time
     pendingCompletion[k] = completion ?? .infinity
   }
@@ -115,8 +116,12 @@ extension SceneInstanceGroup {
   func completionPosition(_ k: Int, at time: Double) -> AnimatingPosition {
     switch kinds[k] {
     case .animator:
-      // The plan gives the machine's completion without copying the machine.
-      if let (_, position) = animatorPlans[k].progress(at: time) { return position ?? .end }
+      // The head or the plan gives the machine's completion without copying the machine (or
+      // the plan).
+      let answer = animatorPlans.withUnsafeBufferPointer { plans in
+        animatorHeads[k].progress(at: time) ?? plans[k].progress(at: time)
+      }
+      if let (_, position) = answer { return position ?? .end }
       var machine = animators[k]
       machine.advance(to: time)
       return machine.completionPosition ?? .end

@@ -398,7 +398,7 @@ extension AnimatorMachine {
   /// The wall time at which the completion fires, once that is decided from the state at
   /// ``time``: the time it fired, or the end of the current run when running without
   /// ``pausesOnCompletion`` (after a pending delay). `nil` otherwise (paused, stopped, inactive).
-  var completionTime: Double? {
+  @inline(__always) var completionTime: Double? {
     if case .completed(_, let when) = ending { return when }
     guard ending == nil, state == .active, isRunning, !pausesOnCompletion else { return nil }
     let from = Swift.max(time, heldUntil ?? time)

@@ -419,6 +419,14 @@ import Testing
     try expectAlone(first, clock: cubic, calls: started, at: 0.3)
     try batch.setClock(cubic, of: first, at: 0.3)
     try expectAlone(first, clock: cubic, calls: [], at: 0.35)
+    // Other clock kinds in between: the next animator clock still starts from its own state.
+    let timed = try batch.add(.init(scene: scene, clock: .timed(start: 0.1, speed: 1)))
+    let percent = try batch.add(.init(scene: scene, clock: .percentDriven(start: 0)))
+    let fourth = try batch.add(.init(scene: scene, clock: spring))
+    try expectAlone(fourth, clock: spring, calls: [], at: 0.4)
+    try expectAlone(timed, clock: .timed(start: 0.1, speed: 1), calls: [], at: 0.4)
+    try batch.setClock(cubic, of: percent, at: 0.4)
+    try expectAlone(percent, clock: cubic, calls: [], at: 0.45)
   }
 
   /// A removal moves the group's last instance into the freed slot with all its state: every
