@@ -314,40 +314,26 @@ public struct SceneEvaluationJob: @unchecked Sendable {
       corners: corners.map { $0.baseAddress! + LaneCorners.floatCount * rows },
       presence: presence.map { $0.baseAddress! + rows })
     let t = times[frame]
-    group.kinds.withUnsafeBufferPointer { kinds in
-      group.start.withUnsafeBufferPointer { start in
-        group.speed.withUnsafeBufferPointer { speed in
-          group.animatorPlans.withUnsafeBufferPointer { plans in
-            group.animatorHeads.withUnsafeBufferPointer { heads in
-              let clocks = SceneLaneClocks(
-                kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
-                heads: heads.baseAddress!, plans: plans.baseAddress!, group: group,
-                additive: batch.additive)
-              let lanes = SceneLaneGroup.laneCount
-              let rowsPerInstance = template.program.layerCount
-              for j in laneGroups {
-                let first = lanes * j
-                // Animator-driven instances: the heads two lane groups ahead, the next one's
-                // moving plans and rows, while this one computes. (Timed ones read no plan, and
-                // their lane groups are quick enough for the hardware prefetcher to keep up with
-                // the rows.)
-                if prefetchesAhead && j + 1 < laneGroups.upperBound {
-                  let next = (first + lanes)..<min(first + 2 * lanes, group.count)
-                  let afterNext = next.upperBound..<min(next.upperBound + lanes, group.count)
-                  if clocks.prefetchClocks(next: next, afterNext: afterNext, at: t) {
-                    out.prefetch(
-                      rows: (rowsPerInstance * next.lowerBound)..<(rowsPerInstance * next.upperBound)
-                    )
-                  }
-                }
-                SceneLaneGroup(
-                  program: template.program, template: template, slot: slot, first: first,
-                  valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
-                ).evaluate(at: t, clocks: clocks, out: out)
-              }
-            }
+    SceneLaneClocks.with(group, additive: batch.additive) { clocks in
+      let lanes = SceneLaneGroup.laneCount
+      let rowsPerInstance = template.program.layerCount
+      for j in laneGroups {
+        let first = lanes * j
+        // Animator-driven instances: the heads two lane groups ahead, the next one's moving
+        // plans and rows, while this one computes. (Timed ones read no plan, and their lane
+        // groups are quick enough for the hardware prefetcher to keep up with the rows.)
+        if prefetchesAhead && j + 1 < laneGroups.upperBound {
+          let next = (first + lanes)..<min(first + 2 * lanes, group.count)
+          let afterNext = next.upperBound..<min(next.upperBound + lanes, group.count)
+          if clocks.prefetchClocks(next: next, afterNext: afterNext, at: t) {
+            out.prefetch(
+              rows: (rowsPerInstance * next.lowerBound)..<(rowsPerInstance * next.upperBound))
           }
         }
+        SceneLaneGroup(
+          program: template.program, template: template, slot: slot, first: first,
+          valid: min(lanes, group.count - first), stage: stage, rates: computesTimeRates
+        ).evaluate(at: t, clocks: clocks, out: out)
       }
     }
   }
@@ -399,6 +385,28 @@ struct SceneLaneClocks {
 }
 
 extension SceneLaneClocks {
+  /// Calls `body` with the clocks of `group`, whose pointers are valid only inside `body`.
+  @inline(__always)
+  static func with<R>(
+    _ group: SceneInstanceGroup, additive: SceneAdditivePool, _ body: (SceneLaneClocks) -> R
+  ) -> R {
+    group.kinds.withUnsafeBufferPointer { kinds in
+      group.start.withUnsafeBufferPointer { start in
+        group.speed.withUnsafeBufferPointer { speed in
+          group.animatorPlans.withUnsafeBufferPointer { plans in
+            group.animatorHeads.withUnsafeBufferPointer { heads in
+              body(
+                SceneLaneClocks(
+                  kinds: kinds.baseAddress!, start: start.baseAddress!, speed: speed.baseAddress!,
+                  heads: heads.baseAddress!, plans: plans.baseAddress!, group: group,
+                  additive: additive))
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// Starts loading the clocks the lane groups after the current one read at `t`: the heads of
   /// the animator-driven instances among `afterNext` (two lane groups ahead), and the plans of
   /// those among `next` whose fraction moves at `t` (their heads, loaded one lane group
