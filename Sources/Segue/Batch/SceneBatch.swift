@@ -361,7 +361,7 @@ struct SceneInstanceGroup: Sendable {
   /// Makes ``initial`` the initial state of `clock`, unless it already is that of an equal
   /// animator clock. Each value is then copied once, from ``initial`` into its array.
   mutating func loadInitialState(_ clock: SceneClock, duration: Double) {
-    if initial.kind == .animator, case .animator = clock, initial.clock == clock { return }
+    if initial.kind == .animator, initial.clock == clock { return }
     initial = InitialState(clock, duration: duration)
   }
 
