@@ -33,7 +33,8 @@ extension SegueBench {
   /// retargeting) and one evaluation of every layer
   /// (``SceneEvaluationJob/run(threads:chunkSize:)``; `--streaming on` streams the rows past the
   /// caches, `off` keeps them, `auto` leaves it to the job). Reported: frame time p50 / p99 / max,
-  /// the control phase per frame and per call, allocations per frame, and the same script through
+  /// the control phase per frame and per call, allocations per frame, the last frame evaluated
+  /// with and without velocities, and the same script through
   /// ``LiveScalarDriver`` (one `PropertyAnimator` per instance, sampled with the `Double` path).
   func runLiveWorkload() throws {
     let n = liveInstances
@@ -101,6 +102,9 @@ extension SegueBench {
       checksum += opacities.reduce(0) { $0 + Double($1) }
     }
     let totalCalls = Double(driver.callCount)
+    let velocities = try measureVelocities(
+      driver.batch, context: context,
+      at: Double(Self.liveWarmUpFrames + frameCount - 1) * LiveWorkload.framePeriod)
     // The scalar baseline: the same script, one PropertyAnimator per instance.
     var scalar = try LiveScalarDriver(slots: n, retargets: retargets)
     var scalarScript = LiveWorkload.Script(slots: n)
@@ -125,7 +129,41 @@ extension SegueBench {
         retargetSeconds: driver.retargetSeconds,
         additiveAnimations: driver.batch.additiveAnimationCount,
         allocations: allocations, callDurations: driver.callDurations,
-        scalarSeconds: scalarSeconds, alternated: alternated, checksum: checksum))
+        velocities: velocities, scalarSeconds: scalarSeconds, alternated: alternated,
+        checksum: checksum))
+  }
+
+  /// The last frame evaluated into a ``SceneBatchOutput`` with and without velocities.
+  struct LiveVelocities {
+    var withVelocities: Double
+    var without: Double
+    /// Instances whose scene time moves at that time (their velocities take the `Double` path).
+    var moving: Int
+  }
+
+  static let velocityRepeats = 5
+
+  /// Times ``SceneBatch/evaluate(at:context:into:threads:)`` at `t` into an output with
+  /// velocities and into one without, alternately (the median of ``velocityRepeats`` each).
+  func measureVelocities(_ batch: SceneBatch, context: SceneBatchContext, at t: Double) throws
+    -> LiveVelocities
+  {
+    var outputs = [
+      SceneBatchOutput(for: batch, includesVelocities: true), SceneBatchOutput(for: batch),
+    ]
+    var seconds: [[Double]] = [[], []]
+    for _ in 0...Self.velocityRepeats {
+      for k in outputs.indices {
+        let start = monotonicSeconds()
+        try batch.evaluate(at: t, context: context, into: &outputs[k], threads: threads)
+        seconds[k].append(monotonicSeconds() - start)
+      }
+    }
+    let moving = try batch.instanceIDs.filter { try batch.time(of: $0, at: t).rate != 0 }.count
+    // The first pass of each sized its output: not counted.
+    return LiveVelocities(
+      withVelocities: Self.quantile(Array(seconds[0].dropFirst()), 0.5),
+      without: Self.quantile(Array(seconds[1].dropFirst()), 0.5), moving: moving)
   }
 
   struct LiveReport {
@@ -147,6 +185,7 @@ extension SegueBench {
     var allocations: [UInt64]
     /// One call in ``LiveBatchDriver/callSampleStride``, timed on its own.
     var callDurations: CallDurationHistogram
+    var velocities: LiveVelocities
     var scalarSeconds: [Double]
     /// `--alternate`: the evaluation times under the first and the second setting.
     var alternated: [[Double]]
@@ -193,6 +232,9 @@ extension SegueBench {
         ("rejectedRetargets", "\(r.rejectedRetargets)"),
         ("secondsPerRetargetMean", "\(r.retargetSeconds / Double(max(r.retargets, 1)))"),
         ("additiveAnimationsAtEnd", "\(r.additiveAnimations)"),
+        ("evaluationWithVelocitiesSeconds", "\(r.velocities.withVelocities)"),
+        ("evaluationWithoutVelocitiesSeconds", "\(r.velocities.without)"),
+        ("movingInstancesAtEnd", "\(r.velocities.moving)"),
         ("allocationsPerFrameMax", counted ? "\(allocationsMax)" : "null"),
         ("allocationsPerFrameSecondHalfMax", counted ? "\(steady)" : "null"),
         ("scalarFrames", "\(r.scalarSeconds.count)"), ("scalarFrameSecondsP50", "\(scalar50)"),
@@ -229,6 +271,9 @@ extension SegueBench {
       retargets      \(r.retargets) (\(r.rejectedRetargets) rejected: instance at its end)  \
       \(fixed(r.retargetSeconds / Double(max(r.retargets, 1)) * 1e9, 1)) ns per retarget (mean)  \
       \(r.additiveAnimations) additive animations held at the end
+      velocities     evaluate with \(fixed(r.velocities.withVelocities * 1e3, 3)) ms, without \
+      \(fixed(r.velocities.without * 1e3, 3)) ms (SceneBatch.evaluate into a SceneBatchOutput, the last \
+      frame, median of \(Self.velocityRepeats); \(r.velocities.moving) moving instances on the Double path)
       allocations    \(counted ? "\(allocationsMax) per frame at most (\(steady) in the second half)" : "not counted on this platform")
       scalar         p50 \(fixed(scalar50 * 1e3, 3)) ms per frame (\(r.scalarSeconds.count) frames, one PropertyAnimator per instance)  \
       batch \(fixed(scalar50 / p50, 1))× faster

@@ -104,6 +104,17 @@ struct SegueBenchTests {
     #expect(Set(checksums).count == 1, "\(checksums)")
   }
 
+  /// `live` evaluates its last frame with and without velocities, and counts the instances
+  /// whose velocities take the `Double` path (some move: 1 % start every frame).
+  @Test func liveReportsTheLastFrameWithVelocities() throws {
+    let object = try Self.liveReport(["--frames", "3"])
+    let with = try #require(object["evaluationWithVelocitiesSeconds"] as? Double)
+    let without = try #require(object["evaluationWithoutVelocitiesSeconds"] as? Double)
+    let moving = try #require(object["movingInstancesAtEnd"] as? Int)
+    #expect(with > 0 && without > 0, "\(with), \(without)")
+    #expect(moving > 0 && moving <= 1000, "\(moving)")
+  }
+
   /// `live --alternate` switches its choice every block of frames and reports the evaluation's
   /// median under each setting (both measured: 45 timed frames span three blocks); the results
   /// do not depend on either choice. It is rejected on other workloads and, for `streaming`,

@@ -26,6 +26,8 @@ public struct SceneBatchOutput: Sendable {
   public internal(set) var time: Double?
   /// Whether the fill computes the projected corners (``Layer/corners``).
   public let includesCorners: Bool
+  /// Whether the fill computes each layer's velocity (``Layer/velocity``).
+  public let includesVelocities: Bool
   /// The layout of the batch as filled (it names the rows): copied into the output's own
   /// storage at each fill, not shared, so the batch can be changed in place after a fill without
   /// copying itself (``SceneBatch/apply(_:to:)-(AnimatorEvent,_)`` stays allocation-free).
@@ -37,18 +39,29 @@ public struct SceneBatchOutput: Sendable {
   var opacities: [Float] = []
   var corners: [Float] = []
   var presence: [Float] = []
+  /// `16·N` matrix velocities and `N` opacity velocities (when requested), in `Double`.
+  var matrixVelocities: [Double] = []
+  var opacityVelocities: [Double] = []
 
   /// An empty output; the first ``SceneBatch/evaluate(at:context:into:threads:)`` sizes it.
   ///
-  /// - Parameter includesCorners: whether to compute each layer's projected bounds corners
-  ///   (``Layer/corners``; 16 more floats per layer and frame).
-  public init(includesCorners: Bool = false) {
+  /// - Parameters:
+  ///   - includesCorners: whether to compute each layer's projected bounds corners
+  ///     (``Layer/corners``; 16 more floats per layer and frame).
+  ///   - includesVelocities: whether to compute each layer's velocity (``Layer/velocity``,
+  ///     ``SceneBatch/velocity(of:at:)`` of every instance: the `Double` path, which allocates).
+  public init(includesCorners: Bool = false, includesVelocities: Bool = false) {
     self.includesCorners = includesCorners
+    self.includesVelocities = includesVelocities
   }
 
-  /// An output with room for `batch` (so the first fill allocates nothing either).
-  public init(for batch: SceneBatch, includesCorners: Bool = false) {
+  /// An output with room for `batch` (so the first fill allocates nothing either, unless it
+  /// includes velocities).
+  public init(
+    for batch: SceneBatch, includesCorners: Bool = false, includesVelocities: Bool = false
+  ) {
     self.includesCorners = includesCorners
+    self.includesVelocities = includesVelocities
     reserve(layerCount: batch.layerCount)
   }
 
@@ -59,6 +72,9 @@ public struct SceneBatchOutput: Sendable {
     opacities = [Float](repeating: 0, count: n)
     corners = [Float](repeating: 0, count: includesCorners ? LaneCorners.floatCount * n : 0)
     presence = [Float](repeating: 0, count: n)
+    let velocities = includesVelocities ? n : 0
+    matrixVelocities = [Double](repeating: 0, count: LaneMatrix.fieldCount * velocities)
+    opacityVelocities = [Double](repeating: 0, count: velocities)
   }
 
   /// The instance ids of the batch as filled, ascending.
@@ -119,6 +135,18 @@ public struct SceneBatchOutput: Sendable {
       return j
     }
 
+    /// The velocity of `row`, or `nil` when the output has none.
+    func velocity(row: Int, id: String) -> LayerVelocity? {
+      guard output.includesVelocities else { return nil }
+      let m = LaneMatrix.fieldCount * row
+      let v = output.matrixVelocities
+      let matrix = Transform3D(
+        m11: v[m], m12: v[m + 1], m13: v[m + 2], m14: v[m + 3], m21: v[m + 4], m22: v[m + 5],
+        m23: v[m + 6], m24: v[m + 7], m31: v[m + 8], m32: v[m + 9], m33: v[m + 10],
+        m34: v[m + 11], m41: v[m + 12], m42: v[m + 13], m43: v[m + 14], m44: v[m + 15])
+      return LayerVelocity(id: id, matrix: matrix, opacity: output.opacityVelocities[row])
+    }
+
     /// The layer at position `i` of the scene's layers.
     public subscript(i: Int) -> Layer {
       let row = firstRow + i
@@ -145,7 +173,7 @@ public struct SceneBatchOutput: Sendable {
       }
       return Layer(
         id: model.layers[i].id, matrix: matrix, opacity: Double(output.opacities[row]),
-        corners: corners)
+        corners: corners, velocity: velocity(row: row, id: model.layers[i].id))
     }
   }
 
@@ -161,6 +189,9 @@ public struct SceneBatchOutput: Sendable {
     /// The projected bounds corners, as ``LayerSample/corners``; `nil` unless the output was made
     /// with `includesCorners`.
     public var corners: Corners?
+    /// The layer's velocity, as ``SceneBatch/velocity(of:at:)`` gives it; `nil` unless the output
+    /// was made with `includesVelocities`.
+    public var velocity: LayerVelocity?
   }
 
   /// The four projected bounds corners of a layer (top-left, top-right, bottom-right,
@@ -197,11 +228,13 @@ extension SceneBatch {
   /// of `context` on `threads` threads (see ``SceneEvaluationJob/run(threads:chunkSize:)``).
   ///
   /// Allocates only when `output` has less room than ``layerCount`` (its first fill, or after
-  /// instances were added); otherwise nothing.
+  /// instances were added); otherwise nothing, unless the output includes velocities: those are
+  /// ``velocity(of:at:)`` of every instance, on the `Double` path, after the job.
   ///
   /// - Throws: what ``SceneEvaluationJob/validate()`` and
   ///   ``SceneEvaluationJob/run(threads:chunkSize:)`` throw (`"times"` names a non-finite
-  ///   `time`).
+  ///   `time`); with velocities, what ``velocity(of:at:)`` throws. The output is not readable
+  ///   after an error (its ``SceneBatchOutput/time`` is `nil`).
   public func evaluate(
     at time: Double, context: SceneBatchContext, into output: inout SceneBatchOutput,
     threads: Int = 1
@@ -232,6 +265,10 @@ extension SceneBatch {
           }
         }
       }
+    }
+    if output.includesVelocities {
+      try writeVelocities(
+        at: time, matrices: &output.matrixVelocities, opacities: &output.opacityVelocities)
     }
     output.time = time
   }
