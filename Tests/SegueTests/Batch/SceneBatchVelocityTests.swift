@@ -13,37 +13,6 @@ import Testing
 @Suite struct SceneBatchVelocityTests {
   static let h = TransitionVelocityTests.h
 
-  /// Asserts that `velocity` (the batch's, at wall time `t`) matches central differences of
-  /// `sample`, the instance's scalar reference at wall times.
-  static func expectMatchesCentralDifference(
-    _ velocity: [LayerVelocity], at t: Double, rate: Double,
-    _ sample: (Double) throws -> TransitionSample,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    let timeScale = 0.2 / max(1, abs(rate))
-    let before = try sample(t - h)
-    let after = try sample(t + h)
-    let now = try sample(t)
-    try #require(velocity.map(\.id) == now.layers.map(\.id), sourceLocation: sourceLocation)
-    for (i, layer) in now.layers.enumerated() {
-      let magnitude = layer.matrix.fields.map(abs).max() ?? 0
-      for k in 0..<16 {
-        let numeric =
-          (after.layers[i].matrix.fields[k] - before.layers[i].matrix.fields[k]) / (2 * h)
-        let analytic = velocity[i].matrix.fields[k]
-        let tolerance = 1e-5 * (max(magnitude, 1) / timeScale + abs(analytic))
-        #expect(
-          abs(analytic - numeric) <= tolerance,
-          "\(layer.id) m[\(k)] at \(t): \(analytic) vs \(numeric)", sourceLocation: sourceLocation)
-      }
-      let numeric = (after.layers[i].opacity - before.layers[i].opacity) / (2 * h)
-      #expect(
-        abs(velocity[i].opacity - numeric) <= 1e-5 * (1 / timeScale + abs(numeric)),
-        "\(layer.id) opacity at \(t): \(velocity[i].opacity) vs \(numeric)",
-        sourceLocation: sourceLocation)
-    }
-  }
-
   /// Whether instance `id` of `batch` is differentiable at wall time `t`: running (no completion)
   /// at `t ± 4h`, and its scene time between those crossing none of `scene`'s breakpoints.
   static func isSmooth(_ batch: SceneBatch, _ id: Int, _ scene: TransitionScene, at t: Double)
@@ -161,9 +130,10 @@ import Testing
         let now = try batch.time(of: id, at: at)
         guard now.rate != 0, try isSmooth(batch, id, retargeted[id], at: at) else { continue }
         let (reference, scene) = (references[id], retargeted[id])
-        try expectMatchesCentralDifference(velocity, at: at, rate: now.rate) {
-          try reference.sample(scene, at: $0)
-        }
+        // The scene's time scale, shorter by the clock's rate when it runs faster than 1.
+        try TransitionVelocityTests.expectMatchesCentralDifference(
+          velocity, at: at, timeScale: 0.2 / max(1, abs(now.rate))
+        ) { try reference.sample(scene, at: $0) }
         switch reference {
         case .timed: stats.timed += 1
         case .animator: stats.animator += 1

@@ -22,13 +22,21 @@ struct TransitionVelocityTests {
     _ scene: TransitionScene, at t: Double, timeScale: Double = 0.2,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let velocity = try scene.velocity(at: t)
-    let before = try scene.sample(at: t - h)
-    let after = try scene.sample(at: t + h)
-    let now = try scene.sample(at: t)
-    #expect(velocity.count == now.layers.count, sourceLocation: sourceLocation)
+    try expectMatchesCentralDifference(
+      try scene.velocity(at: t), at: t, timeScale: timeScale, sourceLocation: sourceLocation
+    ) { try scene.sample(at: $0) }
+  }
+
+  /// Asserts that `velocity`, computed at time `t`, matches central differences of `sample`.
+  static func expectMatchesCentralDifference(
+    _ velocity: [LayerVelocity], at t: Double, timeScale: Double,
+    sourceLocation: SourceLocation = #_sourceLocation, _ sample: (Double) throws -> TransitionSample
+  ) throws {
+    let before = try sample(t - h)
+    let after = try sample(t + h)
+    let now = try sample(t)
+    try #require(velocity.map(\.id) == now.layers.map(\.id), sourceLocation: sourceLocation)
     for (i, layer) in now.layers.enumerated() {
-      #expect(velocity[i].id == layer.id, sourceLocation: sourceLocation)
       let magnitude = layer.matrix.fields.map(abs).max() ?? 0
       for k in 0..<16 {
         let numeric =
