@@ -48,21 +48,21 @@ extension SceneBatch {
     at t: Double, matrices: inout [Double], opacities: inout [Double]
   ) throws(ValidationError) {
     let fields = LaneMatrix.fieldCount
-    for id in records.indices where records[id].group >= 0 {
-      let (g, k) = records[id]
+    for row in opacities.indices { opacities[row] = 0 }
+    for i in matrices.indices { matrices[i] = 0 }
+    for (g, group) in groups.enumerated() {
       let template = templates[g]
-      let first = groupRows[g] + k * template.layerCount
-      for row in first..<(first + template.layerCount) {
-        opacities[row] = 0
-        for f in 0..<fields { matrices[fields * row + f] = 0 }
-      }
-      let now = groups[g].time(k, at: t, duration: template.scene.duration)
-      guard now.rate != 0, now.completion == nil else { continue }
-      for v in try velocity(group: g, slot: k, at: now) {
-        guard let i = template.scene.model.index(of: v.id) else { continue }
-        let row = first + i
-        opacities[row] = v.opacity
-        for (f, value) in v.matrix.fields.enumerated() { matrices[fields * row + f] = value }
+      for k in 0..<group.count {
+        let now = group.time(k, at: t, duration: template.scene.duration)
+        guard now.rate != 0, now.completion == nil else { continue }
+        let first = groupRows[g] + k * template.layerCount
+        for v in try velocity(group: g, slot: k, at: now) {
+          guard let i = template.scene.model.index(of: v.id) else { continue }
+          opacities[first + i] = v.opacity
+          for (f, value) in v.matrix.fields.enumerated() {
+            matrices[fields * (first + i) + f] = value
+          }
+        }
       }
     }
   }
