@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// libFuzzer targets for Segue's parsers, outside the main package so that its build is not
+// libFuzzer targets for Segue's parsers and live batch control, outside the main package so that its build is not
 // affected. Build with `Fuzz/build.sh` (AddressSanitizer, libFuzzer's coverage instrumentation,
 // the toolchain's libFuzzer without its main), then run, from the repository root:
 //
@@ -28,6 +28,10 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v6)]),
     .executableTarget(
       name: "FuzzEvents",
+      dependencies: ["FuzzDriver", .product(name: "SegueFuzzOracles", package: "Segue")],
+      swiftSettings: [.swiftLanguageMode(.v6)]),
+    .executableTarget(
+      name: "FuzzLive",
       dependencies: ["FuzzDriver", .product(name: "SegueFuzzOracles", package: "Segue")],
       swiftSettings: [.swiftLanguageMode(.v6)]),
   ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (FuzzJSON, FuzzSpec, FuzzEvents) into Fuzz/.build/release.
+# Builds the libFuzzer targets (FuzzJSON, FuzzSpec, FuzzEvents, FuzzLive) into Fuzz/.build/release.
 #
 # The Swift code is compiled with AddressSanitizer and libFuzzer's coverage instrumentation
 # (what -sanitize=fuzzer adds: edge coverage, comparison tracing, 8-bit counters, PC table) and

@@ -37,10 +37,10 @@ struct MutationHarnessTests {
     try corpusFiles(target).map { [UInt8](try Data(contentsOf: $0)) }
   }
 
-  /// Every committed corpus file is a seed: 104 JSON seeds, 4 of events, and the 2 spec seeds
-  /// with the 10 examples.
+  /// Every committed corpus file is a seed: 104 JSON seeds, 4 of events, the 2 spec seeds with
+  /// the 10 examples, and 6 live batch scripts.
   @Test func corpusReadsEveryCommittedFile() throws {
-    for (target, count) in [("json", 104), ("events", 4), ("spec", 12)] {
+    for (target, count) in [("json", 104), ("events", 4), ("spec", 12), ("live", 6)] {
       #expect(try Self.corpusFiles(target).count == count, "\(target)")
     }
   }
@@ -107,9 +107,10 @@ struct MutationHarnessTests {
 
   /// Runs `iterations` mutations of `target`'s seeds through `oracle` (the seeds first), and
   /// records each violation with the input that caused it.
-  static func run(_ target: String, seed: UInt64, _ oracle: ([UInt8]) -> String?) throws
-    -> (accepted: Int, rejected: Int)
-  {
+  static func run(
+    _ target: String, seed: UInt64, iterations: Int = iterations,
+    _ oracle: ([UInt8]) -> String?
+  ) throws -> (accepted: Int, rejected: Int) {
     let seeds = try corpus(target)
     #expect(!seeds.isEmpty)
     var rng = SplitMix64(state: seed)
@@ -154,6 +155,13 @@ struct MutationHarnessTests {
           != nil, "events seed \(i) rejected")
     }
     _ = try Self.run("events", seed: 0x4556_454E, FuzzOracles.events)
+  }
+
+  /// Live batch control: mutated scripts (every byte string is one; see
+  /// `FuzzOracles.liveBatch`), fewer than for the readers since each call evaluates the batch
+  /// twice in a debug build.
+  @Test func liveBatchScripts() throws {
+    _ = try Self.run("live", seed: 0x4C49_5645, iterations: 300, FuzzOracles.liveBatch)
   }
 
   /// The oracles themselves catch what they should: a syntax error without a location would be
