@@ -7,8 +7,9 @@
 // - a call that throws leaves the batch as it was: the same instances, the same times, rates and
 //   completion states at a later time, and the same evaluated matrices and opacities there;
 // - every time, rate, matrix, opacity and velocity the batch reports is finite;
-// - a completion names a live instance, once per clock, at a finite time not after the time
-//   asked for.
+// - a completion names a live instance, at a finite time not after the time asked for, once
+//   (a second one needs an accepted call between, as an animator started again);
+// - no call is accepted at a time before a completion of its instance already delivered.
 
 import Segue
 
@@ -36,8 +37,8 @@ struct LiveBatchScript {
   var batch = SceneBatch()
   /// The latest finite call time: calls mostly move forwards from it.
   var now = 0.0
-  /// The instances whose completion was delivered since their clock was set.
-  var completed: Set<Int> = []
+  /// Per instance, the time of the completion delivered since its latest accepted call.
+  var delivered: [Int: Double] = [:]
 
   /// The two scenes instances use (built once).
   static let scenes: [TransitionScene] = {
@@ -194,8 +195,15 @@ struct LiveBatchScript {
   /// A violation found inside a call (a completion or an output), if any.
   var problem: String?
 
-  /// Moves ``now`` to a finite call time after it.
-  mutating func moved(to t: Double) {
+  /// After an accepted call on `id` at `t`: it did not come before a completion already
+  /// delivered (which it would change), and the instance may complete again; ``now`` moves to a
+  /// finite `t` after it.
+  mutating func accepted(_ id: Int, at t: Double) {
+    if let c = delivered[id], !(t >= c) {
+      problem =
+        "instance \(id): a call at \(t) was accepted after its completion at \(c) was delivered"
+    }
+    delivered[id] = nil
     if t.isFinite && t < Self.horizon { now = max(now, t) }
   }
 
@@ -209,42 +217,41 @@ struct LiveBatchScript {
       guard batch.instanceCount < FuzzOracles.liveBatchInstances else { return }
       let scene = Self.scenes[Int(byte() % 2)]
       let clock = clock()
-      completed.remove(try batch.add(.init(scene: scene, clock: clock)))
+      delivered[try batch.add(.init(scene: scene, clock: clock))] = nil
       return
     }
     let id = id()
     switch kind {
     case 1:
       try batch.remove(id)
-      completed.remove(id)
+      delivered[id] = nil
     case 2, 3:
       let event = animatorEvent()
       try batch.apply(event, to: id)
-      moved(to: event.time)
+      accepted(id, at: event.time)
     case 4:
       let event = interactionEvent()
       try batch.apply(event, to: id)
-      moved(to: event.time)
+      accepted(id, at: event.time)
     case 5:
       let (t, clock) = (time(), clock())
       try batch.setClock(clock, of: id, at: t)
-      completed.remove(id)
-      moved(to: t)
+      accepted(id, at: t)
     case 6:
       let (t, speed, curve) = (time(), 2 * value(), byte() % 2 == 0 ? nil : TimingFunction.easeIn)
       try batch.setCompletion(speed: speed, curve: curve, of: id, at: t)
-      moved(to: t)
+      accepted(id, at: t)
     case 7:
       let t = time()
       try retarget(id, at: t)
-      moved(to: t)
+      accepted(id, at: t)
     case 8: try deliverCompletions(by: time())
     default: try evaluate(at: time())
     }
   }
 
   /// Completions by `t` through a buffer of 1 to 3 events: each names a live instance not
-  /// completed since its clock was set, at a finite time by `t`.
+  /// completed since its latest accepted call, at a finite time by `t`.
   mutating func deliverCompletions(by t: Double) throws(ValidationError) {
     var buffer = [SceneCompletionEvent](
       repeating: SceneCompletionEvent(instance: -1, position: .end, time: 0),
@@ -259,10 +266,11 @@ struct LiveBatchScript {
         problem = "a completion of instance \(event.instance), which is not in the batch"
         return
       }
-      guard completed.insert(event.instance).inserted else {
-        problem = "instance \(event.instance) completed twice"
+      guard delivered[event.instance] == nil else {
+        problem = "instance \(event.instance) completed twice without a call between"
         return
       }
+      delivered[event.instance] = event.time
       guard event.time.isFinite, event.time <= t else {
         problem = "instance \(event.instance) completed at \(event.time), asked by \(t)"
         return

@@ -252,7 +252,8 @@ extension SceneBatch {
   /// Delivers, once per instance, every completion that has fired by wall time `time` into
   /// `completions` (caller-owned; nothing is allocated) and returns how many it wrote. When the
   /// buffer is full the rest stay pending for the next call. `O(instances)`: one comparison per
-  /// instance.
+  /// instance. A delivered completion counts as the instance's latest call: a later call on it
+  /// must not come before the completion's time (it would change what was reported).
   ///
   /// - Throws: ``ValidationError`` on `"time"`: ``ValidationError/Reason/notFinite``.
   public mutating func advance(
@@ -284,6 +285,8 @@ extension SceneInstanceGroup {
         instance: Int(ids[due]), position: completionPosition(due, at: when), time: when)
       written += 1
       pendingCompletion[due] = .infinity
+      // A delivered completion happened: later calls may not come before it.
+      lastCall[due] = max(lastCall[due], when)
       k = due + 1
     }
     return written

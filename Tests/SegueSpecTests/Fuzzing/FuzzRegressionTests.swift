@@ -1,3 +1,4 @@
+import Foundation
 import Segue
 import SegueFuzzOracles
 import SegueSpec
@@ -22,6 +23,21 @@ struct FuzzRegressionTests {
       return e?.path == "$.events[2]"
         && e?.message.contains("the completion run would end at infinity") == true
     }
+  }
+
+  /// libFuzzer, `FuzzLive`: a percent-driven instance's completion at 1.53 s was delivered (an
+  /// `advance` to 1e300), then an update at 1.5 s, after its latest call but before that
+  /// completion, was accepted, and the same run completed again at 1.547 s. Now a delivered
+  /// completion counts as the instance's latest call, and the update is rejected.
+  @Test func callBeforeADeliveredCompletion() throws {
+    let script =
+      "VKuoUBd+J6aNCQsmqKuoUBd+J6aNCQsmqiM6VOAuRn0MCUVFRUVFRUVFzFUe9r7RlHzVmdJfUollIHBUgLHpuqxpnhQ7"
+      + "F4Uo////DPLIbGRitAxkvh72YfodQ1JCoO7zP619LJ7R+E+sB4vViNz/////////////////////////////////"
+      + "////////////////BS/sMwZ1lk04WCJtqE3AqyHbAAAAAJdlcFewcxWaWHoMqNb1Oqb8PyAfMO2OwpPWGn5tHRYO"
+      + "lAKHaQ0="
+    let bytes = try #require(Data(base64Encoded: script))
+    #expect(bytes.count == 206)
+    #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil)
   }
 
   /// A last interaction event near the largest `Double`: its default sample times stay finite.

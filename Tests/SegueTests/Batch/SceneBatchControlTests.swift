@@ -354,6 +354,41 @@ import Testing
     #expect(Self.equal(finishedState, Self.snapshot(finished)))
   }
 
+  /// A delivered completion counts as its instance's latest call: a call before its time is
+  /// rejected and changes nothing (it would change what was reported); a clock set from its
+  /// time on runs and completes again.
+  @Test func aDeliveredCompletionIsTheLatestCall() throws {
+    let scene = try SceneBatchTests.presetScene(.system, .push)
+    let d = scene.duration
+    var batch = try SceneBatch([
+      .init(scene: scene, clock: .animator(timingParameters: .easeInEaseOut))
+    ])
+    try batch.apply(AnimatorEvent.start(time: 0), to: 0)
+    var buffer = [SceneCompletionEvent](
+      repeating: SceneCompletionEvent(instance: -1, position: .start, time: 0), count: 2)
+    func advance(to t: Double) throws -> [SceneCompletionEvent] {
+      let n = try buffer.withUnsafeMutableBufferPointer {
+        try batch.advance(to: t, completions: $0)
+      }
+      return Array(buffer[..<n])
+    }
+    #expect(try advance(to: 10) == [SceneCompletionEvent(instance: 0, position: .end, time: d)])
+    let before = Self.snapshot(batch)
+    #expect(throws: ValidationError(field: "time", reason: .decreasing)) {
+      try batch.apply(AnimatorEvent.pause(time: d / 2), to: 0)
+    }
+    #expect(Self.equal(before, Self.snapshot(batch)))
+    // From its time on, calls pass the time check (a completed animator refuses a start itself)…
+    #expect {
+      try batch.apply(AnimatorEvent.start(time: d), to: 0)
+    } throws: { ($0 as? ValidationError)?.field == "animator" }
+    #expect(Self.equal(before, Self.snapshot(batch)))
+    // …and a new clock there runs and completes again.
+    try batch.setClock(.animator(timingParameters: .easeInEaseOut), of: 0, at: d)
+    try batch.apply(AnimatorEvent.start(time: d), to: 0)
+    #expect(try advance(to: 10) == [SceneCompletionEvent(instance: 0, position: .end, time: 2 * d)])
+  }
+
   /// A completion is delivered exactly once, whatever the buffer size (a full buffer leaves the
   /// rest for the next call), with the time it fired.
   @Test func completionsAreDeliveredOnceThroughASmallBuffer() throws {
