@@ -125,10 +125,11 @@ public struct AnimationSet: Sendable {
       written.insert(key)
       // A validated animation's value kind always matches its property, so this cannot throw.
       let before = phase == .before
-      let base = tree.storage[index]
+      // The layer before this animation's value, which its rate reads (copied only for rates).
+      let base = rates == nil ? nil : tree.storage[index]
       try? entry.animation.property.set(
         animation.value(atEased: eased, beforeFlag: before), in: &tree.storage[index])
-      if rates != nil {
+      if let base {
         rates?.record(animation, number: number, of: base, at: index, time: t)
       }
       if let angle = animation.rotation(atEased: eased, beforeFlag: before) {

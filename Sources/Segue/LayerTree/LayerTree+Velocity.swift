@@ -39,7 +39,7 @@ extension LayerTree {
     rates: [LayerPropertyRates], containerRates: LayerPropertyRates = LayerPropertyRates()
   ) -> [LayerVelocity] {
     precondition(rates.count == count, "one rate per layer")
-    let geometry = evaluate()
+    let geometry = evaluate(placing: false)
     var matrices: [Transform3D] = []
     var opacities: [Double] = []
     matrices.reserveCapacity(count)

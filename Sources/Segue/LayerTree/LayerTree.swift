@@ -271,7 +271,11 @@ public struct LayerTree: Equatable, Sendable {
   /// Every layer's geometry in one forward pass (parents before children), in ``layers`` order:
   /// local and container matrices, presented opacity, projected corners and draw position (and
   /// pieces). Equal to calling the `at:` methods for each index.
-  public func evaluate() -> [LayerGeometry] {
+  public func evaluate() -> [LayerGeometry] { evaluate(placing: true) }
+
+  /// ``evaluate()``; with `placing` false only the matrices and opacities (no corners, every
+  /// ``LayerGeometry/drawIndex`` −1), which is what velocities read.
+  func evaluate(placing: Bool) -> [LayerGeometry] {
     var result: [LayerGeometry] = []
     result.reserveCapacity(storage.count)
     for i in storage.indices {
@@ -289,8 +293,10 @@ public struct LayerTree: Equatable, Sendable {
       result.append(
         LayerGeometry(
           id: storage[i].id, parent: parents[i], localMatrix: localMatrix, matrix: matrix,
-          opacity: opacity, corners: corners(of: storage[i], matrix: matrix), drawIndex: -1))
+          opacity: opacity, corners: placing ? corners(of: storage[i], matrix: matrix) : [],
+          drawIndex: -1))
     }
+    guard placing else { return result }
     let steps = DrawOrderBuilder.drawOrder(layers: storage, parents: parents) {
       result[$0].localMatrix
     }
