@@ -286,12 +286,12 @@ struct LiveBatchScript {
     for id in output.instanceIDs {
       guard let instance = output[instance: id] else { continue }
       for layer in instance.layers {
-        let velocity = layer.velocity
-        let values =
-          layer.matrix.fields + [layer.opacity] + (velocity?.matrix.fields ?? [])
-          + [velocity?.opacity ?? 0]
-        if !values.allSatisfy({ $0.isFinite }) {
-          problem = "instance \(id) layer \(layer.id) at \(t): a value that is not finite"
+        let parts: [(String, [Double])] = [
+          ("matrix", layer.matrix.fields), ("opacity", [layer.opacity]),
+          ("velocity", (layer.velocity?.matrix.fields ?? []) + [layer.velocity?.opacity ?? 0]),
+        ]
+        for (name, values) in parts where !values.allSatisfy({ $0.isFinite }) {
+          problem = "instance \(id) layer \(layer.id) at \(t): \(name) \(values)"
           return
         }
       }

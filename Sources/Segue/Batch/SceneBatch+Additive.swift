@@ -107,8 +107,9 @@ extension SceneBatch {
   ///   `"time"` not finite or ``ValidationError/Reason/decreasing``; `"layer"` unknown;
   ///   `"keyPath"` for a property the batch does not write or the scene does not animate on
   ///   that layer; `"additive"` ``ValidationError/Reason/invalidState(_:)`` when the pool is
-  ///   full (``additiveCapacity``); what the scalar retarget throws (`"time"`, `"toValue"`,
-  ///   `"duration"`). The batch is unchanged on error.
+  ///   full (``additiveCapacity``); `"toValue"` ``ValidationError/Reason/outOfRange(lower:upper:)``
+  ///   when the target or its offset from the old one does not fit in `Float`; what the scalar
+  ///   retarget throws (`"time"`, `"toValue"`, `"duration"`). The batch is unchanged on error.
   public mutating func retarget(
     _ property: LayerProperty, of layerID: String, in id: Int, to value: AnimationValue,
     at time: Double, duration: Double? = nil,
@@ -136,6 +137,7 @@ extension SceneBatch {
       property, from: old, to: value, at: now.time,
       duration: duration ?? (scene.duration - now.time),
       timingParameters: timingParameters, sceneDuration: scene.duration)
+    try Self.checkFitsFloat(value, offset: AnimationValue.additiveOffset(from: old, to: value))
     additive.prepare()
     guard let e = additive.free.popLast() else {
       throw ValidationError(
@@ -152,6 +154,19 @@ extension SceneBatch {
       finishedChannels: template.finishedChannels(layerID: layerID, property: property), next: -1)
     appendAdditive(e, group: g, slot: k)
     groups[g].lastCall[k] = time
+  }
+
+  /// Throws `"toValue"` ``ValidationError/Reason/outOfRange(lower:upper:)`` unless the new target
+  /// and its offset from the old one fit in `Float`, which the batch evaluates them in (the range
+  /// a template's values have).
+  static func checkFitsFloat(_ value: AnimationValue, offset: AnimationValue)
+    throws(ValidationError)
+  {
+    let limit = Double(Float.greatestFiniteMagnitude)
+    let fits = { (v: Double) in abs(v) <= limit }
+    guard value.allAdditiveComponents(fits), offset.allAdditiveComponents(fits) else {
+      throw ValidationError(field: "toValue", reason: .outOfRange(lower: -limit, upper: limit))
+    }
   }
 
   /// Links entry `e` at the end of the list of instance `(g, k)`.

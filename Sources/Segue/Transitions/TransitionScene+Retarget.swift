@@ -130,16 +130,19 @@ extension LayerAnimation {
 extension AnimationValue {
   /// Whether every channel of a number, point, size, rectangle or transform is finite (other
   /// kinds: `false`); allocates nothing.
-  var isFiniteAdditive: Bool {
+  var isFiniteAdditive: Bool { allAdditiveComponents { $0.isFinite } }
+
+  /// Whether `test` holds for every number of an additive value (number, point, size, rect,
+  /// transform); `false` for the other kinds. Allocates nothing.
+  func allAdditiveComponents(_ test: (Double) -> Bool) -> Bool {
     switch self {
-    case .number(let v): v.isFinite
-    case .point(let p): p.x.isFinite && p.y.isFinite
-    case .size(let s): s.width.isFinite && s.height.isFinite
+    case .number(let v): test(v)
+    case .point(let p): test(p.x) && test(p.y)
+    case .size(let s): test(s.width) && test(s.height)
     case .rect(let r):
-      r.origin.x.isFinite && r.origin.y.isFinite && r.size.width.isFinite
-        && r.size.height.isFinite
+      test(r.origin.x) && test(r.origin.y) && test(r.size.width) && test(r.size.height)
     case .transform(let m):
-      (0..<16).allSatisfy { m[$0 / 4, $0 % 4].isFinite }
+      (0..<16).allSatisfy { test(m[$0 / 4, $0 % 4]) }
     default: false
     }
   }

@@ -40,6 +40,18 @@ struct FuzzRegressionTests {
     #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil)
   }
 
+  /// libFuzzer, `FuzzLive`: a retarget of a position to x = 1e300, finite in `Double`, was
+  /// accepted, and the batch's `Float` matrix rows held infinities and NaN. Now a target (or its
+  /// offset) outside `Float`'s range is rejected on `"toValue"`, as a template's values are.
+  @Test func retargetOutsideFloat() throws {
+    let script =
+      "4fx5LLyuD3BkpZC3VvnTuzHXKX0A////B1x6/LT0roDc3heeTao1GkNrXE3SIQ8+C5VrQborhYZomHMABwAAk9G2uHa7"
+      + "SeDX3Kcgs03SIQ8q2QIgukDMeOT3Kt5/AAAACcIlHOrVQgLbg0AUaJ3rJIsLpNE="
+    let bytes = try #require(Data(base64Encoded: script))
+    #expect(bytes.count == 116)
+    #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil)
+  }
+
   /// A last interaction event near the largest `Double`: its default sample times stay finite.
   @Test func defaultSampleTimesStayFinite() throws {
     let text =

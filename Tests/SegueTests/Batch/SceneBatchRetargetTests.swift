@@ -227,6 +227,17 @@ import Testing
     rejects("time") { try $0.retarget(property, of: layer, in: 0, to: settled, at: 0.05) }
     rejects("layer") { try $0.retarget(property, of: "nope", in: 0, to: settled, at: 0.2) }
     rejects("toValue") { try $0.retarget(property, of: layer, in: 0, to: .number(.nan), at: 0.2) }
+    // A target finite in Double but outside Float's range, which the batch evaluates in.
+    let huge: AnimationValue =
+      switch settled {
+      case .point(let p): .point(Point(x: 1e300, y: p.y))
+      case .size(let s): .size(Size(width: 1e300, height: s.height))
+      case .rect(let r):
+        .rect(Rect(x: 1e300, y: r.origin.y, width: r.size.width, height: r.size.height))
+      case .transform(let m): .transform(m.translated(x: 1e300, y: 0, z: 0))
+      default: .number(1e300)
+      }
+    rejects("toValue") { try $0.retarget(property, of: layer, in: 0, to: huge, at: 0.2) }
     rejects("duration") {
       try $0.retarget(property, of: layer, in: 0, to: settled, at: 0.2, duration: 50)
     }
