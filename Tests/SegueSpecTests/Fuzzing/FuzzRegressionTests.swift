@@ -35,9 +35,7 @@ struct FuzzRegressionTests {
       + "F4Uo////DPLIbGRitAxkvh72YfodQ1JCoO7zP619LJ7R+E+sB4vViNz/////////////////////////////////"
       + "////////////////BS/sMwZ1lk04WCJtqE3AqyHbAAAAAJdlcFewcxWaWHoMqNb1Oqb8PyAfMO2OwpPWGn5tHRYO"
       + "lAKHaQ0="
-    let bytes = try #require(Data(base64Encoded: script))
-    #expect(bytes.count == 206)
-    #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil)
+    try Self.expectLiveScriptPasses(script, byteCount: 206)
   }
 
   /// libFuzzer, `FuzzLive`: a retarget of a position to x = 1e300, finite in `Double`, was
@@ -47,9 +45,16 @@ struct FuzzRegressionTests {
     let script =
       "4fx5LLyuD3BkpZC3VvnTuzHXKX0A////B1x6/LT0roDc3heeTao1GkNrXE3SIQ8+C5VrQborhYZomHMABwAAk9G2uHa7"
       + "SeDX3Kcgs03SIQ8q2QIgukDMeOT3Kt5/AAAACcIlHOrVQgLbg0AUaJ3rJIsLpNE="
-    let bytes = try #require(Data(base64Encoded: script))
-    #expect(bytes.count == 116)
-    #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil)
+    try Self.expectLiveScriptPasses(script, byteCount: 116)
+  }
+
+  /// The live batch oracle passes on a script of `byteCount` bytes, given in base64.
+  static func expectLiveScriptPasses(
+    _ base64: String, byteCount: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let bytes = try #require(Data(base64Encoded: base64), sourceLocation: sourceLocation)
+    #expect(bytes.count == byteCount, sourceLocation: sourceLocation)
+    #expect(FuzzOracles.liveBatch([UInt8](bytes)) == nil, sourceLocation: sourceLocation)
   }
 
   /// A last interaction event near the largest `Double`: its default sample times stay finite.
