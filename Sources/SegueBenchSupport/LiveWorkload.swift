@@ -194,7 +194,8 @@ public struct LiveBatchDriver {
   var overSlots: [Int] = []
   /// The instances this frame's calls touch, prefetched before the calls.
   var touched: [Int] = []
-  let completions: UnsafeMutableBufferPointer<SceneCompletionEvent>
+  /// Where `advance` writes the completions it delivers (one per slot at most).
+  var completions: [SceneCompletionEvent]
   /// Control calls made so far (animator calls, retargets, and a removal and an addition per
   /// replaced instance), and completions delivered.
   public private(set) var callCount = 0
@@ -258,8 +259,8 @@ public struct LiveBatchDriver {
     for (slot, id) in ids.enumerated() { slotOfID[id] = slot }
     overSlots.reserveCapacity(slots)
     touched.reserveCapacity(slots)
-    completions = .allocate(capacity: slots)
-    completions.initialize(repeating: SceneCompletionEvent(instance: 0, position: .end, time: 0))
+    completions = Array(
+      repeating: SceneCompletionEvent(instance: 0, position: .end, time: 0), count: slots)
   }
 
   /// The control phase of a frame at `t`: completions so far replaced, the frame's calls, the
@@ -319,7 +320,9 @@ public struct LiveBatchDriver {
 
   mutating func replaceCompleted(at t: Double) throws {
     while true {
-      let n = try batch.advance(to: t, completions: completions)
+      let n = try completions.withUnsafeMutableBufferPointer {
+        try batch.advance(to: t, completions: $0)
+      }
       touched.removeAll(keepingCapacity: true)
       for c in completions[..<n] { touched.append(c.instance) }
       batch.prefetch(removing: touched)
