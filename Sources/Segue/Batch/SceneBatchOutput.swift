@@ -138,26 +138,24 @@ public struct SceneBatchOutput: Sendable {
     /// The velocity of `row`, or `nil` when the output has none.
     func velocity(row: Int, id: String) -> LayerVelocity? {
       guard output.includesVelocities else { return nil }
-      let m = LaneMatrix.fieldCount * row
-      let v = output.matrixVelocities
-      let matrix = Transform3D(
-        m11: v[m], m12: v[m + 1], m13: v[m + 2], m14: v[m + 3], m21: v[m + 4], m22: v[m + 5],
-        m23: v[m + 6], m24: v[m + 7], m31: v[m + 8], m32: v[m + 9], m33: v[m + 10],
-        m34: v[m + 11], m41: v[m + 12], m42: v[m + 13], m43: v[m + 14], m44: v[m + 15])
+      let matrix = Self.matrix(output.matrixVelocities, row: row)
       return LayerVelocity(id: id, matrix: matrix, opacity: output.opacityVelocities[row])
+    }
+
+    /// The 16 fields of `row` in `fields` (matrix rows, 16 values each), as a matrix.
+    static func matrix<F: BinaryFloatingPoint>(_ fields: [F], row: Int) -> Transform3D {
+      let m = LaneMatrix.fieldCount * row
+      func d(_ k: Int) -> Double { Double(fields[m + k]) }
+      return Transform3D(
+        m11: d(0), m12: d(1), m13: d(2), m14: d(3), m21: d(4), m22: d(5), m23: d(6), m24: d(7),
+        m31: d(8), m32: d(9), m33: d(10), m34: d(11), m41: d(12), m42: d(13), m43: d(14),
+        m44: d(15))
     }
 
     /// The layer at position `i` of the scene's layers.
     public subscript(i: Int) -> Layer {
       let row = firstRow + i
-      let m = LaneMatrix.fieldCount * row
-      let f = output.matrices
-      let matrix = Transform3D(
-        m11: Double(f[m]), m12: Double(f[m + 1]), m13: Double(f[m + 2]), m14: Double(f[m + 3]),
-        m21: Double(f[m + 4]), m22: Double(f[m + 5]), m23: Double(f[m + 6]),
-        m24: Double(f[m + 7]), m31: Double(f[m + 8]), m32: Double(f[m + 9]),
-        m33: Double(f[m + 10]), m34: Double(f[m + 11]), m41: Double(f[m + 12]),
-        m42: Double(f[m + 13]), m43: Double(f[m + 14]), m44: Double(f[m + 15]))
+      let matrix = Self.matrix(output.matrices, row: row)
       var corners: Corners?
       if output.includesCorners {
         let c = output.corners
