@@ -137,7 +137,7 @@ extension SceneBatch {
       property, from: old, to: value, at: now.time,
       duration: duration ?? (scene.duration - now.time),
       timingParameters: timingParameters, sceneDuration: scene.duration)
-    try Self.checkFitsFloat(value, offset: AnimationValue.additiveOffset(from: old, to: value))
+    try Self.checkFitsFloat(value, offsetOf: animation)
     additive.prepare()
     guard let e = additive.free.popLast() else {
       throw ValidationError(
@@ -157,14 +157,19 @@ extension SceneBatch {
   }
 
   /// Throws `"toValue"` ``ValidationError/Reason/outOfRange(lower:upper:)`` unless the new target
-  /// and its offset from the old one fit in `Float`, which the batch evaluates them in (the range
-  /// a template's values have).
-  static func checkFitsFloat(_ value: AnimationValue, offset: AnimationValue)
+  /// and the offset the retargeting `animation` runs to (its `toValue`) fit in `Float`, which the
+  /// batch evaluates them in (the range a template's values have).
+  static func checkFitsFloat(_ value: AnimationValue, offsetOf animation: LayerAnimation)
     throws(ValidationError)
   {
     let limit = Double(Float.greatestFiniteMagnitude)
     let fits = { (v: Double) in abs(v) <= limit }
-    guard value.allAdditiveComponents(fits), offset.allAdditiveComponents(fits) else {
+    let offset: AnimationValue? =
+      switch animation.content {
+      case .basic(_, let to), .spring(_, _, let to): to
+      case .keyframes, .path: nil
+      }
+    guard value.allAdditiveComponents(fits), offset?.allAdditiveComponents(fits) ?? true else {
       throw ValidationError(field: "toValue", reason: .outOfRange(lower: -limit, upper: limit))
     }
   }
